@@ -1,0 +1,232 @@
+"""``ingestlab``: provision a local cluster, prepare corpora, race studies, report them."""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from ingestlab import machine, paths, studies
+from ingestlab.errors import IngestlabError
+
+
+def _parse_value(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def _pairs(items: list[str], sep: str, what: str) -> dict:
+    out = {}
+    for item in items or []:
+        if sep not in item:
+            raise IngestlabError(f"{what} {item!r} must look like key{sep}value")
+        k, v = item.split(sep, 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def cmd_cluster(args) -> int:
+    from ingestlab.cluster import nodes
+
+    if args.action == "up":
+        settings = _pairs(args.setting, "=", "setting")
+        nodes.up(
+            nodes=args.nodes,
+            version=args.version,
+            heap=nodes.validate_heap(args.heap),
+            http_port=args.http_port,
+            transport_port=args.transport_port,
+            name=args.name,
+            settings=settings,
+        )
+    elif args.action == "down":
+        nodes.down(args.name)
+    else:
+        print(json.dumps(nodes.status(args.name), indent=2))
+    return 0
+
+
+def cmd_corpus(args) -> int:
+    study = studies.get(args.study)
+    params = dict(study.default_params)
+    if args.docs:
+        params["posts_docs"] = args.docs
+    study.prepare(params)
+    return 0
+
+
+def _target_hosts(args) -> str:
+    if args.target_hosts:
+        return args.target_hosts
+    from ingestlab.cluster import nodes
+
+    cluster = nodes.Cluster.load(args.cluster)
+    if cluster is None or not any(nodes.pid_alive(n.pid) for n in cluster.nodes):
+        raise IngestlabError("no running ingestlab cluster: start one with `ingestlab cluster up`, or pass --target-hosts")
+    return cluster.hosts
+
+
+def _write_results(study_name: str, race: dict, text: str, extra: dict) -> Path:
+    out = paths.results_dir() / study_name / race["race-id"]
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "report.md").write_text(text)
+    (out / "results.json").write_text(json.dumps({"race": race, **extra}, indent=2, default=str))
+    return out
+
+
+def race_study(study_name: str, target_hosts: str, args) -> dict:
+    from ingestlab.rally import race
+
+    study = studies.get(study_name)
+    params = {**study.default_params, **{k: _parse_value(v) for k, v in _pairs(args.track_param, "=", "track param").items()}}
+    study.prepare(params)
+    tags = {"study": study.name, **_pairs(args.tag, ":", "tag")}
+    if args.test_mode:
+        tags["test-mode"] = "true"
+    report_dir = paths.results_dir() / study.name
+    report_dir.mkdir(parents=True, exist_ok=True)
+    outcome = race.run(
+        race.RaceRequest(
+            track_path=study.track,
+            target_hosts=target_hosts,
+            challenge=args.challenge,
+            track_params=params,
+            user_tags=tags,
+            test_mode=args.test_mode,
+            client_options=args.client_options,
+            report_file=report_dir / f"rally-summary-{time.strftime('%Y%m%dT%H%M%S')}.md",
+        )
+    )
+    if not outcome.ok:
+        raise IngestlabError(f"the race failed (exit {outcome.returncode}); Rally's log: {race.rally_log()}")
+    return outcome.load()
+
+
+def _report(study_name: str, race_doc: dict, load_side: dict | None) -> None:
+    study = studies.get(study_name)
+    info = machine.describe()
+    text = study.report(race_doc, machine.one_line(info), load_side)
+    out = _write_results(study_name, race_doc, text, {"machine": info, "load_side": load_side})
+    print()
+    print(text)
+    print(f"[ingestlab] report written to {out}/report.md")
+
+
+def cmd_race(args) -> int:
+    race_doc = race_study(args.study, _target_hosts(args), args)
+    _report(args.study, race_doc, None)
+    return 0
+
+
+def cmd_report(args) -> int:
+    from ingestlab.rally import results
+
+    if args.race_id:
+        race_doc = results.load_race(args.race_id)
+    else:
+        race_doc = results.latest_race({"study": args.study})
+        if race_doc is None:
+            raise IngestlabError(f"no stored race of study {args.study!r}; run `ingestlab race {args.study}` first")
+    _report(args.study, race_doc, None)
+    return 0
+
+
+def cmd_loadbench(args) -> int:
+    from ingestlab import loadbench
+
+    print(json.dumps(loadbench.posts(docs=args.docs, bulk_size=args.bulk_size), indent=2))
+    return 0
+
+
+def cmd_demo(args) -> int:
+    from ingestlab import loadbench
+    from ingestlab.cluster import nodes
+
+    cluster = nodes.up(nodes=args.nodes, version=args.version, heap=nodes.validate_heap(args.heap), name=args.cluster)
+    try:
+        race_doc = race_study(args.study, cluster.hosts, args)
+    finally:
+        if not args.keep_cluster:
+            nodes.stop(cluster, log=print)
+            print(f"[ingestlab] cluster {cluster.name} stopped")
+    print("[ingestlab] measuring the load side alone (no cluster) ...")
+    load_side = loadbench.posts()
+    _report(args.study, race_doc, load_side)
+    return 0
+
+
+def _race_options(p: argparse.ArgumentParser) -> None:
+    p.add_argument("study", nargs="?", default="posts", help="study to race (default: posts)")
+    p.add_argument("--challenge", help="challenge of the study's track (default: the track's default)")
+    p.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="track parameter (JSON values allowed), repeatable")
+    p.add_argument("--tag", action="append", metavar="KEY:VALUE", help="user tag stored with the race, repeatable")
+    p.add_argument("--test-mode", action="store_true", help="Rally's test mode: 1k docs, one iteration per task")
+    p.add_argument("--client-options", help="passed to esrally --client-options (never printed)")
+    p.add_argument("--cluster", default="ingestlab", help="name of the pack's local cluster")
+
+
+def parser() -> argparse.ArgumentParser:
+    from ingestlab.cluster import distribution, nodes
+
+    top = argparse.ArgumentParser(prog="ingestlab", description=__doc__)
+    sub = top.add_subparsers(dest="command", required=True)
+
+    c = sub.add_parser("cluster", help="provision, start, stop a local Elasticsearch cluster")
+    c.add_argument("action", choices=["up", "down", "status"])
+    c.add_argument("--nodes", type=int, default=1)
+    c.add_argument("--version", default=distribution.DEFAULT_VERSION, choices=sorted(distribution.DISTRIBUTIONS))
+    c.add_argument("--heap", default="1g")
+    c.add_argument("--http-port", type=int, default=nodes.DEFAULT_HTTP_PORT)
+    c.add_argument("--transport-port", type=int, default=nodes.DEFAULT_TRANSPORT_PORT)
+    c.add_argument("--setting", action="append", metavar="KEY=VALUE", help="extra node setting, repeatable")
+    c.add_argument("--name", default=nodes.DEFAULT_CLUSTER)
+    c.set_defaults(func=cmd_cluster)
+
+    co = sub.add_parser("corpus", help="generate a study's corpus into its track directory")
+    co.add_argument("study", choices=sorted(studies.STUDIES))
+    co.add_argument("--docs", type=int, help="number of documents (posts: default 10000)")
+    co.set_defaults(func=cmd_corpus)
+
+    r = sub.add_parser("race", help="race a study against a running cluster and report it")
+    _race_options(r)
+    r.add_argument("--target-hosts", help="default: the pack's running local cluster")
+    r.set_defaults(func=cmd_race)
+
+    rep = sub.add_parser("report", help="report a stored race of a study beside the published figures")
+    rep.add_argument("study", nargs="?", default="posts")
+    rep.add_argument("--race-id", help="default: the newest race tagged with the study")
+    rep.set_defaults(func=cmd_report)
+
+    lb = sub.add_parser("loadbench", help="measure the load side alone (no cluster)")
+    lb.add_argument("study", nargs="?", default="posts", choices=["posts"])
+    lb.add_argument("--docs", type=int, default=100_000)
+    lb.add_argument("--bulk-size", type=int, default=1000)
+    lb.set_defaults(func=cmd_loadbench)
+
+    d = sub.add_parser("demo", help="provision a node, race a study, print it beside the published figures, stop the node")
+    _race_options(d)
+    d.add_argument("--nodes", type=int, default=1)
+    d.add_argument("--version", default=distribution.DEFAULT_VERSION, choices=sorted(distribution.DISTRIBUTIONS))
+    d.add_argument("--heap", default="1g")
+    d.add_argument("--keep-cluster", action="store_true", help="leave the cluster running afterwards")
+    d.set_defaults(func=cmd_demo)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except IngestlabError as e:
+        print(f"ingestlab: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ingestlab: interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

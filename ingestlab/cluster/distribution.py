@@ -1,0 +1,231 @@
+"""Elasticsearch distributions from Maven Central, unpacked once and cached.
+
+A distribution is an artifact that Maven resolves (``mvn dependency:get``: the user's
+mirror settings apply, no host is hard-coded here), plus optional extra modules
+assembled from the ``org.elasticsearch.plugin:<module>-client`` jars and their
+runtime dependencies, each with a ``plugin-descriptor.properties``.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import zipfile
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+from ingestlab import paths
+from ingestlab.errors import IngestlabError
+
+
+@dataclass(frozen=True)
+class ExtraModule:
+    """A module jar published on Maven Central that the distribution lacks."""
+
+    name: str
+    classname: str
+    description: str
+
+    @property
+    def artifact_id(self) -> str:
+        return f"{self.name}-client"
+
+
+@dataclass(frozen=True)
+class DistributionSpec:
+    version: str
+    group_id: str
+    flavor_note: str
+    extra_modules: tuple[ExtraModule, ...] = ()
+    # settings that only this major understands
+    node_settings: dict = field(default_factory=dict)
+
+    @property
+    def major(self) -> int:
+        return int(self.version.split(".")[0])
+
+    @property
+    def coordinates(self) -> str:
+        return f"{self.group_id}:elasticsearch:{self.version}:zip"
+
+
+REINDEX = ExtraModule("reindex", "org.elasticsearch.reindex.ReindexPlugin", "Reindex, update-by-query and delete-by-query")
+MAPPER_EXTRAS = ExtraModule(
+    "mapper-extras", "org.elasticsearch.index.mapper.MapperExtrasPlugin", "Extra field mappers (scaled_float, token_count, ...)"
+)
+
+DISTRIBUTIONS = {
+    "7.17.29": DistributionSpec(
+        version="7.17.29",
+        group_id="org.elasticsearch.distribution.integ-test-zip",
+        flavor_note="integ-test-zip (oss) + reindex, mapper-extras modules",
+        extra_modules=(REINDEX, MAPPER_EXTRAS),
+        node_settings={"xpack.security.enabled": "false"},
+    ),
+    "8.8.2": DistributionSpec(
+        version="8.8.2",
+        group_id="org.elasticsearch.distribution.integ-test-zip",
+        flavor_note="integ-test-zip (no reindex module)",
+        node_settings={"xpack.security.enabled": "false"},
+    ),
+    "6.8.23": DistributionSpec(
+        version="6.8.23",
+        group_id="org.elasticsearch.distribution.zip",
+        flavor_note="full default distribution",
+        node_settings={"xpack.security.enabled": "false", "xpack.ml.enabled": "false"},
+    ),
+}
+DEFAULT_VERSION = "7.17.29"
+READY_MARKER = ".ingestlab-ready.json"
+
+
+def spec_for(version: str) -> DistributionSpec:
+    try:
+        return DISTRIBUTIONS[version]
+    except KeyError:
+        known = ", ".join(DISTRIBUTIONS)
+        raise IngestlabError(f"unknown Elasticsearch version {version!r}; choose one of: {known}") from None
+
+
+def require_tool(name: str, why: str) -> str:
+    found = shutil.which(name)
+    if not found:
+        raise IngestlabError(f"`{name}` is not on PATH; it is needed {why}. Install it (e.g. `apt-get install {name}`) and retry.")
+    return found
+
+
+def _run_maven(args: list[str], cwd: Path | None = None) -> None:
+    mvn = require_tool("mvn", "to fetch Elasticsearch from Maven Central")
+    proc = subprocess.run([mvn, "-q", "-B", *args], cwd=cwd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
+        raise IngestlabError(
+            f"Maven could not resolve {args[-1] if args else ''} (exit {proc.returncode}). "
+            f"Is Maven Central (or your mirror) reachable and is ~/.m2 writable?\n{tail}"
+        )
+
+
+def _local_repository() -> Path:
+    override = os.environ.get("INGESTLAB_MAVEN_REPO")
+    return Path(override) if override else Path.home() / ".m2" / "repository"
+
+
+def fetch_zip(spec: DistributionSpec) -> Path:
+    """Resolve the distribution zip through Maven; returns its path in the local repository."""
+    zip_path = (
+        _local_repository()
+        / spec.group_id.replace(".", "/")
+        / "elasticsearch"
+        / spec.version
+        / f"elasticsearch-{spec.version}.zip"
+    )
+    if not zip_path.is_file():
+        extra = [f"-Dmaven.repo.local={_local_repository()}"] if os.environ.get("INGESTLAB_MAVEN_REPO") else []
+        _run_maven([*extra, "dependency:get", "-Dtransitive=false", f"-Dartifact={spec.coordinates}"])
+    if not zip_path.is_file():
+        raise IngestlabError(f"Maven reported success but {zip_path} does not exist")
+    return zip_path
+
+
+def unzip_keeping_modes(zip_path: Path, dest: Path) -> None:
+    """Unpack a zip and restore the Unix permission bits that ``zipfile`` drops (bin/ needs exec)."""
+    with zipfile.ZipFile(zip_path) as archive:
+        for info in archive.infolist():
+            target = archive.extract(info, dest)
+            mode = (info.external_attr >> 16) & 0o777
+            if mode:
+                os.chmod(target, mode)
+
+
+def plugin_descriptor(module: ExtraModule, version: str) -> str:
+    return "\n".join(
+        [
+            "type=isolated",
+            f"description={module.description}",
+            f"version={version}",
+            f"name={module.name}",
+            f"classname={module.classname}",
+            "java.version=1.8",
+            f"elasticsearch.version={version}",
+            "extended.plugins=",
+            "has.native.controller=false",
+            "",
+        ]
+    )
+
+
+def _artifact_name(jar_name: str) -> str:
+    """``httpcore-nio-4.4.12.jar`` -> ``httpcore-nio``: the name without its version."""
+    stem = jar_name[: -len(".jar")]
+    parts = stem.split("-")
+    while parts and parts[-1][:1].isdigit():
+        parts.pop()
+    return "-".join(parts)
+
+
+def jars_to_add(resolved: list[str], shipped: list[str]) -> list[str]:
+    """The resolved jars that the distribution's lib/ does not already carry."""
+    have = {_artifact_name(j) for j in shipped}
+    return sorted(j for j in resolved if _artifact_name(j) not in have)
+
+
+def install_module(es_home: Path, module: ExtraModule, version: str) -> None:
+    with tempfile.TemporaryDirectory(prefix=f"ingestlab-{module.name}-") as tmp:
+        pom = Path(tmp) / "pom.xml"
+        pom.write_text(
+            f"""<project xmlns="http://maven.apache.org/POM/4.0.0"><modelVersion>4.0.0</modelVersion>
+<groupId>ingestlab</groupId><artifactId>module-{module.name}</artifactId><version>1</version>
+<dependencies><dependency><groupId>org.elasticsearch.plugin</groupId>
+<artifactId>{module.artifact_id}</artifactId><version>{version}</version></dependency></dependencies>
+</project>
+"""
+        )
+        extra = [f"-Dmaven.repo.local={_local_repository()}"] if os.environ.get("INGESTLAB_MAVEN_REPO") else []
+        _run_maven([*extra, "dependency:copy-dependencies", "-DincludeScope=runtime", "-DoutputDirectory=jars"], cwd=Path(tmp))
+        resolved = [p.name for p in (Path(tmp) / "jars").glob("*.jar")]
+        shipped = [p.name for p in (es_home / "lib").glob("*.jar")]
+        module_dir = es_home / "modules" / module.name
+        module_dir.mkdir(parents=True, exist_ok=True)
+        for jar in jars_to_add(resolved, shipped):
+            shutil.copy2(Path(tmp) / "jars" / jar, module_dir / jar)
+        (module_dir / "plugin-descriptor.properties").write_text(plugin_descriptor(module, version))
+
+
+def ensure_distribution(version: str = DEFAULT_VERSION, log=print) -> Path:
+    """Return the ES home for ``version``, fetching and assembling it on first use."""
+    spec = spec_for(version)
+    base = paths.distributions_dir() / version
+    es_home = base / f"elasticsearch-{version}"
+    marker = base / READY_MARKER
+    if marker.is_file() and es_home.is_dir():
+        return es_home
+    log(f"[ingestlab] preparing Elasticsearch {version} ({spec.flavor_note}) from Maven Central ...")
+    zip_path = fetch_zip(spec)
+    if base.exists():
+        shutil.rmtree(base)
+    base.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f"es-{version}-", dir=base.parent))
+    try:
+        unzip_keeping_modes(zip_path, staging)
+        staged_home = staging / f"elasticsearch-{version}"
+        for module in spec.extra_modules:
+            log(f"[ingestlab]   + module {module.name}")
+            install_module(staged_home, module, version)
+        base.mkdir(parents=True, exist_ok=True)
+        staged_home.rename(es_home)
+    finally:
+        shutil.rmtree(staging, ignore_errors=True)
+    _make_world_readable(base)
+    marker.write_text(json.dumps({**asdict(spec), "zip": str(zip_path)}, indent=2))
+    return es_home
+
+
+def _make_world_readable(root: Path) -> None:
+    """The service user reads the distribution; root's umask may be strict."""
+    for dirpath, dirnames, filenames in os.walk(root):
+        os.chmod(dirpath, os.stat(dirpath).st_mode | 0o755)
+        for name in filenames:
+            p = os.path.join(dirpath, name)
+            os.chmod(p, os.stat(p).st_mode | 0o444)

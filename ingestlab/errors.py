@@ -1,0 +1,5 @@
+"""The one exception type for mistakes a user can fix: the CLI prints it without a traceback."""
+
+
+class IngestlabError(Exception):
+    """A clear, actionable failure (missing tool, port in use, node did not start, bad input)."""

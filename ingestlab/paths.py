@@ -1,0 +1,39 @@
+"""Where ingestlab keeps its state: distributions, node data, Rally homes, results.
+
+Everything lives under one directory, ``INGESTLAB_HOME``. Elasticsearch runs as a
+non-root service user, which must be able to read the distribution and write its
+data, so when we run as root the default is outside root's private home.
+"""
+import os
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+TRACKS_DIR = REPO_ROOT / "tracks"
+CAR_CONFIGS_DIR = REPO_ROOT / "car-configs"
+
+
+def home() -> Path:
+    configured = os.environ.get("INGESTLAB_HOME")
+    if configured:
+        return Path(configured).resolve()
+    if os.geteuid() == 0:
+        return Path("/var/lib/ingestlab")
+    cache = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(cache) / "ingestlab"
+
+
+def distributions_dir() -> Path:
+    return home() / "distributions"
+
+
+def clusters_dir() -> Path:
+    return home() / "clusters"
+
+
+def rally_home() -> Path:
+    """RALLY_HOME of the pack's races: isolated from the user's own ~/.rally."""
+    return home() / "rally"
+
+
+def results_dir() -> Path:
+    return Path(os.environ.get("INGESTLAB_RESULTS", str(REPO_ROOT / "results"))).resolve()

@@ -1,0 +1,165 @@
+"""Run ``esrally race`` offline against a running cluster, in the pack's own RALLY_HOME.
+
+The command is stock esrally (``--offline --pipeline=benchmark-only --track-path``),
+started through :mod:`ingestlab.rally.launcher` on a free actor port so that it never
+collides with another Rally on the machine. Results are read back from race.json.
+"""
+from __future__ import annotations
+
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingestlab import paths
+from ingestlab.errors import IngestlabError
+from ingestlab.rally.launcher import PORT_VARIABLE
+
+RALLY_INI = """[meta]
+config.version = 17
+
+[system]
+env.name = local
+
+[node]
+root.dir = ${CONFIG_DIR}/benchmarks
+src.root.dir = ${CONFIG_DIR}/benchmarks/src
+
+[benchmarks]
+local.dataset.cache = ${CONFIG_DIR}/benchmarks/data
+
+[reporting]
+datastore.type = in-memory
+
+[distributions]
+release.cache = true
+"""
+
+SECRET_OPTIONS = ("--client-options",)
+
+
+def ensure_rally_home(home: Path | None = None) -> Path:
+    home = home or paths.rally_home()
+    ini = home / ".rally" / "rally.ini"
+    if not ini.is_file():
+        ini.parent.mkdir(parents=True, exist_ok=True)
+        ini.write_text(RALLY_INI)
+    return home
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def redacted(cmd: list[str]) -> str:
+    """The command as it may be printed: client options can hold credentials."""
+    shown = []
+    for arg in cmd:
+        for option in SECRET_OPTIONS:
+            if arg.startswith(option + "="):
+                arg = option + "=<redacted>"
+        shown.append(arg)
+    return " ".join(shown)
+
+
+def format_tags(tags: dict) -> str:
+    for k, v in tags.items():
+        if any(c in f"{k}{v}" for c in ",:"):
+            raise IngestlabError(f"user tag {k}:{v} may not contain ',' or ':'")
+    return ",".join(f"{k}:{v}" for k, v in tags.items())
+
+
+@dataclass
+class RaceRequest:
+    track_path: Path
+    target_hosts: str
+    challenge: str | None = None
+    track_params: dict = field(default_factory=dict)
+    user_tags: dict = field(default_factory=dict)
+    test_mode: bool = False
+    client_options: str | None = None
+    report_file: Path | None = None
+    on_error: str = "abort"
+    extra_args: tuple = ()
+
+
+@dataclass
+class RaceOutcome:
+    race_id: str
+    returncode: int
+    race_json: Path
+    report_file: Path | None
+    output: str
+
+    @property
+    def ok(self) -> bool:
+        return self.returncode == 0 and self.race_json.is_file()
+
+    def load(self) -> dict:
+        return json.loads(self.race_json.read_text())
+
+
+def build_command(request: RaceRequest, race_id: str, params_file: Path | None) -> list[str]:
+    cmd = [
+        sys.executable,
+        "-m",
+        "ingestlab.rally.launcher",
+        "race",
+        "--offline",
+        "--pipeline=benchmark-only",
+        f"--track-path={request.track_path}",
+        f"--target-hosts={request.target_hosts}",
+        f"--race-id={race_id}",
+        f"--on-error={request.on_error}",
+        "--report-format=markdown",
+    ]
+    if request.challenge:
+        cmd.append(f"--challenge={request.challenge}")
+    if params_file:
+        cmd.append(f"--track-params={params_file}")
+    if request.user_tags:
+        cmd.append(f"--user-tags={format_tags(request.user_tags)}")
+    if request.test_mode:
+        cmd.append("--test-mode")
+    if request.client_options:
+        cmd.append(f"--client-options={request.client_options}")
+    if request.report_file:
+        cmd.append(f"--report-file={request.report_file}")
+    cmd.extend(request.extra_args)
+    return cmd
+
+
+def run(request: RaceRequest, stream: bool = True, log=print) -> RaceOutcome:
+    rally_home = ensure_rally_home()
+    race_id = str(uuid.uuid4())
+    env = dict(os.environ)
+    env["RALLY_HOME"] = str(rally_home)
+    env[PORT_VARIABLE] = str(free_port())
+    # glibc otherwise returns freed memory to the OS after every batch: ~1 page fault per document
+    env.setdefault("MALLOC_TRIM_THRESHOLD_", "268435456")
+    with tempfile.TemporaryDirectory(prefix="ingestlab-race-") as tmp:
+        params_file = None
+        if request.track_params:
+            params_file = Path(tmp) / "track-params.json"
+            params_file.write_text(json.dumps(request.track_params))
+        cmd = build_command(request, race_id, params_file)
+        log(f"[ingestlab] {redacted(cmd)}")
+        if stream:
+            proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL)
+            output = ""
+        else:
+            proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
+            output = proc.stdout + proc.stderr
+    race_json = rally_home / ".rally" / "benchmarks" / "races" / race_id / "race.json"
+    return RaceOutcome(race_id, proc.returncode, race_json, request.report_file, output)
+
+
+def rally_log(rally_home: Path | None = None) -> Path:
+    return (rally_home or paths.rally_home()) / ".rally" / "logs" / "rally.log"

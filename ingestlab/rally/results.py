@@ -1,0 +1,61 @@
+"""Read what Rally stored about a race (race.json) into per-task figures."""
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingestlab import paths
+
+
+@dataclass(frozen=True)
+class TaskResult:
+    task: str
+    throughput_max: float
+    throughput_median: float
+    throughput_min: float
+    service_time_median_ms: float | None
+    error_rate: float
+
+
+def races_dir(rally_home: Path | None = None) -> Path:
+    return (rally_home or paths.rally_home()) / ".rally" / "benchmarks" / "races"
+
+
+def race_json(race_id: str, rally_home: Path | None = None) -> Path:
+    return races_dir(rally_home) / race_id / "race.json"
+
+
+def load_race(race_id: str, rally_home: Path | None = None) -> dict:
+    path = race_json(race_id, rally_home)
+    if not path.is_file():
+        raise FileNotFoundError(f"no race {race_id} under {races_dir(rally_home)}")
+    return json.loads(path.read_text())
+
+
+def latest_race(tags: dict, rally_home: Path | None = None) -> dict | None:
+    """The newest stored race whose user tags include ``tags``."""
+    best = None
+    root = races_dir(rally_home)
+    for f in root.glob("*/race.json") if root.is_dir() else []:
+        race = json.loads(f.read_text())
+        if all(str(race.get("user-tags", {}).get(k)).lower() == str(v).lower() for k, v in tags.items()):
+            if best is None or race["race-timestamp"] > best["race-timestamp"]:
+                best = race
+    return best
+
+
+def task_results(race: dict) -> dict[str, TaskResult]:
+    out = {}
+    for op in race.get("results", {}).get("op_metrics", []):
+        tp = op.get("throughput") or {}
+        st = op.get("service_time") or {}
+        out[op["task"]] = TaskResult(
+            task=op["task"],
+            throughput_max=tp.get("max"),
+            throughput_median=tp.get("median"),
+            throughput_min=tp.get("min"),
+            service_time_median_ms=st.get("50_0", st.get("100_0")),
+            error_rate=op.get("error_rate", 0.0),
+        )
+    return out

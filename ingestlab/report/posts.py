@@ -1,0 +1,93 @@
+"""The bulk-vs-single table: this machine's fastest runs beside the published figures."""
+from __future__ import annotations
+
+from ingestlab.rally.results import task_results
+
+
+def is_test_mode(race: dict) -> bool:
+    """Rally stores the tag value ``true`` as a boolean."""
+    return str(race.get("user-tags", {}).get("test-mode", "")).lower() == "true"
+
+
+def corpus_size(race: dict) -> int:
+    docs = int(race.get("track-params", {}).get("posts_docs", 10000))
+    return min(docs, 1000) if is_test_mode(race) else docs
+
+
+def repetitions(race: dict) -> int:
+    """Test mode runs each task once."""
+    return 1 if is_test_mode(race) else int(race.get("track-params", {}).get("repetitions", 10))
+
+
+def rows(race: dict, published: dict) -> list[dict]:
+    measured = task_results(race)
+    docs = corpus_size(race)
+    figures = {f["task"]: f for f in published["figures"]}
+    order = [f["task"] for f in published["figures"]] + sorted(t for t in measured if t not in figures)
+    base = measured.get("index-api")
+    base_ms = docs / base.throughput_max * 1000 if base and base.throughput_max else None
+    pub_base = figures.get("index-api", {}).get("elapsed_ms")
+    out = []
+    for task in order:
+        m, p = measured.get(task), figures.get(task)
+        row = {"task": task, "label": (p or {}).get("label", task)}
+        if m and m.throughput_max:
+            fastest_ms = docs / m.throughput_max * 1000
+            row.update(
+                measured_ms=fastest_ms,
+                measured_docs_s=m.throughput_max,
+                median_docs_s=m.throughput_median,
+                speedup=(base_ms / fastest_ms) if base_ms else None,
+                error_rate=m.error_rate,
+            )
+        if p:
+            row.update(
+                published_ms=p["elapsed_ms"],
+                published_docs_s=published["documents"] / p["elapsed_ms"] * 1000,
+                published_speedup=(pub_base / p["elapsed_ms"]) if pub_base else None,
+            )
+        out.append(row)
+    return out
+
+
+def _fmt(value, pattern: str) -> str:
+    return "—" if value is None else format(value, pattern)
+
+
+def markdown(race: dict, published: dict, machine_line: str, load_side: dict | None = None) -> str:
+    docs = corpus_size(race)
+    table = rows(race, published)
+    runs = repetitions(race)
+    lines = [
+        f"## posts: bulk vs. single index API ({docs:,} docs, fastest of {runs} runs)",
+        "",
+        "| configuration | this machine: fastest run | docs/s (fastest) | docs/s (median) | speed-up vs. index API "
+        "| published: elapsed | docs/s | speed-up |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for r in table:
+        lines.append(
+            f"| {r['label']} | {_fmt(r.get('measured_ms'), ',.1f')} ms | {_fmt(r.get('measured_docs_s'), ',.0f')} "
+            f"| {_fmt(r.get('median_docs_s'), ',.0f')} | {_fmt(r.get('speedup'), '.1f')}× "
+            f"| {_fmt(r.get('published_ms'), ',')} ms | {_fmt(r.get('published_docs_s'), ',.0f')} | {_fmt(r.get('published_speedup'), '.1f')}× |"
+        )
+    cluster = race.get("cluster", {})
+    lines += [
+        "",
+        f"- This machine: {machine_line}; Elasticsearch {cluster.get('distribution-version')} "
+        f"({cluster.get('distribution-flavor')}), esrally {race.get('rally-version')}, race {race.get('race-id')}.",
+        f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, {published['hardware']}, "
+        f"{published['documents']:,} docs, {published['method']}.",
+        "- Absolute times depend on hardware; compare the speed-up columns.",
+    ]
+    errors = [r for r in table if r.get("error_rate")]
+    if errors:
+        lines.append(f"- **INVALID**: requests failed in {', '.join(r['task'] for r in errors)}; the numbers above are not clean.")
+    if load_side:
+        best = max((r.get("measured_docs_s") or 0) for r in table)
+        ratio = load_side["docs_per_s"] / best if best else None
+        lines.append(
+            f"- Load side alone (one core, no cluster): {load_side['docs_per_s']:,.0f} docs/s, {load_side['mb_per_s']:,.1f} MB/s "
+            f"to prepare request bodies = {_fmt(ratio, '.0f')}× the fastest ingest rate measured above."
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,53 @@
+"""Bulk request bodies built once, before timing starts, and the bookkeeping of their items."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+INDEX_ACTION = b'{"index":{}}\n'
+
+
+@dataclass(frozen=True)
+class Batch:
+    """One bulk request: its body and the documents it carries (kept to re-send rejected items)."""
+
+    body: bytes
+    documents: tuple[bytes, ...]
+
+    @property
+    def size(self) -> int:
+        return len(self.documents)
+
+
+def bulk_body(documents) -> bytes:
+    return b"".join(INDEX_ACTION + doc + b"\n" for doc in documents)
+
+
+def batches(documents: list[bytes], bulk_size: int) -> list[Batch]:
+    if bulk_size < 1:
+        raise ValueError(f"bulk-size must be at least 1, got {bulk_size}")
+    return [
+        Batch(bulk_body(documents[i : i + bulk_size]), tuple(documents[i : i + bulk_size]))
+        for i in range(0, len(documents), bulk_size)
+    ]
+
+
+@dataclass
+class ItemFailures:
+    """What a bulk response says went wrong, split into retryable rejections and real errors."""
+
+    rejected: list[int]
+    errors: list[tuple[int, int, str]]  # (position, status, reason)
+
+
+def failed_items(response: dict) -> ItemFailures:
+    rejected, errors = [], []
+    for position, item in enumerate(response.get("items", [])):
+        result = next(iter(item.values()))
+        status = result.get("status", 0)
+        if status == 429:
+            rejected.append(position)
+        elif status >= 300:
+            error = result.get("error", {})
+            reason = f"{error.get('type', 'error')}: {error.get('reason', '')}" if isinstance(error, dict) else str(error)
+            errors.append((position, status, reason))
+    return ItemFailures(rejected, errors)

@@ -1,0 +1,76 @@
+"""Parameter source ``fresh-index-load``: reads a track corpus once and prepares every request body.
+
+All the work of the load side (reading, validating, building bulk bodies) happens here,
+once per client and before timing starts, so the runner's timed loop only sends bytes.
+"""
+from __future__ import annotations
+
+from ingestlab.runners.bulk_bodies import batches
+from ingestlab.runners.corpus_reader import read_documents
+from ingestlab.runners.fresh_index_load import NAME, Backoff
+from ingestlab.runners.params import ParameterError, one_of, positive_int
+
+METHODS = ("bulk", "index")
+REFRESH = ("none", "true", "false", "wait_for")
+
+
+def _pick(items, wanted: str | None, kind: str, operation: str):
+    if wanted is None:
+        if len(items) != 1:
+            raise ParameterError(f"operation [{operation}]: the track has {len(items)} {kind}s; name one with [{kind}]")
+        return items[0]
+    for item in items:
+        if item.name == wanted:
+            return item
+    raise ParameterError(f"operation [{operation}]: no {kind} named [{wanted}] in the track")
+
+
+class FreshIndexLoadParamSource:
+    def __init__(self, track, params, **kwargs):
+        operation = kwargs.get("operation_name") or params.get("name") or NAME
+        self._operation = operation
+        index = _pick(track.indices, params.get("index"), "index", operation)
+        corpus = _pick(track.corpora, params.get("corpus"), "corpus", operation)
+        document_sets = [d for d in corpus.documents if d.is_bulk]
+        if len(document_sets) != 1:
+            raise ParameterError(f"operation [{operation}]: corpus [{corpus.name}] must have exactly one document file")
+        self._document_set = document_sets[0]
+        available = self._document_set.number_of_documents
+        self._doc_count = positive_int(params, "doc-count", operation, default=available)
+        if self._doc_count > available:
+            # test mode shrinks the corpus to its -1k file: never ask for more than it holds
+            self._doc_count = available
+        self._method = one_of(params, "method", operation, METHODS, default="bulk")
+        self._bulk_size = positive_int(params, "bulk-size", operation, default=1000) if self._method == "bulk" else None
+        refresh = str(params.get("refresh", "none")).lower()
+        self._refresh = one_of({"refresh": refresh}, "refresh", operation, REFRESH)
+        self._index_name = index.name
+        self._index_body = index.body or {}
+        self._backoff = Backoff(max_retries=positive_int(params, "max-retries", operation, default=12))
+        self._prepared = None
+        self.infinite = True
+
+    def partition(self, partition_index, total_partitions):
+        return self
+
+    def _prepare(self) -> dict:
+        documents = read_documents(self._document_set.document_file, self._doc_count)
+        prepared = {
+            "index": self._index_name,
+            "index-body": self._index_body,
+            "method": self._method,
+            "doc-count": len(documents),
+            "refresh": None if self._refresh == "none" else self._refresh,
+            "backoff": self._backoff,
+        }
+        if self._method == "bulk":
+            prepared["bulk-size"] = self._bulk_size
+            prepared["batches"] = batches(documents, self._bulk_size)
+        else:
+            prepared["documents"] = documents
+        return prepared
+
+    def params(self):
+        if self._prepared is None:
+            self._prepared = self._prepare()
+        return self._prepared

@@ -1,0 +1,26 @@
+"""Real Elasticsearch nodes for the integration tests, provisioned by the pack itself."""
+import json
+import urllib.request
+
+import pytest
+
+from ingestlab.cluster import nodes
+
+
+def get_json(url: str) -> dict:
+    with urllib.request.urlopen(url, timeout=30) as response:
+        return json.loads(response.read())
+
+
+@pytest.fixture(scope="session")
+def es_node():
+    cluster = nodes.up(nodes=1, heap="1g", http_port=39280, transport_port=39380, name="ingestlab-it")
+    yield cluster
+    nodes.stop(cluster)
+
+
+@pytest.fixture(scope="module")
+def es_three_nodes():
+    cluster = nodes.up(nodes=3, heap="512m", http_port=39290, transport_port=39390, name="ingestlab-it3")
+    yield cluster
+    nodes.stop(cluster)

@@ -1,0 +1,32 @@
+"""User mistakes end in one clear line, not a traceback."""
+import socket
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.integration
+
+
+def ingestlab(*args):
+    return subprocess.run([sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=120)
+
+
+def test_port_in_use():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        port = sock.getsockname()[1]
+        proc = ingestlab("cluster", "up", "--name", "ingestlab-busy", "--http-port", str(port))
+    assert proc.returncode == 2
+    assert f"port(s) {port}" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_unknown_study():
+    proc = ingestlab("race", "nosuchstudy", "--target-hosts", "127.0.0.1:1")
+    assert proc.returncode == 2 and "unknown study 'nosuchstudy'" in proc.stderr and "Traceback" not in proc.stderr
+
+
+def test_race_without_a_cluster():
+    proc = ingestlab("race", "posts", "--cluster", "ingestlab-none")
+    assert proc.returncode == 2 and "ingestlab cluster up" in proc.stderr

@@ -1,0 +1,47 @@
+import socket
+
+import pytest
+
+from ingestlab.cluster import distribution, nodes
+from ingestlab.errors import IngestlabError
+
+
+def cluster_of(n, version="7.17.29"):
+    c = nodes.Cluster(name="t", version=version, heap="512m")
+    c.nodes = [nodes.Node(f"node-{i+1}", 39200 + i, 39300 + i, f"/tmp/n{i}") for i in range(n)]
+    return c
+
+
+def test_single_node_settings():
+    c = cluster_of(1)
+    s = nodes.node_settings(distribution.spec_for("7.17.29"), c, c.nodes[0])
+    assert s["discovery.type"] == "single-node" and s["network.host"] == "127.0.0.1"
+    assert s["http.port"] == "39200" and s["transport.port"] == "39300"
+    assert s["xpack.security.enabled"] == "false"
+
+
+def test_three_nodes_discover_each_other():
+    c = cluster_of(3)
+    s = nodes.node_settings(distribution.spec_for("7.17.29"), c, c.nodes[1])
+    assert s["discovery.seed_hosts"] == "127.0.0.1:39300,127.0.0.1:39301,127.0.0.1:39302"
+    assert s["cluster.initial_master_nodes"] == "node-1,node-2,node-3"
+    assert "discovery.type" not in s
+
+
+def test_six_eight_uses_zen_discovery():
+    c = cluster_of(3, "6.8.23")
+    s = nodes.node_settings(distribution.spec_for("6.8.23"), c, c.nodes[0])
+    assert s["discovery.zen.minimum_master_nodes"] == "2" and "transport.tcp.port" in s
+
+
+def test_port_in_use_is_detected():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        assert not nodes.port_is_free(sock.getsockname()[1])
+
+
+def test_heap_validation():
+    assert nodes.validate_heap("512m") == "512m"
+    with pytest.raises(IngestlabError):
+        nodes.validate_heap("lots")
