@@ -34,3 +34,10 @@ def test_markdown_names_machine_versions_and_flags_errors():
     assert "INVALID" not in text
     doc["results"]["op_metrics"][1]["error_rate"] = 0.5
     assert "INVALID" in posts.markdown(doc, published.load("posts"), "M")
+
+
+def test_load_side_is_reported_against_the_fastest_ingest_rate():
+    load_side = {"docs_per_s": 1_000_000, "mb_per_s": 250.0, "generator_docs_per_s": 200_000, "generator_mb_per_s": 45.0}
+    text = posts.markdown(race(), published.load("posts"), "M", load_side)
+    best = max(r.get("measured_docs_s") or 0 for r in posts.rows(race(), published.load("posts")))
+    assert f"= {1_000_000 / best:.0f}× the fastest ingest rate" in text
