@@ -96,13 +96,14 @@ def require_tool(name: str, why: str) -> str:
     return found
 
 
-def _run_maven(args: list[str], cwd: Path | None = None) -> None:
+def _run_maven(args: list[str], what: str, cwd: Path | None = None) -> None:
     mvn = require_tool("mvn", "to fetch Elasticsearch from Maven Central")
-    proc = subprocess.run([mvn, "-q", "-B", *args], cwd=cwd, capture_output=True, text=True)
+    repo = [f"-Dmaven.repo.local={_local_repository()}"] if os.environ.get("INGESTLAB_MAVEN_REPO") else []
+    proc = subprocess.run([mvn, "-q", "-B", *repo, *args], cwd=cwd, capture_output=True, text=True)
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
         raise IngestlabError(
-            f"Maven could not resolve {args[-1] if args else ''} (exit {proc.returncode}). "
+            f"Maven could not resolve {what} (exit {proc.returncode}). "
             f"Is Maven Central (or your mirror) reachable and is ~/.m2 writable?\n{tail}"
         )
 
@@ -122,8 +123,7 @@ def fetch_zip(spec: DistributionSpec) -> Path:
         / f"elasticsearch-{spec.version}.zip"
     )
     if not zip_path.is_file():
-        extra = [f"-Dmaven.repo.local={_local_repository()}"] if os.environ.get("INGESTLAB_MAVEN_REPO") else []
-        _run_maven([*extra, "dependency:get", "-Dtransitive=false", f"-Dartifact={spec.coordinates}"])
+        _run_maven(["dependency:get", "-Dtransitive=false", f"-Dartifact={spec.coordinates}"], spec.coordinates)
     if not zip_path.is_file():
         raise IngestlabError(f"Maven reported success but {zip_path} does not exist")
     return zip_path
@@ -182,8 +182,11 @@ def install_module(es_home: Path, module: ExtraModule, version: str) -> None:
 </project>
 """
         )
-        extra = [f"-Dmaven.repo.local={_local_repository()}"] if os.environ.get("INGESTLAB_MAVEN_REPO") else []
-        _run_maven([*extra, "dependency:copy-dependencies", "-DincludeScope=runtime", "-DoutputDirectory=jars"], cwd=Path(tmp))
+        _run_maven(
+            ["dependency:copy-dependencies", "-DincludeScope=runtime", "-DoutputDirectory=jars"],
+            f"org.elasticsearch.plugin:{module.artifact_id}:{version} and its runtime dependencies",
+            cwd=Path(tmp),
+        )
         resolved = [p.name for p in (Path(tmp) / "jars").glob("*.jar")]
         shipped = [p.name for p in (es_home / "lib").glob("*.jar")]
         module_dir = es_home / "modules" / module.name

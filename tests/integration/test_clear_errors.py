@@ -30,3 +30,13 @@ def test_unknown_study():
 def test_race_without_a_cluster():
     proc = ingestlab("race", "posts", "--cluster", "ingestlab-none")
     assert proc.returncode == 2 and "ingestlab cluster up" in proc.stderr
+
+
+def test_node_that_does_not_start_reports_its_log_and_leaves_nothing_running():
+    proc = ingestlab("cluster", "up", "--name", "ingestlab-bad", "--http-port", "39270", "--transport-port", "39370",
+                     "--setting", "no.such.setting=1")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "node-1 did not start" in proc.stderr or "exited during start-up" in proc.stderr
+    assert "no.such.setting" in proc.stderr  # the tail of the node's own log says why
+    status = ingestlab("cluster", "status", "--name", "ingestlab-bad")
+    assert '"running": false' in status.stdout

@@ -52,3 +52,16 @@ def test_missing_maven_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(distribution.shutil, "which", lambda name: None)
     with pytest.raises(IngestlabError, match="`mvn` is not on PATH"):
         distribution.require_tool("mvn", "to fetch Elasticsearch")
+
+
+def test_maven_failure_names_the_artifact_and_shows_its_output(monkeypatch):
+    monkeypatch.setattr(distribution, "require_tool", lambda name, why: "mvn")
+
+    class Failed:
+        returncode = 1
+        stdout = "[ERROR] Could not transfer artifact\n"
+        stderr = ""
+
+    monkeypatch.setattr(distribution.subprocess, "run", lambda *a, **k: Failed())
+    with pytest.raises(IngestlabError, match=r"could not resolve g:a:1:zip \(exit 1\)[\s\S]*Could not transfer artifact"):
+        distribution._run_maven(["dependency:get"], "g:a:1:zip")

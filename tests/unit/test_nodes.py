@@ -45,3 +45,11 @@ def test_heap_validation():
     assert nodes.validate_heap("512m") == "512m"
     with pytest.raises(IngestlabError):
         nodes.validate_heap("lots")
+
+
+def test_no_java_is_a_clear_error(monkeypatch):
+    monkeypatch.delenv("ES_JAVA_HOME", raising=False)
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setattr(nodes.shutil, "which", lambda name: None)
+    with pytest.raises(IngestlabError, match="no Java found: install a JDK 17"):
+        nodes.find_java_home()

@@ -41,3 +41,10 @@ def test_load_side_is_reported_against_the_fastest_ingest_rate():
     text = posts.markdown(race(), published.load("posts"), "M", load_side)
     best = max(r.get("measured_docs_s") or 0 for r in posts.rows(race(), published.load("posts")))
     assert f"= {1_000_000 / best:.0f}× the fastest ingest rate" in text
+
+
+def test_a_missing_baseline_prints_a_dash_not_a_ratio():
+    doc = race()
+    doc["results"]["op_metrics"] = [op for op in doc["results"]["op_metrics"] if op["task"] != "index-api"]
+    text = posts.markdown(doc, published.load("posts"), "M")
+    assert "—×" not in text and "| — |" in text
