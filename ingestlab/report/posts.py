@@ -67,9 +67,9 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
     ]
     for r in table:
         lines.append(
-            f"| {r['label']} | {_fmt(r.get('measured_ms'), ',.1f')} ms | {_fmt(r.get('measured_docs_s'), ',.0f')} "
+            f"| {r['label']} | {_fmt(r.get('measured_ms'), ',.1f', ' ms')} | {_fmt(r.get('measured_docs_s'), ',.0f')} "
             f"| {_fmt(r.get('median_docs_s'), ',.0f')} | {_fmt(r.get('speedup'), '.1f', '×')} "
-            f"| {_fmt(r.get('published_ms'), ',')} ms | {_fmt(r.get('published_docs_s'), ',.0f')} | {_fmt(r.get('published_speedup'), '.1f', '×')} |"
+            f"| {_fmt(r.get('published_ms'), ',', ' ms')} | {_fmt(r.get('published_docs_s'), ',.0f')} | {_fmt(r.get('published_speedup'), '.1f', '×')} |"
         )
     cluster = race.get("cluster", {})
     lines += [
