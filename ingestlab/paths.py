@@ -9,7 +9,6 @@ from pathlib import Path
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 TRACKS_DIR = REPO_ROOT / "tracks"
-CAR_CONFIGS_DIR = REPO_ROOT / "car-configs"
 
 
 def home() -> Path:

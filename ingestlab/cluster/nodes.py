@@ -240,9 +240,13 @@ def up(
     transport_port: int = DEFAULT_TRANSPORT_PORT,
     name: str = DEFAULT_CLUSTER,
     settings: dict | None = None,
+    data_dir: str | None = None,
     log=print,
 ) -> Cluster:
-    """Provision and start a cluster; returns once it is green. Stops what it started on failure."""
+    """Provision and start a cluster; returns once it is green. Stops what it started on failure.
+
+    Each node's config, data and logs go to ``<data_dir>/<name>/node-N`` (default: under INGESTLAB_HOME),
+    so a cluster can be placed on a chosen disk."""
     if nodes < 1:
         raise IngestlabError("a cluster needs at least one node")
     existing = Cluster.load(name)
@@ -250,7 +254,7 @@ def up(
         raise IngestlabError(f"cluster {name!r} is already running at {existing.hosts}; run `ingestlab cluster down` first")
     spec = distribution.spec_for(version)
     java_home = find_java_home()
-    cluster_dir = paths.clusters_dir() / name
+    cluster_dir = (Path(data_dir).resolve() if data_dir else paths.clusters_dir()) / name
     cluster = Cluster(name=name, version=version, heap=heap, settings=dict(settings or {}))
     for i in range(nodes):
         cluster.nodes.append(
@@ -267,6 +271,7 @@ def up(
     check_reachable(user, es_home)
     cluster_dir.mkdir(parents=True, exist_ok=True)
     check_reachable(user, cluster_dir)
+    state_file(name).parent.mkdir(parents=True, exist_ok=True)
     try:
         for node in cluster.nodes:
             log(f"[ingestlab] starting {node.name} (Elasticsearch {version}, heap {heap}) on {node.url} as {user.name}")
