@@ -35,6 +35,11 @@ def test_the_whole_study_races_in_test_mode(es_node):
     # every run recreates the index and checks its count; the last run's documents stay
     assert get_json(f"{es_node.url}/posts/_count")["count"] == 1000
 
+    report = ingestlab("report", "posts", "--race-id", stored["race-id"])
+    assert report.returncode == 0, report.stderr
+    assert "1,000 docs, fastest of 1 runs" in report.stdout and "| index API, one doc per request |" in report.stdout
+    assert (paths.results_dir() / "posts" / stored["race-id"] / "report.md").is_file()
+
 
 def test_two_races_at_once_do_not_collide(es_node):
     procs = [
