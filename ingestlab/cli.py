@@ -184,7 +184,7 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--transport-port", type=int, default=nodes.DEFAULT_TRANSPORT_PORT)
     c.add_argument("--setting", action="append", metavar="KEY=VALUE", help="extra node setting, repeatable")
     c.add_argument("--name", default=nodes.DEFAULT_CLUSTER)
-    c.add_argument("--data-dir", help="where the nodes' data, logs and config go (default: under INGESTLAB_HOME)")
+    c.add_argument("--data-dir", help="where the nodes' data, logs and config go, as DIR/<name>/node-N, emptied at every start (default: under INGESTLAB_HOME)")
     c.set_defaults(func=cmd_cluster)
 
     co = sub.add_parser("corpus", help="generate a study's corpus into its track directory")

@@ -246,7 +246,7 @@ def up(
     """Provision and start a cluster; returns once it is green. Stops what it started on failure.
 
     Each node's config, data and logs go to ``<data_dir>/<name>/node-N`` (default: under INGESTLAB_HOME),
-    so a cluster can be placed on a chosen disk."""
+    so a cluster can be placed on a chosen disk. Those node directories are emptied at every start."""
     if nodes < 1:
         raise IngestlabError("a cluster needs at least one node")
     existing = Cluster.load(name)
