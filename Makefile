@@ -4,7 +4,9 @@
 # else any that esrally accepts (>= 3.10); PYTHON=/path/to/python overrides.
 CANDIDATES := python3 python3.13 python3.12 python3.11 $(HOME)/.pyenv/shims/python3 /usr/local/bin/python3
 fits = for p in $(CANDIDATES); do command -v $$p >/dev/null 2>&1 && $$p -c 'import sys; sys.exit(0 if $(1) <= sys.version_info[:3] < (3, 14) else 1)' 2>/dev/null && { command -v $$p; break; }; done
-PYTHON ?= $(or $(shell $(call fits,(3, 11, 4))),$(shell $(call fits,(3, 10))))
+ifeq ($(origin PYTHON),undefined)
+PYTHON := $(or $(shell $(call fits,(3, 11, 4))),$(shell $(call fits,(3, 10))))
+endif
 VENV ?= .venv
 BIN := $(VENV)/bin
 
