@@ -65,7 +65,9 @@ class Cluster:
         return self.nodes[0].url
 
     def save(self) -> None:
-        state_file(self.name).write_text(json.dumps(asdict(self), indent=2))
+        f = state_file(self.name)
+        f.parent.mkdir(parents=True, exist_ok=True)
+        f.write_text(json.dumps(asdict(self), indent=2))
 
     @classmethod
     def load(cls, name: str = DEFAULT_CLUSTER) -> "Cluster | None":
@@ -271,7 +273,6 @@ def up(
     check_reachable(user, es_home)
     cluster_dir.mkdir(parents=True, exist_ok=True)
     check_reachable(user, cluster_dir)
-    state_file(name).parent.mkdir(parents=True, exist_ok=True)
     try:
         for node in cluster.nodes:
             log(f"[ingestlab] starting {node.name} (Elasticsearch {version}, heap {heap}) on {node.url} as {user.name}")
