@@ -8,12 +8,13 @@ ifeq ($(origin PYTHON),undefined)
 PYTHON := $(or $(shell $(call fits,(3, 11, 4))),$(shell $(call fits,(3, 10))))
 endif
 VENV ?= .venv
+STUDY ?= posts
 BIN := $(VENV)/bin
 
 .PHONY: demo test unit install clean
 
 demo: install
-	$(BIN)/ingestlab demo posts
+	$(BIN)/ingestlab demo $(STUDY)
 
 test: install
 	$(BIN)/pytest -v tests

@@ -52,11 +52,17 @@ def cmd_cluster(args) -> int:
 
 def cmd_corpus(args) -> int:
     study = studies.get(args.study)
-    params = dict(study.default_params)
+    params = {**study.default_params, **_track_params(args)}
     if args.docs:
+        if study.name != "posts":
+            raise IngestlabError("--docs is the posts corpus size; for other studies pass --track-param (see the track's README)")
         params["posts_docs"] = args.docs
     study.prepare(params)
     return 0
+
+
+def _track_params(args) -> dict:
+    return {k: _parse_value(v) for k, v in _pairs(args.track_param, "=", "track param").items()}
 
 
 def _target_hosts(args) -> str:
@@ -82,7 +88,7 @@ def race_study(study_name: str, target_hosts: str, args) -> dict:
     from ingestlab.rally import race
 
     study = studies.get(study_name)
-    params = {**study.default_params, **{k: _parse_value(v) for k, v in _pairs(args.track_param, "=", "track param").items()}}
+    params = {**study.default_params, **_track_params(args)}
     study.prepare(params)
     tags = {"study": study.name, **_pairs(args.tag, ":", "tag")}
     if args.test_mode:
@@ -143,9 +149,9 @@ def cmd_loadbench(args) -> int:
 
 
 def cmd_demo(args) -> int:
-    from ingestlab import loadbench
     from ingestlab.cluster import nodes
 
+    study = studies.get(args.study)  # an unknown study fails before a cluster starts
     cluster = nodes.up(nodes=args.nodes, version=args.version, heap=nodes.validate_heap(args.heap), name=args.cluster)
     try:
         race_doc = race_study(args.study, cluster.hosts, args)
@@ -153,8 +159,10 @@ def cmd_demo(args) -> int:
         if not args.keep_cluster:
             nodes.stop(cluster, log=print)
             print(f"[ingestlab] cluster {cluster.name} stopped")
-    print("[ingestlab] measuring the load side alone (no cluster) ...")
-    load_side = loadbench.posts()
+    load_side = None
+    if study.load_bench:
+        print("[ingestlab] measuring the load side alone (no cluster) ...")
+        load_side = study.load_bench()
     _report(args.study, race_doc, load_side)
     return 0
 
@@ -189,7 +197,8 @@ def parser() -> argparse.ArgumentParser:
 
     co = sub.add_parser("corpus", help="generate a study's corpus into its track directory")
     co.add_argument("study", choices=sorted(studies.STUDIES))
-    co.add_argument("--docs", type=int, help="number of documents (posts: default 10000)")
+    co.add_argument("--docs", type=int, help="posts only: number of documents (default 10000)")
+    co.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="track parameter that sizes the corpus, e.g. doc_counts=[10,100]")
     co.set_defaults(func=cmd_corpus)
 
     r = sub.add_parser("race", help="race a study against a running cluster and report it")

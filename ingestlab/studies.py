@@ -17,17 +17,32 @@ class Study:
     default_params: dict
     prepare: Callable[[dict], None]
     report: Callable[..., str]
+    load_bench: Callable[[], dict] | None = None  # the load side alone, measured after a demo race
 
 
-def _prepare_posts(track_params: dict) -> None:
+def _posts_load_bench() -> dict:
+    from ingestlab import loadbench
+
+    return loadbench.posts()
+
+
+def _posts_corpus(track: str, docs: int) -> None:
+    """The generated posts corpus ``posts-<docs>.json`` (and its -1k file) in a track's directory."""
     from ingestlab.corpus.files import write_corpus
     from ingestlab.corpus.posts import PostsGenerator
 
-    docs = int(track_params.get("posts_docs", 10000))
-    target = paths.TRACKS_DIR / "posts" / f"posts-{docs}.json"
+    target = paths.TRACKS_DIR / track / f"posts-{docs}.json"
     if not target.is_file():
         print(f"[ingestlab] generating the posts corpus ({docs:,} docs) into {target.parent}")
         write_corpus(target, PostsGenerator().lines(docs))
+
+
+def _prepare_posts(track_params: dict) -> None:
+    _posts_corpus("posts", int(track_params.get("posts_docs", 10000)))
+
+
+def _prepare_refresh(track_params: dict) -> None:
+    _posts_corpus("refresh", max(int(n) for n in track_params.get("doc_counts", [10, 100, 1000, 10000])))
 
 
 def _report_posts(race: dict, machine_line: str, load_side: dict | None = None) -> str:
@@ -35,6 +50,13 @@ def _report_posts(race: dict, machine_line: str, load_side: dict | None = None) 
     from ingestlab.report import posts
 
     return posts.markdown(race, published.load("posts"), machine_line, load_side)
+
+
+def _report_refresh(race: dict, machine_line: str, load_side: dict | None = None) -> str:
+    from ingestlab import published
+    from ingestlab.report import refresh
+
+    return refresh.markdown(race, published.load("refresh"), machine_line)
 
 
 STUDIES = {
@@ -45,6 +67,15 @@ STUDIES = {
         default_params={"posts_docs": 10000, "repetitions": 10},
         prepare=_prepare_posts,
         report=_report_posts,
+        load_bench=_posts_load_bench,
+    ),
+    "refresh": Study(
+        name="refresh",
+        title="Refresh: single vs. bulk x refresh none/true/wait_for, and the time until a write is searchable",
+        track=paths.TRACKS_DIR / "refresh",
+        default_params={},
+        prepare=_prepare_refresh,
+        report=_report_refresh,
     ),
 }
 

@@ -17,6 +17,11 @@ class Batch:
     def size(self) -> int:
         return len(self.documents)
 
+    @classmethod
+    def of(cls, documents) -> "Batch":
+        documents = tuple(documents)
+        return cls(bulk_body(documents), documents)
+
 
 def bulk_body(documents) -> bytes:
     return b"".join(INDEX_ACTION + doc + b"\n" for doc in documents)
@@ -25,10 +30,7 @@ def bulk_body(documents) -> bytes:
 def batches(documents: list[bytes], bulk_size: int) -> list[Batch]:
     if bulk_size < 1:
         raise ValueError(f"bulk-size must be at least 1, got {bulk_size}")
-    return [
-        Batch(bulk_body(documents[i : i + bulk_size]), tuple(documents[i : i + bulk_size]))
-        for i in range(0, len(documents), bulk_size)
-    ]
+    return [Batch.of(documents[i : i + bulk_size]) for i in range(0, len(documents), bulk_size)]
 
 
 @dataclass

@@ -7,34 +7,21 @@ from __future__ import annotations
 
 from ingestlab.runners.bulk_bodies import batches
 from ingestlab.runners.corpus_reader import read_documents
-from ingestlab.runners.fresh_index_load import NAME, Backoff
-from ingestlab.runners.params import ParameterError, one_of, positive_int
+from ingestlab.runners.fresh_index_load import NAME
+from ingestlab.runners.indexing import Backoff
+from ingestlab.runners.params import one_of, positive_int
+from ingestlab.runners.track_lookup import document_set, pick
 
 METHODS = ("bulk", "index")
 REFRESH = ("none", "true", "false", "wait_for")
-
-
-def _pick(items, wanted: str | None, kind: str, operation: str):
-    if wanted is None:
-        if len(items) != 1:
-            raise ParameterError(f"operation [{operation}]: the track has {len(items)} {kind}s; name one with [{kind}]")
-        return items[0]
-    for item in items:
-        if item.name == wanted:
-            return item
-    raise ParameterError(f"operation [{operation}]: no {kind} named [{wanted}] in the track")
 
 
 class FreshIndexLoadParamSource:
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or NAME
         self._operation = operation
-        index = _pick(track.indices, params.get("index"), "index", operation)
-        corpus = _pick(track.corpora, params.get("corpus"), "corpus", operation)
-        document_sets = [d for d in corpus.documents if d.is_bulk]
-        if len(document_sets) != 1:
-            raise ParameterError(f"operation [{operation}]: corpus [{corpus.name}] must have exactly one document file")
-        self._document_set = document_sets[0]
+        index = pick(track.indices, params.get("index"), "index", operation)
+        self._document_set = document_set(track, params, operation)
         available = self._document_set.number_of_documents
         self._doc_count = positive_int(params, "doc-count", operation, default=available)
         if self._doc_count > available:

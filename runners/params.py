@@ -33,3 +33,16 @@ def one_of(params: dict, key: str, operation: str, choices: tuple, default=None)
     if value not in choices:
         raise ParameterError(f"operation [{operation}]: [{key}] must be one of {', '.join(map(str, choices))}; got {value!r}")
     return value
+
+
+def non_negative_number(params: dict, key: str, operation: str, default: float) -> float:
+    value = params.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        raise ParameterError(f"operation [{operation}]: [{key}] must be a number >= 0, got {value!r}")
+    try:
+        number = float(value)
+    except ValueError:
+        raise ParameterError(f"operation [{operation}]: [{key}] must be a number >= 0, got {value!r}") from None
+    if not number >= 0:
+        raise ParameterError(f"operation [{operation}]: [{key}] must be a number >= 0, got {value!r}")
+    return number

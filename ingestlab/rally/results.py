@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import paths
@@ -16,6 +16,10 @@ class TaskResult:
     throughput_min: float
     service_time_median_ms: float | None
     error_rate: float
+    service_time_ms: dict = field(default_factory=dict)  # "p50", "p90", "p99", "p100", "mean" as Rally stored them
+
+    def service_time(self, name: str) -> float | None:
+        return self.service_time_ms.get(name)
 
 
 def races_dir(rally_home: Path | None = None) -> Path:
@@ -45,6 +49,18 @@ def latest_race(tags: dict, rally_home: Path | None = None) -> dict | None:
     return best
 
 
+def _service_times(stored: dict) -> dict:
+    """Rally writes percentiles as keys like ``50_0`` and ``99_9``; only those its sample count allows."""
+    out = {}
+    for key, value in stored.items():
+        if key == "mean":
+            out["mean"] = value
+        elif key != "unit":
+            whole, _, fraction = key.partition("_")
+            out["p" + whole + ("." + fraction if fraction.strip("0") else "")] = value
+    return out
+
+
 def task_results(race: dict) -> dict[str, TaskResult]:
     out = {}
     for op in race.get("results", {}).get("op_metrics", []):
@@ -57,5 +73,6 @@ def task_results(race: dict) -> dict[str, TaskResult]:
             throughput_min=tp.get("min"),
             service_time_median_ms=st.get("50_0", st.get("100_0")),
             error_rate=op.get("error_rate", 0.0),
+            service_time_ms=_service_times(st),
         )
     return out

@@ -2,11 +2,7 @@
 from __future__ import annotations
 
 from ingestlab.rally.results import task_results
-
-
-def is_test_mode(race: dict) -> bool:
-    """Rally stores the tag value ``true`` as a boolean."""
-    return str(race.get("user-tags", {}).get("test-mode", "")).lower() == "true"
+from ingestlab.report.common import fmt, is_test_mode
 
 
 def corpus_size(race: dict) -> int:
@@ -50,10 +46,6 @@ def rows(race: dict, published: dict) -> list[dict]:
     return out
 
 
-def _fmt(value, pattern: str, suffix: str = "") -> str:
-    return "—" if value is None else format(value, pattern) + suffix
-
-
 def markdown(race: dict, published: dict, machine_line: str, load_side: dict | None = None) -> str:
     docs = corpus_size(race)
     table = rows(race, published)
@@ -67,9 +59,9 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
     ]
     for r in table:
         lines.append(
-            f"| {r['label']} | {_fmt(r.get('measured_ms'), ',.1f', ' ms')} | {_fmt(r.get('measured_docs_s'), ',.0f')} "
-            f"| {_fmt(r.get('median_docs_s'), ',.0f')} | {_fmt(r.get('speedup'), '.1f', '×')} "
-            f"| {_fmt(r.get('published_ms'), ',', ' ms')} | {_fmt(r.get('published_docs_s'), ',.0f')} | {_fmt(r.get('published_speedup'), '.1f', '×')} |"
+            f"| {r['label']} | {fmt(r.get('measured_ms'), ',.1f', ' ms')} | {fmt(r.get('measured_docs_s'), ',.0f')} "
+            f"| {fmt(r.get('median_docs_s'), ',.0f')} | {fmt(r.get('speedup'), '.1f', '×')} "
+            f"| {fmt(r.get('published_ms'), ',', ' ms')} | {fmt(r.get('published_docs_s'), ',.0f')} | {fmt(r.get('published_speedup'), '.1f', '×')} |"
         )
     cluster = race.get("cluster", {})
     lines += [
@@ -88,7 +80,7 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
         ratio = load_side["docs_per_s"] / best if best else None
         lines.append(
             f"- Load side alone (one core, no cluster): request bodies prepared at {load_side['docs_per_s']:,.0f} docs/s "
-            f"({load_side['mb_per_s']:,.1f} MB/s) = {_fmt(ratio, '.0f', '×')} the fastest ingest rate above; "
+            f"({load_side['mb_per_s']:,.1f} MB/s) = {fmt(ratio, '.0f', '×')} the fastest ingest rate above; "
             f"corpus generated at {load_side['generator_docs_per_s']:,.0f} docs/s ({load_side['generator_mb_per_s']:,.1f} MB/s)."
         )
     return "\n".join(lines) + "\n"

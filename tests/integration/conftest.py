@@ -1,5 +1,7 @@
 """Real Elasticsearch nodes for the integration tests, provisioned by the pack itself."""
 import json
+import subprocess
+import sys
 import urllib.request
 
 import pytest
@@ -10,6 +12,11 @@ from ingestlab.cluster import nodes
 def get_json(url: str) -> dict:
     with urllib.request.urlopen(url, timeout=30) as response:
         return json.loads(response.read())
+
+
+def ingestlab(*args, timeout=600) -> subprocess.CompletedProcess:
+    """Run the pack's CLI as a user would, capturing its output."""
+    return subprocess.run([sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="session")

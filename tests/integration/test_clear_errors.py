@@ -1,15 +1,11 @@
 """User mistakes end in one clear line, not a traceback."""
 import socket
-import subprocess
-import sys
 
 import pytest
 
+from tests.integration.conftest import ingestlab
+
 pytestmark = pytest.mark.integration
-
-
-def ingestlab(*args):
-    return subprocess.run([sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=120)
 
 
 def test_port_in_use():

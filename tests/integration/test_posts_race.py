@@ -9,14 +9,10 @@ import pytest
 
 from ingestlab import paths
 from ingestlab.rally import race, results
-from tests.integration.conftest import get_json
+from tests.integration.conftest import get_json, ingestlab
 
 pytestmark = pytest.mark.integration
 TASKS = ["index-api", "bulk-10", "bulk-50", "bulk-100", "bulk-1000", "bulk-10000"]
-
-
-def ingestlab(*args, timeout=600):
-    return subprocess.run([sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=timeout)
 
 
 def test_the_whole_study_races_in_test_mode(es_node):

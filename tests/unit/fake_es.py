@@ -13,8 +13,9 @@ def api_error(status: int, message: str = "error") -> ApiError:
 
 
 class FakeEs:
-    def __init__(self, bulk_responses=(), index_errors=(), count=None):
+    def __init__(self, bulk_responses=(), index_errors=(), count=None, search_totals=None):
         self.calls = []
+        self.search_totals = None if search_totals is None else list(search_totals)
         self.bulk_responses = list(bulk_responses)
         self.index_errors = list(index_errors)
         self.count = count
@@ -42,6 +43,9 @@ class FakeEs:
                         raise error
                 self.indexed += 1
                 return {"result": "created"}
+            if path.endswith("/_search"):
+                total = self.search_totals.pop(0) if self.search_totals else self.indexed
+                return {"hits": {"total": total if isinstance(total, int) else {"value": total[0], "relation": "eq"}}}
             if path.endswith("/_count"):
                 return {"count": self.indexed if self.count is None else self.count}
             return {"acknowledged": True}

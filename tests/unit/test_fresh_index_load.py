@@ -4,7 +4,8 @@ import pytest
 
 from esrally.client.context import RequestContextHolder
 from ingestlab.runners.bulk_bodies import batches
-from ingestlab.runners.fresh_index_load import Backoff, DocumentsLost, FreshIndexLoad, IndexingFailed
+from ingestlab.runners.fresh_index_load import DocumentsLost, FreshIndexLoad
+from ingestlab.runners.indexing import Backoff, IndexingFailed
 from tests.unit.fake_es import FakeEs, api_error
 
 DOCS = [b'{"n":%d}' % i for i in range(25)]

@@ -1,19 +1,8 @@
-from types import SimpleNamespace
-
 import pytest
 
 from ingestlab.runners.fresh_index_load_source import FreshIndexLoadParamSource
 from ingestlab.runners.params import ParameterError
-
-
-def make_track(tmp_path, docs=30, available=None):
-    f = tmp_path / "posts.json"
-    f.write_bytes(b"".join(b'{"n":%d}\n' % i for i in range(docs)))
-    document_set = SimpleNamespace(is_bulk=True, number_of_documents=available or docs, document_file=str(f))
-    return SimpleNamespace(
-        indices=[SimpleNamespace(name="posts", body={"settings": {}})],
-        corpora=[SimpleNamespace(name="posts", documents=[document_set])],
-    )
+from tests.unit.fake_track import make_track
 
 
 def test_bulk_params_hold_prepared_batches(tmp_path):

@@ -1,0 +1,96 @@
+"""Writing documents with the index API or bulk requests, retrying rejections (HTTP 429) with bounded backoff.
+
+Shared by the runners that write: every document handed in is either acknowledged by
+Elasticsearch or the call raises :class:`IndexingFailed` naming what was refused.
+"""
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass
+
+from elasticsearch import ApiError
+
+from ingestlab.runners.bulk_bodies import Batch, bulk_body, failed_items
+
+JSON = {"content-type": "application/json", "accept": "application/json"}
+NDJSON = {"content-type": "application/x-ndjson", "accept": "application/json"}
+
+
+class IndexingFailed(RuntimeError):
+    """Elasticsearch refused documents for a reason that retrying does not fix, or retries ran out."""
+
+
+@dataclass(frozen=True)
+class Backoff:
+    initial_seconds: float = 0.05
+    max_seconds: float = 5.0
+    max_retries: int = 12
+
+    def delay(self, attempt: int) -> float:
+        return min(self.initial_seconds * (2**attempt), self.max_seconds)
+
+
+@dataclass
+class WriteStats:
+    requests: int = 0
+    retries: int = 0
+    bytes: int = 0
+
+
+def _query(refresh: str | None) -> dict | None:
+    return {"refresh": refresh} if refresh else None
+
+
+async def index_one_by_one(es, index: str, documents, refresh: str | None, backoff: Backoff, stats: WriteStats) -> None:
+    """One ``POST /{index}/_doc`` per document (the single-document index API, not a bulk of one)."""
+    path = f"/{index}/_doc"
+    query = _query(refresh)
+    for doc in documents:
+        attempt = 0
+        while True:
+            stats.requests += 1
+            stats.bytes += len(doc)
+            try:
+                await es.perform_request("POST", path, params=query, headers=dict(JSON), body=doc)
+                break
+            except ApiError as e:
+                if e.meta.status != 429 or attempt >= backoff.max_retries:
+                    raise IndexingFailed(f"index API refused a document into [{index}] (HTTP {e.meta.status}): {e.message}") from e
+                stats.retries += 1
+                await asyncio.sleep(backoff.delay(attempt))
+                attempt += 1
+
+
+async def index_in_bulks(es, index: str, batches: list[Batch], refresh: str | None, backoff: Backoff, stats: WriteStats) -> None:
+    """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent."""
+    path = f"/{index}/_bulk"
+    query = _query(refresh)
+    for batch in batches:
+        body, documents, attempt = batch.body, batch.documents, 0
+        while True:
+            stats.requests += 1
+            stats.bytes += len(body)
+            try:
+                response = await es.perform_request("POST", path, params=query, headers=dict(NDJSON), body=body)
+            except ApiError as e:
+                if e.meta.status != 429 or attempt >= backoff.max_retries:
+                    raise IndexingFailed(f"bulk request into [{index}] failed (HTTP {e.meta.status}): {e.message}") from e
+                rejected = list(range(len(documents)))
+            else:
+                if not response["errors"]:
+                    break
+                failures = failed_items(response)
+                if failures.errors:
+                    position, status, reason = failures.errors[0]
+                    raise IndexingFailed(
+                        f"{len(failures.errors)} of {len(documents)} documents refused by [{index}]; "
+                        f"first: item {position}, HTTP {status}, {reason}"
+                    )
+                if attempt >= backoff.max_retries:
+                    raise IndexingFailed(f"{len(failures.rejected)} documents still rejected (429) after {attempt} retries")
+                rejected = failures.rejected
+            stats.retries += 1
+            await asyncio.sleep(backoff.delay(attempt))
+            attempt += 1
+            documents = tuple(documents[i] for i in rejected)
+            body = bulk_body(documents)
