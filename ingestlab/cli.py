@@ -100,7 +100,7 @@ def race_study(study_name: str, target_hosts: str, args) -> dict:
             track_path=study.track,
             target_hosts=target_hosts,
             challenge=args.challenge,
-            track_params=params,
+            track_params=study.rally_params(params),
             user_tags=tags,
             test_mode=args.test_mode,
             client_options=args.client_options,
@@ -144,7 +144,30 @@ def cmd_report(args) -> int:
 def cmd_loadbench(args) -> int:
     from ingestlab import loadbench
 
-    print(json.dumps(loadbench.posts(docs=args.docs, bulk_size=args.bulk_size), indent=2))
+    if args.study == "dvf":
+        print(json.dumps(loadbench.dvf(rows=args.docs), indent=2))
+    else:
+        print(json.dumps(loadbench.posts(docs=args.docs, bulk_size=args.bulk_size), indent=2))
+    return 0
+
+
+def cmd_dvf(args) -> int:
+    from ingestlab.corpus.dvf import convert, generate, reference, track_corpus
+
+    if args.action == "generate":
+        rows = generate.DvfGenerator(reference.load_communes(), seed=args.seed, year=args.year).rows(args.rows)
+        written = generate.write(Path(args.output), rows, args.format, year=args.year, encoding=args.encoding)
+        print(f"[ingestlab] wrote {written:,} {args.format} rows to {args.output}")
+        return 0
+    out = Path(args.out) if args.out else track_corpus.CORPUS
+    result = convert.convert([Path(p) for p in args.inputs], out, strict=args.strict, compress=args.bz2, encoding=args.encoding, limit=args.limit)
+    print(f"[ingestlab] {result.documents:,} documents into {out} ({result.uncompressed_bytes / 1e6:,.1f} MB"
+          + (f", {result.compressed_bytes / 1e6:,.1f} MB as .bz2" if result.compressed_bytes else "")
+          + f") in {result.seconds:,.1f} s: {result.rows_per_second:,.0f} rows/s; corpus entry: {out.with_name('corpus.json')}")
+    if result.skipped.count:
+        print(f"[ingestlab] skipped {result.skipped.count:,} bad rows (--strict stops at the first); the first ones:", file=sys.stderr)
+        for message in result.skipped.messages:
+            print(f"  {message}", file=sys.stderr)
     return 0
 
 
@@ -212,10 +235,29 @@ def parser() -> argparse.ArgumentParser:
     rep.set_defaults(func=cmd_report)
 
     lb = sub.add_parser("loadbench", help="measure the load side alone (no cluster)")
-    lb.add_argument("study", nargs="?", default="posts", choices=["posts"])
-    lb.add_argument("--docs", type=int, default=100_000)
+    lb.add_argument("study", nargs="?", default="posts", choices=["posts", "dvf"])
+    lb.add_argument("--docs", type=int, default=100_000, help="documents (posts) or rows (dvf)")
     lb.add_argument("--bulk-size", type=int, default=1000)
     lb.set_defaults(func=cmd_loadbench)
+
+    dv = sub.add_parser("dvf", help="DVF files: generate realistic ones, convert real or generated ones into the track's corpus")
+    dvsub = dv.add_subparsers(dest="action", required=True)
+    g = dvsub.add_parser("generate", help="write a realistic DVF file (deterministic for a seed)")
+    g.add_argument("output", help="file to write, e.g. full.2020.csv or valeursfoncieres-2020.txt")
+    g.add_argument("--format", choices=["etalab", "official"], default="etalab")
+    g.add_argument("--rows", type=int, default=100_000)
+    g.add_argument("--seed", type=int, default=2020)
+    g.add_argument("--year", type=int, default=2020, help="official files from 2022 on are UTF-8 with 'Identifiant de document'")
+    g.add_argument("--encoding", help="default: latin-1 for official files before 2022, else utf-8")
+    g.set_defaults(func=cmd_dvf)
+    cv = dvsub.add_parser("convert", help="convert DVF files (official .txt or Etalab .csv, detected) into a Rally corpus")
+    cv.add_argument("inputs", nargs="+", help="DVF files, converted in order into one corpus")
+    cv.add_argument("--out", help="corpus file (default: tracks/dvf/dvf.json); corpus.json is written beside it")
+    cv.add_argument("--strict", action="store_true", help="stop at the first bad row (default: skip, count and list them)")
+    cv.add_argument("--bz2", action="store_true", help="also write the .json.bz2 archives (slower: bz2 runs at ~12 MB/s)")
+    cv.add_argument("--encoding", help="default: detected (UTF-8 if the first MiB decodes, else Latin-1)")
+    cv.add_argument("--limit", type=int, help="stop after this many documents")
+    cv.set_defaults(func=cmd_dvf)
 
     d = sub.add_parser("demo", help="provision a node, race a study, print it beside the published figures, stop the node")
     _race_options(d)

@@ -2,6 +2,7 @@
 
 For ``posts``: the corpus generator, and the parameter source's preparation of request
 bodies (read + validate the corpus, build bulk bodies), in docs/s and MB/s on one core.
+For ``dvf``: the streaming converter, in rows/s on one core, for both real file formats.
 """
 from __future__ import annotations
 
@@ -45,3 +46,29 @@ def posts(docs: int = 100_000, bulk_size: int = 1000, repeats: int = 3) -> dict:
         "mb_per_s": body_bytes / prep_cpu / 1e6,
         "measure": "CPU seconds of this process (one core), best of %d" % repeats,
     }
+
+
+def dvf(rows: int = 100_000, repeats: int = 3) -> dict:
+    """The DVF converter on generated files of both formats: rows/s and MB/s of input, one core, without
+    bz2; plus the bz2 archive's rate once (it runs in a second thread, so it is wall-clock)."""
+    from ingestlab.corpus.dvf import convert, generate, reference
+
+    communes = reference.load_communes()
+    out: dict = {"rows": rows, "measure": "CPU seconds of this process (one core), best of %d" % repeats}
+    with tempfile.TemporaryDirectory(prefix="ingestlab-loadbench-") as tmp:
+        for fmt, name in (("etalab", "full.2020.csv"), ("official", "valeursfoncieres-2020.txt")):
+            source = Path(tmp) / name
+            generate.write(source, generate.DvfGenerator(communes).rows(rows), fmt)
+            target = Path(tmp) / f"{fmt}.json"
+            cpu, result = _best_of(repeats, lambda: convert.convert([source], target, compress=False))
+            out[fmt] = {
+                "rows_per_s": rows / cpu,
+                "input_mb_per_s": source.stat().st_size / cpu / 1e6,
+                "output_mb_per_s": result.uncompressed_bytes / cpu / 1e6,
+                "bytes_per_doc": result.uncompressed_bytes / result.documents,
+            }
+        start = time.perf_counter()
+        with_bz2 = convert.convert([Path(tmp) / "full.2020.csv"], Path(tmp) / "bz2.json", compress=True)
+        out["etalab_with_bz2_rows_per_s"] = rows / (time.perf_counter() - start)
+        out["bz2_ratio"] = with_bz2.uncompressed_bytes / with_bz2.compressed_bytes
+    return out

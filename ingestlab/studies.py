@@ -18,6 +18,10 @@ class Study:
     prepare: Callable[[dict], None]
     report: Callable[..., str]
     load_bench: Callable[[], dict] | None = None  # the load side alone, measured after a demo race
+    corpus_params: frozenset = frozenset()  # params only `prepare` reads; not passed to Rally
+
+    def rally_params(self, params: dict) -> dict:
+        return {k: v for k, v in params.items() if k not in self.corpus_params}
 
 
 def _posts_load_bench() -> dict:
@@ -43,6 +47,25 @@ def _prepare_posts(track_params: dict) -> None:
 
 def _prepare_refresh(track_params: dict) -> None:
     _posts_corpus("refresh", max(int(n) for n in track_params.get("doc_counts", [10, 100, 1000, 10000])))
+
+
+def _prepare_dvf(track_params: dict) -> None:
+    from ingestlab.corpus.dvf import track_corpus
+
+    track_corpus.ensure(rows=int(track_params.get("dvf_rows", track_corpus.DEFAULT_ROWS)), fmt=track_params.get("dvf_format", "etalab"))
+
+
+def _report_dvf(race: dict, machine_line: str, load_side: dict | None = None) -> str:
+    from ingestlab import published
+    from ingestlab.report import dvf
+
+    return dvf.markdown(race, published.load("dvf"), machine_line, load_side)
+
+
+def _dvf_load_bench() -> dict:
+    from ingestlab import loadbench
+
+    return loadbench.dvf()
 
 
 def _report_posts(race: dict, machine_line: str, load_side: dict | None = None) -> str:
@@ -76,6 +99,16 @@ STUDIES = {
         default_params={},
         prepare=_prepare_refresh,
         report=_report_refresh,
+    ),
+    "dvf": Study(
+        name="dvf",
+        title="DVF French property sales: bulk size x client threads",
+        track=paths.TRACKS_DIR / "dvf",
+        default_params={},
+        prepare=_prepare_dvf,
+        report=_report_dvf,
+        load_bench=_dvf_load_bench,
+        corpus_params=frozenset({"dvf_rows", "dvf_format"}),
     ),
 }
 

@@ -12,37 +12,12 @@ from __future__ import annotations
 
 import time
 
-from elasticsearch import ApiError
-
-from ingestlab.runners.indexing import JSON, Backoff, WriteStats, index_in_bulks, index_one_by_one
+from ingestlab.runners.index_lifecycle import DocumentsLost, count_documents, recreate_index
+from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one
 from ingestlab.runners.timing import untimed
 
 NAME = "fresh-index-load"
-
-
-class DocumentsLost(RuntimeError):
-    """The index holds fewer (or more) documents than the run wrote."""
-
-
-async def recreate_index(es, index: str, body: dict) -> None:
-    try:
-        await es.perform_request("DELETE", f"/{index}", headers=dict(JSON))
-    except ApiError as e:
-        if e.meta.status != 404:
-            raise
-    await es.perform_request("PUT", f"/{index}", headers=dict(JSON), body=body)
-    await es.perform_request(
-        "GET",
-        f"/_cluster/health/{index}",
-        headers=dict(JSON),
-        params={"wait_for_status": "yellow", "wait_for_no_initializing_shards": "true", "timeout": "60s"},
-    )
-
-
-async def count_documents(es, index: str) -> int:
-    await es.perform_request("POST", f"/{index}/_refresh", headers=dict(JSON))
-    response = await es.perform_request("GET", f"/{index}/_count", headers=dict(JSON))
-    return int(response["count"])
+__all__ = ["NAME", "DocumentsLost", "FreshIndexLoad"]
 
 
 class FreshIndexLoad:

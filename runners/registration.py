@@ -1,5 +1,6 @@
 """What a track's ``track.py`` calls: registers the pack's runners and parameter sources with Rally."""
-from ingestlab.runners import fresh_index_load, time_to_searchable
+from ingestlab.runners import corpus_load, fresh_index_load, index_lifecycle, time_to_searchable
+from ingestlab.runners.corpus_load_source import CorpusLoadParamSource
 from ingestlab.runners.fresh_index_load_source import FreshIndexLoadParamSource
 from ingestlab.runners.time_to_searchable_source import TimeToSearchableParamSource
 
@@ -12,3 +13,12 @@ def register_fresh_index_load(registry) -> None:
 def register_time_to_searchable(registry) -> None:
     registry.register_param_source(time_to_searchable.NAME, TimeToSearchableParamSource)
     registry.register_runner(time_to_searchable.NAME, time_to_searchable.TimeToSearchable(), async_runner=True)
+
+
+def register_corpus_load(registry) -> None:
+    """``corpus-load`` and the index set-up/check operations that go around it."""
+    registry.register_param_source(corpus_load.NAME, CorpusLoadParamSource)
+    registry.register_runner(corpus_load.NAME, corpus_load.CorpusLoad(), async_runner=True)
+    for name, runner in ((index_lifecycle.RECREATE, index_lifecycle.RecreateIndex()), (index_lifecycle.CHECK, index_lifecycle.CheckDocCount())):
+        registry.register_param_source(name, index_lifecycle.IndexLifecycleParamSource)
+        registry.register_runner(name, runner, async_runner=True)

@@ -1,0 +1,374 @@
+"""Stream DVF files (either real format) into a Rally corpus, at constant memory.
+
+Writes ``<name>.json`` and ``<name>-1k.json`` (what Rally reads), optionally their ``.bz2`` archives
+(compressed in a second thread while rows convert), and ``corpus.json``: the track's corpus entry
+with the exact document count and byte sizes. A bad row is an error naming file and line: in strict
+mode the conversion stops there and writes nothing; otherwise the row is skipped, counted, and
+reported at the end.
+"""
+from __future__ import annotations
+
+import bz2
+import csv
+import os
+import queue
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable
+
+import orjson
+
+from ingestlab.corpus.dvf.formats import DATE, DOUBLE, ETALAB_COLUMNS, INTEGER, OFFICIAL_COLUMNS, OFFICIAL_FIRST_HEADERS
+from ingestlab.errors import IngestlabError
+
+TEST_MODE_DOCS = 1000
+CHUNK_BYTES = 4 << 20
+KEPT_MESSAGES = 20
+csv.field_size_limit(1 << 20)
+
+
+class BadInput(IngestlabError):
+    """A DVF file or row that cannot be converted; the message names file and line."""
+
+
+class BadRow(ValueError):
+    pass
+
+
+# ---- reading ---------------------------------------------------------------------------------
+
+def detect_encoding(path: Path, sample_bytes: int = 1 << 20) -> str:
+    """UTF-8 (with or without BOM) when the file's first MiB decodes as UTF-8, else Latin-1."""
+    with open(path, "rb") as f:
+        sample = f.read(sample_bytes)
+    if sample.startswith(b"\xef\xbb\xbf"):
+        return "utf-8-sig"
+    for cut in range(4):  # the sample may end inside a multi-byte character
+        try:
+            sample[: len(sample) - cut].decode("utf-8")
+            return "utf-8"
+        except UnicodeDecodeError as e:
+            if e.start < len(sample) - 4:
+                break
+    return "latin-1"
+
+
+def detect_format(path: Path, header_line: str) -> str:
+    first = header_line.split("|", 1)[0].strip()
+    if "|" in header_line and first in OFFICIAL_FIRST_HEADERS:
+        return "official"
+    if header_line.startswith("id_mutation,"):
+        return "etalab"
+    raise BadInput(
+        f"{path}:1: not a DVF header: expected the official '|'-separated header (first column "
+        f"{' or '.join(repr(h) for h in OFFICIAL_FIRST_HEADERS)}) or Etalab's 'id_mutation,…'; got {header_line[:80]!r}"
+    )
+
+
+# ---- row conversion ----------------------------------------------------------------------------
+
+def _official_date(s: str) -> str:
+    if len(s) != 10 or s[2] != "/" or s[5] != "/":
+        raise ValueError(f"date {s!r} is not dd/mm/yyyy")
+    return f"{s[6:10]}-{s[3:5]}-{s[0:2]}"
+
+
+def _iso_date(s: str) -> str:
+    if len(s) != 10 or s[4] != "-" or s[7] != "-":
+        raise ValueError(f"date {s!r} is not yyyy-mm-dd")
+    return s
+
+
+def _comma_double(s: str) -> float:
+    return float(s.replace(",", "."))
+
+
+def _postcode(s: str) -> str:
+    if not s.isdigit():
+        raise ValueError(f"postcode {s!r} is not a number")
+    return s.zfill(5)
+
+
+def _plan(columns, kinds: dict[str, Callable]):
+    """(text columns, typed columns): text values are copied as they are, typed ones go through a parser.
+    Two flat loops are faster than one loop that asks every column for its kind."""
+    text = [(i, c.field) for i, c in enumerate(columns) if c.field and c.kind not in kinds]
+    typed = [(i, c.field, kinds[c.kind], c.header) for i, c in enumerate(columns) if c.field and c.kind in kinds]
+    return text, typed
+
+
+def _fill(row: list[str], text, typed) -> dict:
+    doc = {}
+    for i, name in text:
+        v = row[i]
+        if v:
+            doc[name] = v
+    for i, name, parse, header in typed:
+        v = row[i]
+        if v:
+            try:
+                doc[name] = parse(v)
+            except ValueError as e:
+                raise BadRow(f"column {header!r}: {e}") from None
+    return doc
+
+
+def official_converter() -> Callable[[list[str]], dict]:
+    text, typed = _plan(OFFICIAL_COLUMNS, {DATE: _official_date, DOUBLE: _comma_double, INTEGER: int})
+    width = len(OFFICIAL_COLUMNS)
+    postcode, dept, commune, prefix, section, plan_no = (
+        [c.header for c in OFFICIAL_COLUMNS].index(h)
+        for h in ("Code postal", "Code departement", "Code commune", "Prefixe de section", "Section", "No plan")
+    )
+
+    def convert(row: list[str]) -> dict:
+        if len(row) != width:
+            raise BadRow(f"expected {width} '|'-separated columns, got {len(row)}")
+        doc = _fill(row, text, typed)
+        if row[postcode]:
+            try:
+                doc["postal_code"] = _postcode(row[postcode])
+            except ValueError as e:
+                raise BadRow(f"column 'Code postal': {e}") from None
+        if row[commune] and row[dept]:
+            code = row[dept][:2] + row[commune].zfill(3)
+            doc["commune_code"] = code
+            if row[section] and row[plan_no]:
+                doc["plot_id"] = code + (row[prefix] or "000").zfill(3) + row[section].rjust(2, "0") + row[plan_no].zfill(4)
+        return doc
+
+    return convert
+
+
+def etalab_converter() -> Callable[[list[str]], dict]:
+    text, typed = _plan(ETALAB_COLUMNS, {DATE: _iso_date, DOUBLE: float, INTEGER: int})
+    width = len(ETALAB_COLUMNS)
+    headers = [c.header for c in ETALAB_COLUMNS]
+    postcode, lon, lat = headers.index("code_postal"), headers.index("longitude"), headers.index("latitude")
+
+    def convert(row: list[str]) -> dict:
+        if len(row) != width:
+            raise BadRow(f"expected {width} ','-separated columns, got {len(row)}")
+        doc = _fill(row, text, typed)
+        if row[postcode]:
+            try:
+                doc["postal_code"] = _postcode(row[postcode])
+            except ValueError as e:
+                raise BadRow(f"column 'code_postal': {e}") from None
+        if row[lon] or row[lat]:
+            try:
+                doc["location"] = {"lat": float(row[lat]), "lon": float(row[lon])}
+            except ValueError:
+                raise BadRow(f"longitude/latitude {row[lon]!r}/{row[lat]!r} is not a pair of numbers") from None
+        return doc
+
+    return convert
+
+
+CONVERTERS = {"official": official_converter, "etalab": etalab_converter}
+
+
+# ---- one file ---------------------------------------------------------------------------------
+
+@dataclass
+class Skipped:
+    count: int = 0
+    messages: list[str] = field(default_factory=list)
+
+    def add(self, message: str) -> None:
+        self.count += 1
+        if len(self.messages) < KEPT_MESSAGES:
+            self.messages.append(message)
+
+
+def documents(path: Path, skipped: Skipped, strict: bool = False, encoding: str | None = None) -> Iterable[dict]:
+    """The documents of one DVF file, in file order."""
+    encoding = encoding or detect_encoding(path)
+    with open(path, encoding=encoding, errors="strict", newline="") as f:
+        try:
+            header = f.readline().rstrip("\r\n")
+        except UnicodeDecodeError as e:
+            raise BadInput(f"{path}:1: not {encoding} ({e.reason}); pass --encoding latin-1 or utf-8") from None
+        fmt = detect_format(path, header)
+        if fmt == "official":
+            reader = csv.reader(f, delimiter="|", quoting=csv.QUOTE_NONE)
+        else:
+            reader = csv.reader(f)
+        convert = CONVERTERS[fmt]()
+
+        def bad(reason) -> None:
+            # the reader started after the header line, and line_num counts the lines it consumed
+            message = f"{path}:{reader.line_num + 1}: {reason}"
+            if strict:
+                raise BadInput(message)
+            skipped.add(message)
+
+        while True:
+            try:
+                for row in reader:
+                    try:
+                        doc = convert(row)
+                    except BadRow as e:
+                        bad(e)
+                        continue
+                    yield doc
+                return
+            except csv.Error as e:
+                bad(e)  # the reader goes on with the next line
+            except UnicodeDecodeError as e:
+                raise BadInput(
+                    f"{path}: not {encoding} ({e.reason}) after line {reader.line_num + 1}; pass --encoding latin-1 or utf-8"
+                ) from None
+
+
+# ---- writing the corpus ---------------------------------------------------------------------------
+
+class _Compressor:
+    """bz2 in a second thread (the bz2 module releases the GIL while compressing)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.queue: queue.Queue = queue.Queue(maxsize=8)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        try:
+            compressor = bz2.BZ2Compressor(9)
+            with open(self.path, "wb") as out:
+                while (chunk := self.queue.get()) is not None:
+                    out.write(compressor.compress(chunk))
+                out.write(compressor.flush())
+        except BaseException as e:  # reported by close()
+            self.error = e
+
+    def put(self, chunk: bytes) -> None:
+        self.queue.put(chunk)
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        if self.error:
+            raise self.error
+
+
+class _CorpusWriter:
+    def __init__(self, path: Path, compress: bool):
+        self.path, self.tmp = path, path.with_name(path.name + ".tmp")
+        self.file = open(self.tmp, "wb")
+        self.archive = path.with_name(path.name + ".bz2")
+        self.compressor = _Compressor(self.archive.with_name(self.archive.name + ".tmp")) if compress else None
+        self.buffer: list[bytes] = []
+        self.buffered = self.bytes = self.docs = 0
+
+    def write(self, line: bytes) -> None:
+        self.buffer.append(line)
+        self.buffered += len(line)
+        self.docs += 1
+        if self.buffered >= CHUNK_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.buffer:
+            chunk = b"".join(self.buffer)
+            self.file.write(chunk)
+            if self.compressor:
+                self.compressor.put(chunk)
+            self.bytes += len(chunk)
+            self.buffer, self.buffered = [], 0
+
+    def commit(self) -> int | None:
+        self.flush()
+        self.file.close()
+        os.replace(self.tmp, self.path)
+        self.path.with_name(self.path.name + ".offset").unlink(missing_ok=True)
+        if not self.compressor:
+            self.archive.unlink(missing_ok=True)
+            return None
+        self.compressor.close()
+        os.replace(self.compressor.path, self.archive)
+        return self.archive.stat().st_size
+
+    def abort(self) -> None:
+        self.file.close()
+        self.tmp.unlink(missing_ok=True)
+        if self.compressor:
+            try:
+                self.compressor.close()
+            finally:
+                self.compressor.path.unlink(missing_ok=True)
+
+
+@dataclass
+class Conversion:
+    inputs: list[str]
+    corpus: Path
+    documents: int
+    uncompressed_bytes: int
+    compressed_bytes: int | None
+    skipped: Skipped
+    seconds: float
+
+    @property
+    def rows_per_second(self) -> float:
+        return (self.documents + self.skipped.count) / self.seconds if self.seconds else 0.0
+
+    def corpus_entry(self, name: str = "dvf", meta: dict | None = None) -> dict:
+        """The corpus as Rally's track.json wants it (document file names relative to the track)."""
+        doc = {"document-count": self.documents, "uncompressed-bytes": self.uncompressed_bytes}
+        if self.compressed_bytes is not None:
+            doc = {"source-file": self.corpus.name + ".bz2", **doc, "compressed-bytes": self.compressed_bytes}
+        else:
+            doc = {"source-file": self.corpus.name, **doc}
+        meta = {"converted-from": self.inputs, "skipped-rows": self.skipped.count, **(meta or {})}
+        return {"name": name, "meta": meta, "documents": [doc]}
+
+
+def one_k_path(path: Path) -> Path:
+    return path.with_name(f"{path.stem}-1k{path.suffix}")
+
+
+def convert(
+    inputs: list[Path],
+    corpus: Path,
+    strict: bool = False,
+    compress: bool = True,
+    encoding: str | None = None,
+    limit: int | None = None,
+    entry_file: Path | None = None,
+    meta: dict | None = None,
+) -> Conversion:
+    """Convert ``inputs`` (in order) into ``corpus`` (``…/<name>.json``) and its -1k file; write the
+    corpus entry to ``entry_file`` (default: ``corpus.json`` beside the corpus)."""
+    for path in inputs:
+        if not Path(path).is_file():
+            raise BadInput(f"{path}: no such file")
+    corpus.parent.mkdir(parents=True, exist_ok=True)
+    skipped = Skipped()
+    full, small = _CorpusWriter(corpus, compress), _CorpusWriter(one_k_path(corpus), compress)
+    dumps = orjson.dumps
+    start = time.perf_counter()
+    try:
+        for path in inputs:
+            for doc in documents(Path(path), skipped, strict, encoding):
+                line = dumps(doc) + b"\n"
+                full.write(line)
+                if small.docs < TEST_MODE_DOCS:
+                    small.write(line)
+                if limit is not None and full.docs >= limit:
+                    break
+            if limit is not None and full.docs >= limit:
+                break
+        compressed = full.commit()
+        small.commit()
+    except BaseException:
+        full.abort()
+        small.abort()
+        raise
+    result = Conversion([str(p) for p in inputs], corpus, full.docs, full.bytes, compressed, skipped, time.perf_counter() - start)
+    entry = entry_file or corpus.with_name("corpus.json")
+    entry.write_bytes(orjson.dumps(result.corpus_entry(meta=meta), option=orjson.OPT_INDENT_2) + b"\n")
+    return result

@@ -1,0 +1,94 @@
+"""The DVF grid: docs/s per bulk size and client count, beside the published grid, with each side's
+speed-up over its own single-document, single-client baseline."""
+from __future__ import annotations
+
+from ingestlab.rally.results import task_results
+from ingestlab.report.common import fmt, is_test_mode
+
+DEFAULT_BULK_SIZES = [1, 10, 100, 1000]
+DEFAULT_CLIENTS = [1, 4, 8, 16]
+
+
+def grid_axes(race: dict) -> tuple[list[int], list[int]]:
+    params = race.get("track-params", {})
+    if race.get("challenge") == "one-cell":
+        return [int(params.get("bulk_size", 1000))], [int(params.get("clients", 16))]
+    return [int(b) for b in params.get("bulk_sizes", DEFAULT_BULK_SIZES)], [int(c) for c in params.get("client_counts", DEFAULT_CLIENTS)]
+
+
+def measured_grid(race: dict) -> dict[tuple[int, int], dict]:
+    """(bulk, clients) → median docs/s and error rate of the write task of that cell."""
+    results = task_results(race)
+    out = {}
+    for bulk in grid_axes(race)[0]:
+        for clients in grid_axes(race)[1]:
+            r = results.get(f"b{bulk}-t{clients}")
+            if r:
+                out[(bulk, clients)] = {"docs_per_s": r.throughput_median, "error_rate": r.error_rate}
+    return out
+
+
+def published_grid(published: dict) -> dict[tuple[int, int], float]:
+    return {(f["bulk"], f["clients"]): f["docs_per_s"] for f in published["figures"]}
+
+
+def _label(bulk: int) -> str:
+    return "1 (index API)" if bulk == 1 else str(bulk)
+
+
+def _grid_table(title: str, bulks, clients, cell) -> list[str]:
+    lines = [title, "", "| bulk size | " + " | ".join(f"{c} client{'s' if c != 1 else ''}" for c in clients) + " |",
+             "|---:|" + "---:|" * len(clients)]
+    for b in bulks:
+        lines.append(f"| {_label(b)} | " + " | ".join(cell(b, c) for c in clients) + " |")
+    return lines
+
+
+def markdown(race: dict, published: dict, machine_line: str, load_side: dict | None = None) -> str:
+    bulks, clients = grid_axes(race)
+    here, there = measured_grid(race), published_grid(published)
+    base_here = here.get((1, 1), {}).get("docs_per_s")
+    base_there = there.get((1, 1))
+    study_docs = published["documents"]
+    lines = [f"## dvf: bulk size x clients, docs/s (Rally's median throughput per cell)" + (" — test mode" if is_test_mode(race) else ""), ""]
+    lines += _grid_table("### This machine", bulks, clients, lambda b, c: fmt(here.get((b, c), {}).get("docs_per_s"), ",.0f"))
+    lines += [""]
+    lines += _grid_table(f"### Published (Elasticsearch {published['elasticsearch']}, {published['hardware']})", bulks, clients,
+                         lambda b, c: fmt(there.get((b, c)), ",.1f"))
+    lines += [""]
+
+    def speedup(b, c):
+        mine = here.get((b, c), {}).get("docs_per_s")
+        pub = there.get((b, c))
+        return f"{fmt(mine / base_here if mine and base_here else None, ',.1f', '×')} / {fmt(pub / base_there if pub and base_there else None, ',.1f', '×')}"
+
+    lines += _grid_table("### Speed-up over 1 doc per request, 1 client: this machine / published", bulks, clients, speedup)
+    lines += [""]
+
+    def duration(b, c):
+        mine = here.get((b, c), {}).get("docs_per_s")
+        pub = there.get((b, c))
+        return f"{fmt(study_docs / mine / 60 if mine else None, ',.1f')} / {fmt(study_docs / pub / 60 if pub else None, ',.1f')}"
+
+    lines += _grid_table(f"### Minutes to index the study's {study_docs:,} documents at these rates: this machine / published",
+                         bulks, clients, duration)
+    cluster = race.get("cluster", {})
+    lines += [
+        "",
+        f"- This machine: {machine_line}; Elasticsearch {cluster.get('distribution-version')} ({cluster.get('distribution-flavor')}), "
+        f"esrally {race.get('rally-version')}, race {race.get('race-id')}. Rally's clients and the node share the machine.",
+        f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['client']}; {published['data']}.",
+        "- Each cell writes the corpus into a freshly created index, then checks the index holds every document.",
+    ]
+    errors = sorted(f"b{b}-t{c}" for (b, c), m in here.items() if m["error_rate"])
+    if errors:
+        lines.append(f"- **INVALID**: requests failed in {', '.join(errors)}; the numbers above are not clean.")
+    if load_side:
+        best = max((m["docs_per_s"] or 0) for m in here.values()) if here else 0
+        rate = load_side["etalab"]["rows_per_s"]
+        lines.append(
+            f"- Load side alone (one core, no cluster): the converter turns Etalab CSV into documents at {rate:,.0f} rows/s "
+            f"(official format: {load_side['official']['rows_per_s']:,.0f} rows/s)"
+            + (f" = {rate / best:,.0f}× the fastest cell above" if best else "") + "."
+        )
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,80 @@
+"""Recreate an index before a measured task, and check afterwards that it holds every document.
+
+Used as their own (untimed-by-design) tasks around a multi-client write task, and as helpers by
+runners that do both within one call (``fresh-index-load``).
+"""
+from __future__ import annotations
+
+from elasticsearch import ApiError
+
+from ingestlab.runners.indexing import JSON
+from ingestlab.runners.params import positive_int
+from ingestlab.runners.track_lookup import document_set, pick
+
+RECREATE = "recreate-index"
+CHECK = "check-doc-count"
+
+
+class DocumentsLost(RuntimeError):
+    """The index holds fewer (or more) documents than were written."""
+
+
+async def recreate_index(es, index: str, body: dict) -> None:
+    try:
+        await es.perform_request("DELETE", f"/{index}", headers=dict(JSON))
+    except ApiError as e:
+        if e.meta.status != 404:
+            raise
+    await es.perform_request("PUT", f"/{index}", headers=dict(JSON), body=body)
+    await es.perform_request(
+        "GET",
+        f"/_cluster/health/{index}",
+        headers=dict(JSON),
+        params={"wait_for_status": "yellow", "wait_for_no_initializing_shards": "true", "timeout": "60s"},
+    )
+
+
+async def count_documents(es, index: str) -> int:
+    await es.perform_request("POST", f"/{index}/_refresh", headers=dict(JSON))
+    response = await es.perform_request("GET", f"/{index}/_count", headers=dict(JSON))
+    return int(response["count"])
+
+
+class RecreateIndex:
+    async def __call__(self, es, params):
+        await recreate_index(es, params["index"], params["index-body"])
+        return {"weight": 1, "unit": "ops", "success": True}
+
+    def __repr__(self):
+        return RECREATE
+
+
+class CheckDocCount:
+    async def __call__(self, es, params):
+        found = await count_documents(es, params["index"])
+        if found != params["expected"]:
+            raise DocumentsLost(f"[{params['index']}] holds {found} documents; the task before wrote {params['expected']}")
+        return {"weight": 1, "unit": "ops", "success": True, "documents": found}
+
+    def __repr__(self):
+        return CHECK
+
+
+class IndexLifecycleParamSource:
+    """``index`` (a track index), and for the check ``doc-count``: what the write task wrote
+    (capped at the corpus, which test mode shrinks to 1,000 documents)."""
+
+    def __init__(self, track, params, **kwargs):
+        operation = kwargs.get("operation_name") or params.get("name") or "index-lifecycle"
+        index = pick(track.indices, params.get("index"), "index", operation)
+        self._params = {"index": index.name, "index-body": index.body or {}}
+        if "doc-count" in params or track.corpora:
+            available = document_set(track, params, operation).number_of_documents
+            self._params["expected"] = min(positive_int(params, "doc-count", operation, default=available), available)
+        self.infinite = True
+
+    def partition(self, partition_index, total_partitions):
+        return self
+
+    def params(self):
+        return dict(self._params)
