@@ -115,25 +115,37 @@ def _fill(row: list[str], text, typed) -> dict:
     return doc
 
 
-def official_converter() -> Callable[[list[str]], dict]:
-    text, typed = _plan(OFFICIAL_COLUMNS, {DATE: _official_date, DOUBLE: _comma_double, INTEGER: int})
-    width = len(OFFICIAL_COLUMNS)
-    postcode, dept, commune, prefix, section, plan_no = (
-        [c.header for c in OFFICIAL_COLUMNS].index(h)
-        for h in ("Code postal", "Code departement", "Code commune", "Prefixe de section", "Section", "No plan")
-    )
+def _base_converter(columns, kinds: dict[str, Callable], separator: str, postcode_header: str) -> Callable[[list[str]], dict]:
+    """Checks the row's width, copies and parses its columns, and pads the postcode to five digits."""
+    text, typed = _plan(columns, kinds)
+    width = len(columns)
+    postcode = [c.header for c in columns].index(postcode_header)
 
-    def convert(row: list[str]) -> dict:
+    def base(row: list[str]) -> dict:
         if len(row) != width:
-            raise BadRow(f"expected {width} '|'-separated columns, got {len(row)}")
+            raise BadRow(f"expected {width} {separator!r}-separated columns, got {len(row)}")
         doc = _fill(row, text, typed)
         if row[postcode]:
             try:
                 doc["postal_code"] = _postcode(row[postcode])
             except ValueError as e:
-                raise BadRow(f"column 'Code postal': {e}") from None
+                raise BadRow(f"column {postcode_header!r}: {e}") from None
+        return doc
+
+    return base
+
+
+def official_converter() -> Callable[[list[str]], dict]:
+    base = _base_converter(OFFICIAL_COLUMNS, {DATE: _official_date, DOUBLE: _comma_double, INTEGER: int}, "|", "Code postal")
+    dept, commune, prefix, section, plan_no = (
+        [c.header for c in OFFICIAL_COLUMNS].index(h)
+        for h in ("Code departement", "Code commune", "Prefixe de section", "Section", "No plan")
+    )
+
+    def convert(row: list[str]) -> dict:
+        doc = base(row)
         if row[commune] and row[dept]:
-            code = row[dept][:2] + row[commune].zfill(3)
+            code = row[dept][:2] + row[commune].zfill(3)  # the INSEE code, as Etalab's code_commune
             doc["commune_code"] = code
             if row[section] and row[plan_no]:
                 doc["plot_id"] = code + (row[prefix] or "000").zfill(3) + row[section].rjust(2, "0") + row[plan_no].zfill(4)
@@ -143,20 +155,12 @@ def official_converter() -> Callable[[list[str]], dict]:
 
 
 def etalab_converter() -> Callable[[list[str]], dict]:
-    text, typed = _plan(ETALAB_COLUMNS, {DATE: _iso_date, DOUBLE: float, INTEGER: int})
-    width = len(ETALAB_COLUMNS)
+    base = _base_converter(ETALAB_COLUMNS, {DATE: _iso_date, DOUBLE: float, INTEGER: int}, ",", "code_postal")
     headers = [c.header for c in ETALAB_COLUMNS]
-    postcode, lon, lat = headers.index("code_postal"), headers.index("longitude"), headers.index("latitude")
+    lon, lat = headers.index("longitude"), headers.index("latitude")
 
     def convert(row: list[str]) -> dict:
-        if len(row) != width:
-            raise BadRow(f"expected {width} ','-separated columns, got {len(row)}")
-        doc = _fill(row, text, typed)
-        if row[postcode]:
-            try:
-                doc["postal_code"] = _postcode(row[postcode])
-            except ValueError as e:
-                raise BadRow(f"column 'code_postal': {e}") from None
+        doc = base(row)
         if row[lon] or row[lat]:
             try:
                 doc["location"] = {"lat": float(row[lat]), "lon": float(row[lon])}
