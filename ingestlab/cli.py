@@ -145,9 +145,25 @@ def cmd_loadbench(args) -> int:
     from ingestlab import loadbench
 
     if args.study == "dvf":
-        print(json.dumps(loadbench.dvf(rows=args.docs), indent=2))
+        print(json.dumps(loadbench.dvf(rows=args.docs or 100_000), indent=2))
+    elif args.study == "wikipedia":
+        print(json.dumps(loadbench.wikipedia(pages=args.docs or 20_000), indent=2))
     else:
-        print(json.dumps(loadbench.posts(docs=args.docs, bulk_size=args.bulk_size), indent=2))
+        print(json.dumps(loadbench.posts(docs=args.docs or 100_000, bulk_size=args.bulk_size), indent=2))
+    return 0
+
+
+def cmd_wikipedia(args) -> int:
+    from ingestlab.corpus.wikipedia import convert, generate, track_corpus
+
+    if args.action == "generate":
+        written = generate.write(Path(args.output), generate.WikiGenerator(seed=args.seed).pages(args.pages))
+        print(f"[ingestlab] wrote {written:,} pages to {args.output}")
+        return 0
+    out = Path(args.out) if args.out else track_corpus.CORPUS
+    result = convert.convert(Path(args.dump), out, limit=args.limit)
+    print(f"[ingestlab] {result.documents:,} pages into {out} ({result.uncompressed_bytes / 1e6:,.1f} MB) from "
+          f"{result.input_bytes / 1e6:,.1f} MB of XML in {result.seconds:,.1f} s: {result.mb_per_second:,.1f} MB/s")
     return 0
 
 
@@ -235,8 +251,8 @@ def parser() -> argparse.ArgumentParser:
     rep.set_defaults(func=cmd_report)
 
     lb = sub.add_parser("loadbench", help="measure the load side alone (no cluster)")
-    lb.add_argument("study", nargs="?", default="posts", choices=["posts", "dvf"])
-    lb.add_argument("--docs", type=int, default=100_000, help="documents (posts) or rows (dvf)")
+    lb.add_argument("study", nargs="?", default="posts", choices=["posts", "dvf", "wikipedia"])
+    lb.add_argument("--docs", type=int, help="documents (posts, default 100000), rows (dvf, 100000) or pages (wikipedia, 20000)")
     lb.add_argument("--bulk-size", type=int, default=1000)
     lb.set_defaults(func=cmd_loadbench)
 
@@ -258,6 +274,19 @@ def parser() -> argparse.ArgumentParser:
     cv.add_argument("--encoding", help="default: detected (UTF-8 if the first MiB decodes, else Latin-1)")
     cv.add_argument("--limit", type=int, help="stop after this many documents")
     cv.set_defaults(func=cmd_dvf)
+
+    wk = sub.add_parser("wikipedia", help="MediaWiki exports: generate a Japanese-like one, convert real or generated ones into the track's corpus")
+    wksub = wk.add_subparsers(dest="action", required=True)
+    wg = wksub.add_parser("generate", help="write a Japanese-Wikipedia-like export (.xml or .xml.bz2), deterministic for a seed")
+    wg.add_argument("output")
+    wg.add_argument("--pages", type=int, default=30_000)
+    wg.add_argument("--seed", type=int, default=2016)
+    wg.set_defaults(func=cmd_wikipedia)
+    wc = wksub.add_parser("convert", help="convert a pages-articles export (.xml or .xml.bz2) into a Rally corpus")
+    wc.add_argument("dump")
+    wc.add_argument("--out", help="corpus file (default: tracks/wikipedia/wikipedia.json)")
+    wc.add_argument("--limit", type=int, help="stop after this many pages")
+    wc.set_defaults(func=cmd_wikipedia)
 
     d = sub.add_parser("demo", help="provision a node, race a study, print it beside the published figures, stop the node")
     _race_options(d)

@@ -72,3 +72,24 @@ def dvf(rows: int = 100_000, repeats: int = 3) -> dict:
         out["etalab_with_bz2_rows_per_s"] = rows / (time.perf_counter() - start)
         out["bz2_ratio"] = with_bz2.uncompressed_bytes / with_bz2.compressed_bytes
     return out
+
+
+def wikipedia(pages: int = 20_000, repeats: int = 3) -> dict:
+    """The MediaWiki XML converter on a generated Japanese export: MB/s of XML on one core (CPU time)."""
+    from ingestlab.corpus.wikipedia import convert, generate
+
+    with tempfile.TemporaryDirectory(prefix="ingestlab-loadbench-") as tmp:
+        dump = Path(tmp) / "jawiki.xml"
+        generate.write(dump, generate.WikiGenerator().pages(pages))
+        cpu, result = _best_of(repeats, lambda: convert.convert(dump, Path(tmp) / "out" / "wikipedia.json"))
+        compressed = Path(tmp) / "jawiki.xml.bz2"
+        generate.write(compressed, generate.WikiGenerator().pages(pages))
+        bz2_cpu, _ = _best_of(1, lambda: convert.convert(compressed, Path(tmp) / "out2" / "wikipedia.json"))
+    return {
+        "pages": pages,
+        "xml_mb": result.input_bytes / 1e6,
+        "mb_per_s": result.input_bytes / cpu / 1e6,
+        "pages_per_s": pages / cpu,
+        "mb_per_s_from_bz2": result.input_bytes / bz2_cpu / 1e6,
+        "measure": "CPU seconds of this process (one core), best of %d" % repeats,
+    }

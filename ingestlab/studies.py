@@ -68,6 +68,25 @@ def _dvf_load_bench() -> dict:
     return loadbench.dvf()
 
 
+def _prepare_wikipedia(track_params: dict) -> None:
+    from ingestlab.corpus.wikipedia import track_corpus
+
+    track_corpus.ensure(pages=int(track_params.get("wiki_pages", track_corpus.DEFAULT_PAGES)))
+
+
+def _report_wikipedia(race: dict, machine_line: str, load_side: dict | None = None) -> str:
+    from ingestlab import published
+    from ingestlab.report import wikipedia
+
+    return wikipedia.markdown(race, published.load("wikipedia"), machine_line, load_side)
+
+
+def _wikipedia_load_bench() -> dict:
+    from ingestlab import loadbench
+
+    return loadbench.wikipedia()
+
+
 def _report_posts(race: dict, machine_line: str, load_side: dict | None = None) -> str:
     from ingestlab import published
     from ingestlab.report import posts
@@ -109,6 +128,16 @@ STUDIES = {
         report=_report_dvf,
         load_bench=_dvf_load_bench,
         corpus_params=frozenset({"dvf_rows", "dvf_format"}),
+    ),
+    "wikipedia": Study(
+        name="wikipedia",
+        title="Reindexing Wikipedia: _reindex API vs. sliced scroll + parallel bulk",
+        track=paths.TRACKS_DIR / "wikipedia",
+        default_params={},
+        prepare=_prepare_wikipedia,
+        report=_report_wikipedia,
+        load_bench=_wikipedia_load_bench,
+        corpus_params=frozenset({"wiki_pages"}),
     ),
 }
 

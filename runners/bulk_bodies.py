@@ -8,10 +8,14 @@ INDEX_ACTION = b'{"index":{}}\n'
 
 @dataclass(frozen=True)
 class Batch:
-    """One bulk request: its body and the documents it carries (kept to re-send rejected items)."""
+    """One bulk request: its body and the documents it carries (kept to re-send rejected items).
+
+    ``actions``, when given, holds each document's own action line (e.g. with its ``_id``);
+    otherwise every document gets the plain ``{"index":{}}``."""
 
     body: bytes
     documents: tuple[bytes, ...]
+    actions: tuple[bytes, ...] | None = None
 
     @property
     def size(self) -> int:
@@ -21,6 +25,18 @@ class Batch:
     def of(cls, documents) -> "Batch":
         documents = tuple(documents)
         return cls(bulk_body(documents), documents)
+
+    @classmethod
+    def with_actions(cls, actions, documents) -> "Batch":
+        actions, documents = tuple(actions), tuple(documents)
+        return cls(b"".join(a + b"\n" + d + b"\n" for a, d in zip(actions, documents)), documents, actions)
+
+    def subset(self, positions) -> "Batch":
+        """The batch of only the items at ``positions`` (to re-send rejected ones)."""
+        documents = [self.documents[i] for i in positions]
+        if self.actions is None:
+            return Batch.of(documents)
+        return Batch.with_actions([self.actions[i] for i in positions], documents)
 
 
 def bulk_body(documents) -> bytes:

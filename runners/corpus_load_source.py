@@ -7,8 +7,8 @@ and each client's request bodies are built when it is set up, before it sends an
 """
 from __future__ import annotations
 
-from ingestlab.runners.bulk_bodies import batches
-from ingestlab.runners.corpus_reader import read_documents
+from ingestlab.runners.bulk_bodies import Batch, batches
+from ingestlab.runners.corpus_reader import read_action_pairs, read_documents
 from ingestlab.runners.corpus_load import NAME
 from ingestlab.runners.indexing import Backoff
 from ingestlab.runners.params import ParameterError, positive_int
@@ -34,20 +34,32 @@ class CorpusLoadParamSource:
         self._bulk_size = positive_int(params, "bulk-size", operation, default=1000)
         self._backoff = Backoff(max_retries=positive_int(params, "max-retries", operation, default=12))
         self._documents: list[bytes] | None = None
+        self._actions: list[bytes] | None = None  # per-document action lines (corpora with action-and-meta-data)
         self._batches = None
         self._next = 0
         self.infinite = False
 
     def _all_documents(self) -> list[bytes]:
         if self._documents is None:
-            self._documents = read_documents(self._document_set.document_file, self._doc_count)
+            if getattr(self._document_set, "includes_action_and_meta_data", False):
+                self._actions, self._documents = read_action_pairs(self._document_set.document_file, self._doc_count)
+            else:
+                self._documents = read_documents(self._document_set.document_file, self._doc_count)
         return self._documents
+
+    def _make_batches(self, start: int, end: int) -> list[Batch]:
+        documents = self._all_documents()[start:end]
+        if self._actions is None:
+            return batches(documents, self._bulk_size)
+        actions = self._actions[start:end]
+        size = self._bulk_size
+        return [Batch.with_actions(actions[i : i + size], documents[i : i + size]) for i in range(0, len(documents), size)]
 
     def partition(self, partition_index, total_partitions):
         clone = CorpusLoadParamSource.__new__(CorpusLoadParamSource)
         clone.__dict__.update(self.__dict__)
         start, end = share(self._doc_count, partition_index, total_partitions)
-        clone._batches = batches(self._all_documents()[start:end], self._bulk_size) if end > start else []
+        clone._batches = self._make_batches(start, end) if end > start else []
         clone._next = 0
         return clone
 

@@ -28,3 +28,11 @@ def read_documents(path: str, limit: int | None = None) -> list[bytes]:
     if limit is not None and len(docs) < limit:
         raise CorpusError(f"{path}: asked for {limit} documents but the file holds only {len(docs)}")
     return docs
+
+
+def read_action_pairs(path: str, limit: int | None = None) -> tuple[list[bytes], list[bytes]]:
+    """(action lines, documents) of a corpus with ``includes-action-and-meta-data``: two lines per document."""
+    lines = read_documents(path, None if limit is None else 2 * limit)
+    if len(lines) % 2:
+        raise CorpusError(f"{path}:{len(lines)}: an action line without its document (the file has an odd number of lines)")
+    return lines[0::2], lines[1::2]

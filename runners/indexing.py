@@ -6,11 +6,14 @@ Elasticsearch or the call raises :class:`IndexingFailed` naming what was refused
 from __future__ import annotations
 
 import asyncio
+import gzip
 from dataclasses import dataclass
+
+import orjson
 
 from elasticsearch import ApiError
 
-from ingestlab.runners.bulk_bodies import Batch, bulk_body, failed_items
+from ingestlab.runners.bulk_bodies import Batch, failed_items
 
 JSON = {"content-type": "application/json", "accept": "application/json"}
 NDJSON = {"content-type": "application/x-ndjson", "accept": "application/json"}
@@ -61,21 +64,44 @@ async def index_one_by_one(es, index: str, documents, refresh: str | None, backo
                 attempt += 1
 
 
-async def index_in_bulks(es, index: str, batches: list[Batch], refresh: str | None, backoff: Backoff, stats: WriteStats) -> None:
-    """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent."""
+def _as_dict(response):
+    """Responses arrive as bytes when the runner asked Rally's client for raw responses."""
+    if hasattr(response, "read"):
+        return orjson.loads(response.read())
+    if isinstance(response, (bytes, bytearray)):
+        return orjson.loads(response)
+    return response
+
+
+async def index_in_bulks(
+    es, index: str, batches: list[Batch], refresh: str | None, backoff: Backoff, stats: WriteStats,
+    gzip_level: int | None = None, lean: bool = False,
+) -> None:
+    """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent.
+
+    ``gzip_level`` compresses request bodies (``content-encoding: gzip``); ``lean`` asks Elasticsearch
+    for only the item statuses and errors instead of the whole per-item response."""
     path = f"/{index}/_bulk"
-    query = _query(refresh)
+    query = dict(_query(refresh) or {})
+    if lean:
+        query["filter_path"] = "errors,items.*.status,items.*.error"
+    headers = dict(NDJSON)
+    if gzip_level is not None:
+        headers["content-encoding"] = "gzip"
     for batch in batches:
-        body, documents, attempt = batch.body, batch.documents, 0
+        attempt = 0
         while True:
+            body = batch.body
             stats.requests += 1
             stats.bytes += len(body)
+            if gzip_level is not None:
+                body = gzip.compress(body, compresslevel=gzip_level)
             try:
-                response = await es.perform_request("POST", path, params=query, headers=dict(NDJSON), body=body)
+                response = _as_dict(await es.perform_request("POST", path, params=query or None, headers=dict(headers), body=body))
             except ApiError as e:
                 if e.meta.status != 429 or attempt >= backoff.max_retries:
                     raise IndexingFailed(f"bulk request into [{index}] failed (HTTP {e.meta.status}): {e.message}") from e
-                rejected = list(range(len(documents)))
+                rejected = list(range(batch.size))
             else:
                 if not response["errors"]:
                     break
@@ -83,7 +109,7 @@ async def index_in_bulks(es, index: str, batches: list[Batch], refresh: str | No
                 if failures.errors:
                     position, status, reason = failures.errors[0]
                     raise IndexingFailed(
-                        f"{len(failures.errors)} of {len(documents)} documents refused by [{index}]; "
+                        f"{len(failures.errors)} of {batch.size} documents refused by [{index}]; "
                         f"first: item {position}, HTTP {status}, {reason}"
                     )
                 if attempt >= backoff.max_retries:
@@ -92,5 +118,4 @@ async def index_in_bulks(es, index: str, batches: list[Batch], refresh: str | No
             stats.retries += 1
             await asyncio.sleep(backoff.delay(attempt))
             attempt += 1
-            documents = tuple(documents[i] for i in rejected)
-            body = bulk_body(documents)
+            batch = batch.subset(rejected)

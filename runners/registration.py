@@ -19,6 +19,22 @@ def register_corpus_load(registry) -> None:
     """``corpus-load`` and the index set-up/check operations that go around it."""
     registry.register_param_source(corpus_load.NAME, CorpusLoadParamSource)
     registry.register_runner(corpus_load.NAME, corpus_load.CorpusLoad(), async_runner=True)
+    _register_index_lifecycle(registry)
+
+
+def register_reindex(registry) -> None:
+    """``reindex-api`` and ``sliced-scroll-reindex`` (one parameter source for both), plus ``corpus-load``
+    and the index set-up/check operations to fill the source index."""
+    from ingestlab.runners import reindex_api, sliced_scroll_reindex
+    from ingestlab.runners.reindex_source import ReindexParamSource
+
+    for name, runner in ((reindex_api.NAME, reindex_api.ReindexApi()), (sliced_scroll_reindex.NAME, sliced_scroll_reindex.SlicedScrollReindex())):
+        registry.register_param_source(name, ReindexParamSource)
+        registry.register_runner(name, runner, async_runner=True)
+    register_corpus_load(registry)
+
+
+def _register_index_lifecycle(registry) -> None:
     for name, runner in ((index_lifecycle.RECREATE, index_lifecycle.RecreateIndex()), (index_lifecycle.CHECK, index_lifecycle.CheckDocCount())):
         registry.register_param_source(name, index_lifecycle.IndexLifecycleParamSource)
         registry.register_runner(name, runner, async_runner=True)

@@ -19,6 +19,7 @@ from pathlib import Path
 from ingestlab import paths
 from ingestlab.errors import IngestlabError
 from ingestlab.rally.launcher import PORT_VARIABLE
+from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
 
 RALLY_INI = """[meta]
 config.version = 17
@@ -144,6 +145,8 @@ def run(request: RaceRequest, stream: bool = True, log=print) -> RaceOutcome:
     env[PORT_VARIABLE] = str(free_port())
     # glibc otherwise returns freed memory to the OS after every batch: ~1 page fault per document
     env.setdefault("MALLOC_TRIM_THRESHOLD_", "268435456")
+    # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
+    env[RUNNER_STATS_VARIABLE] = str(runner_stats_file(race_id, rally_home))
     with tempfile.TemporaryDirectory(prefix="ingestlab-race-") as tmp:
         params_file = None
         if request.track_params:
@@ -159,6 +162,10 @@ def run(request: RaceRequest, stream: bool = True, log=print) -> RaceOutcome:
             output = proc.stdout + proc.stderr
     race_json = rally_home / ".rally" / "benchmarks" / "races" / race_id / "race.json"
     return RaceOutcome(race_id, proc.returncode, race_json, request.report_file, output)
+
+
+def runner_stats_file(race_id: str, rally_home: Path | None = None) -> Path:
+    return (rally_home or paths.rally_home()) / ".rally" / "benchmarks" / "races" / race_id / "ingestlab-runner-stats.jsonl"
 
 
 def rally_log(rally_home: Path | None = None) -> Path:

@@ -31,3 +31,12 @@ def es_three_nodes():
     cluster = nodes.up(nodes=3, heap="512m", http_port=39290, transport_port=39390, name="ingestlab-it3")
     yield cluster
     nodes.stop(cluster)
+
+
+@pytest.fixture(scope="module")
+def es_tiny_write_queue():
+    """A node that rejects writes (HTTP 429) as soon as two wait: the runners must retry, and lose nothing."""
+    cluster = nodes.up(nodes=1, heap="512m", http_port=39285, transport_port=39385, name="ingestlab-it-q",
+                       settings={"thread_pool.write.queue_size": "2"})
+    yield cluster
+    nodes.stop(cluster)

@@ -8,11 +8,7 @@ reported at the end.
 """
 from __future__ import annotations
 
-import bz2
 import csv
-import os
-import queue
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -21,10 +17,10 @@ from typing import Callable, Iterable
 import orjson
 
 from ingestlab.corpus.dvf.formats import DATE, DOUBLE, ETALAB_COLUMNS, INTEGER, OFFICIAL_COLUMNS, OFFICIAL_FIRST_HEADERS
+from ingestlab.corpus.writer import CorpusWriter, one_k_path
 from ingestlab.errors import IngestlabError
 
 TEST_MODE_DOCS = 1000
-CHUNK_BYTES = 4 << 20
 KEPT_MESSAGES = 20
 csv.field_size_limit(1 << 20)
 
@@ -229,83 +225,6 @@ def documents(path: Path, skipped: Skipped, strict: bool = False, encoding: str 
 
 # ---- writing the corpus ---------------------------------------------------------------------------
 
-class _Compressor:
-    """bz2 in a second thread (the bz2 module releases the GIL while compressing)."""
-
-    def __init__(self, path: Path):
-        self.path = path
-        self.queue: queue.Queue = queue.Queue(maxsize=8)
-        self.error: BaseException | None = None
-        self.thread = threading.Thread(target=self._run, daemon=True)
-        self.thread.start()
-
-    def _run(self):
-        try:
-            compressor = bz2.BZ2Compressor(9)
-            with open(self.path, "wb") as out:
-                while (chunk := self.queue.get()) is not None:
-                    out.write(compressor.compress(chunk))
-                out.write(compressor.flush())
-        except BaseException as e:  # reported by close()
-            self.error = e
-
-    def put(self, chunk: bytes) -> None:
-        self.queue.put(chunk)
-
-    def close(self) -> None:
-        self.queue.put(None)
-        self.thread.join()
-        if self.error:
-            raise self.error
-
-
-class _CorpusWriter:
-    def __init__(self, path: Path, compress: bool):
-        self.path, self.tmp = path, path.with_name(path.name + ".tmp")
-        self.file = open(self.tmp, "wb")
-        self.archive = path.with_name(path.name + ".bz2")
-        self.compressor = _Compressor(self.archive.with_name(self.archive.name + ".tmp")) if compress else None
-        self.buffer: list[bytes] = []
-        self.buffered = self.bytes = self.docs = 0
-
-    def write(self, line: bytes) -> None:
-        self.buffer.append(line)
-        self.buffered += len(line)
-        self.docs += 1
-        if self.buffered >= CHUNK_BYTES:
-            self.flush()
-
-    def flush(self) -> None:
-        if self.buffer:
-            chunk = b"".join(self.buffer)
-            self.file.write(chunk)
-            if self.compressor:
-                self.compressor.put(chunk)
-            self.bytes += len(chunk)
-            self.buffer, self.buffered = [], 0
-
-    def commit(self) -> int | None:
-        self.flush()
-        self.file.close()
-        os.replace(self.tmp, self.path)
-        self.path.with_name(self.path.name + ".offset").unlink(missing_ok=True)
-        if not self.compressor:
-            self.archive.unlink(missing_ok=True)
-            return None
-        self.compressor.close()
-        os.replace(self.compressor.path, self.archive)
-        return self.archive.stat().st_size
-
-    def abort(self) -> None:
-        self.file.close()
-        self.tmp.unlink(missing_ok=True)
-        if self.compressor:
-            try:
-                self.compressor.close()
-            finally:
-                self.compressor.path.unlink(missing_ok=True)
-
-
 @dataclass
 class Conversion:
     inputs: list[str]
@@ -331,10 +250,6 @@ class Conversion:
         return {"name": name, "meta": meta, "documents": [doc]}
 
 
-def one_k_path(path: Path) -> Path:
-    return path.with_name(f"{path.stem}-1k{path.suffix}")
-
-
 def convert(
     inputs: list[Path],
     corpus: Path,
@@ -352,7 +267,7 @@ def convert(
             raise BadInput(f"{path}: no such file")
     corpus.parent.mkdir(parents=True, exist_ok=True)
     skipped = Skipped()
-    full, small = _CorpusWriter(corpus, compress), _CorpusWriter(one_k_path(corpus), compress)
+    full, small = CorpusWriter(corpus, compress), CorpusWriter(one_k_path(corpus), compress)
     dumps = orjson.dumps
     start = time.perf_counter()
     try:

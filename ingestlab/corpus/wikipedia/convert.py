@@ -1,0 +1,144 @@
+"""Stream a MediaWiki XML export (``.xml`` or ``.xml.bz2``, schema 0.10/0.11) into a Rally corpus.
+
+lxml's ``iterparse`` reads one ``<page>`` at a time and every finished page is cleared, so memory
+stays flat whatever the dump's size. Each page becomes one document, preceded by its bulk action
+line carrying the page id as ``_id`` (the corpus sets ``includes-action-and-meta-data``).
+
+Broken input (malformed XML, a truncated ``.bz2``) stops the conversion with its position; the
+pages converted before it are kept as a valid, smaller corpus, and the error says so.
+"""
+from __future__ import annotations
+
+import bz2
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+import orjson
+from lxml import etree
+
+from ingestlab.corpus.wikipedia import markup
+from ingestlab.corpus.writer import CorpusWriter, one_k_path
+from ingestlab.errors import IngestlabError
+
+TEST_MODE_DOCS = 1000
+
+
+class BadDump(IngestlabError):
+    """Malformed or truncated input; the message gives the position and what was kept."""
+
+
+class _CountingReader:
+    """A file object that counts the (uncompressed) bytes the parser has read, for MB/s and positions."""
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.bytes = 0
+
+    def read(self, size=-1):
+        data = self.raw.read(size)
+        self.bytes += len(data)
+        return data
+
+
+def open_dump(path: Path):
+    return bz2.open(path, "rb") if path.suffix == ".bz2" else open(path, "rb")
+
+
+def page_document(title: str, ns: str, text: str, redirect: bool) -> dict:
+    names = markup.template_names(text)
+    categories, links = markup.categories_and_links(text)
+    return {
+        "title": title,
+        "text": "" if redirect else markup.plain_text(text),
+        "redirect": redirect,
+        "special": ns not in ("0", ""),
+        "stub": markup.is_stub(names),
+        "disambiguation": markup.is_disambiguation(names),
+        "category": categories,
+        "link": links,
+    }
+
+
+def pages(source: _CountingReader, path: Path) -> Iterator[tuple[str, dict]]:
+    """(page id, document) for every page of the dump, in order."""
+    context = etree.iterparse(source, events=("end",), tag="{*}page", huge_tree=True, recover=False)
+    try:
+        for _, page in context:
+            page_id = page.findtext("{*}id")
+            title = page.findtext("{*}title") or ""
+            ns = page.findtext("{*}ns") or "0"
+            redirect = page.find("{*}redirect") is not None
+            text = page.findtext("{*}revision/{*}text") or ""
+            page.clear(keep_tail=False)
+            while page.getprevious() is not None:
+                del page.getparent()[0]
+            if not page_id:
+                raise BadDump(f"{path}: a <page> without <id> (title {title!r}) near byte {source.bytes:,}")
+            yield page_id, page_document(title, ns, text, redirect)
+    except etree.XMLSyntaxError as e:
+        line, column = e.position if e.position else (e.lineno, 0)
+        raise BadDump(f"{path}: malformed XML at line {line}, column {column}: {e.msg}") from None
+    except EOFError as e:
+        raise BadDump(f"{path}: the .bz2 stream ends early ({e}) after {source.bytes:,} bytes of XML") from None
+
+
+@dataclass
+class Conversion:
+    corpus: Path
+    documents: int
+    input_bytes: int
+    uncompressed_bytes: int
+    seconds: float
+    complete: bool
+
+    @property
+    def mb_per_second(self) -> float:
+        return self.input_bytes / self.seconds / 1e6 if self.seconds else 0.0
+
+    def documents_entry(self) -> dict:
+        """The corpus' ``documents`` item for track.json (the track names the corpus and its target index)."""
+        return {
+            "source-file": self.corpus.name,
+            "includes-action-and-meta-data": True,
+            "document-count": self.documents,
+            "uncompressed-bytes": self.uncompressed_bytes,
+        }
+
+
+def convert(dump: Path, corpus: Path, limit: int | None = None, meta: dict | None = None) -> Conversion:
+    """Convert ``dump`` into ``corpus`` and its -1k file; beside them write ``corpus-documents.json`` (what
+    track.json includes) and ``corpus-meta.json`` (where it came from)."""
+    if not dump.is_file():
+        raise BadDump(f"{dump}: no such file")
+    corpus.parent.mkdir(parents=True, exist_ok=True)
+    full, small = CorpusWriter(corpus, compress=False), CorpusWriter(one_k_path(corpus), compress=False)
+    dumps = orjson.dumps
+    start = time.perf_counter()
+    error: BadDump | None = None
+    with open_dump(dump) as raw:
+        source = _CountingReader(raw)
+        try:
+            for page_id, doc in pages(source, dump):
+                lines = b'{"index":{"_id":' + dumps(page_id) + b"}}\n" + dumps(doc) + b"\n"
+                full.write(lines)
+                if small.docs < TEST_MODE_DOCS:
+                    small.write(lines)
+                if limit is not None and full.docs >= limit:
+                    break
+        except BadDump as e:
+            error = e
+        except BaseException:
+            full.abort()
+            small.abort()
+            raise
+    full.commit()
+    small.commit()
+    result = Conversion(corpus, full.docs, source.bytes, full.bytes, time.perf_counter() - start, complete=error is None)
+    corpus.with_name("corpus-documents.json").write_bytes(orjson.dumps(result.documents_entry(), option=orjson.OPT_INDENT_2) + b"\n")
+    info = {"converted-from": str(dump), "complete": result.complete, "input-bytes": result.input_bytes, **(meta or {})}
+    corpus.with_name("corpus-meta.json").write_bytes(orjson.dumps(info, option=orjson.OPT_INDENT_2) + b"\n")
+    if error:
+        raise BadDump(f"{error} — the {full.docs:,} pages before it are kept in {corpus} (corpus-meta.json marks it incomplete)")
+    return result

@@ -1,0 +1,139 @@
+"""A MediaWiki XML export that looks like Japanese Wikipedia, offline and deterministic for a seed.
+
+Words and sentences are real Japanese from mimesis' ``ja`` locale, drawn into pools once per seed.
+Pages mix what a jawiki dump holds: articles with an infobox, bold lead, headings, links (some with
+labels), references, citation templates, lists, tables, images and categories; redirects
+(``#転送``); disambiguation pages (``{{aimai}}``); stubs; and pages in other namespaces
+(Category, Template, Wikipedia). Some names carry an ideographic space (U+3000), as real ones do.
+Pages stream to ``.xml`` or ``.xml.bz2`` at constant memory.
+"""
+from __future__ import annotations
+
+import bz2
+import random
+from pathlib import Path
+from typing import Iterator
+from xml.sax.saxutils import escape, quoteattr
+
+DEFAULT_SEED = 2016
+NAMESPACES = {"0": "", "4": "Wikipedia", "10": "Template", "14": "Category"}
+STUB_TEMPLATES = ["stub", "人物スタブ", "Substub", "Tech-stub", "地理スタブ"]
+HEADINGS = ["概要", "歴史", "経歴", "特徴", "脚注", "関連項目", "外部リンク", "作品"]
+
+
+class WikiGenerator:
+    def __init__(self, seed: int = DEFAULT_SEED, vocabulary: int = 20_000, sentences: int = 5_000):
+        from mimesis import Text
+        from mimesis.locales import Locale
+
+        text = Text(Locale.JA, seed=seed)
+        words = list(dict.fromkeys(text.word() for _ in range(vocabulary)))
+        self.titles = [w for w in words if "|" not in w and "[" not in w and ":" not in w]
+        self.sentences = [text.sentence() for _ in range(sentences)]
+        self.seed = seed
+
+    def _title(self, rng: random.Random, n: int) -> str:
+        base = self.titles[n % len(self.titles)]
+        if rng.random() < 0.03:
+            return base + "\u3000" + rng.choice(self.titles)  # a name with an ideographic space
+        return base if n < len(self.titles) else f"{base} ({n // len(self.titles)})"
+
+    def _link(self, rng: random.Random) -> str:
+        target = rng.choice(self.titles)
+        return f"[[{target}|{rng.choice(self.titles)}]]" if rng.random() < 0.25 else f"[[{target}]]"
+
+    def _paragraph(self, rng: random.Random) -> str:
+        parts = []
+        for _ in range(rng.randint(2, 6)):
+            sentence = rng.choice(self.sentences)
+            if rng.random() < 0.5:
+                cut = rng.randint(0, max(0, len(sentence) - 1))
+                sentence = sentence[:cut] + self._link(rng) + sentence[cut:]
+            if rng.random() < 0.2:
+                sentence += f"<ref>{{{{cite web|url=https://example.jp/{rng.randint(1, 99999)}|title={rng.choice(self.titles)}}}}}</ref>"
+            parts.append(sentence)
+        return "".join(parts)
+
+    def _article(self, rng: random.Random, title: str) -> str:
+        lines = []
+        if rng.random() < 0.4:
+            lines.append(f"{{{{Infobox|名称={title}|画像={rng.choice(self.titles)}.jpg|設立={rng.randint(1850, 2020)}年}}}}")
+        lines.append(f"'''{title}'''は、{self._paragraph(rng)}")
+        for heading in rng.sample(HEADINGS, rng.randint(1, 4)):
+            lines.append(f"== {heading} ==")
+            lines.append(self._paragraph(rng))
+            if rng.random() < 0.3:
+                lines.extend(f"* {self._link(rng)}" for _ in range(rng.randint(2, 5)))
+            if rng.random() < 0.1:
+                lines.append('{| class="wikitable"\n|-\n! 年 !! 出来事\n|-\n| ' + f"{rng.randint(1900, 2020)} || {rng.choice(self.sentences)}\n|}}")
+            if rng.random() < 0.15:
+                lines.append(f"[[ファイル:{rng.choice(self.titles)}.jpg|thumb|{rng.choice(self.titles)}]]")
+        if rng.random() < 0.15:
+            lines.append(f"{{{{{rng.choice(STUB_TEMPLATES)}}}}}")
+        lines.extend(f"[[Category:{rng.choice(self.titles)}]]" for _ in range(rng.randint(1, 4)))
+        return "\n".join(lines)
+
+    def pages(self, count: int) -> Iterator[dict]:
+        rng = random.Random(self.seed)
+        for n in range(count):
+            page_id = n + 1
+            roll = rng.random()
+            title = self._title(rng, n)
+            ns, redirect = "0", None
+            if roll < 0.10:
+                redirect = rng.choice(self.titles)
+                text = f"#転送 [[{redirect}]]"
+            elif roll < 0.12:
+                text = f"'''{title}'''\n" + "\n".join(f"* {self._link(rng)} - {rng.choice(self.sentences)}" for _ in range(rng.randint(2, 6))) + "\n{{aimai}}"
+            elif roll < 0.17:
+                ns = "14"
+                text = f"{rng.choice(self.sentences)}\n[[Category:{rng.choice(self.titles)}]]"
+            elif roll < 0.19:
+                ns = "10"
+                text = "<noinclude>" + rng.choice(self.sentences) + "</noinclude>{{{1|}}}"
+            elif roll < 0.20:
+                ns = "4"
+                text = self._paragraph(rng)
+            else:
+                text = self._article(rng, title)
+            prefix = NAMESPACES[ns]
+            yield {"id": page_id, "ns": ns, "title": f"{prefix}:{title}" if prefix else title, "redirect": redirect, "text": text,
+                   "revision": 1_000_000 + page_id, "timestamp": f"2016-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T00:00:00Z"}
+
+
+def _page_xml(page: dict) -> str:
+    redirect = f"    <redirect title={quoteattr(page['redirect'])} />\n" if page["redirect"] else ""
+    text = page["text"]
+    return (
+        "  <page>\n"
+        f"    <title>{escape(page['title'])}</title>\n"
+        f"    <ns>{page['ns']}</ns>\n"
+        f"    <id>{page['id']}</id>\n"
+        f"{redirect}"
+        "    <revision>\n"
+        f"      <id>{page['revision']}</id>\n"
+        f"      <timestamp>{page['timestamp']}</timestamp>\n"
+        "      <model>wikitext</model>\n"
+        "      <format>text/x-wiki</format>\n"
+        f"      <text bytes=\"{len(text.encode())}\" xml:space=\"preserve\">{escape(text)}</text>\n"
+        "    </revision>\n"
+        "  </page>\n"
+    )
+
+
+def write(path: Path, pages: Iterator[dict], schema: str = "0.10") -> int:
+    """Write an export; ``.bz2`` in the name compresses it. Returns the number of pages."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    opener = bz2.open if path.suffix == ".bz2" else open
+    count = 0
+    with opener(path, "wt", encoding="utf-8") as f:
+        f.write(f'<mediawiki xmlns="http://www.mediawiki.org/xml/export-{schema}/" version="{schema}" xml:lang="ja">\n')
+        f.write("  <siteinfo>\n    <sitename>Wikipedia</sitename>\n    <dbname>jawiki</dbname>\n    <namespaces>\n")
+        for key, name in NAMESPACES.items():
+            f.write(f'      <namespace key="{key}" case="first-letter">{name}</namespace>\n')
+        f.write("    </namespaces>\n  </siteinfo>\n")
+        for page in pages:
+            f.write(_page_xml(page))
+            count += 1
+        f.write("</mediawiki>\n")
+    return count

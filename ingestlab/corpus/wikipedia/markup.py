@@ -1,0 +1,131 @@
+"""MediaWiki markup to plain text, plus the facts the study's importer kept: categories, links, and
+whether a page is a stub or a disambiguation page.
+
+Whitespace handling never uses ``\\s``: Python's ``\\s`` matches U+3000 (the ideographic space of
+Japanese text), which must survive where the original has it. Only ASCII spaces and tabs are collapsed.
+"""
+from __future__ import annotations
+
+import re
+
+CATEGORY_PREFIXES = ("category", "カテゴリ")
+FILE_PREFIXES = ("file", "image", "ファイル", "画像", "media")
+DISAMBIGUATION_TEMPLATES = {"aimai", "曖昧さ回避", "disambig", "人名の曖昧さ回避", "地名の曖昧さ回避", "dab"}
+
+_COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
+_REF = re.compile(r"<ref[^>]*?/>|<ref[^>]*>.*?</ref\s*>", re.DOTALL | re.IGNORECASE)
+_TAG = re.compile(r"</?[a-zA-Z][^>]*>")
+_TEMPLATE = re.compile(r"\{\{[^{}]*\}\}")
+_TEMPLATE_NAME = re.compile(r"\{\{[ \t\n]*([^{}|\n]+?)[ \t\n]*(?:\||\}\})")
+_TABLE = re.compile(r"^\{\|.*?^\|\}", re.DOTALL | re.MULTILINE)
+_NAMESPACED_LINK = re.compile(r"\[\[[ \t]*([^\[\]|:]+?)[ \t]*:[ \t]*([^\[\]|]*?)[ \t]*(\|(?:[^\[\]]|\[\[[^\[\]]*\]\])*)?\]\]")
+_LINK = re.compile(r"\[\[([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
+_LABELLED_LINK = re.compile(r"\[\[[^\[\]|]+\|([^\[\]]*)\]\]")  # [[target|label]] → label
+_PLAIN_LINK = re.compile(r"\[\[([^\[\]|]+)\]\]")  # [[target]] → target
+_EXTERNAL = re.compile(r"\[(?:https?|ftp)://[^ \]\n]+(?: ([^\]\n]*))?\]")
+_QUOTES = re.compile(r"'{2,5}")
+_HEADING = re.compile(r"^(=+)[ \t]*(.*?)[ \t]*\1[ \t]*$", re.MULTILINE)
+_LIST = re.compile(r"^[*#:;]+[ \t]*", re.MULTILINE)
+_SPACES = re.compile(r"[ \t]{2,}|\t")  # single ASCII spaces stay as they are
+_TRAILING_SPACES = re.compile(r"[ \t]+\n")
+_LEADING_SPACES = re.compile(r"\n[ \t]+")
+_BLANK_LINES = re.compile(r"\n{3,}")
+_REDIRECT = re.compile(r"^#(?:redirect|転送)[ \t]*\[\[([^\]|#]+)", re.IGNORECASE)
+
+
+def template_names(wikitext: str) -> list[str]:
+    return [m.group(1) for m in _TEMPLATE_NAME.finditer(wikitext)]
+
+
+def is_disambiguation(names: list[str]) -> bool:
+    return any(n.lower() in DISAMBIGUATION_TEMPLATES for n in names)
+
+
+def is_stub(names: list[str]) -> bool:
+    return any(n.lower().endswith("stub") or "スタブ" in n for n in names)
+
+
+def redirect_target(wikitext: str) -> str | None:
+    m = _REDIRECT.match(wikitext)
+    return m.group(1).strip() if m else None
+
+
+_KINDS = {**{p: "category" for p in CATEGORY_PREFIXES}, **{p: "file" for p in FILE_PREFIXES}}
+
+
+def _namespace(prefix: str) -> str | None:
+    return _KINDS.get(prefix.strip().lower())
+
+
+def categories_and_links(wikitext: str) -> tuple[list[str], list[str]]:
+    """Category names and link targets (without #section), each once, in order of appearance.
+    One scan: a link whose target has a Category prefix is a category, a File prefix is skipped."""
+    categories: dict[str, None] = {}
+    links: dict[str, None] = {}
+    if "[[" not in wikitext:
+        return [], []
+    for m in _LINK.finditer(wikitext):
+        target = m.group(1)
+        if ":" in target:
+            prefix, _, rest = target.partition(":")
+            kind = _KINDS.get(prefix.strip().lower())
+            if kind == "category":
+                rest = rest.strip()
+                if rest:
+                    categories[rest] = None
+                continue
+            if kind == "file":
+                continue
+        target = target.split("#", 1)[0].strip()
+        if target:
+            links[target] = None
+    return list(categories), list(links)
+
+
+def _namespaced(m: re.Match) -> str:
+    kind = _namespace(m.group(1))
+    if kind in ("category", "file"):
+        return ""
+    label = (m.group(3) or "")[1:]
+    return label or f"{m.group(1)}:{m.group(2)}"
+
+
+def plain_text(wikitext: str) -> str:
+    """Each pass runs only when its markup occurs at all: a substring test is far cheaper than a regex scan."""
+    text = wikitext
+    if "<!--" in text:
+        text = _COMMENT.sub("", text)
+    if "<ref" in text or "<REF" in text:
+        text = _REF.sub("", text)
+    if "{|" in text:
+        text = _TABLE.sub("", text)
+    for _ in range(20):  # templates nest: remove the innermost ones until none is left
+        if "{{" not in text:
+            break
+        text, n = _TEMPLATE.subn("", text)
+        if not n:
+            break
+    if "[[" in text:
+        if ":" in text or "：" in text:
+            text = _NAMESPACED_LINK.sub(_namespaced, text)
+        text = _LABELLED_LINK.sub(r"\1", text)
+        text = _PLAIN_LINK.sub(r"\1", text)
+    if "://" in text:
+        text = _EXTERNAL.sub(lambda m: m.group(1) or "", text)
+    if "<" in text:
+        text = _TAG.sub("", text)
+    if "''" in text:
+        text = _QUOTES.sub("", text)
+    if "=" in text:
+        text = _HEADING.sub(r"\2", text)
+    if any(marker in text for marker in ("\n*", "\n#", "\n:", "\n;")) or text[:1] in ("*", "#", ":", ";"):
+        text = _LIST.sub("", text)
+    if "  " in text or "\t" in text:
+        text = _SPACES.sub(" ", text)
+    if " \n" in text or "\t\n" in text:
+        text = _TRAILING_SPACES.sub("\n", text)
+    if "\n " in text or "\n\t" in text:
+        text = _LEADING_SPACES.sub("\n", text)
+    if "\n\n\n" in text:
+        text = _BLANK_LINES.sub("\n\n", text)
+    return text.strip(" \t\n")

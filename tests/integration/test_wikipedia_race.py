@@ -1,0 +1,49 @@
+"""The reindex study end to end: generated jawiki export → converter → source index → both reindex
+methods in test mode against a real node; and the sliced-scroll runner against a node that rejects writes."""
+import json
+import uuid
+
+import pytest
+
+from ingestlab.rally import race, results
+from ingestlab.runners.runner_stats import read
+from tests.integration.conftest import get_json, ingestlab
+
+pytestmark = pytest.mark.integration
+COMMON = ["--track-param", "wiki_pages=3000", "--track-param", "source_shards=2"]
+
+
+def run(cluster, *extra, index_prefix):
+    tag = f"it-{uuid.uuid4().hex[:8]}"
+    proc = ingestlab("race", "wikipedia", "--test-mode", "--target-hosts", cluster.hosts, "--tag", f"run:{tag}", *COMMON,
+                     "--track-param", f"source_index={index_prefix}-source", "--track-param", f"dest_index={index_prefix}-dest", *extra)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    return proc, results.latest_race({"study": "wikipedia", "run": tag})
+
+
+def test_both_methods_race_and_copy_everything(es_node):
+    proc, stored = run(es_node, index_prefix="wiki-it")
+    measured = results.task_results(stored)
+    reindex = [t for t in measured if t.startswith(("reindex-api", "tool-"))]
+    assert len(reindex) == 2 + 1 + 6 and all(measured[t].error_rate == 0 for t in measured)
+    stats = {s["task"]: s for s in read(race.runner_stats_file(stored["race-id"]))}
+    assert set(stats) == set(reindex) and all(s["docs"] == 1000 for s in stats.values())
+    assert stats["tool-sliced-local-raw"]["raw"] and not stats["tool-sliced-local-decode"]["raw"]
+    # the last run copied into the destination with more shards; every run checked its count
+    dest = get_json(f"{es_node.url}/wiki-it-dest/_settings")["wiki-it-dest"]["settings"]["index"]
+    assert dest["number_of_shards"] == "4"
+    assert get_json(f"{es_node.url}/wiki-it-dest/_count")["count"] == 1000
+    # no scroll context is left open
+    assert get_json(f"{es_node.url}/_nodes/stats/indices/search")["nodes"].popitem()[1]["indices"]["search"]["open_contexts"] == 0
+    doc = get_json(f"{es_node.url}/wiki-it-dest/_doc/1")["_source"]
+    assert set(doc) == {"title", "text", "redirect", "special", "stub", "disambiguation", "category", "link"}
+    assert "| _reindex API, scroll size 1000 |" in proc.stdout and "Custom ÷ `_reindex` throughput" in proc.stdout
+
+
+def test_rejected_bulks_are_retried_and_nothing_is_lost(es_tiny_write_queue):
+    _, stored = run(es_tiny_write_queue, "--challenge", "sliced-scroll", "--track-param", "bulk_size=20",
+                    "--track-param", "bulk_workers=16", "--track-param", "remote_dest_shards=8", index_prefix="wiki-q")
+    stats = read(race.runner_stats_file(stored["race-id"]))
+    assert len(stats) == 6 and all(s["docs"] == 1000 for s in stats)
+    assert sum(s["retries"] for s in stats) > 0, "the tiny write queue should have rejected some bulk requests"
+    assert get_json(f"{es_tiny_write_queue.url}/wiki-q-dest/_count")["count"] == 1000

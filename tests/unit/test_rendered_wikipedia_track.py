@@ -1,0 +1,41 @@
+"""Render tracks/wikipedia with Rally's own template loader and check the JSON it yields."""
+import json
+import shutil
+
+from esrally.track import loader
+
+from ingestlab import paths
+
+TRACK_DIR = paths.TRACKS_DIR / "wikipedia"
+DOCS = {"source-file": "wikipedia.json", "includes-action-and-meta-data": True, "document-count": 30, "uncompressed-bytes": 1}
+
+
+def render(tmp_path, params=None):
+    shutil.copytree(paths.REPO_ROOT / "challenges", tmp_path / "challenges")  # track.json includes ../../challenges/
+    copy = tmp_path / "tracks" / "wikipedia"
+    shutil.copytree(TRACK_DIR, copy, ignore=shutil.ignore_patterns("wikipedia*.json", "corpus-*.json", "*.offset"))
+    (copy / "corpus-documents.json").write_text(json.dumps(DOCS))
+    return json.loads(loader.render_template_from_file(str(copy / "track.json"), params or {}))
+
+
+def test_default_challenge_loads_the_source_then_every_method(tmp_path):
+    track = render(tmp_path)
+    methods = next(c for c in track["challenges"] if c["name"] == "reindex-methods")
+    names = [t["operation"] for t in methods["schedule"]]
+    assert names[:4] == ["delete-source", "create-source", "load-source", "check-source"]
+    assert names[4:7] == ["reindex-api-scroll-1000", "reindex-api-scroll-10000", "reindex-api-slices-auto"]
+    assert names[7:] == ["tool-1-slice-1-worker", "tool-1-slice-parallel-bulk", "tool-sliced", "tool-sliced-local-decode",
+                         "tool-sliced-local-raw", "tool-sliced-local-raw-to-remote"]
+    assert all(t["iterations"] == 3 for t in methods["schedule"][4:])
+    assert track["corpora"][0]["target-index"] == "wikipedia-source" and track["corpora"][0]["documents"] == [DOCS]
+
+
+def test_tool_variants_step_through_the_study(tmp_path):
+    ops = {o["name"]: o for o in render(tmp_path, {"source_shards": 3, "bulk_workers": 6})["operations"]}
+    assert ops["tool-1-slice-1-worker"]["slices"] == 1 and ops["tool-1-slice-1-worker"]["bulk-workers"] == 1
+    assert ops["tool-1-slice-parallel-bulk"]["bulk-workers"] == 6 and ops["tool-sliced"]["slices"] == "auto"
+    raw, decode = ops["tool-sliced-local-raw"], ops["tool-sliced-local-decode"]
+    assert raw["raw"] and not decode["raw"] and raw["local-shards"] and not raw["compression"]
+    assert {k: v for k, v in raw.items() if k not in ("name", "raw")} == {k: v for k, v in decode.items() if k not in ("name", "raw")}
+    assert ops["tool-sliced-local-raw-to-remote"]["dest-shards"] == 6 and "dest-shards" not in raw
+    assert ops["load-source"]["operation-type"] == "corpus-load"
