@@ -113,13 +113,20 @@ def race_study(study_name: str, target_hosts: str, args) -> dict:
 
 
 def _report(study_name: str, race_doc: dict, load_side: dict | None) -> None:
+    from ingestlab.report import html
+
     study = studies.get(study_name)
     info = machine.describe()
     text = study.report(race_doc, machine.one_line(info), load_side)
     out = _write_results(study_name, race_doc, text, {"machine": info, "load_side": load_side})
+    charts = []
+    if study.charts:
+        print("[ingestlab] drawing the charts ...", flush=True)
+        charts = study.charts(race_doc, machine.one_line(info))
+    (out / "report.html").write_text(html.page(f"ingestlab: {study.title}", text, charts))
     print()
     print(text)
-    print(f"[ingestlab] report written to {out}/report.md")
+    print(f"[ingestlab] report written to {out}/report.md and {out}/report.html ({len(charts)} charts)")
 
 
 def cmd_race(args) -> int:
@@ -139,6 +146,46 @@ def cmd_report(args) -> int:
             raise IngestlabError(f"no stored race of study {args.study!r}; run `ingestlab race {args.study}` first")
     _report(args.study, race_doc, None)
     return 0
+
+
+def _races(selector: str, study: str | None) -> tuple[str, list[dict]]:
+    """``RACE_ID`` or ``key:value`` (every stored race with that tag, of the study if given)."""
+    from ingestlab.rally import results
+
+    if ":" in selector:
+        key, value = selector.split(":", 1)
+        tags = {key: value, **({"study": study} if study else {})}
+        races = results.races_with_tags(tags)
+        if not races:
+            raise IngestlabError(f"no stored race tagged {selector}" + (f" of study {study}" if study else ""))
+        return selector, races
+    try:
+        return selector, [results.load_race(selector)]
+    except FileNotFoundError as e:
+        raise IngestlabError(str(e)) from None
+
+
+def cmd_compare(args) -> int:
+    from ingestlab import compare
+
+    name, baseline = _races(args.baseline, args.study)
+    contenders = [_races(c, args.study) for c in args.contender]
+    margin = args.margin / 100.0 if args.margin is not None else None
+    text = compare.markdown(f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", compare.aggregate(baseline),
+                            [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders], margin)
+    print(text)
+    return 0
+
+
+def cmd_nightly(args) -> int:
+    from ingestlab import nightly
+
+    names = [s.strip() for s in args.studies.split(",") if s.strip()]
+    for name in names:
+        studies.get(name)
+    return nightly.run(names, Path(args.history) if args.history else None,
+                       args.margin / 100.0 if args.margin is not None else None,
+                       target_hosts=args.target_hosts, version=args.version)
 
 
 def cmd_loadbench(args) -> int:
@@ -249,6 +296,21 @@ def parser() -> argparse.ArgumentParser:
     rep.add_argument("study", nargs="?", default="posts")
     rep.add_argument("--race-id", help="default: the newest race tagged with the study")
     rep.set_defaults(func=cmd_report)
+
+    cmp = sub.add_parser("compare", help="compare a baseline with contenders: race ids, or tags aggregating repeated races")
+    cmp.add_argument("--baseline", required=True, metavar="RACE_ID|TAG:VALUE")
+    cmp.add_argument("--contender", required=True, action="append", metavar="RACE_ID|TAG:VALUE", help="repeatable")
+    cmp.add_argument("--study", help="only races of this study (with tags)")
+    cmp.add_argument("--margin", type=float, metavar="PERCENT", help="noise margin; default: derived from the races' spread")
+    cmp.set_defaults(func=cmd_compare)
+
+    nt = sub.add_parser("nightly", help="race the studies small, compare with previous nights and the published studies; exit 1 on a regression")
+    nt.add_argument("--studies", default=",".join(("posts", "refresh", "dvf", "wikipedia")))
+    nt.add_argument("--history", help="SQLite history file (default: results/nightly/history.sqlite)")
+    nt.add_argument("--margin", type=float, metavar="PERCENT", help="regression margin; default: 2x the history's coefficient of variation, at least 10 %%")
+    nt.add_argument("--target-hosts", help="race against this cluster instead of provisioning one")
+    nt.add_argument("--version", choices=sorted(distribution.DISTRIBUTIONS), help="Elasticsearch of the provisioned node")
+    nt.set_defaults(func=cmd_nightly)
 
     lb = sub.add_parser("loadbench", help="measure the load side alone (no cluster)")
     lb.add_argument("study", nargs="?", default="posts", choices=["posts", "dvf", "wikipedia"])

@@ -19,6 +19,7 @@ class Study:
     report: Callable[..., str]
     load_bench: Callable[[], dict] | None = None  # the load side alone, measured after a demo race
     corpus_params: frozenset = frozenset()  # params only `prepare` reads; not passed to Rally
+    charts: Callable[..., list] | None = None  # (race, published, machine_line) → [(caption, PNG bytes)]
 
     def rally_params(self, params: dict) -> dict:
         return {k: v for k, v in params.items() if k not in self.corpus_params}
@@ -87,6 +88,18 @@ def _wikipedia_load_bench() -> dict:
     return loadbench.wikipedia()
 
 
+def _charts(study: str) -> Callable[..., list]:
+    def make(race: dict, machine_line: str) -> list:
+        import importlib
+
+        from ingestlab import published
+
+        module = importlib.import_module(f"ingestlab.report.{study}")
+        return module.charts(race, published.load(study), machine_line)
+
+    return make
+
+
 def _report_posts(race: dict, machine_line: str, load_side: dict | None = None) -> str:
     from ingestlab import published
     from ingestlab.report import posts
@@ -109,6 +122,7 @@ STUDIES = {
         default_params={"posts_docs": 10000, "repetitions": 10},
         prepare=_prepare_posts,
         report=_report_posts,
+        charts=_charts("posts"),
         load_bench=_posts_load_bench,
     ),
     "refresh": Study(
@@ -118,6 +132,7 @@ STUDIES = {
         default_params={},
         prepare=_prepare_refresh,
         report=_report_refresh,
+        charts=_charts("refresh"),
     ),
     "dvf": Study(
         name="dvf",
@@ -126,6 +141,7 @@ STUDIES = {
         default_params={},
         prepare=_prepare_dvf,
         report=_report_dvf,
+        charts=_charts("dvf"),
         load_bench=_dvf_load_bench,
         corpus_params=frozenset({"dvf_rows", "dvf_format"}),
     ),
@@ -136,6 +152,7 @@ STUDIES = {
         default_params={},
         prepare=_prepare_wikipedia,
         report=_report_wikipedia,
+        charts=_charts("wikipedia"),
         load_bench=_wikipedia_load_bench,
         corpus_params=frozenset({"wiki_pages"}),
     ),

@@ -37,16 +37,21 @@ def load_race(race_id: str, rally_home: Path | None = None) -> dict:
     return json.loads(path.read_text())
 
 
-def latest_race(tags: dict, rally_home: Path | None = None) -> dict | None:
-    """The newest stored race whose user tags include ``tags``."""
-    best = None
+def races_with_tags(tags: dict, rally_home: Path | None = None) -> list[dict]:
+    """Every stored race whose user tags include ``tags``, oldest first."""
     root = races_dir(rally_home)
+    found = []
     for f in root.glob("*/race.json") if root.is_dir() else []:
         race = json.loads(f.read_text())
         if all(str(race.get("user-tags", {}).get(k)).lower() == str(v).lower() for k, v in tags.items()):
-            if best is None or race["race-timestamp"] > best["race-timestamp"]:
-                best = race
-    return best
+            found.append(race)
+    return sorted(found, key=lambda r: r["race-timestamp"])
+
+
+def latest_race(tags: dict, rally_home: Path | None = None) -> dict | None:
+    """The newest stored race whose user tags include ``tags``."""
+    races = races_with_tags(tags, rally_home)
+    return races[-1] if races else None
 
 
 def _service_times(stored: dict) -> dict:

@@ -92,3 +92,34 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
             + (f" = {rate / best:,.0f}× the fastest cell above" if best else "") + "."
         )
     return "\n".join(lines) + "\n"
+
+
+def charts(race: dict, published: dict, machine_line: str, stats=None) -> list[tuple[str, bytes]]:
+    """Heat maps of the speed-up over 1 doc per request with 1 client: this machine beside the study."""
+    from ingestlab.report import plot
+
+    bulks, clients = grid_axes(race)
+    here, there = measured_grid(race), published_grid(published)
+    base_here = here.get((1, 1), {}).get("docs_per_s")
+    base_there = there.get((1, 1))
+    fig, axes = plot.new_figure(10, 4.6)
+    axes.axis("off")
+    panels = fig.subplots(1, 2)
+    for ax, title, value in (
+        (panels[0], "this machine", lambda b, c: (here.get((b, c), {}).get("docs_per_s") or 0) / base_here if base_here else 0),
+        (panels[1], "published", lambda b, c: (there.get((b, c)) or 0) / base_there if base_there else 0),
+    ):
+        grid = [[value(b, c) for c in clients] for b in bulks]
+        image = ax.imshow(grid, cmap="viridis", aspect="auto")
+        ax.set_xticks(range(len(clients)), [str(c) for c in clients])
+        ax.set_yticks(range(len(bulks)), [str(b) for b in bulks])
+        ax.set_xlabel("clients")
+        ax.set_ylabel("bulk size")
+        ax.set_title(title)
+        for i, row in enumerate(grid):
+            for j, v in enumerate(row):
+                ax.text(j, i, f"{v:,.0f}×" if v else "—", ha="center", va="center", color="white", fontsize=8)
+        fig.colorbar(image, ax=ax, shrink=0.8)
+    fig.suptitle("dvf: speed-up over bulk size 1 (index API) with 1 client")
+    plot.caption(fig, plot.here_line(race, machine_line), plot.published_line(published))
+    return [("Bulk size x clients heat map", plot.png(fig))]

@@ -84,3 +84,20 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
             f"corpus generated at {load_side['generator_docs_per_s']:,.0f} docs/s ({load_side['generator_mb_per_s']:,.1f} MB/s)."
         )
     return "\n".join(lines) + "\n"
+
+
+def charts(race: dict, published: dict, machine_line: str, stats=None) -> list[tuple[str, bytes]]:
+    """Speed-up over the index API per configuration: this machine and the published study."""
+    from ingestlab.report import plot
+
+    table = [r for r in rows(race, published) if r.get("speedup") or r.get("published_speedup")]
+    fig, ax = plot.new_figure()
+    x = range(len(table))
+    ax.bar([i - 0.2 for i in x], [r.get("speedup") or 0 for r in table], 0.4, label="this machine", color=plot.HERE)
+    ax.bar([i + 0.2 for i in x], [r.get("published_speedup") or 0 for r in table], 0.4, label="published", color=plot.PUBLISHED)
+    ax.set_xticks(list(x), [r["label"].replace(", one doc per request", "") for r in table], rotation=15)
+    ax.set_ylabel("speed-up over the index API (×)")
+    ax.set_title(f"posts: bulk size vs. single index API ({corpus_size(race):,} docs)")
+    ax.legend()
+    plot.caption(fig, plot.here_line(race, machine_line), plot.published_line(published))
+    return [("Speed-up over the index API", plot.png(fig))]

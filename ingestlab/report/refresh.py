@@ -247,3 +247,49 @@ def markdown(race: dict, published: dict, machine_line: str) -> str:
     if errors:
         lines.append(f"- **INVALID**: requests failed in {', '.join(errors)}; the numbers above are not clean.")
     return "\n".join(lines) + "\n"
+
+
+def charts(race: dict, published: dict, machine_line: str, stats=None) -> list[tuple[str, bytes]]:
+    """Time of each configuration relative to bulk at the same doc count (log scale), both sides; and
+    the time-to-searchable percentiles."""
+    from ingestlab.report import plot
+
+    table = cells(race, published)
+    out = []
+    fig, axes = plot.new_figure(10, 4.8)
+    axes.axis("off")
+    panels = fig.subplots(1, 2, sharey=True)
+    for ax, key, title in ((panels[0], "median_ms", "this machine"), (panels[1], "published_ms", "published")):
+        for method, refresh in STUDY_COLUMNS:
+            xs, ys = [], []
+            for docs in param(race, "doc_counts"):
+                cell, base = table.get((docs, method, refresh)), table.get((docs, "bulk", "none"))
+                value, ref = (getattr(cell, key) if cell else None), (getattr(base, key) if base else None)
+                if value and ref:
+                    xs.append(docs)
+                    ys.append(value / ref)
+            ax.plot(xs, ys, marker="o", label=column_label(method, refresh))
+        ax.set_xscale("log")
+        ax.set_yscale("log")
+        ax.set_xlabel("documents")
+        ax.set_title(title)
+    panels[0].set_ylabel("time ÷ bulk's time at the same doc count")
+    panels[1].legend(fontsize=8)
+    fig.suptitle("refresh: each configuration's time relative to bulk")
+    plot.caption(fig, plot.here_line(race, machine_line), plot.published_line(published))
+    out.append(("Time relative to bulk, per doc count", plot.png(fig)))
+
+    rows = searchable(race)
+    if rows:
+        fig, ax = plot.new_figure()
+        labels = [f"{r.interval_ms} ms\n{r.refresh}" for r in rows]
+        for offset, pct, color in ((-0.25, "p50", "#2ca02c"), (0, "p90", plot.HERE), (0.25, "p99", "#d62728")):
+            ax.bar([i + offset for i in range(len(rows))], [r.percentiles.get(pct) or 0 for r in rows], 0.25, label=pct, color=color)
+        ax.set_xticks(range(len(rows)), labels, fontsize=8)
+        ax.set_yscale("log")
+        ax.set_ylabel("ms from write to searchable")
+        ax.set_title("Time to searchable by refresh_interval and refresh mode (this machine; no study measured it)")
+        ax.legend()
+        plot.caption(fig, plot.here_line(race, machine_line), "not measured by the study")
+        out.append(("Time to searchable", plot.png(fig)))
+    return out

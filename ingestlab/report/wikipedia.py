@@ -94,3 +94,27 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
         lines.append(f"- Converter alone: MediaWiki XML → corpus at {load_side['mb_per_s']:,.1f} MB/s on one core "
                      f"({load_side['pages_per_s']:,.0f} pages/s; from .bz2 {load_side['mb_per_s_from_bz2']:,.1f} MB/s).")
     return "\n".join(lines) + "\n"
+
+
+def charts(race: dict, published: dict, machine_line: str, stats=None) -> list[tuple[str, bytes]]:
+    """Each method's speed relative to the best _reindex: this machine beside the published study."""
+    from ingestlab.report import plot
+
+    rows = method_rows(race, stats)
+    api = [r["docs_per_s"] for r in rows if r["task"].startswith("reindex-api") and r["docs_per_s"]]
+    best = max(api) if api else None
+    pub_best = min(f["seconds"] for f in published["figures"] if f["kind"] == "reindex-api")
+    by_task = {f.get("task"): f for f in published["figures"] if f.get("task")}
+    fig, ax = plot.new_figure(10, 5.2)
+    y = list(range(len(rows)))
+    ax.barh([i - 0.2 for i in y], [(r["docs_per_s"] or 0) / best if best else 0 for r in rows], 0.4, label="this machine", color=plot.HERE)
+    ax.barh([i + 0.2 for i in y], [pub_best / by_task[r["task"]]["seconds"] if r["task"] in by_task else 0 for r in rows], 0.4,
+            label="published", color=plot.PUBLISHED)
+    ax.set_yticks(y, [r["label"] for r in rows], fontsize=7)
+    ax.invert_yaxis()
+    ax.axvline(1.0, color="#888888", linewidth=0.8)
+    ax.set_xlabel("speed ÷ best _reindex of the same side")
+    ax.set_title("wikipedia: reindex methods")
+    ax.legend()
+    plot.caption(fig, plot.here_line(race, machine_line), plot.published_line(published))
+    return [("Reindex methods", plot.png(fig))]

@@ -1,0 +1,44 @@
+"""A self-contained HTML report: the Markdown report rendered, with each chart embedded as a PNG data URI.
+
+A small inline script records, once the page has loaded, how many images decoded (``data-images-loaded``
+on ``<body>``), so a headless browser can check the page really shows its charts.
+"""
+from __future__ import annotations
+
+import base64
+import html
+
+import markdown as md
+
+STYLE = """
+body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222; }
+table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
+th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; }
+th { background: #f3f3f3; }
+td { text-align: right; }
+td:first-child { text-align: left; }
+figure { margin: 2em 0; }
+figcaption { font-weight: 600; margin-bottom: 0.5em; }
+img { max-width: 100%; }
+"""
+SCRIPT = """
+window.addEventListener("load", function () {
+  var images = Array.prototype.slice.call(document.images);
+  var loaded = images.filter(function (i) { return i.complete && i.naturalWidth > 0; }).length;
+  document.body.setAttribute("data-images-loaded", loaded + "/" + images.length);
+});
+"""
+
+
+def page(title: str, markdown_text: str, charts: list[tuple[str, bytes]]) -> str:
+    figures = "\n".join(
+        f'<figure><figcaption>{html.escape(caption)}</figcaption>'
+        f'<img alt="{html.escape(caption)}" src="data:image/png;base64,{base64.b64encode(data).decode()}"></figure>'
+        for caption, data in charts
+    )
+    body = md.markdown(markdown_text, extensions=["tables"])
+    return (
+        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        f"<title>{html.escape(title)}</title><style>{STYLE}</style><script>{SCRIPT}</script></head>\n"
+        f"<body>\n{figures}\n{body}\n</body></html>\n"
+    )
