@@ -52,6 +52,14 @@ def cmd_cluster(args) -> int:
 
 def cmd_corpus(args) -> int:
     study = studies.get(args.study)
+    if args.from_file:
+        from ingestlab.corpus import track_corpus_file
+
+        if study.name not in ("geonames", "pmc"):
+            raise IngestlabError("--from takes Rally's real corpus file of the geonames or pmc track")
+        entry = track_corpus_file.register_real(study.track, Path(args.from_file))
+        print(f"[ingestlab] {entry['document-count']:,} documents of {args.from_file} registered in {study.track}")
+        return 0
     params = {**study.default_params, **_track_params(args)}
     if args.docs:
         if study.name != "posts":
@@ -95,6 +103,14 @@ def race_study(study_name: str, target_hosts: str, args) -> dict:
         tags["test-mode"] = "true"
     report_dir = paths.results_dir() / study.name
     report_dir.mkdir(parents=True, exist_ok=True)
+    if getattr(args, "pipeline", "benchmark-only") == "from-distribution":
+        from ingestlab.rally import from_distribution
+
+        return from_distribution.run(
+            study.track, version=args.distribution_version, car=args.car, car_params=args.car_params, challenge=args.challenge,
+            track_params=study.rally_params(params), user_tags={**tags, "pipeline": "from-distribution"}, test_mode=args.test_mode,
+            report_file=report_dir / f"rally-summary-{time.strftime('%Y%m%dT%H%M%S')}.md",
+        ).load()
     outcome = race.run(
         race.RaceRequest(
             track_path=study.track,
@@ -130,7 +146,8 @@ def _report(study_name: str, race_doc: dict, load_side: dict | None) -> None:
 
 
 def cmd_race(args) -> int:
-    race_doc = race_study(args.study, _target_hosts(args), args)
+    hosts = None if args.pipeline == "from-distribution" else _target_hosts(args)
+    race_doc = race_study(args.study, hosts, args)
     _report(args.study, race_doc, None)
     return 0
 
@@ -188,6 +205,20 @@ def cmd_nightly(args) -> int:
                        target_hosts=args.target_hosts, version=args.version)
 
 
+def cmd_corpora(args) -> int:
+    from ingestlab import corpora_study
+
+    tracks = [t.strip() for t in args.tracks.split(",") if t.strip()]
+    extra: dict = {}
+    for key, value in _pairs(args.track_param, "=", "track param").items():
+        track, _, name = key.partition(".")
+        if not name or track not in corpora_study.TRACKS:
+            raise IngestlabError(f"track param {key!r} must look like <track>.<param>, e.g. eventdata.eventdata_docs=50000")
+        extra.setdefault(track, {})[name] = _parse_value(value)
+    corpora_study.run(tracks, test_mode=args.test_mode, extra_params=extra, clients=args.clients)
+    return 0
+
+
 def cmd_loadbench(args) -> int:
     from ingestlab import loadbench
 
@@ -195,6 +226,8 @@ def cmd_loadbench(args) -> int:
         print(json.dumps(loadbench.dvf(rows=args.docs or 100_000), indent=2))
     elif args.study == "wikipedia":
         print(json.dumps(loadbench.wikipedia(pages=args.docs or 20_000), indent=2))
+    elif args.study == "eventdata":
+        print(json.dumps(loadbench.eventdata(docs=args.docs or 200_000), indent=2))
     else:
         print(json.dumps(loadbench.posts(docs=args.docs or 100_000, bulk_size=args.bulk_size), indent=2))
     return 0
@@ -284,12 +317,18 @@ def parser() -> argparse.ArgumentParser:
     co = sub.add_parser("corpus", help="generate a study's corpus into its track directory")
     co.add_argument("study", choices=sorted(studies.STUDIES))
     co.add_argument("--docs", type=int, help="posts only: number of documents (default 10000)")
+    co.add_argument("--from", dest="from_file", metavar="FILE", help="geonames/pmc: use Rally's real documents.json(.bz2) instead of generating")
     co.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="track parameter that sizes the corpus, e.g. doc_counts=[10,100]")
     co.set_defaults(func=cmd_corpus)
 
     r = sub.add_parser("race", help="race a study against a running cluster and report it")
     _race_options(r)
     r.add_argument("--target-hosts", help="default: the pack's running local cluster")
+    r.add_argument("--pipeline", choices=["benchmark-only", "from-distribution"], default="benchmark-only",
+                   help="from-distribution: Rally installs, starts and stops the node itself, with the car-configs team")
+    r.add_argument("--car", default="defaults", help="from-distribution: car and mixins of car-configs, e.g. defaults,4gheap,ssd")
+    r.add_argument("--car-params", help="from-distribution: e.g. \"data_paths:'/mnt/raid0/es'\"")
+    r.add_argument("--distribution-version", default=distribution.DEFAULT_VERSION, choices=sorted(distribution.DISTRIBUTIONS))
     r.set_defaults(func=cmd_race)
 
     rep = sub.add_parser("report", help="report a stored race of a study beside the published figures")
@@ -312,8 +351,15 @@ def parser() -> argparse.ArgumentParser:
     nt.add_argument("--version", choices=sorted(distribution.DISTRIBUTIONS), help="Elasticsearch of the provisioned node")
     nt.set_defaults(func=cmd_nightly)
 
+    cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")
+    cs.add_argument("--tracks", default="eventdata,geonames,pmc")
+    cs.add_argument("--test-mode", action="store_true")
+    cs.add_argument("--clients", type=int, help="bulk_indexing_clients (default: the tracks' 8)")
+    cs.add_argument("--track-param", action="append", metavar="TRACK.KEY=VALUE", help="e.g. geonames.geonames_docs=234908, repeatable")
+    cs.set_defaults(func=cmd_corpora)
+
     lb = sub.add_parser("loadbench", help="measure the load side alone (no cluster)")
-    lb.add_argument("study", nargs="?", default="posts", choices=["posts", "dvf", "wikipedia"])
+    lb.add_argument("study", nargs="?", default="posts", choices=["posts", "dvf", "wikipedia", "eventdata"])
     lb.add_argument("--docs", type=int, help="documents (posts, default 100000), rows (dvf, 100000) or pages (wikipedia, 20000)")
     lb.add_argument("--bulk-size", type=int, default=1000)
     lb.set_defaults(func=cmd_loadbench)

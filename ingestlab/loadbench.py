@@ -93,3 +93,14 @@ def wikipedia(pages: int = 20_000, repeats: int = 3) -> dict:
         "mb_per_s_from_bz2": result.input_bytes / bz2_cpu / 1e6,
         "measure": "CPU seconds of this process (one core), best of %d" % repeats,
     }
+
+
+def eventdata(docs: int = 200_000, repeats: int = 3) -> dict:
+    """The eventdata generator alone: docs/s per client on one core (bulk bodies included)."""
+    from ingestlab.runners.eventdata_source import EventdataGenerator, Tables
+
+    tables = Tables.get()
+    generator = EventdataGenerator(1, tables=tables)
+    cpu, produced = _best_of(repeats, lambda: generator.documents(docs))
+    return {"docs": docs, "docs_per_s": docs / cpu, "bytes_per_doc": sum(map(len, produced)) / len(produced),
+            "measure": "CPU seconds of this process (one core), best of %d" % repeats}

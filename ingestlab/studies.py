@@ -100,6 +100,51 @@ def _charts(study: str) -> Callable[..., list]:
     return make
 
 
+def _prepare_corpus_track(track: str, size_param: str, default: int, documents) -> Callable[[dict], None]:
+    """Generate ``tracks/<track>/documents.json`` of ``size_param`` docs unless it (or a real file) is there."""
+
+    def prepare(track_params: dict) -> None:
+        import json
+
+        from ingestlab.corpus import track_corpus_file
+
+        track_dir = paths.TRACKS_DIR / track
+        docs = int(track_params.get(size_param, default))
+        meta_file = track_dir / "corpus-meta.json"
+        meta = json.loads(meta_file.read_text()) if meta_file.is_file() else None
+        if meta and (track_dir / "documents.json").is_file() and meta.get("generated") in (None, {"docs": docs}):
+            return
+        print(f"[ingestlab] generating the {track} corpus ({docs:,} docs) into {track_dir}")
+        track_corpus_file.write_generated(track_dir, documents(docs), {"generated": {"docs": docs}})
+
+    return prepare
+
+
+def _geonames_documents(docs: int):
+    from ingestlab.corpus import geonames
+
+    return geonames.documents(docs)
+
+
+def _pmc_documents(docs: int):
+    from ingestlab.corpus import pmc
+
+    return pmc.documents(docs)
+
+
+def _report_corpus_track(race: dict, machine_line: str, load_side: dict | None = None) -> str:
+    from ingestlab import published
+    from ingestlab.report import rally_corpora
+
+    return rally_corpora.race_markdown(race, published.load("rally-corpora"), machine_line, load_side)
+
+
+def _eventdata_load_bench() -> dict:
+    from ingestlab import loadbench
+
+    return loadbench.eventdata()
+
+
 def _report_posts(race: dict, machine_line: str, load_side: dict | None = None) -> str:
     from ingestlab import published
     from ingestlab.report import posts
@@ -155,6 +200,20 @@ STUDIES = {
         charts=_charts("wikipedia"),
         load_bench=_wikipedia_load_bench,
         corpus_params=frozenset({"wiki_pages"}),
+    ),
+    "geonames": Study(
+        name="geonames", title="Rally corpora: geonames (real GeoNames places)", track=paths.TRACKS_DIR / "geonames",
+        default_params={}, prepare=_prepare_corpus_track("geonames", "geonames_docs", 234_908, _geonames_documents),
+        report=_report_corpus_track, corpus_params=frozenset({"geonames_docs"}),
+    ),
+    "pmc": Study(
+        name="pmc", title="Rally corpora: pmc (real PMC full-text articles)", track=paths.TRACKS_DIR / "pmc",
+        default_params={}, prepare=_prepare_corpus_track("pmc", "pmc_docs", 2_000, _pmc_documents),
+        report=_report_corpus_track, corpus_params=frozenset({"pmc_docs"}),
+    ),
+    "eventdata": Study(
+        name="eventdata", title="Rally corpora: eventdata (nginx logs generated on the fly)", track=paths.TRACKS_DIR / "eventdata",
+        default_params={}, prepare=lambda params: None, report=_report_corpus_track, load_bench=_eventdata_load_bench,
     ),
 }
 

@@ -68,9 +68,11 @@ class IndexLifecycleParamSource:
         operation = kwargs.get("operation_name") or params.get("name") or "index-lifecycle"
         index = pick(track.indices, params.get("index"), "index", operation)
         self._params = {"index": index.name, "index-body": index.body or {}}
-        if "doc-count" in params or track.corpora:
+        if track.corpora:
             available = document_set(track, params, operation).number_of_documents
             self._params["expected"] = min(positive_int(params, "doc-count", operation, default=available), available)
+        elif "doc-count" in params:  # documents made on the fly (no corpus): the count the writer was given
+            self._params["expected"] = positive_int(params, "doc-count", operation)
         self.infinite = True
 
     def partition(self, partition_index, total_partitions):

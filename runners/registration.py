@@ -38,3 +38,11 @@ def _register_index_lifecycle(registry) -> None:
     for name, runner in ((index_lifecycle.RECREATE, index_lifecycle.RecreateIndex()), (index_lifecycle.CHECK, index_lifecycle.CheckDocCount())):
         registry.register_param_source(name, index_lifecycle.IndexLifecycleParamSource)
         registry.register_runner(name, runner, async_runner=True)
+
+
+def register_rally_corpora(registry) -> None:
+    """The eventdata generator (for Rally's own bulk runner) and the count check after each indexing task."""
+    from ingestlab.runners.eventdata_source import NAME as EVENTDATA, EventdataParamSource
+
+    registry.register_param_source(EVENTDATA, EventdataParamSource)
+    _register_index_lifecycle(registry)

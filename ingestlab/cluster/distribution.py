@@ -220,15 +220,18 @@ def ensure_distribution(version: str = DEFAULT_VERSION, log=print) -> Path:
         staged_home.rename(es_home)
     finally:
         shutil.rmtree(staging, ignore_errors=True)
-    _make_world_readable(base)
+    make_world_readable(base)
     marker.write_text(json.dumps({**asdict(spec), "zip": str(zip_path)}, indent=2))
     return es_home
 
 
-def _make_world_readable(root: Path) -> None:
-    """The service user reads the distribution; root's umask may be strict."""
+def make_world_readable(root: Path) -> None:
+    """Let the service user read (and run what is executable in) ``root``; root's umask may be strict."""
     for dirpath, dirnames, filenames in os.walk(root):
         os.chmod(dirpath, os.stat(dirpath).st_mode | 0o755)
         for name in filenames:
             p = os.path.join(dirpath, name)
-            os.chmod(p, os.stat(p).st_mode | 0o444)
+            if os.path.islink(p):
+                continue
+            mode = os.stat(p).st_mode
+            os.chmod(p, mode | 0o444 | (0o111 if mode & 0o100 else 0))

@@ -11,6 +11,7 @@ from ingestlab.runners.indexing import Backoff
 from ingestlab.runners.params import ParameterError
 from tests.unit.fake_es import FakeEs, api_error
 from tests.unit.fake_track import make_track
+from tests.unit.param_sources import drain
 
 NO_WAIT = Backoff(initial_seconds=0, max_seconds=0, max_retries=3)
 
@@ -30,14 +31,6 @@ def test_shares_cover_everything_once(total, parts):
     assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
     assert max(e - s for s, e in spans) - min(e - s for s, e in spans) <= 1
 
-
-def drain(source):
-    out = []
-    while True:
-        try:
-            out.append(source.params())
-        except StopIteration:
-            return out
 
 
 def test_clients_split_the_corpus_into_bulks(tmp_path):

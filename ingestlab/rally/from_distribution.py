@@ -1,0 +1,127 @@
+"""Race with Rally's own ``from-distribution`` pipeline: Rally installs, starts and stops the node.
+
+Offline and as root this needs three things Rally cannot do by itself:
+
+- the distribution in Rally's cache: the pack's assembled Elasticsearch is packed as
+  ``elasticsearch-<version>-ingestlab.tar.gz``, the last segment of the URL the team's car names,
+  so Rally (``release.cache = true``) never tries to download it;
+- a non-root user for Rally (Elasticsearch refuses root, and so does this pipeline): the pack's service user;
+- a Python ≥ 3.11.4 that user can read, with esrally and the pack installed: a copy of the running
+  interpreter under ``INGESTLAB_HOME`` (root's own, e.g. under ``/root/.pyenv``, is not readable by
+  other users) and a venv made from it.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+import uuid
+from pathlib import Path
+
+from ingestlab import paths
+from ingestlab.cluster import distribution, nodes, service_user
+from ingestlab.errors import IngestlabError
+from ingestlab.rally import race
+
+TEAM_PATH = paths.REPO_ROOT / "car-configs"
+
+
+def tarball_name(version: str) -> str:
+    return f"elasticsearch-{version}-ingestlab.tar.gz"
+
+
+def place_distribution(version: str, rally_home: Path, log=print) -> Path:
+    """Pack the assembled distribution into ``<rally_home>/.rally/benchmarks/distributions/`` once."""
+    target = rally_home / ".rally" / "benchmarks" / "distributions" / tarball_name(version)
+    if not target.is_file():
+        es_home = distribution.ensure_distribution(version, log=log)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        log(f"[ingestlab] packing {es_home} for Rally's distribution cache")
+        with tarfile.open(tmp, "w:gz", compresslevel=1) as tar:
+            tar.add(es_home, arcname=f"elasticsearch-{version}")
+        tmp.replace(target)
+    return target
+
+
+def service_venv(user: service_user.ServiceUser, log=print) -> Path:
+    """A venv with esrally and the pack that ``user`` can run; our own venv when we are that user."""
+    if user.is_current:
+        return Path(sys.prefix)
+    venv = paths.home() / "service-venv"
+    marker = venv / ".ingestlab-installed"
+    if marker.is_file():
+        return venv
+    version = ".".join(map(str, sys.version_info[:3]))
+    python_copy = paths.home() / "python" / version
+    if not python_copy.is_dir():
+        log(f"[ingestlab] copying Python {version} from {sys.base_prefix} to {python_copy} (readable by {user.name})")
+        shutil.copytree(sys.base_prefix, python_copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "test", "tests"))
+    log(f"[ingestlab] creating {venv} with esrally and the pack (once)")
+    interpreter = python_copy / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    subprocess.run([str(interpreter), "-m", "venv", "--clear", str(venv)], check=True,
+                   env={**os.environ, "LD_LIBRARY_PATH": str(python_copy / "lib")})
+    from importlib.metadata import version as installed
+
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"esrally=={installed('esrally')}", "-e", str(paths.REPO_ROOT)], check=True)
+    distribution.make_world_readable(python_copy)
+    distribution.make_world_readable(venv)
+    marker.write_text("ok\n")
+    return venv
+
+
+def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None,
+        challenge: str | None = None, track_params: dict | None = None, user_tags: dict | None = None, test_mode: bool = False,
+        report_file: Path | None = None, log=print) -> race.RaceOutcome:
+    user = service_user.ensure_service_user()
+    service_user.check_reachable(user, TEAM_PATH)
+    service_user.check_reachable(user, track_path)
+    venv = service_venv(user, log=log)
+    rally_home = paths.home() / "rally-from-distribution"
+    race.ensure_rally_home(rally_home)
+    place_distribution(version, rally_home, log=log)
+    user.chown(rally_home)
+    race_id = str(uuid.uuid4())
+    work = rally_home / "requests" / race_id
+    work.mkdir(parents=True)
+    cmd = [str(venv / "bin" / "python"), "-m", "ingestlab.rally.launcher", "race", "--offline", "--pipeline=from-distribution",
+           f"--distribution-version={version}", f"--team-path={TEAM_PATH}", f"--car={car}", f"--track-path={track_path}",
+           f"--race-id={race_id}", "--on-error=abort", "--report-format=markdown", f"--report-file={work / 'report.md'}"]
+    if car_params:
+        cmd.append(f"--car-params={car_params}")
+    if challenge:
+        cmd.append(f"--challenge={challenge}")
+    if track_params:
+        params_file = work / "track-params.json"
+        params_file.write_text(__import__("json").dumps(track_params))
+        cmd.append(f"--track-params={params_file}")
+    if user_tags:
+        cmd.append(f"--user-tags={race.format_tags(user_tags)}")
+    if test_mode:
+        cmd.append("--test-mode")
+    user.chown(rally_home)
+    java_home = nodes.find_java_home()
+    env = {
+        "PATH": f"{venv / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "HOME": str(rally_home),
+        "RALLY_HOME": str(rally_home),
+        "JAVA_HOME": str(java_home),
+        "JAVA17_HOME": str(java_home),
+        "LANG": "C.UTF-8",
+        # a shared-library build of Python finds its libpython through an RPATH into root's home, which the
+        # service user cannot read: point it at the copy's lib/ instead of the system's older libpython
+        "LD_LIBRARY_PATH": str(Path(os.path.realpath(venv / "bin" / "python")).parent.parent / "lib"),
+        race.PORT_VARIABLE: str(race.free_port()),
+        race.RUNNER_STATS_VARIABLE: str(race.runner_stats_file(race_id, rally_home)),
+    }
+    log(f"[ingestlab] as {user.name}: {race.redacted(cmd)}")
+    kwargs = {} if user.is_current else {"user": user.uid, "group": user.gid, "extra_groups": []}
+    proc = subprocess.run(cmd, env=env, cwd=str(rally_home), stdin=subprocess.DEVNULL, **kwargs)
+    if report_file and (work / "report.md").is_file():
+        shutil.copyfile(work / "report.md", report_file)
+    race_json = rally_home / ".rally" / "benchmarks" / "races" / race_id / "race.json"
+    if proc.returncode != 0:
+        raise IngestlabError(f"the from-distribution race failed (exit {proc.returncode}); Rally's log: {race.rally_log(rally_home)}")
+    return race.RaceOutcome(race_id, proc.returncode, race_json, report_file, "")

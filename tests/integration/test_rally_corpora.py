@@ -1,0 +1,38 @@
+"""Study 5 against real nodes: the three tracks in test mode, the 1-node / 3-node command, and Rally's own
+from-distribution pipeline with the car-configs team (Rally installs, starts and stops the node)."""
+import pytest
+
+from ingestlab import paths
+from ingestlab.rally import results
+from tests.integration.conftest import get_json, ingestlab
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.mark.parametrize("track", ["eventdata", "geonames", "pmc"])
+def test_each_track_races_in_test_mode(es_node, track):
+    params = ["--track-param", "eventdata_docs=2000"] if track == "eventdata" else []
+    proc = ingestlab("race", track, "--test-mode", "--target-hosts", es_node.hosts, "--track-param", f"index_name={track}-it", *params)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    race = results.latest_race({"study": track})
+    assert all(r.error_rate == 0 for r in results.task_results(race).values())
+    expected = 2000 if track == "eventdata" else 1000
+    assert get_json(f"{es_node.url}/{track}-it/_count")["count"] == expected
+    assert "| index-append |" in proc.stdout
+
+
+def test_one_and_three_nodes_report_the_ratios():
+    proc = ingestlab("corpora", "--test-mode", "--tracks", "eventdata,geonames", "--track-param", "eventdata.eventdata_docs=2000",
+                     "--clients", "2", timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "| eventdata |" in proc.stdout and "3 nodes ÷ 1 node: here / published" in proc.stdout and "/ 2.03× |" in proc.stdout
+
+
+def test_from_distribution_pipeline_with_the_car_configs_team():
+    proc = ingestlab("race", "posts", "--pipeline", "from-distribution", "--car", "defaults,1gheap,ssd", "--test-mode",
+                     "--challenge", "bulk", timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert "| bulk 1000 |" in proc.stdout
+    race = results.latest_race({"study": "posts", "pipeline": "from-distribution"}, rally_home=paths.home() / "rally-from-distribution")
+    assert race["pipeline"] == "from-distribution" and race["car"] == ["defaults", "1gheap", "ssd"]
+    assert race["cluster"]["distribution-version"] == "7.17.29"
