@@ -51,8 +51,13 @@ def service_venv(user: service_user.ServiceUser, log=print) -> Path:
     if user.is_current:
         return Path(sys.prefix)
     venv = paths.home() / "service-venv"
-    marker = venv / ".ingestlab-installed"
+    marker = venv / ".ingestlab-installed"  # holds the checkout the pack is installed from
     if marker.is_file():
+        if marker.read_text().strip() != str(paths.REPO_ROOT):  # another checkout: point the venv at this one
+            subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "-e", str(paths.REPO_ROOT)], check=True,
+                           env={**os.environ, "LD_LIBRARY_PATH": str(Path(os.path.realpath(venv / "bin" / "python")).parent.parent / "lib")})
+            distribution.make_world_readable(venv)
+            marker.write_text(f"{paths.REPO_ROOT}\n")
         return venv
     version = ".".join(map(str, sys.version_info[:3]))
     python_copy = paths.home() / "python" / version
@@ -68,7 +73,7 @@ def service_venv(user: service_user.ServiceUser, log=print) -> Path:
     subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"esrally=={installed('esrally')}", "-e", str(paths.REPO_ROOT)], check=True)
     distribution.make_world_readable(python_copy)
     distribution.make_world_readable(venv)
-    marker.write_text("ok\n")
+    marker.write_text(f"{paths.REPO_ROOT}\n")
     return venv
 
 
