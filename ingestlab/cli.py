@@ -111,6 +111,9 @@ def race_study(study_name: str, target_hosts: str, args) -> dict:
             track_params=study.rally_params(params), user_tags={**tags, "pipeline": "from-distribution"}, test_mode=args.test_mode,
             report_file=report_dir / f"rally-summary-{time.strftime('%Y%m%dT%H%M%S')}.md",
         ).load()
+    from ingestlab.rally import preflight
+
+    preflight.check_hosts(target_hosts, args.client_options)
     outcome = race.run(
         race.RaceRequest(
             track_path=study.track,

@@ -33,7 +33,7 @@ def es_three_nodes():
     nodes.stop(cluster)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture(scope="session")
 def es_tiny_write_queue():
     """A node that rejects writes (HTTP 429) as soon as two wait: the runners must retry, and lose nothing."""
     cluster = nodes.up(nodes=1, heap="512m", http_port=39285, transport_port=39385, name="ingestlab-it-q",

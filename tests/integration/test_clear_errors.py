@@ -36,3 +36,10 @@ def test_node_that_does_not_start_reports_its_log_and_leaves_nothing_running():
     assert "no.such.setting" in proc.stderr  # the tail of the node's own log says why
     status = ingestlab("cluster", "status", "--name", "ingestlab-bad")
     assert '"running": false' in status.stdout
+
+
+def test_race_against_a_wrong_address_fails_fast_naming_the_host():
+    proc = ingestlab("race", "posts", "--test-mode", "--target-hosts", "127.0.0.1:1")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("ingestlab: error: no Elasticsearch answers at 127.0.0.1:1 (")
+    assert "ingestlab cluster up" in proc.stderr

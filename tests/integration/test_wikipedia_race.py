@@ -47,3 +47,4 @@ def test_rejected_bulks_are_retried_and_nothing_is_lost(es_tiny_write_queue):
     assert len(stats) == 6 and all(s["docs"] == 1000 for s in stats)
     assert sum(s["retries"] for s in stats) > 0, "the tiny write queue should have rejected some bulk requests"
     assert get_json(f"{es_tiny_write_queue.url}/wiki-q-dest/_count")["count"] == 1000
+
