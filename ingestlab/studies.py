@@ -25,10 +25,35 @@ class Study:
         return {k: v for k, v in params.items() if k not in self.corpus_params}
 
 
-def _posts_load_bench() -> dict:
-    from ingestlab import loadbench
+def _lazy(module: str, name: str, **fixed) -> Callable:
+    """``module.name`` called with ``fixed`` keyword arguments, imported only when called (the CLI starts fast)."""
 
-    return loadbench.posts()
+    def call(*args, **kwargs):
+        import importlib
+
+        return getattr(importlib.import_module(module), name)(*args, **fixed, **kwargs)
+
+    return call
+
+
+def _report(module: str, published_name: str, function: str = "markdown") -> Callable[..., str]:
+    """``report.<module>.<function>(race, published figures, machine_line, load_side)``."""
+
+    def report(race: dict, machine_line: str, load_side: dict | None = None) -> str:
+        from ingestlab import published
+
+        return _lazy(f"ingestlab.report.{module}", function)(race, published.load(published_name), machine_line, load_side)
+
+    return report
+
+
+def _charts(study: str) -> Callable[..., list]:
+    def make(race: dict, machine_line: str) -> list:
+        from ingestlab import published
+
+        return _lazy(f"ingestlab.report.{study}", "charts")(race, published.load(study), machine_line)
+
+    return make
 
 
 def _posts_corpus(track: str, docs: int) -> None:
@@ -56,48 +81,10 @@ def _prepare_dvf(track_params: dict) -> None:
     track_corpus.ensure(rows=int(track_params.get("dvf_rows", track_corpus.DEFAULT_ROWS)), fmt=track_params.get("dvf_format", "etalab"))
 
 
-def _report_dvf(race: dict, machine_line: str, load_side: dict | None = None) -> str:
-    from ingestlab import published
-    from ingestlab.report import dvf
-
-    return dvf.markdown(race, published.load("dvf"), machine_line, load_side)
-
-
-def _dvf_load_bench() -> dict:
-    from ingestlab import loadbench
-
-    return loadbench.dvf()
-
-
 def _prepare_wikipedia(track_params: dict) -> None:
     from ingestlab.corpus.wikipedia import track_corpus
 
     track_corpus.ensure(pages=int(track_params.get("wiki_pages", track_corpus.DEFAULT_PAGES)))
-
-
-def _report_wikipedia(race: dict, machine_line: str, load_side: dict | None = None) -> str:
-    from ingestlab import published
-    from ingestlab.report import wikipedia
-
-    return wikipedia.markdown(race, published.load("wikipedia"), machine_line, load_side)
-
-
-def _wikipedia_load_bench() -> dict:
-    from ingestlab import loadbench
-
-    return loadbench.wikipedia()
-
-
-def _charts(study: str) -> Callable[..., list]:
-    def make(race: dict, machine_line: str) -> list:
-        import importlib
-
-        from ingestlab import published
-
-        module = importlib.import_module(f"ingestlab.report.{study}")
-        return module.charts(race, published.load(study), machine_line)
-
-    return make
 
 
 def _prepare_corpus_track(track: str, size_param: str, default: int, documents) -> Callable[[dict], None]:
@@ -120,45 +107,6 @@ def _prepare_corpus_track(track: str, size_param: str, default: int, documents) 
     return prepare
 
 
-def _geonames_documents(docs: int):
-    from ingestlab.corpus import geonames
-
-    return geonames.documents(docs)
-
-
-def _pmc_documents(docs: int):
-    from ingestlab.corpus import pmc
-
-    return pmc.documents(docs)
-
-
-def _report_corpus_track(race: dict, machine_line: str, load_side: dict | None = None) -> str:
-    from ingestlab import published
-    from ingestlab.report import rally_corpora
-
-    return rally_corpora.race_markdown(race, published.load("rally-corpora"), machine_line, load_side)
-
-
-def _eventdata_load_bench() -> dict:
-    from ingestlab import loadbench
-
-    return loadbench.eventdata()
-
-
-def _report_posts(race: dict, machine_line: str, load_side: dict | None = None) -> str:
-    from ingestlab import published
-    from ingestlab.report import posts
-
-    return posts.markdown(race, published.load("posts"), machine_line, load_side)
-
-
-def _report_refresh(race: dict, machine_line: str, load_side: dict | None = None) -> str:
-    from ingestlab import published
-    from ingestlab.report import refresh
-
-    return refresh.markdown(race, published.load("refresh"), machine_line)
-
-
 STUDIES = {
     "posts": Study(
         name="posts",
@@ -166,9 +114,9 @@ STUDIES = {
         track=paths.TRACKS_DIR / "posts",
         default_params={"posts_docs": 10000, "repetitions": 10},
         prepare=_prepare_posts,
-        report=_report_posts,
+        report=_report("posts", "posts"),
         charts=_charts("posts"),
-        load_bench=_posts_load_bench,
+        load_bench=_lazy("ingestlab.loadbench", "posts"),
     ),
     "refresh": Study(
         name="refresh",
@@ -176,7 +124,7 @@ STUDIES = {
         track=paths.TRACKS_DIR / "refresh",
         default_params={},
         prepare=_prepare_refresh,
-        report=_report_refresh,
+        report=_report("refresh", "refresh"),
         charts=_charts("refresh"),
     ),
     "dvf": Study(
@@ -185,9 +133,9 @@ STUDIES = {
         track=paths.TRACKS_DIR / "dvf",
         default_params={},
         prepare=_prepare_dvf,
-        report=_report_dvf,
+        report=_report("dvf", "dvf"),
         charts=_charts("dvf"),
-        load_bench=_dvf_load_bench,
+        load_bench=_lazy("ingestlab.loadbench", "dvf"),
         corpus_params=frozenset({"dvf_rows", "dvf_format"}),
     ),
     "wikipedia": Study(
@@ -196,24 +144,24 @@ STUDIES = {
         track=paths.TRACKS_DIR / "wikipedia",
         default_params={},
         prepare=_prepare_wikipedia,
-        report=_report_wikipedia,
+        report=_report("wikipedia", "wikipedia"),
         charts=_charts("wikipedia"),
-        load_bench=_wikipedia_load_bench,
+        load_bench=_lazy("ingestlab.loadbench", "wikipedia"),
         corpus_params=frozenset({"wiki_pages"}),
     ),
     "geonames": Study(
         name="geonames", title="Rally corpora: geonames (real GeoNames places)", track=paths.TRACKS_DIR / "geonames",
-        default_params={}, prepare=_prepare_corpus_track("geonames", "geonames_docs", 234_908, _geonames_documents),
-        report=_report_corpus_track, corpus_params=frozenset({"geonames_docs"}),
+        default_params={}, prepare=_prepare_corpus_track("geonames", "geonames_docs", 234_908, _lazy("ingestlab.corpus.geonames", "documents")),
+        report=_report("rally_corpora", "rally-corpora", "race_markdown"), corpus_params=frozenset({"geonames_docs"}),
     ),
     "pmc": Study(
         name="pmc", title="Rally corpora: pmc (real PMC full-text articles)", track=paths.TRACKS_DIR / "pmc",
-        default_params={}, prepare=_prepare_corpus_track("pmc", "pmc_docs", 2_000, _pmc_documents),
-        report=_report_corpus_track, corpus_params=frozenset({"pmc_docs"}),
+        default_params={}, prepare=_prepare_corpus_track("pmc", "pmc_docs", 2_000, _lazy("ingestlab.corpus.pmc", "documents")),
+        report=_report("rally_corpora", "rally-corpora", "race_markdown"), corpus_params=frozenset({"pmc_docs"}),
     ),
     "eventdata": Study(
         name="eventdata", title="Rally corpora: eventdata (nginx logs generated on the fly)", track=paths.TRACKS_DIR / "eventdata",
-        default_params={}, prepare=lambda params: None, report=_report_corpus_track, load_bench=_eventdata_load_bench,
+        default_params={}, prepare=lambda params: None, report=_report("rally_corpora", "rally-corpora", "race_markdown"), load_bench=_lazy("ingestlab.loadbench", "eventdata"),
     ),
 }
 

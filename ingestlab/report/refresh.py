@@ -216,7 +216,8 @@ def _searchable_section(race: dict) -> list[str]:
     return lines
 
 
-def markdown(race: dict, published: dict, machine_line: str) -> str:
+def markdown(race: dict, published: dict, machine_line: str, load_side: dict | None = None) -> str:
+    """``load_side`` is part of every study's report call; this study has no load-side bench."""
     table = cells(race, published)
     lines = ["## refresh: single vs. bulk writes x refresh, into a fresh index per run", ""]
     lines += _table_section(race, table, published)
