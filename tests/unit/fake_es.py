@@ -54,3 +54,15 @@ class FakeEs:
 
     def paths(self, method=None):
         return [c[1] for c in self.calls if method is None or c[0] == method]
+
+
+def call_runner(runner, es, params):
+    """Call a runner inside a request context, as Rally's driver does; returns (result, request_start, request_end)."""
+    import asyncio
+
+    async def go():
+        with RequestContextHolder().new_request_context() as ctx:
+            result = await runner(es, params)
+            return result, ctx.request_start, ctx.request_end
+
+    return asyncio.run(go())

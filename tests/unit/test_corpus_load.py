@@ -1,15 +1,12 @@
-import asyncio
-
 import pytest
 
-from esrally.client.context import RequestContextHolder
 from ingestlab.runners.bulk_bodies import Batch
 from ingestlab.runners.corpus_load import CorpusLoad
 from ingestlab.runners.corpus_load_source import CorpusLoadParamSource, share
 from ingestlab.runners.index_lifecycle import CheckDocCount, DocumentsLost, IndexLifecycleParamSource, RecreateIndex
 from ingestlab.runners.indexing import Backoff
 from ingestlab.runners.params import ParameterError
-from tests.unit.fake_es import FakeEs, api_error
+from tests.unit.fake_es import FakeEs, api_error, call_runner
 from tests.unit.fake_track import make_track
 from tests.unit.param_sources import drain
 
@@ -17,11 +14,7 @@ NO_WAIT = Backoff(initial_seconds=0, max_seconds=0, max_retries=3)
 
 
 def call(runner, es, params):
-    async def go():
-        with RequestContextHolder().new_request_context():
-            return await runner(es, params)
-
-    return asyncio.run(go())
+    return call_runner(runner, es, params)[0]
 
 
 @pytest.mark.parametrize("total,parts", [(10, 3), (3, 4), (1000, 16), (0, 2)])

@@ -1,12 +1,9 @@
-import asyncio
-
 import pytest
 
-from esrally.client.context import RequestContextHolder
 from ingestlab.runners.bulk_bodies import batches
 from ingestlab.runners.fresh_index_load import DocumentsLost, FreshIndexLoad
 from ingestlab.runners.indexing import Backoff, IndexingFailed
-from tests.unit.fake_es import FakeEs, api_error
+from tests.unit.fake_es import FakeEs, api_error, call_runner
 
 DOCS = [b'{"n":%d}' % i for i in range(25)]
 NO_WAIT = Backoff(initial_seconds=0, max_seconds=0, max_retries=3)
@@ -18,14 +15,7 @@ def bulk_params(**extra):
 
 
 def run(es, params):
-    """Call the runner inside a request context, as Rally's driver does; return (result, context)."""
-
-    async def go():
-        with RequestContextHolder().new_request_context() as ctx:
-            result = await FreshIndexLoad()(es, params)
-            return result, ctx.request_start, ctx.request_end
-
-    return asyncio.run(go())
+    return call_runner(FreshIndexLoad(), es, params)
 
 
 def test_bulk_run_indexes_everything_and_reports_its_throughput():

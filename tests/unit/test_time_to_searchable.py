@@ -1,12 +1,9 @@
-import asyncio
-
 import orjson
 import pytest
 
-from esrally.client.context import RequestContextHolder
 from ingestlab.runners.indexing import Backoff, IndexingFailed
 from ingestlab.runners.time_to_searchable import NotSearchable, TimeToSearchable, total_hits
-from tests.unit.fake_es import FakeEs, api_error
+from tests.unit.fake_es import FakeEs, api_error, call_runner
 
 NO_WAIT = Backoff(initial_seconds=0, max_seconds=0, max_retries=3)
 
@@ -18,12 +15,7 @@ def probe_params(documents=1, **extra):
 
 
 def run(es, params):
-    async def go():
-        with RequestContextHolder().new_request_context() as ctx:
-            result = await TimeToSearchable()(es, params)
-            return result, ctx.request_start, ctx.request_end
-
-    return asyncio.run(go())
+    return call_runner(TimeToSearchable(), es, params)
 
 
 def test_polls_until_the_probe_is_found():
