@@ -4,7 +4,6 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from pathlib import Path
 
 from ingestlab import machine, paths, studies
@@ -92,43 +91,15 @@ def _write_results(study_name: str, race: dict, text: str, extra: dict) -> Path:
     return out
 
 
-def race_study(study_name: str, target_hosts: str, args) -> dict:
-    from ingestlab.rally import race
+def race_study(study_name: str, target_hosts: str | None, args) -> dict:
+    from ingestlab import racing
 
-    study = studies.get(study_name)
-    params = {**study.default_params, **_track_params(args)}
-    study.prepare(params)
-    tags = {"study": study.name, **_pairs(args.tag, ":", "tag")}
-    if args.test_mode:
-        tags["test-mode"] = "true"
-    report_dir = paths.results_dir() / study.name
-    report_dir.mkdir(parents=True, exist_ok=True)
+    node = None
     if getattr(args, "pipeline", "benchmark-only") == "from-distribution":
-        from ingestlab.rally import from_distribution
-
-        return from_distribution.run(
-            study.track, version=args.distribution_version, car=args.car, car_params=args.car_params, challenge=args.challenge,
-            track_params=study.rally_params(params), user_tags={**tags, "pipeline": "from-distribution"}, test_mode=args.test_mode,
-            report_file=report_dir / f"rally-summary-{time.strftime('%Y%m%dT%H%M%S')}.md",
-        ).load()
-    from ingestlab.rally import preflight
-
-    preflight.check_hosts(target_hosts, args.client_options)
-    outcome = race.run(
-        race.RaceRequest(
-            track_path=study.track,
-            target_hosts=target_hosts,
-            challenge=args.challenge,
-            track_params=study.rally_params(params),
-            user_tags=tags,
-            test_mode=args.test_mode,
-            client_options=args.client_options,
-            report_file=report_dir / f"rally-summary-{time.strftime('%Y%m%dT%H%M%S')}.md",
-        )
-    )
-    if not outcome.ok:
-        raise IngestlabError(f"the race failed (exit {outcome.returncode}); Rally's log: {race.rally_log()}")
-    return outcome.load()
+        node = {"version": args.distribution_version, "car": args.car, "car_params": args.car_params}
+    return racing.race_study(study_name, target_hosts, challenge=args.challenge, track_params=_track_params(args),
+                             tags=_pairs(args.tag, ":", "tag"), test_mode=args.test_mode, client_options=args.client_options,
+                             from_distribution=node)
 
 
 def _report(study_name: str, race_doc: dict, load_side: dict | None) -> None:

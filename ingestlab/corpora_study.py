@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import json
 import time
-from argparse import Namespace
 
 from ingestlab import machine, paths, published, studies
 from ingestlab.report import rally_corpora
@@ -21,7 +20,7 @@ def _median(race: dict, task: str) -> float | None:
 
 
 def run(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = None, clients: int | None = None, log=print) -> str:
-    from ingestlab.cli import race_study
+    from ingestlab.racing import race_study
     from ingestlab.cluster import nodes
     from ingestlab.report import html
 
@@ -39,9 +38,8 @@ def run(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = None
                 if shape["nodes"] == 1:
                     params["number_of_replicas"] = 0
                 log(f"[ingestlab] rally corpora: {track} on {shape['nodes']} node(s), {challenge}")
-                args = Namespace(challenge=challenge, track_param=[f"{k}={json.dumps(v)}" for k, v in params.items()],
-                                 tag=[f"corpora:{stamp}", f"nodes:{shape['nodes']}"], test_mode=test_mode, client_options=None)
-                race = race_study(track, cluster.hosts, args)
+                race = race_study(track, cluster.hosts, challenge=challenge, track_params=params,
+                                  tags={"corpora": stamp, "nodes": str(shape["nodes"])}, test_mode=test_mode)
                 if shape["nodes"] == 1:
                     results[track]["1 node"] = _median(race, "index-append")
                 else:

@@ -6,10 +6,8 @@ History: an SQLite file, one row per (night, study, task) with Rally's median th
 """
 from __future__ import annotations
 
-import json
 import sqlite3
 import time
-from argparse import Namespace
 from pathlib import Path
 
 from ingestlab import compare, machine, paths, studies
@@ -69,7 +67,7 @@ def regressions(db, study: str, night: str, figures: dict[str, float], margin: f
 
 def run(study_names=DEFAULT_STUDIES, history: Path | None = None, margin: float | None = None, log=print,
         target_hosts: str | None = None, version: str | None = None) -> int:
-    from ingestlab.cli import race_study
+    from ingestlab.racing import race_study
     from ingestlab.cluster import distribution, nodes
     from ingestlab.report import html
 
@@ -85,9 +83,7 @@ def run(study_names=DEFAULT_STUDIES, history: Path | None = None, margin: float 
         for name in study_names:
             studies.get(name)
             log(f"[ingestlab] nightly {night}: racing {name} (test mode)")
-            args = Namespace(challenge=None, track_param=[f"{k}={json.dumps(v)}" for k, v in SMALL_PARAMS.get(name, {}).items()],
-                             tag=[f"nightly:{night}"], test_mode=True, client_options=None)
-            races[name] = race_study(name, target_hosts, args)
+            races[name] = race_study(name, target_hosts, track_params=SMALL_PARAMS.get(name, {}), tags={"nightly": night}, test_mode=True)
     finally:
         if cluster:
             nodes.stop(cluster, log=log)
