@@ -11,7 +11,7 @@ from __future__ import annotations
 import bisect
 import itertools
 import random
-from datetime import datetime, timedelta, timezone
+from datetime import datetime, timezone
 from importlib import resources
 
 import orjson

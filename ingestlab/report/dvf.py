@@ -50,7 +50,7 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
     base_here = here.get((1, 1), {}).get("docs_per_s")
     base_there = there.get((1, 1))
     study_docs = published["documents"]
-    lines = [f"## dvf: bulk size x clients, docs/s (Rally's median throughput per cell)" + (" — test mode" if is_test_mode(race) else ""), ""]
+    lines = ["## dvf: bulk size x clients, docs/s (Rally's median throughput per cell)" + (" — test mode" if is_test_mode(race) else ""), ""]
     lines += _grid_table("### This machine", bulks, clients, lambda b, c: fmt(here.get((b, c), {}).get("docs_per_s"), ",.0f"))
     lines += [""]
     lines += _grid_table(f"### Published (Elasticsearch {published['elasticsearch']}, {published['hardware']})", bulks, clients,

@@ -1,6 +1,5 @@
 """The reindex study end to end: generated jawiki export → converter → source index → both reindex
 methods in test mode against a real node; and the sliced-scroll runner against a node that rejects writes."""
-import json
 import uuid
 
 import pytest
