@@ -12,6 +12,7 @@ Offline and as root this needs three things Rally cannot do by itself:
 """
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -23,7 +24,7 @@ from pathlib import Path
 from ingestlab import paths
 from ingestlab.cluster import distribution, nodes, service_user
 from ingestlab.errors import IngestlabError
-from ingestlab.rally import race
+from ingestlab.rally import race, results
 
 TEAM_PATH = paths.REPO_ROOT / "car-configs"
 
@@ -46,6 +47,11 @@ def place_distribution(version: str, rally_home: Path, log=print) -> Path:
     return target
 
 
+def _lib_dir(venv: Path) -> str:
+    """lib/ of the interpreter the venv was made from (where a shared-library Python keeps libpython)."""
+    return str(Path(os.path.realpath(venv / "bin" / "python")).parent.parent / "lib")
+
+
 def service_venv(user: service_user.ServiceUser, log=print) -> Path:
     """A venv with esrally and the pack that ``user`` can run; our own venv when we are that user."""
     if user.is_current:
@@ -55,7 +61,7 @@ def service_venv(user: service_user.ServiceUser, log=print) -> Path:
     if marker.is_file():
         if marker.read_text().strip() != str(paths.REPO_ROOT):  # another checkout: point the venv at this one
             subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "-e", str(paths.REPO_ROOT)], check=True,
-                           env={**os.environ, "LD_LIBRARY_PATH": str(Path(os.path.realpath(venv / "bin" / "python")).parent.parent / "lib")})
+                           env={**os.environ, "LD_LIBRARY_PATH": _lib_dir(venv)})
             distribution.make_world_readable(venv)
             marker.write_text(f"{paths.REPO_ROOT}\n")
         return venv
@@ -91,21 +97,17 @@ def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str 
     race_id = str(uuid.uuid4())
     work = rally_home / "requests" / race_id
     work.mkdir(parents=True)
-    cmd = [str(venv / "bin" / "python"), "-m", "ingestlab.rally.launcher", "race", "--offline", "--pipeline=from-distribution",
-           f"--distribution-version={version}", f"--team-path={TEAM_PATH}", f"--car={car}", f"--track-path={track_path}",
-           f"--race-id={race_id}", "--on-error=abort", "--report-format=markdown", f"--report-file={work / 'report.md'}"]
-    if car_params:
-        cmd.append(f"--car-params={car_params}")
-    if challenge:
-        cmd.append(f"--challenge={challenge}")
+    params_file = None
     if track_params:
         params_file = work / "track-params.json"
-        params_file.write_text(__import__("json").dumps(track_params))
-        cmd.append(f"--track-params={params_file}")
-    if user_tags:
-        cmd.append(f"--user-tags={race.format_tags(user_tags)}")
-    if test_mode:
-        cmd.append("--test-mode")
+        params_file.write_text(json.dumps(track_params))
+    request = race.RaceRequest(
+        track_path=track_path, target_hosts=None, pipeline="from-distribution", challenge=challenge, user_tags=user_tags or {},
+        test_mode=test_mode, report_file=work / "report.md",
+        extra_args=(f"--distribution-version={version}", f"--team-path={TEAM_PATH}", f"--car={car}")
+        + ((f"--car-params={car_params}",) if car_params else ()),
+    )
+    cmd = race.build_command(request, race_id, params_file, python=str(venv / "bin" / "python"))
     user.chown(rally_home)
     java_home = nodes.find_java_home()
     env = {
@@ -117,7 +119,7 @@ def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str 
         "LANG": "C.UTF-8",
         # a shared-library build of Python finds its libpython through an RPATH into root's home, which the
         # service user cannot read: point it at the copy's lib/ instead of the system's older libpython
-        "LD_LIBRARY_PATH": str(Path(os.path.realpath(venv / "bin" / "python")).parent.parent / "lib"),
+        "LD_LIBRARY_PATH": _lib_dir(venv),
         race.PORT_VARIABLE: str(race.free_port()),
         race.RUNNER_STATS_VARIABLE: str(race.runner_stats_file(race_id, rally_home)),
     }
@@ -126,7 +128,7 @@ def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str 
     proc = subprocess.run(cmd, env=env, cwd=str(rally_home), stdin=subprocess.DEVNULL, **kwargs)
     if report_file and (work / "report.md").is_file():
         shutil.copyfile(work / "report.md", report_file)
-    race_json = rally_home / ".rally" / "benchmarks" / "races" / race_id / "race.json"
+    race_json = results.race_json(race_id, rally_home)
     if proc.returncode != 0:
         raise IngestlabError(f"the from-distribution race failed (exit {proc.returncode}); Rally's log: {race.rally_log(rally_home)}")
     return race.RaceOutcome(race_id, proc.returncode, race_json, report_file, "")

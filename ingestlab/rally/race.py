@@ -18,6 +18,7 @@ from pathlib import Path
 
 from ingestlab import paths
 from ingestlab.errors import IngestlabError
+from ingestlab.rally import results
 from ingestlab.rally.launcher import PORT_VARIABLE
 from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
 
@@ -80,7 +81,7 @@ def format_tags(tags: dict) -> str:
 @dataclass
 class RaceRequest:
     track_path: Path
-    target_hosts: str
+    target_hosts: str | None  # None: Rally provisions the node itself (pipeline from-distribution)
     challenge: str | None = None
     track_params: dict = field(default_factory=dict)
     user_tags: dict = field(default_factory=dict)
@@ -88,6 +89,7 @@ class RaceRequest:
     client_options: str | None = None
     report_file: Path | None = None
     on_error: str = "abort"
+    pipeline: str = "benchmark-only"
     extra_args: tuple = ()
 
 
@@ -107,20 +109,21 @@ class RaceOutcome:
         return json.loads(self.race_json.read_text())
 
 
-def build_command(request: RaceRequest, race_id: str, params_file: Path | None) -> list[str]:
+def build_command(request: RaceRequest, race_id: str, params_file: Path | None, python: str = sys.executable) -> list[str]:
     cmd = [
-        sys.executable,
+        python,
         "-m",
         "ingestlab.rally.launcher",
         "race",
         "--offline",
-        "--pipeline=benchmark-only",
+        f"--pipeline={request.pipeline}",
         f"--track-path={request.track_path}",
-        f"--target-hosts={request.target_hosts}",
         f"--race-id={race_id}",
         f"--on-error={request.on_error}",
         "--report-format=markdown",
     ]
+    if request.target_hosts:
+        cmd.append(f"--target-hosts={request.target_hosts}")
     if request.challenge:
         cmd.append(f"--challenge={request.challenge}")
     if params_file:
@@ -160,12 +163,12 @@ def run(request: RaceRequest, stream: bool = True, log=print) -> RaceOutcome:
         else:
             proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
             output = proc.stdout + proc.stderr
-    race_json = rally_home / ".rally" / "benchmarks" / "races" / race_id / "race.json"
+    race_json = results.race_json(race_id, rally_home)
     return RaceOutcome(race_id, proc.returncode, race_json, request.report_file, output)
 
 
 def runner_stats_file(race_id: str, rally_home: Path | None = None) -> Path:
-    return (rally_home or paths.rally_home()) / ".rally" / "benchmarks" / "races" / race_id / "ingestlab-runner-stats.jsonl"
+    return results.race_json(race_id, rally_home).with_name("ingestlab-runner-stats.jsonl")
 
 
 def rally_log(rally_home: Path | None = None) -> Path:
