@@ -3,7 +3,7 @@ speed-up over its own single-document, single-client baseline."""
 from __future__ import annotations
 
 from ingestlab.rally.results import task_results
-from ingestlab.report.common import fmt, is_test_mode
+from ingestlab.report.common import fmt, is_test_mode, this_machine
 
 DEFAULT_BULK_SIZES = [1, 10, 100, 1000]
 DEFAULT_CLIENTS = [1, 4, 8, 16]
@@ -72,11 +72,9 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
 
     lines += _grid_table(f"### Minutes to index the study's {study_docs:,} documents at these rates: this machine / published",
                          bulks, clients, duration)
-    cluster = race.get("cluster", {})
     lines += [
         "",
-        f"- This machine: {machine_line}; Elasticsearch {cluster.get('distribution-version')} ({cluster.get('distribution-flavor')}), "
-        f"esrally {race.get('rally-version')}, race {race.get('race-id')}. Rally's clients and the node share the machine.",
+        f"- {this_machine(race, machine_line)}. Rally's clients and the node share the machine.",
         f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['client']}; {published['data']}.",
         "- Each cell writes the corpus into a freshly created index, then checks the index holds every document.",
     ]

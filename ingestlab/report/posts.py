@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ingestlab.rally.results import task_results
-from ingestlab.report.common import fmt, is_test_mode
+from ingestlab.report.common import fmt, is_test_mode, this_machine
 
 
 def corpus_size(race: dict) -> int:
@@ -63,11 +63,9 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
             f"| {fmt(r.get('median_docs_s'), ',.0f')} | {fmt(r.get('speedup'), '.1f', '×')} "
             f"| {fmt(r.get('published_ms'), ',', ' ms')} | {fmt(r.get('published_docs_s'), ',.0f')} | {fmt(r.get('published_speedup'), '.1f', '×')} |"
         )
-    cluster = race.get("cluster", {})
     lines += [
         "",
-        f"- This machine: {machine_line}; Elasticsearch {cluster.get('distribution-version')} "
-        f"({cluster.get('distribution-flavor')}), esrally {race.get('rally-version')}, race {race.get('race-id')}.",
+        f"- {this_machine(race, machine_line)}.",
         f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, {published['hardware']}, "
         f"{published['documents']:,} docs, {published['method']}.",
         "- Absolute times depend on hardware; compare the speed-up columns.",

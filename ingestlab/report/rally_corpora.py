@@ -3,7 +3,7 @@ as ratios (3 nodes ÷ 1 node, 1 replica ÷ 0 replicas) since absolute docs/s dep
 from __future__ import annotations
 
 from ingestlab.rally.results import task_results
-from ingestlab.report.common import fmt, is_test_mode
+from ingestlab.report.common import fmt, is_test_mode, this_machine
 
 ONE_NODE = "1 node, 1 disk, 0 replicas"
 THREE_NODES = "3 nodes, RAID0, 0 replicas"
@@ -36,8 +36,7 @@ def race_markdown(race: dict, published: dict, machine_line: str, load_side: dic
         there = (pub.get(THREE_NODES_REPLICA) or 0) / pub[THREE_NODES] if pub.get(THREE_NODES) and pub.get(THREE_NODES_REPLICA) else None
         lines += ["", f"- 1 replica ÷ 0 replicas: {here:,.2f}× here; published {fmt(there, ',.2f', '×')} (3 nodes)."]
     lines += ["", "Published (Elasticsearch 5.2, median docs/s): " + "; ".join(f"{k}: {v:,}" for k, v in pub.items()),
-              "", f"- This machine: {machine_line}; Elasticsearch {race.get('cluster', {}).get('distribution-version')}, "
-              f"esrally {race.get('rally-version')}, race {race.get('race-id')}."]
+              "", f"- {this_machine(race, machine_line)}."]
     errors = [t for t, r in rows.items() if r["error_rate"]]
     if errors:
         lines.append(f"- **INVALID**: requests failed in {', '.join(errors)}.")

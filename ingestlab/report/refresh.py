@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ingestlab.rally.results import TaskResult, task_results
-from ingestlab.report.common import fmt, is_test_mode
+from ingestlab.report.common import fmt, is_test_mode, this_machine
 
 TEST_MODE_DOCS = 1000
 COLUMNS = [("single", "none"), ("bulk", "none"), ("single", "true"), ("bulk", "true"), ("single", "wait_for"), ("bulk", "wait_for")]
@@ -231,13 +231,11 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
         lines.append(f"- {h['what']}: published {fmt(there, ',.0f', '×')} (the study says about {h['about']}×), "
                      f"this machine {fmt(here, ',.0f', '×')}" + (" (test mode: fewer docs)" if is_test_mode(race) else "") + ".")
     lines += _searchable_section(race)
-    cluster = race.get("cluster", {})
     modes = race.get("track-params", {}).get("refresh_modes", ["none", "true", "wait_for"])
     skipped = [d for d in param(race, "doc_counts") if "wait_for" in modes and (d, "single", "wait_for") not in table]
     lines += [
         "",
-        f"- This machine: {machine_line}; Elasticsearch {cluster.get('distribution-version')} "
-        f"({cluster.get('distribution-flavor')}), esrally {race.get('rally-version')}, race {race.get('race-id')}.",
+        f"- {this_machine(race, machine_line)}.",
         f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, {published['hardware']}; {published['method']}.",
         "- single + refresh=wait_for waits for a scheduled refresh per document (about one refresh_interval each); "
         + (f"it runs only up to `single_wait_for_max_docs` documents (not run here for {', '.join(f'{d:,}' for d in skipped)})."

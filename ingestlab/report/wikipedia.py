@@ -5,7 +5,7 @@ from __future__ import annotations
 from statistics import median
 
 from ingestlab.rally import results
-from ingestlab.report.common import fmt, is_test_mode
+from ingestlab.report.common import fmt, is_test_mode, this_machine
 
 LABELS = {
     "reindex-api-slices-auto": "_reindex API, slices=auto",
@@ -80,10 +80,8 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
     if raw and dec and raw["cpu_us_per_doc"] and dec["cpu_us_per_doc"]:
         lines.append(f"- Client CPU per document: decode {dec['cpu_us_per_doc']:,.0f} µs, raw {raw['cpu_us_per_doc']:,.0f} µs: "
                      f"raw needs {dec['cpu_us_per_doc'] / raw['cpu_us_per_doc']:,.1f}× less (the study: decode/encode and gzip cost ~6×).")
-    cluster = race.get("cluster", {})
     lines += [
-        f"- This machine: {machine_line}; Elasticsearch {cluster.get('distribution-version')} ({cluster.get('distribution-flavor')}), "
-        f"esrally {race.get('rally-version')}, race {race.get('race-id')}; one node, so every shard is local and the load driver shares its cores.",
+        f"- {this_machine(race, machine_line)}; one node, so every shard is local and the load driver shares its cores.",
         f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['documents']:,} docs / {published['data_gb']} GB.",
         "- Every run recreates the destination and checks its count equals the source's afterwards.",
     ]
