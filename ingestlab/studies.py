@@ -91,15 +91,11 @@ def _prepare_corpus_track(track: str, size_param: str, default: int, documents) 
     """Generate ``tracks/<track>/documents.json`` of ``size_param`` docs unless it (or a real file) is there."""
 
     def prepare(track_params: dict) -> None:
-        import json
-
         from ingestlab.corpus import track_corpus_file
 
         track_dir = paths.TRACKS_DIR / track
         docs = int(track_params.get(size_param, default))
-        meta_file = track_dir / "corpus-meta.json"
-        meta = json.loads(meta_file.read_text()) if meta_file.is_file() else None
-        if meta and (track_dir / "documents.json").is_file() and meta.get("generated") in (None, {"docs": docs}):
+        if track_corpus_file.is_current(track_dir, "documents.json", {"docs": docs}):
             return
         print(f"[ingestlab] generating the {track} corpus ({docs:,} docs) into {track_dir}")
         track_corpus_file.write_generated(track_dir, documents(docs), {"generated": {"docs": docs}})

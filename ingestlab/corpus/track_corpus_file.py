@@ -15,11 +15,24 @@ def entry(path: Path, documents: int) -> dict:
     return {"source-file": path.name, "document-count": documents, "uncompressed-bytes": path.stat().st_size}
 
 
+def write_entry(track_dir: Path, documents_entry: dict, meta: dict) -> None:
+    """``corpus-documents.json`` (what track.json includes) and ``corpus-meta.json`` (where the corpus came from)."""
+    (track_dir / "corpus-documents.json").write_text(json.dumps(documents_entry, indent=2) + "\n")
+    (track_dir / "corpus-meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+
+
+def is_current(track_dir: Path, corpus_file: str, wanted: dict) -> bool:
+    """The corpus is there with its entry, and was either converted from a real file or generated as ``wanted``."""
+    meta_file = track_dir / "corpus-meta.json"
+    if not (meta_file.is_file() and (track_dir / corpus_file).is_file() and (track_dir / "corpus-documents.json").is_file()):
+        return False
+    return json.loads(meta_file.read_text()).get("generated") in (None, wanted)
+
+
 def write_generated(track_dir: Path, lines: Iterable[bytes], meta: dict) -> dict:
     corpus = write_corpus(track_dir / "documents.json", lines)
     doc = entry(corpus.path, corpus.documents)
-    (track_dir / "corpus-documents.json").write_text(json.dumps(doc, indent=2) + "\n")
-    (track_dir / "corpus-meta.json").write_text(json.dumps(meta, indent=2) + "\n")
+    write_entry(track_dir, doc, meta)
     return doc
 
 

@@ -18,6 +18,7 @@ from typing import Iterator
 import orjson
 from lxml import etree
 
+from ingestlab.corpus import track_corpus_file
 from ingestlab.corpus.wikipedia import markup
 from ingestlab.corpus.writer import CorpusWriter, one_k_path
 from ingestlab.errors import IngestlabError
@@ -136,9 +137,8 @@ def convert(dump: Path, corpus: Path, limit: int | None = None, meta: dict | Non
     full.commit()
     small.commit()
     result = Conversion(corpus, full.docs, source.bytes, full.bytes, time.perf_counter() - start, complete=error is None)
-    corpus.with_name("corpus-documents.json").write_bytes(orjson.dumps(result.documents_entry(), option=orjson.OPT_INDENT_2) + b"\n")
     info = {"converted-from": str(dump), "complete": result.complete, "input-bytes": result.input_bytes, **(meta or {})}
-    corpus.with_name("corpus-meta.json").write_bytes(orjson.dumps(info, option=orjson.OPT_INDENT_2) + b"\n")
+    track_corpus_file.write_entry(corpus.parent, result.documents_entry(), info)
     if error:
         raise BadDump(f"{error} — the {full.docs:,} pages before it are kept in {corpus} (corpus-meta.json marks it incomplete)")
     return result

@@ -8,6 +8,7 @@ from __future__ import annotations
 import json
 
 from ingestlab import paths
+from ingestlab.corpus import track_corpus_file
 from ingestlab.corpus.wikipedia import convert, generate
 
 TRACK_DIR = paths.TRACKS_DIR / "wikipedia"
@@ -18,9 +19,8 @@ DEFAULT_PAGES = 30_000
 
 def ensure(pages: int = DEFAULT_PAGES, seed: int = generate.DEFAULT_SEED, log=print) -> dict:
     wanted = {"pages": pages, "seed": seed}
-    meta = json.loads(META.read_text()) if META.is_file() else None
-    if meta and CORPUS.is_file() and (TRACK_DIR / "corpus-documents.json").is_file() and meta.get("generated") in (None, wanted):
-        return meta
+    if track_corpus_file.is_current(TRACK_DIR, CORPUS.name, wanted):
+        return json.loads(META.read_text())
     dump = paths.home() / "wikipedia" / f"jawiki-generated-{pages}-seed{seed}-pages-articles.xml.bz2"
     if not dump.is_file():
         log(f"[ingestlab] generating a Japanese-Wikipedia-like export ({pages:,} pages) into {dump.parent}")
