@@ -43,10 +43,14 @@ def bulk_body(documents) -> bytes:
     return b"".join(INDEX_ACTION + doc + b"\n" for doc in documents)
 
 
-def batches(documents: list[bytes], bulk_size: int) -> list[Batch]:
+def batches(documents: list[bytes], bulk_size: int, actions: list[bytes] | None = None) -> list[Batch]:
+    """Bulks of ``bulk_size`` documents; with ``actions``, each document keeps its own action line."""
     if bulk_size < 1:
         raise ValueError(f"bulk-size must be at least 1, got {bulk_size}")
-    return [Batch.of(documents[i : i + bulk_size]) for i in range(0, len(documents), bulk_size)]
+    spans = range(0, len(documents), bulk_size)
+    if actions is None:
+        return [Batch.of(documents[i : i + bulk_size]) for i in spans]
+    return [Batch.with_actions(actions[i : i + bulk_size], documents[i : i + bulk_size]) for i in spans]
 
 
 @dataclass

@@ -7,7 +7,7 @@ and each client's request bodies are built when it is set up, before it sends an
 """
 from __future__ import annotations
 
-from ingestlab.runners.bulk_bodies import Batch, batches
+from ingestlab.runners.bulk_bodies import batches
 from ingestlab.runners.corpus_reader import read_action_pairs, read_documents
 from ingestlab.runners.corpus_load import NAME
 from ingestlab.runners.indexing import Backoff
@@ -47,19 +47,13 @@ class CorpusLoadParamSource:
                 self._documents = read_documents(self._document_set.document_file, self._doc_count)
         return self._documents
 
-    def _make_batches(self, start: int, end: int) -> list[Batch]:
-        documents = self._all_documents()[start:end]
-        if self._actions is None:
-            return batches(documents, self._bulk_size)
-        actions = self._actions[start:end]
-        size = self._bulk_size
-        return [Batch.with_actions(actions[i : i + size], documents[i : i + size]) for i in range(0, len(documents), size)]
-
     def partition(self, partition_index, total_partitions):
         clone = CorpusLoadParamSource.__new__(CorpusLoadParamSource)
         clone.__dict__.update(self.__dict__)
         start, end = share(self._doc_count, partition_index, total_partitions)
-        clone._batches = self._make_batches(start, end) if end > start else []
+        documents = self._all_documents()
+        actions = self._actions[start:end] if self._actions is not None else None
+        clone._batches = batches(documents[start:end], self._bulk_size, actions) if end > start else []
         clone._next = 0
         return clone
 
