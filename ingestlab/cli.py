@@ -59,7 +59,7 @@ def cmd_corpus(args) -> int:
         entry = track_corpus_file.register_real(study.track, Path(args.from_file))
         print(f"[ingestlab] {entry['document-count']:,} documents of {args.from_file} registered in {study.track}")
         return 0
-    params = {**study.default_params, **_track_params(args)}
+    params = study.params_with(_track_params(args))
     if args.docs:
         if study.name != "posts":
             raise IngestlabError("--docs is the posts corpus size; for other studies pass --track-param (see the track's README)")

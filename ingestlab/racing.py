@@ -17,7 +17,7 @@ def race_study(study_name: str, target_hosts: str | None, *, challenge: str | No
     from ingestlab.rally import race
 
     study = studies.get(study_name)
-    params = {**study.default_params, **(track_params or {})}
+    params = study.params_with(track_params)
     study.prepare(params)
     tags = {"study": study.name, **(tags or {})}
     if test_mode:

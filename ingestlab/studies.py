@@ -24,6 +24,13 @@ class Study:
     def rally_params(self, params: dict) -> dict:
         return {k: v for k, v in params.items() if k not in self.corpus_params}
 
+    def params_with(self, track_params: dict | None) -> dict:
+        """The defaults overlaid with the user's parameters, each checked against its declared kind first."""
+        from ingestlab.rally import track_params as checker
+
+        checker.check(self.track, track_params or {}, shared_dirs=(paths.REPO_ROOT / "challenges",))
+        return {**self.default_params, **(track_params or {})}
+
 
 def _lazy(module: str, name: str, **fixed) -> Callable:
     """``module.name`` called with ``fixed`` keyword arguments, imported only when called (the CLI starts fast)."""

@@ -43,3 +43,9 @@ def test_race_against_a_wrong_address_fails_fast_naming_the_host():
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert proc.stderr.startswith("ingestlab: error: no Elasticsearch answers at 127.0.0.1:1 (")
     assert "ingestlab cluster up" in proc.stderr
+
+
+def test_track_param_of_the_wrong_kind_is_named_before_rally_starts():
+    proc = ingestlab("race", "posts", "--test-mode", "--target-hosts", "127.0.0.1:1", "--track-param", "bulk_sizes=abc")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "track parameter 'bulk_sizes' of posts must be a JSON list of integers" in proc.stderr
