@@ -1,5 +1,8 @@
 """Real Elasticsearch nodes for the integration tests, provisioned by the pack itself."""
 import json
+import os
+import signal
+import socket
 import subprocess
 import sys
 import urllib.request
@@ -7,6 +10,15 @@ import urllib.request
 import pytest
 
 from ingestlab.cluster import nodes
+
+
+def pytest_configure(config):
+    """A CI job that is cancelled sends SIGTERM: end like Ctrl-C, so the fixtures stop their nodes."""
+
+    def interrupt(signum, frame):
+        raise KeyboardInterrupt(f"signal {signum}")
+
+    signal.signal(signal.SIGTERM, interrupt)
 
 
 def get_json(url: str) -> dict:
@@ -17,6 +29,21 @@ def get_json(url: str) -> dict:
 def ingestlab(*args, timeout=600) -> subprocess.CompletedProcess:
     """Run the pack's CLI as a user would, capturing its output."""
     return subprocess.run([sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=timeout)
+
+
+def port_1900_taken() -> bool:
+    with socket.socket() as sock:
+        return sock.connect_ex(("127.0.0.1", 1900)) == 0
+
+
+def plain_esrally(*args, rally_home, timeout=600) -> subprocess.CompletedProcess:
+    """Run esrally itself (not through the pack), offline, with its own RALLY_HOME."""
+    from ingestlab.rally import race
+
+    home = race.ensure_rally_home(rally_home)
+    esrally = os.path.join(os.path.dirname(sys.executable), "esrally")
+    return subprocess.run([esrally, *args, "--offline"], env={**os.environ, "RALLY_HOME": str(home)},
+                          capture_output=True, text=True, timeout=timeout)
 
 
 @pytest.fixture(scope="session")

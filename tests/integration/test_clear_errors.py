@@ -1,9 +1,11 @@
 """User mistakes end in one clear line, not a traceback."""
 import socket
+import time
 
 import pytest
 
-from tests.integration.conftest import ingestlab
+from ingestlab import paths
+from tests.integration.conftest import ingestlab, plain_esrally, port_1900_taken
 
 pytestmark = pytest.mark.integration
 
@@ -49,3 +51,14 @@ def test_track_param_of_the_wrong_kind_is_named_before_rally_starts():
     proc = ingestlab("race", "posts", "--test-mode", "--target-hosts", "127.0.0.1:1", "--track-param", "bulk_sizes=abc")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "track parameter 'bulk_sizes' of posts must be a JSON list of integers" in proc.stderr
+
+
+@pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")
+def test_plain_esrally_against_a_wrong_address_fails_fast(tmp_path):
+    """Rally connects before it loads the track, so its own message (a traceback ending in the refused
+    connection) is what plain esrally users see; it comes within seconds, and nothing is raced."""
+    start = time.monotonic()
+    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}",
+                         "--target-hosts=127.0.0.1:1", "--test-mode", rally_home=tmp_path, timeout=120)
+    assert proc.returncode != 0 and time.monotonic() - start < 60
+    assert "Cannot race" in proc.stdout + proc.stderr and "Connection refused" in proc.stdout + proc.stderr

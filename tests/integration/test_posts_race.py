@@ -1,6 +1,4 @@
 """Race the posts track with real esrally against a real node and check what landed."""
-import os
-import socket
 import subprocess
 import sys
 import uuid
@@ -8,8 +6,8 @@ import uuid
 import pytest
 
 from ingestlab import paths
-from ingestlab.rally import race, results
-from tests.integration.conftest import get_json, ingestlab
+from ingestlab.rally import results
+from tests.integration.conftest import get_json, ingestlab, plain_esrally, port_1900_taken
 
 pytestmark = pytest.mark.integration
 TASKS = ["index-api", "bulk-10", "bulk-50", "bulk-100", "bulk-1000", "bulk-10000"]
@@ -52,19 +50,11 @@ def test_two_races_at_once_do_not_collide(es_node):
         assert get_json(f"{es_node.url}/posts-{name}/_count")["count"] == 1000
 
 
-def _port_1900_taken() -> bool:
-    with socket.socket() as sock:
-        return sock.connect_ex(("127.0.0.1", 1900)) == 0
-
-
-@pytest.mark.skipif(_port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")
+@pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")
 def test_plain_esrally_races_the_track(es_node, tmp_path):
-    home = race.ensure_rally_home(tmp_path)
-    esrally = os.path.join(os.path.dirname(sys.executable), "esrally")
-    cmd = [esrally, "race", "--offline", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}",
-           f"--target-hosts={es_node.hosts}", "--test-mode", "--challenge=index-api",
-           "--track-params=index_name:posts-plain", f"--report-file={tmp_path / 'report.md'}"]
-    proc = subprocess.run(cmd, env={**os.environ, "RALLY_HOME": str(home)}, capture_output=True, text=True, timeout=600)
+    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}",
+                         f"--target-hosts={es_node.hosts}", "--test-mode", "--challenge=index-api",
+                         "--track-params=index_name:posts-plain", f"--report-file={tmp_path / 'report.md'}", rally_home=tmp_path)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "index-api" in (tmp_path / "report.md").read_text()
     assert get_json(f"{es_node.url}/posts-plain/_count")["count"] == 1000
