@@ -99,7 +99,7 @@ def require_tool(name: str, why: str) -> str:
 def _run_maven(args: list[str], what: str, cwd: Path | None = None) -> None:
     mvn = require_tool("mvn", "to fetch Elasticsearch from Maven Central")
     repo = [f"-Dmaven.repo.local={_local_repository()}"] if os.environ.get("INGESTLAB_MAVEN_REPO") else []
-    proc = subprocess.run([mvn, "-q", "-B", *repo, *args], cwd=cwd, capture_output=True, text=True)
+    proc = subprocess.run([mvn, "-q", "-B", "-Dstyle.color=never", *repo, *args], cwd=cwd, capture_output=True, text=True)
     if proc.returncode != 0:
         tail = "\n".join((proc.stdout + proc.stderr).strip().splitlines()[-15:])
         raise IngestlabError(

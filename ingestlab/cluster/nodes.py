@@ -234,6 +234,16 @@ def wait_for_health(cluster: Cluster, status: str = "green", timeout: float = 12
     return health
 
 
+def _make_writable_dir(path: Path) -> None:
+    """The directory for the nodes' data and logs, or an error naming it (not a traceback)."""
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise IngestlabError(f"cannot create {path} for the nodes' data ({e.strerror}); pass a writable --data-dir or set INGESTLAB_HOME") from None
+    if not os.access(path, os.W_OK | os.X_OK):
+        raise IngestlabError(f"{path} is not writable; pass a writable --data-dir or set INGESTLAB_HOME")
+
+
 def up(
     nodes: int = 1,
     version: str = distribution.DEFAULT_VERSION,
@@ -271,7 +281,7 @@ def up(
     es_home = distribution.ensure_distribution(version, log=log)
     user = ensure_service_user()
     check_reachable(user, es_home)
-    cluster_dir.mkdir(parents=True, exist_ok=True)
+    _make_writable_dir(cluster_dir)
     check_reachable(user, cluster_dir)
     try:
         for node in cluster.nodes:

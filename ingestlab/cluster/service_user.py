@@ -66,5 +66,5 @@ def check_reachable(user: ServiceUser, path: Path) -> None:
         if parent.exists() and not (os.stat(parent).st_mode & 0o001):
             raise IngestlabError(
                 f"user {user.name!r} (Elasticsearch's) cannot enter {parent}; "
-                f"set INGESTLAB_HOME to a directory outside it (default when root: /var/lib/ingestlab)"
+                f"choose a --data-dir outside it, or set INGESTLAB_HOME to one (default when root: /var/lib/ingestlab)"
             )

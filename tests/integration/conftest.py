@@ -26,9 +26,10 @@ def get_json(url: str) -> dict:
         return json.loads(response.read())
 
 
-def ingestlab(*args, timeout=600) -> subprocess.CompletedProcess:
-    """Run the pack's CLI as a user would, capturing its output."""
-    return subprocess.run([sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=timeout)
+def ingestlab(*args, timeout=600, env=None) -> subprocess.CompletedProcess:
+    """Run the pack's CLI as a user would, capturing its output; ``env`` adds to the environment."""
+    return subprocess.run([sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=timeout,
+                          env={**os.environ, **(env or {})})
 
 
 def port_1900_taken() -> bool:

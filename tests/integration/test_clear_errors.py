@@ -62,3 +62,39 @@ def test_plain_esrally_against_a_wrong_address_fails_fast(tmp_path):
                          "--target-hosts=127.0.0.1:1", "--test-mode", rally_home=tmp_path, timeout=120)
     assert proc.returncode != 0 and time.monotonic() - start < 60
     assert "Cannot race" in proc.stdout + proc.stderr and "Connection refused" in proc.stdout + proc.stderr
+
+
+def test_data_dir_that_cannot_hold_the_nodes_is_named(tmp_path):
+    not_a_dir = tmp_path / "a-file"
+    not_a_dir.write_text("")
+    proc = ingestlab("cluster", "up", "--name", "ingestlab-nodir", "--http-port", "39273", "--transport-port", "39373",
+                     "--data-dir", str(not_a_dir))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert f"cannot create {not_a_dir}/ingestlab-nodir for the nodes' data" in proc.stderr and "--data-dir" in proc.stderr
+
+
+def test_data_dir_the_service_user_cannot_write_is_named(tmp_path):
+    private = tmp_path / "private"
+    private.mkdir(mode=0o500)  # root: Elasticsearch's user cannot enter it; anyone else: cannot write it
+    proc = ingestlab("cluster", "up", "--name", "ingestlab-ro", "--http-port", "39273", "--transport-port", "39373",
+                     "--data-dir", str(private / "nodes"))
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert str(private) in proc.stderr and "--data-dir" in proc.stderr
+    assert '"running": false' in ingestlab("cluster", "status", "--name", "ingestlab-ro").stdout
+
+
+def test_maven_unreachable_with_an_empty_cache_is_a_clear_error_and_leaves_nothing(tmp_path):
+    """Maven's own settings point every repository at a closed port; the local repository is empty."""
+    (tmp_path / ".m2").mkdir()
+    (tmp_path / ".m2" / "settings.xml").write_text(
+        "<settings><mirrors><mirror><id>unreachable</id><mirrorOf>*</mirrorOf>"
+        "<url>http://127.0.0.1:1/maven2</url></mirror></mirrors></settings>"
+    )
+    env = {"MAVEN_OPTS": f"-Duser.home={tmp_path}", "INGESTLAB_MAVEN_REPO": str(tmp_path / ".m2" / "repository"),
+           "INGESTLAB_HOME": str(tmp_path / "home")}
+    proc = ingestlab("cluster", "up", "--name", "ingestlab-nomaven", "--http-port", "39274", "--transport-port", "39374", env=env)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "Maven could not resolve org.elasticsearch.distribution.integ-test-zip:elasticsearch:7.17.29:zip" in proc.stderr
+    assert "127.0.0.1:1" in proc.stderr  # Maven's own words name the repository it could not reach
+    assert not list((tmp_path / "home").glob("distributions/*/*"))  # no half-unpacked distribution
+    assert '"running": false' in ingestlab("cluster", "status", "--name", "ingestlab-nomaven", env=env).stdout
