@@ -41,6 +41,7 @@ def cmd_cluster(args) -> int:
             name=args.name,
             settings=settings,
             data_dir=args.data_dir,
+            secured=args.secured,
         )
     elif args.action == "down":
         nodes.down(args.name)
@@ -80,6 +81,8 @@ def _target_hosts(args) -> str:
     cluster = nodes.Cluster.load(args.cluster)
     if cluster is None or not any(nodes.pid_alive(n.pid) for n in cluster.nodes):
         raise IngestlabError("no running ingestlab cluster: start one with `ingestlab cluster up`, or pass --target-hosts")
+    if cluster.security and not args.client_options:
+        args.client_options = cluster.credentials().client_options()  # the pack's own secured cluster
     return cluster.hosts
 
 
@@ -176,7 +179,7 @@ def cmd_nightly(args) -> int:
         studies.get(name)
     return nightly.run(names, Path(args.history) if args.history else None,
                        args.margin / 100.0 if args.margin is not None else None,
-                       target_hosts=args.target_hosts, version=args.version)
+                       target_hosts=args.target_hosts, version=args.version, client_options=args.client_options)
 
 
 def cmd_corpora(args) -> int:
@@ -285,6 +288,8 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--transport-port", type=int, default=nodes.DEFAULT_TRANSPORT_PORT)
     c.add_argument("--setting", action="append", metavar="KEY=VALUE", help="extra node setting, repeatable")
     c.add_argument("--name", default=nodes.DEFAULT_CLUSTER)
+    c.add_argument("--secured", action="store_true",
+                   help="x-pack security: basic auth (user elastic, password in <cluster dir>/credentials.json) and TLS")
     c.add_argument("--data-dir", help="where the nodes' data, logs and config go, as DIR/<name>/node-N, emptied at every start (default: under INGESTLAB_HOME)")
     c.set_defaults(func=cmd_cluster)
 
@@ -322,6 +327,7 @@ def parser() -> argparse.ArgumentParser:
     nt.add_argument("--history", help="SQLite history file (default: results/nightly/history.sqlite)")
     nt.add_argument("--margin", type=float, metavar="PERCENT", help="regression margin; default: 2x the history's coefficient of variation, at least 10 %%")
     nt.add_argument("--target-hosts", help="race against this cluster instead of provisioning one")
+    nt.add_argument("--client-options", help="with --target-hosts: passed to esrally --client-options (never printed)")
     nt.add_argument("--version", choices=sorted(distribution.DISTRIBUTIONS), help="Elasticsearch of the provisioned node")
     nt.set_defaults(func=cmd_nightly)
 

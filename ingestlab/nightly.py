@@ -66,7 +66,7 @@ def regressions(db, study: str, night: str, figures: dict[str, float], margin: f
 
 
 def run(study_names=DEFAULT_STUDIES, history: Path | None = None, margin: float | None = None, log=print,
-        target_hosts: str | None = None, version: str | None = None) -> int:
+        target_hosts: str | None = None, version: str | None = None, client_options: str | None = None) -> int:
     from ingestlab.racing import race_study
     from ingestlab.cluster import distribution, nodes
     from ingestlab.report import html
@@ -83,7 +83,8 @@ def run(study_names=DEFAULT_STUDIES, history: Path | None = None, margin: float 
         for name in study_names:
             studies.get(name)
             log(f"[ingestlab] nightly {night}: racing {name} (test mode)")
-            races[name] = race_study(name, target_hosts, track_params=SMALL_PARAMS.get(name, {}), tags={"nightly": night}, test_mode=True)
+            races[name] = race_study(name, target_hosts, track_params=SMALL_PARAMS.get(name, {}), tags={"nightly": night}, test_mode=True,
+                                     client_options=client_options)
     finally:
         if cluster:
             nodes.stop(cluster, log=log)

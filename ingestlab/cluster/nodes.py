@@ -21,7 +21,7 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ingestlab import paths
-from ingestlab.cluster import distribution
+from ingestlab.cluster import distribution, security
 from ingestlab.cluster.service_user import ServiceUser, check_reachable, ensure_service_user
 from ingestlab.errors import IngestlabError
 
@@ -37,10 +37,11 @@ class Node:
     transport_port: int
     directory: str
     pid: int | None = None
+    scheme: str = "http"
 
     @property
     def url(self) -> str:
-        return f"http://127.0.0.1:{self.http_port}"
+        return f"{self.scheme}://127.0.0.1:{self.http_port}"
 
     @property
     def log_file(self) -> Path:
@@ -54,6 +55,17 @@ class Cluster:
     heap: str
     nodes: list[Node] = field(default_factory=list)
     settings: dict = field(default_factory=dict)
+    security: bool = False  # basic auth and TLS; see ingestlab.cluster.security
+
+    @property
+    def directory(self) -> Path:
+        return Path(self.nodes[0].directory).parent
+
+    def credentials(self) -> "security.Credentials | None":
+        return security.load(self.directory) if self.security else None
+
+    def get_json(self, path: str, node: "Node | None" = None, timeout: float = 5.0) -> dict:
+        return http_json((node or self.nodes[0]).url + path, timeout=timeout, credentials=self.credentials())
 
     @property
     def hosts(self) -> str:
@@ -115,8 +127,13 @@ def pid_alive(pid: int | None) -> bool:
     return True
 
 
-def http_json(url: str, timeout: float = 5.0) -> dict:
-    with urllib.request.urlopen(url, timeout=timeout) as response:
+def http_json(url: str, timeout: float = 5.0, credentials: "security.Credentials | None" = None) -> dict:
+    request = urllib.request.Request(url)
+    context = None
+    if credentials:
+        request.add_header("Authorization", credentials.authorization())
+        context = credentials.ssl_context()
+    with urllib.request.urlopen(request, timeout=timeout, context=context) as response:
         return json.loads(response.read())
 
 
@@ -143,6 +160,8 @@ def node_settings(spec: distribution.DistributionSpec, cluster: Cluster, node: N
         else:
             settings["discovery.zen.ping.unicast.hosts"] = seeds
             settings["discovery.zen.minimum_master_nodes"] = str(len(cluster.nodes) // 2 + 1)
+    if cluster.security:
+        settings.update(security.node_settings())
     settings.update(cluster.settings)
     return settings
 
@@ -177,7 +196,6 @@ def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: Service
     for sub in ("data", "logs", "tmp"):
         (node_dir / sub).mkdir(parents=True)
     config = _node_config_dir(es_home, node_dir)
-    user.chown(node_dir)
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "ES_JAVA_HOME": str(java_home),
@@ -188,6 +206,9 @@ def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: Service
         "HOME": str(node_dir),
         "LANG": "C.UTF-8",
     }
+    if cluster.security:
+        security.install_on_node(es_home, config, cluster.directory, cluster.credentials(), env)
+    user.chown(node_dir)
     pid_file = node_dir / "es.pid"
     cmd = [str(es_home / "bin" / "elasticsearch"), "-d", "-p", str(pid_file)]
     cmd += [f"-E{k}={v}" for k, v in node_settings(spec, cluster, node).items()]
@@ -204,13 +225,13 @@ def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: Service
     node.pid = int(pid_file.read_text().strip())
 
 
-def _wait_until_answers(node: Node, timeout: float) -> None:
+def _wait_until_answers(cluster: Cluster, node: Node, timeout: float) -> None:
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if not pid_alive(node.pid):
             raise IngestlabError(f"node {node.name} (pid {node.pid}) exited during start-up\n{_log_tail(node)}")
         try:
-            http_json(node.url + "/", timeout=2)
+            cluster.get_json("/", node=node, timeout=2)
             return
         except (urllib.error.URLError, ConnectionError, TimeoutError, json.JSONDecodeError):
             time.sleep(0.5)
@@ -218,12 +239,9 @@ def _wait_until_answers(node: Node, timeout: float) -> None:
 
 
 def wait_for_health(cluster: Cluster, status: str = "green", timeout: float = 120) -> dict:
-    url = (
-        f"{cluster.url}/_cluster/health?wait_for_status={status}"
-        f"&wait_for_nodes={len(cluster.nodes)}&timeout={int(timeout)}s"
-    )
+    path = f"/_cluster/health?wait_for_status={status}&wait_for_nodes={len(cluster.nodes)}&timeout={int(timeout)}s"
     try:
-        health = http_json(url, timeout=timeout + 10)
+        health = cluster.get_json(path, timeout=timeout + 10)
     except urllib.error.HTTPError as e:  # 408 when the wait timed out
         health = json.loads(e.read() or b"{}")
     if health.get("timed_out", True) or health.get("number_of_nodes") != len(cluster.nodes):
@@ -253,12 +271,14 @@ def up(
     name: str = DEFAULT_CLUSTER,
     settings: dict | None = None,
     data_dir: str | None = None,
+    secured: bool = False,
     log=print,
 ) -> Cluster:
     """Provision and start a cluster; returns once it is green. Stops what it started on failure.
 
     Each node's config, data and logs go to ``<data_dir>/<name>/node-N`` (default: under INGESTLAB_HOME),
-    so a cluster can be placed on a chosen disk. Those node directories are emptied at every start."""
+    so a cluster can be placed on a chosen disk. Those node directories are emptied at every start.
+    ``secured``: x-pack security with basic auth and TLS (``Cluster.credentials()`` has what clients need)."""
     if nodes < 1:
         raise IngestlabError("a cluster needs at least one node")
     existing = Cluster.load(name)
@@ -267,10 +287,11 @@ def up(
     spec = distribution.spec_for(version)
     java_home = find_java_home()
     cluster_dir = (Path(data_dir).resolve() if data_dir else paths.clusters_dir()) / name
-    cluster = Cluster(name=name, version=version, heap=heap, settings=dict(settings or {}))
+    cluster = Cluster(name=name, version=version, heap=heap, settings=dict(settings or {}), security=secured)
     for i in range(nodes):
         cluster.nodes.append(
-            Node(name=f"node-{i + 1}", http_port=http_port + i, transport_port=transport_port + i, directory=str(cluster_dir / f"node-{i + 1}"))
+            Node(name=f"node-{i + 1}", http_port=http_port + i, transport_port=transport_port + i,
+                 directory=str(cluster_dir / f"node-{i + 1}"), scheme="https" if secured else "http")
         )
     busy = [p for n in cluster.nodes for p in (n.http_port, n.transport_port) if not port_is_free(p)]
     if busy:
@@ -283,19 +304,24 @@ def up(
     check_reachable(user, es_home)
     _make_writable_dir(cluster_dir)
     check_reachable(user, cluster_dir)
+    if secured:
+        security.create(cluster_dir)
     try:
         for node in cluster.nodes:
             log(f"[ingestlab] starting {node.name} (Elasticsearch {version}, heap {heap}) on {node.url} as {user.name}")
             _start_node(es_home, spec, cluster, node, user, java_home)
             cluster.save()
         for node in cluster.nodes:
-            _wait_until_answers(node, timeout=180)
+            _wait_until_answers(cluster, node, timeout=180)
         wait_for_health(cluster, "green", timeout=120)
     except BaseException:
         stop(cluster)
         raise
     cluster.save()
     log(f"[ingestlab] cluster {name} is green: {cluster.hosts}")
+    if secured:
+        log(f"[ingestlab] secured: https with CA {cluster.credentials().ca_certs}; user {security.USER}, password in "
+            f"{security.credentials_file(cluster.directory)} (`ingestlab race --cluster {name}` uses them)")
     return cluster
 
 
@@ -335,7 +361,7 @@ def status(name: str = DEFAULT_CLUSTER) -> dict:
         result["nodes"].append({"name": n.name, "url": n.url, "pid": n.pid, "alive": pid_alive(n.pid)})
     result["running"] = any(n["alive"] for n in result["nodes"])
     try:
-        result["health"] = http_json(cluster.url + "/_cluster/health", timeout=3).get("status")
+        result["health"] = cluster.get_json("/_cluster/health", timeout=3).get("status")
     except Exception as e:  # status must report, not fail
         result["health"] = f"unreachable ({e.__class__.__name__})"
     return result

@@ -1,17 +1,53 @@
-"""Before Rally starts: does anything answer at the target hosts? A wrong address then fails in a second
-with the host named and what to do, instead of a connection traceback from inside Rally.
+"""Before Rally starts: does an Elasticsearch answer at the target hosts, and does it take the credentials?
+A wrong address or password then fails in a second with the host named and what to do, instead of a
+traceback from inside Rally.
 
-Any HTTP answer counts (401 from a secured cluster too): this checks reachability, not credentials, and
-sends none. TLS certificates are not verified here; Rally's own client does that with the client options.
+The client options are read with Rally's own parser, so TLS (``use_ssl``, ``verify_certs``, ``ca_certs``)
+and auth (``basic_auth_user``/``basic_auth_password``, ``api_key``) mean here what they mean to Rally.
+Error messages name the host and the user, never a password or key.
 """
 from __future__ import annotations
 
+import base64
+import http.client
 import socket
 import ssl
 import urllib.error
 import urllib.request
 
 from ingestlab.errors import IngestlabError
+
+
+def parse_client_options(client_options: str | None) -> dict:
+    """The ``default`` cluster's options as Rally reads ``--client-options``."""
+    if not client_options:
+        return {}
+    from esrally.utils import opts
+
+    try:
+        return dict(opts.ClientOptions(client_options).default)
+    except Exception as e:  # Rally's parser raises assorted errors for malformed strings
+        raise IngestlabError(f"--client-options could not be read ({e.__class__.__name__}); "
+                             f"expected key:value pairs like use_ssl:true,basic_auth_user:'elastic'") from None
+
+
+def _ssl_context(options: dict) -> ssl.SSLContext:
+    if options.get("verify_certs", True) in (False, "false") or not options.get("ca_certs"):
+        context = ssl.create_default_context()
+        context.check_hostname = False
+        context.verify_mode = ssl.CERT_NONE  # reachability only; Rally's client verifies with its own options
+        return context
+    return ssl.create_default_context(cafile=options["ca_certs"])
+
+
+def _authorization(options: dict) -> str | None:
+    if options.get("basic_auth_user"):
+        token = f"{options['basic_auth_user']}:{options.get('basic_auth_password', '')}".encode()
+        return "Basic " + base64.b64encode(token).decode()
+    if options.get("api_key"):
+        key = options["api_key"]
+        return "ApiKey " + (key if isinstance(key, str) else base64.b64encode(":".join(key).encode()).decode())
+    return None
 
 
 def _url(host: str, tls: bool) -> str:
@@ -21,19 +57,31 @@ def _url(host: str, tls: bool) -> str:
 
 
 def check_hosts(target_hosts: str, client_options: str | None = None, timeout: float = 5.0) -> None:
-    tls = bool(client_options and "use_ssl:true" in client_options.replace(" ", "").lower())
-    context = ssl.create_default_context()
-    context.check_hostname = False
-    context.verify_mode = ssl.CERT_NONE
+    options = parse_client_options(client_options)
+    tls = options.get("use_ssl") in (True, "true")
+    context = _ssl_context(options)
+    authorization = _authorization(options)
     for host in (h.strip() for h in target_hosts.split(",") if h.strip()):
-        url = _url(host, tls)
+        request = urllib.request.Request(_url(host, tls), method="GET")
+        if authorization:
+            request.add_header("Authorization", authorization)
         try:
-            with urllib.request.urlopen(urllib.request.Request(url, method="GET"), timeout=timeout, context=context):
+            with urllib.request.urlopen(request, timeout=timeout, context=context):
                 pass
-        except urllib.error.HTTPError:
-            continue  # it answered (e.g. 401 on a secured cluster): reachable
+        except urllib.error.HTTPError as e:
+            if e.code == 401 and authorization:
+                who = f"user {options['basic_auth_user']!r}" if options.get("basic_auth_user") else "the API key"
+                raise IngestlabError(f"Elasticsearch at {host} refused the credentials of {who} (HTTP 401); "
+                                     f"check basic_auth_user/basic_auth_password or api_key in --client-options") from None
+            continue  # it answered (e.g. 401 to a request without credentials): reachable; Rally reports the rest
         except (urllib.error.URLError, socket.timeout, ConnectionError, OSError) as e:
             reason = getattr(e, "reason", e)
+            if isinstance(reason, ssl.SSLError):
+                raise IngestlabError(f"TLS with {host} failed ({reason}); check use_ssl, verify_certs and ca_certs "
+                                     f"in --client-options") from None
+            if isinstance(e, http.client.RemoteDisconnected) and not tls:
+                raise IngestlabError(f"{host} closed the connection on a plain HTTP request; if it speaks HTTPS, "
+                                     f"add use_ssl:true (and ca_certs) to --client-options") from None
             raise IngestlabError(
                 f"no Elasticsearch answers at {host} ({reason}); start the pack's cluster with `ingestlab cluster up`, "
                 f"or pass --target-hosts HOST:PORT of a running one"

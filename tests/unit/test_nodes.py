@@ -53,3 +53,12 @@ def test_no_java_is_a_clear_error(monkeypatch):
     monkeypatch.setattr(nodes.shutil, "which", lambda name: None)
     with pytest.raises(IngestlabError, match="no Java found: install a JDK 17"):
         nodes.find_java_home()
+
+
+def test_a_secured_cluster_turns_on_security_and_tls_on_both_layers():
+    c = cluster_of(3)
+    c.security = True
+    s = nodes.node_settings(distribution.spec_for("7.17.29"), c, c.nodes[0])
+    assert s["xpack.security.enabled"] == "true"
+    assert s["xpack.security.http.ssl.enabled"] == "true" and s["xpack.security.transport.ssl.enabled"] == "true"
+    assert s["xpack.security.http.ssl.certificate"] == "node.crt"  # a copy in the node's own config dir

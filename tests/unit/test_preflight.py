@@ -1,0 +1,26 @@
+"""Client options are read as Rally reads them; the preflight's auth header and errors follow from them."""
+import base64
+
+import pytest
+
+from ingestlab.errors import IngestlabError
+from ingestlab.rally import preflight
+
+
+def test_client_options_are_parsed_by_rallys_own_rules():
+    options = preflight.parse_client_options("use_ssl:true,verify_certs:false,basic_auth_user:'elastic',basic_auth_password:'s3cret'")
+    assert options["use_ssl"] is True and options["verify_certs"] is False
+    assert options["basic_auth_user"] == "elastic"
+
+
+def test_basic_auth_and_api_key_become_authorization_headers():
+    basic = preflight._authorization({"basic_auth_user": "u", "basic_auth_password": "p"})
+    assert basic == "Basic " + base64.b64encode(b"u:p").decode()
+    assert preflight._authorization({"api_key": "abc"}) == "ApiKey abc"
+    assert preflight._authorization({}) is None
+
+
+def test_a_wrong_address_is_named_without_credentials_in_the_message():
+    with pytest.raises(IngestlabError) as failed:
+        preflight.check_hosts("127.0.0.1:1", "basic_auth_user:'elastic',basic_auth_password:'hunter2'", timeout=2)
+    assert "127.0.0.1:1" in str(failed.value) and "hunter2" not in str(failed.value)
