@@ -45,6 +45,15 @@ def cmd_cluster(args) -> int:
         )
     elif args.action == "down":
         nodes.down(args.name)
+    elif args.action in ("kill-node", "start-node"):
+        cluster = nodes.Cluster.load(args.name)
+        if cluster is None or not args.node:
+            raise IngestlabError(f"{args.action} needs a recorded cluster (--name) and --node NAME")
+        if args.action == "kill-node":
+            nodes.kill_node(cluster, args.node)
+            print(f"[ingestlab] {args.node} of {args.name} killed (SIGKILL); `ingestlab cluster start-node --node {args.node}` restarts it")
+        else:
+            nodes.start_node(cluster, args.node)
     else:
         print(json.dumps(nodes.status(args.name), indent=2))
     return 0
@@ -102,7 +111,7 @@ def race_study(study_name: str, target_hosts: str | None, args) -> dict:
         node = {"version": args.distribution_version, "car": args.car, "car_params": args.car_params}
     return racing.race_study(study_name, target_hosts, challenge=args.challenge, track_params=_track_params(args),
                              tags=_pairs(args.tag, ":", "tag"), test_mode=args.test_mode, client_options=args.client_options,
-                             from_distribution=node)
+                             from_distribution=node, on_error=args.on_error)
 
 
 def _report(study_name: str, race_doc: dict, load_side: dict | None) -> None:
@@ -270,6 +279,9 @@ def _race_options(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tag", action="append", metavar="KEY:VALUE", help="user tag stored with the race, repeatable")
     p.add_argument("--test-mode", action="store_true", help="Rally's test mode: 1k docs, one iteration per task")
     p.add_argument("--client-options", help="passed to esrally --client-options (never printed)")
+    p.add_argument("--on-error", choices=["abort", "continue", "continue-on-network"], default="abort",
+                   help="Rally's --on-error: abort at the first failed request (default); continue: race on and mark the report "
+                        "INVALID (a lost connection still aborts); continue-on-network: race on through lost connections too")
     p.add_argument("--cluster", default="ingestlab", help="name of the pack's local cluster")
 
 
@@ -280,7 +292,9 @@ def parser() -> argparse.ArgumentParser:
     sub = top.add_subparsers(dest="command", required=True)
 
     c = sub.add_parser("cluster", help="provision, start, stop a local Elasticsearch cluster")
-    c.add_argument("action", choices=["up", "down", "status"])
+    c.add_argument("action", choices=["up", "down", "status", "kill-node", "start-node"],
+                   help="kill-node / start-node: crash one node (SIGKILL) and restart it on its data, for fault tests")
+    c.add_argument("--node", help="kill-node / start-node: the node, e.g. node-2")
     c.add_argument("--nodes", type=int, default=1)
     c.add_argument("--version", default=distribution.DEFAULT_VERSION, choices=sorted(distribution.DISTRIBUTIONS))
     c.add_argument("--heap", default="1g")

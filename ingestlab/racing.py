@@ -11,9 +11,11 @@ from ingestlab.errors import IngestlabError
 
 def race_study(study_name: str, target_hosts: str | None, *, challenge: str | None = None, track_params: dict | None = None,
                tags: dict | None = None, test_mode: bool = False, client_options: str | None = None,
-               from_distribution: dict | None = None) -> dict:
+               from_distribution: dict | None = None, on_error: str = "abort") -> dict:
     """``from_distribution``: None for benchmark-only, else the keyword arguments of
-    :func:`ingestlab.rally.from_distribution.run` that choose the node (version, car, car_params)."""
+    :func:`ingestlab.rally.from_distribution.run` that choose the node (version, car, car_params).
+    ``on_error``: Rally's ``--on-error``: ``abort`` ends the race at the first failed request; ``continue``
+    races on, and the report marks every task with failed requests INVALID."""
     from ingestlab.rally import race
 
     study = studies.get(study_name)
@@ -30,13 +32,14 @@ def race_study(study_name: str, target_hosts: str | None, *, challenge: str | No
 
         return pipeline.run(study.track, challenge=challenge, track_params=study.rally_params(params),
                             user_tags={**tags, "pipeline": "from-distribution"}, test_mode=test_mode, report_file=report_file,
+                            on_error=on_error,
                             **from_distribution).load()
     from ingestlab.rally import preflight
 
     preflight.check_hosts(target_hosts, client_options)
     outcome = race.run(race.RaceRequest(track_path=study.track, target_hosts=target_hosts, challenge=challenge,
                                         track_params=study.rally_params(params), user_tags=tags, test_mode=test_mode,
-                                        client_options=client_options, report_file=report_file))
+                                        client_options=client_options, report_file=report_file, on_error=on_error))
     if not outcome.ok:
         raise IngestlabError(f"the race failed (exit {outcome.returncode}); Rally's log: {race.rally_log()}")
     return outcome.load()

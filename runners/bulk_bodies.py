@@ -73,3 +73,14 @@ def failed_items(response: dict) -> ItemFailures:
             reason = f"{error.get('type', 'error')}: {error.get('reason', '')}" if isinstance(error, dict) else str(error)
             errors.append((position, status, reason))
     return ItemFailures(rejected, errors)
+
+
+def acknowledged_ids(response: dict) -> list:
+    """The ids of the documents a bulk response confirms (per-item status below 300), in order.
+    With ``filter_path`` leaving out ``_id`` they come back as None: counted, not sampled."""
+    ids = []
+    for item in response.get("items", []):
+        result = next(iter(item.values()))
+        if result.get("status", 0) < 300:
+            ids.append(result.get("_id"))
+    return ids

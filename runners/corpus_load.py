@@ -4,10 +4,23 @@ The parameter source gives each client its own share of the corpus, as prepared 
 one call sends one of them: a bulk request, or with ``bulk-size: 1`` one document through the
 index API (not a bulk of one). Rejections (HTTP 429) are retried with bounded backoff and counted;
 anything else Elasticsearch refuses fails the call. Rally sums the calls' weights into docs/s.
+Each call's acknowledged documents (count and a sample of ids), retries and error go to the runner
+stats file, so that a check after a fault can prove no acknowledged document was lost.
 """
 from __future__ import annotations
 
+from ingestlab.runners.failures import RequestFailed
 from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one
+from ingestlab.runners.runner_stats import record
+
+
+def _record(params: dict, stats: WriteStats, error: str | None = None) -> None:
+    """What this call got acknowledged (count and an id sample) and retried; kept with ``ingestlab race``."""
+    entry = {"task": params.get("operation"), "method": NAME, "sent": params["batch"].size, "acknowledged": stats.acknowledged,
+             "retries": stats.retries, "ids": stats.id_sample}
+    if error:
+        entry["error"] = error
+    record(entry)
 
 NAME = "corpus-load"
 
@@ -19,10 +32,17 @@ class CorpusLoad:
         index, batch = params["index"], params["batch"]
         backoff = params.get("backoff") or Backoff()
         stats = WriteStats()
-        if params["bulk"]:
-            await index_in_bulks(es, index, [batch], None, backoff, stats)
-        else:
-            await index_one_by_one(es, index, batch.documents, None, backoff, stats)
+        try:
+            if params["bulk"]:
+                await index_in_bulks(es, index, [batch], None, backoff, stats)
+            else:
+                await index_one_by_one(es, index, batch.documents, None, backoff, stats)
+        except Exception as e:
+            if isinstance(e, RequestFailed):
+                e.weight = stats.acknowledged  # what this call did get written counts towards docs/s
+            _record(params, stats, error=f"{e.__class__.__name__}: {e}")
+            raise
+        _record(params, stats)
         return {"weight": batch.size, "unit": "docs", "success": True, "retries": stats.retries, "bytes": stats.bytes}
 
     def __repr__(self):

@@ -27,6 +27,7 @@ class CorpusLoadParamSource:
         operation = kwargs.get("operation_name") or params.get("name") or NAME
         if not track.corpora:
             raise ParameterError(f"operation [{operation}]: the track has no corpus; create one first (see the track's README)")
+        self._operation = operation
         self._index = pick(track.indices, params.get("index"), "index", operation).name
         self._document_set = document_set(track, params, operation)
         available = self._document_set.number_of_documents
@@ -68,4 +69,5 @@ class CorpusLoadParamSource:
             raise StopIteration
         batch = self._batches[self._next]
         self._next += 1
-        return {"index": self._index, "batch": batch, "bulk": self._bulk_size > 1, "backoff": self._backoff}
+        return {"index": self._index, "batch": batch, "bulk": self._bulk_size > 1, "backoff": self._backoff,
+                "operation": self._operation}

@@ -41,7 +41,7 @@ class FreshIndexLoad:
         elapsed = time.perf_counter() - start
         found = await untimed(lambda: count_documents(es, index))
         if found != expected:
-            raise DocumentsLost(f"[{index}] holds {found} documents after a run that wrote {expected}")
+            raise DocumentsLost.mismatch(index, found, expected, f"the run wrote {expected}")
         return {
             "weight": expected,
             "unit": "docs",

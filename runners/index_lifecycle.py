@@ -10,13 +10,24 @@ from elasticsearch import ApiError
 from ingestlab.runners.indexing import JSON
 from ingestlab.runners.params import positive_int
 from ingestlab.runners.track_lookup import document_set, pick
+from ingestlab.runners.failures import RequestFailed
 
 RECREATE = "recreate-index"
 CHECK = "check-doc-count"
 
 
-class DocumentsLost(RuntimeError):
+class DocumentsLost(RequestFailed):
     """The index holds fewer (or more) documents than were written."""
+
+    @classmethod
+    def mismatch(cls, index: str, found: int, expected: int, wrote: str) -> "DocumentsLost":
+        """``wrote``: what should be there, in words (e.g. "the task before wrote 1000")."""
+        if found > expected:
+            why = (f"{found - expected} more than written: documents without ids were written twice "
+                   f"(a request re-sent after a lost connection is applied again)")
+        else:
+            why = f"{expected - found} missing"
+        return cls(f"[{index}] holds {found} documents; {wrote}: {why}")
 
 
 async def recreate_index(es, index: str, body: dict) -> None:
@@ -26,12 +37,24 @@ async def recreate_index(es, index: str, body: dict) -> None:
         if e.meta.status != 404:
             raise
     await es.perform_request("PUT", f"/{index}", headers=dict(JSON), body=body)
+    # every copy the cluster can hold must be started before writing: a replica still recovering when a
+    # node fails cannot take over, and the study would measure recovery instead of indexing
+    data_nodes = (await es.perform_request("GET", "/_cluster/health", headers=dict(JSON)))["number_of_data_nodes"]
+    status = "green" if data_nodes >= replicas(body) + 1 else "yellow"
     await es.perform_request(
         "GET",
         f"/_cluster/health/{index}",
         headers=dict(JSON),
-        params={"wait_for_status": "yellow", "wait_for_no_initializing_shards": "true", "timeout": "60s"},
+        params={"wait_for_status": status, "wait_for_no_initializing_shards": "true", "timeout": "60s"},
     )
+
+
+def replicas(body: dict) -> int:
+    """The index body's replica count, however its settings are spelled (Elasticsearch's default: 1)."""
+    settings = (body or {}).get("settings", {})
+    nested = settings.get("index", {}) if isinstance(settings.get("index"), dict) else {}
+    value = settings.get("index.number_of_replicas", settings.get("number_of_replicas", nested.get("number_of_replicas", 1)))
+    return int(value)
 
 
 async def count_documents(es, index: str) -> int:
@@ -53,7 +76,7 @@ class CheckDocCount:
     async def __call__(self, es, params):
         found = await count_documents(es, params["index"])
         if found != params["expected"]:
-            raise DocumentsLost(f"[{params['index']}] holds {found} documents; the task before wrote {params['expected']}")
+            raise DocumentsLost.mismatch(params["index"], found, params["expected"], f"the task before wrote {params['expected']}")
         return {"weight": 1, "unit": "ops", "success": True, "documents": found}
 
     def __repr__(self):

@@ -7,19 +7,20 @@ from __future__ import annotations
 
 import asyncio
 import gzip
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import orjson
 
 from elasticsearch import ApiError
 
-from ingestlab.runners.bulk_bodies import Batch, failed_items
+from ingestlab.runners.bulk_bodies import Batch, acknowledged_ids, failed_items
+from ingestlab.runners.failures import RequestFailed
 
 JSON = {"content-type": "application/json", "accept": "application/json"}
 NDJSON = {"content-type": "application/x-ndjson", "accept": "application/json"}
 
 
-class IndexingFailed(RuntimeError):
+class IndexingFailed(RequestFailed):
     """Elasticsearch refused documents for a reason that retrying does not fix, or retries ran out."""
 
 
@@ -38,6 +39,13 @@ class WriteStats:
     requests: int = 0
     retries: int = 0
     bytes: int = 0
+    acknowledged: int = 0  # documents Elasticsearch confirmed (HTTP 200/201 per document)
+    id_sample: list = field(default_factory=list)  # ids of some acknowledged documents: the first and last of each response
+
+    def acknowledge(self, ids: list) -> None:
+        self.acknowledged += len(ids)
+        if len(self.id_sample) < 1000:
+            self.id_sample.extend(i for i in ids[:1] + ids[1:][-1:] if i is not None)
 
 
 def _query(refresh: str | None) -> dict | None:
@@ -54,7 +62,8 @@ async def index_one_by_one(es, index: str, documents, refresh: str | None, backo
             stats.requests += 1
             stats.bytes += len(doc)
             try:
-                await es.perform_request("POST", path, params=query, headers=dict(JSON), body=doc)
+                response = _as_dict(await es.perform_request("POST", path, params=query, headers=dict(JSON), body=doc))
+                stats.acknowledge([response.get("_id")])
                 break
             except ApiError as e:
                 if e.meta.status != 429 or attempt >= backoff.max_retries:
@@ -103,6 +112,7 @@ async def index_in_bulks(
                     raise IndexingFailed(f"bulk request into [{index}] failed (HTTP {e.meta.status}): {e.message}") from e
                 rejected = list(range(batch.size))
             else:
+                stats.acknowledge(acknowledged_ids(response))
                 if not response["errors"]:
                     break
                 failures = failed_items(response)

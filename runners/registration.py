@@ -1,24 +1,26 @@
-"""What a track's ``track.py`` calls: registers the pack's runners and parameter sources with Rally."""
+"""What a track's ``track.py`` calls: registers the pack's runners and parameter sources with Rally.
+Every runner is registered through :func:`~ingestlab.runners.failures.reporting_failures`."""
 from ingestlab.runners import corpus_load, fresh_index_load, index_lifecycle, time_to_searchable
 from ingestlab.runners.corpus_load_source import CorpusLoadParamSource
+from ingestlab.runners.failures import reporting_failures
 from ingestlab.runners.fresh_index_load_source import FreshIndexLoadParamSource
 from ingestlab.runners.time_to_searchable_source import TimeToSearchableParamSource
 
 
 def register_fresh_index_load(registry) -> None:
     registry.register_param_source(fresh_index_load.NAME, FreshIndexLoadParamSource)
-    registry.register_runner(fresh_index_load.NAME, fresh_index_load.FreshIndexLoad(), async_runner=True)
+    registry.register_runner(fresh_index_load.NAME, reporting_failures(fresh_index_load.FreshIndexLoad()), async_runner=True)
 
 
 def register_time_to_searchable(registry) -> None:
     registry.register_param_source(time_to_searchable.NAME, TimeToSearchableParamSource)
-    registry.register_runner(time_to_searchable.NAME, time_to_searchable.TimeToSearchable(), async_runner=True)
+    registry.register_runner(time_to_searchable.NAME, reporting_failures(time_to_searchable.TimeToSearchable()), async_runner=True)
 
 
 def register_corpus_load(registry) -> None:
     """``corpus-load`` and the index set-up/check operations that go around it."""
     registry.register_param_source(corpus_load.NAME, CorpusLoadParamSource)
-    registry.register_runner(corpus_load.NAME, corpus_load.CorpusLoad(), async_runner=True)
+    registry.register_runner(corpus_load.NAME, reporting_failures(corpus_load.CorpusLoad()), async_runner=True)
     _register_index_lifecycle(registry)
 
 
@@ -30,14 +32,14 @@ def register_reindex(registry) -> None:
 
     for name, runner in ((reindex_api.NAME, reindex_api.ReindexApi()), (sliced_scroll_reindex.NAME, sliced_scroll_reindex.SlicedScrollReindex())):
         registry.register_param_source(name, ReindexParamSource)
-        registry.register_runner(name, runner, async_runner=True)
+        registry.register_runner(name, reporting_failures(runner), async_runner=True)
     register_corpus_load(registry)
 
 
 def _register_index_lifecycle(registry) -> None:
     for name, runner in ((index_lifecycle.RECREATE, index_lifecycle.RecreateIndex()), (index_lifecycle.CHECK, index_lifecycle.CheckDocCount())):
         registry.register_param_source(name, index_lifecycle.IndexLifecycleParamSource)
-        registry.register_runner(name, runner, async_runner=True)
+        registry.register_runner(name, reporting_failures(runner), async_runner=True)
 
 
 def register_rally_corpora(registry) -> None:

@@ -14,11 +14,12 @@ from ingestlab.runners.indexing import JSON
 from ingestlab.runners.params import positive_int
 from ingestlab.runners.runner_stats import record
 from ingestlab.runners.timing import untimed
+from ingestlab.runners.failures import RequestFailed
 
 NAME = "reindex-api"
 
 
-class ReindexFailed(RuntimeError):
+class ReindexFailed(RequestFailed):
     pass
 
 
@@ -50,7 +51,7 @@ class ReindexApi:
             raise ReindexFailed(f"_reindex {source} → {dest} failed: {status.get('error') or result.get('failures')[:3]}")
         found = await untimed(lambda: count_documents(es, dest))
         if found != expected:
-            raise DocumentsLost(f"[{dest}] holds {found} documents after _reindex of {expected} from [{source}]")
+            raise DocumentsLost.mismatch(dest, found, expected, f"_reindex copied {expected} from [{source}]")
         stats = {"task": operation, "method": NAME, "docs": expected, "elapsed_s": elapsed, "client_cpu_s": cpu,
                  "scroll_size": scroll_size, "slices": slices, "retries": result.get("retries", {})}
         record(stats)

@@ -12,13 +12,18 @@ import orjson
 VARIABLE = "INGESTLAB_RUNNER_STATS"
 
 
+_open_files: dict = {}  # path -> file descriptor, kept open per worker process: a record costs one write()
+
+
 def record(stats: dict) -> None:
     path = os.environ.get(VARIABLE)
     if not path:
         return
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "ab") as f:  # one short append per call: whole lines even with several workers
-        f.write(orjson.dumps(stats) + b"\n")
+    fd = _open_files.get(path)
+    if fd is None:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        fd = _open_files[path] = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
+    os.write(fd, orjson.dumps(stats) + b"\n")  # one O_APPEND write per line: whole lines even with several workers
 
 
 def read(path) -> list[dict]:

@@ -28,11 +28,12 @@ from ingestlab.runners.params import ParameterError, positive_int
 from ingestlab.runners.runner_stats import record
 from ingestlab.runners.scroll_hits import SCROLL_FILTER, decoded_page, raw_page
 from ingestlab.runners.timing import untimed
+from ingestlab.runners.failures import RequestFailed
 
 NAME = "sliced-scroll-reindex"
 
 
-class ScrollFailed(RuntimeError):
+class ScrollFailed(RequestFailed):
     """A scroll page could not be read (e.g. its context expired); nothing of the run counts."""
 
 

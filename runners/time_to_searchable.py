@@ -18,11 +18,12 @@ import time
 
 from ingestlab.runners.bulk_bodies import Batch
 from ingestlab.runners.indexing import JSON, Backoff, WriteStats, index_in_bulks, index_one_by_one
+from ingestlab.runners.failures import RequestFailed
 
 NAME = "time-to-searchable"
 
 
-class NotSearchable(RuntimeError):
+class NotSearchable(RequestFailed):
     """The probe did not show up in search results before the timeout."""
 
 

@@ -64,8 +64,9 @@ class Cluster:
     def credentials(self) -> "security.Credentials | None":
         return security.load(self.directory) if self.security else None
 
-    def get_json(self, path: str, node: "Node | None" = None, timeout: float = 5.0) -> dict:
-        return http_json((node or self.nodes[0]).url + path, timeout=timeout, credentials=self.credentials())
+    def get_json(self, path: str, node: "Node | None" = None, timeout: float = 5.0, body: bytes | None = None) -> dict:
+        """A request to one node (default: the first) with the cluster's credentials, if it is secured."""
+        return http_json((node or self.nodes[0]).url + path, timeout=timeout, credentials=self.credentials(), body=body)
 
     @property
     def hosts(self) -> str:
@@ -127,8 +128,9 @@ def pid_alive(pid: int | None) -> bool:
     return True
 
 
-def http_json(url: str, timeout: float = 5.0, credentials: "security.Credentials | None" = None) -> dict:
-    request = urllib.request.Request(url)
+def http_json(url: str, timeout: float = 5.0, credentials: "security.Credentials | None" = None, body: bytes | None = None) -> dict:
+    """GET ``url`` (POST ``body`` as JSON when given) and return the parsed answer."""
+    request = urllib.request.Request(url, data=body, headers={"Content-Type": "application/json"} if body is not None else {})
     context = None
     if credentials:
         request.add_header("Authorization", credentials.authorization())
@@ -189,13 +191,10 @@ def _log_tail(node: Node, lines: int = 30) -> str:
     return "\n".join(chunks[:2]) or "(no log output)"
 
 
-def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: ServiceUser, java_home: Path) -> None:
+def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: ServiceUser, java_home: Path, fresh: bool = True) -> None:
+    """Start one node; ``fresh`` empties its directory first, else it restarts on the data it has."""
     node_dir = Path(node.directory)
-    if node_dir.exists():
-        shutil.rmtree(node_dir)
-    for sub in ("data", "logs", "tmp"):
-        (node_dir / sub).mkdir(parents=True)
-    config = _node_config_dir(es_home, node_dir)
+    config = node_dir / "config"
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         "ES_JAVA_HOME": str(java_home),
@@ -206,10 +205,19 @@ def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: Service
         "HOME": str(node_dir),
         "LANG": "C.UTF-8",
     }
-    if cluster.security:
-        security.install_on_node(es_home, config, cluster.directory, cluster.credentials(), env)
-    user.chown(node_dir)
+    if fresh:
+        if node_dir.exists():
+            shutil.rmtree(node_dir)
+        for sub in ("data", "logs", "tmp"):
+            (node_dir / sub).mkdir(parents=True)
+        _node_config_dir(es_home, node_dir)
+        if cluster.security:
+            security.install_on_node(es_home, config, cluster.directory, cluster.credentials(), env)
+        user.chown(node_dir)
+    elif not config.is_dir():
+        raise IngestlabError(f"node {node.name} has no directory at {node_dir} to restart from; start the cluster with `ingestlab cluster up`")
     pid_file = node_dir / "es.pid"
+    pid_file.unlink(missing_ok=True)  # a node that was killed leaves its PID file behind
     cmd = [str(es_home / "bin" / "elasticsearch"), "-d", "-p", str(pid_file)]
     cmd += [f"-E{k}={v}" for k, v in node_settings(spec, cluster, node).items()]
     with open(node.log_file, "ab") as out:
@@ -340,6 +348,39 @@ def stop(cluster: Cluster, timeout: float = 60, log=lambda *_: None) -> None:
     f = state_file(cluster.name)
     if f.is_file():
         f.unlink()
+
+
+def _node(cluster: Cluster, node_name: str) -> Node:
+    for node in cluster.nodes:
+        if node.name == node_name:
+            return node
+    raise IngestlabError(f"cluster {cluster.name!r} has no node {node_name!r}; it has {', '.join(n.name for n in cluster.nodes)}")
+
+
+def kill_node(cluster: Cluster, node_name: str, timeout: float = 30) -> Node:
+    """SIGKILL one node, as a crash would end it (no clean shutdown); its data stays for a restart."""
+    node = _node(cluster, node_name)
+    if pid_alive(node.pid):
+        os.kill(node.pid, signal.SIGKILL)
+        deadline = time.monotonic() + timeout
+        while pid_alive(node.pid) and time.monotonic() < deadline:
+            time.sleep(0.1)
+    node.pid = None
+    cluster.save()
+    return node
+
+
+def start_node(cluster: Cluster, node_name: str, log=print) -> Node:
+    """Restart one stopped node of a running cluster on its own data, and wait until it answers."""
+    node = _node(cluster, node_name)
+    if pid_alive(node.pid):
+        raise IngestlabError(f"{node_name} of cluster {cluster.name!r} is running (pid {node.pid})")
+    es_home = distribution.ensure_distribution(cluster.version, log=log)
+    log(f"[ingestlab] restarting {node.name} of {cluster.name} on {node.url}")
+    _start_node(es_home, distribution.spec_for(cluster.version), cluster, node, ensure_service_user(), find_java_home(), fresh=False)
+    cluster.save()
+    _wait_until_answers(cluster, node, timeout=180)
+    return node
 
 
 def down(name: str = DEFAULT_CLUSTER, log=print) -> bool:

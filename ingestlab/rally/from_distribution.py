@@ -85,7 +85,7 @@ def service_venv(user: service_user.ServiceUser, log=print) -> Path:
 
 def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None,
         challenge: str | None = None, track_params: dict | None = None, user_tags: dict | None = None, test_mode: bool = False,
-        report_file: Path | None = None, log=print) -> race.RaceOutcome:
+        report_file: Path | None = None, on_error: str = "abort", log=print) -> race.RaceOutcome:
     user = service_user.ensure_service_user()
     service_user.check_reachable(user, TEAM_PATH)
     service_user.check_reachable(user, track_path)
@@ -103,7 +103,7 @@ def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str 
         params_file.write_text(json.dumps(track_params))
     request = race.RaceRequest(
         track_path=track_path, target_hosts=None, pipeline="from-distribution", challenge=challenge, user_tags=user_tags or {},
-        test_mode=test_mode, report_file=work / "report.md",
+        test_mode=test_mode, report_file=work / "report.md", on_error=on_error,
         extra_args=(f"--distribution-version={version}", f"--team-path={TEAM_PATH}", f"--car={car}")
         + ((f"--car-params={car_params}",) if car_params else ()),
     )

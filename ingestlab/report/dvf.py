@@ -3,7 +3,7 @@ speed-up over its own single-document, single-client baseline."""
 from __future__ import annotations
 
 from ingestlab.rally.results import task_results
-from ingestlab.report.common import fmt, is_test_mode, this_machine
+from ingestlab.report.common import fmt, invalid_lines, is_test_mode, this_machine
 
 DEFAULT_BULK_SIZES = [1, 10, 100, 1000]
 DEFAULT_CLIENTS = [1, 4, 8, 16]
@@ -78,9 +78,7 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
         f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['client']}; {published['data']}.",
         "- Each cell writes the corpus into a freshly created index, then checks the index holds every document.",
     ]
-    errors = sorted(f"b{b}-t{c}" for (b, c), m in here.items() if m["error_rate"])
-    if errors:
-        lines.append(f"- **INVALID**: requests failed in {', '.join(errors)}; the numbers above are not clean.")
+    lines += invalid_lines(race)
     if load_side:
         best = max((m["docs_per_s"] or 0) for m in here.values()) if here else 0
         rate = load_side["etalab"]["rows_per_s"]

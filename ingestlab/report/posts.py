@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from ingestlab.rally.results import task_results
-from ingestlab.report.common import fmt, is_test_mode, this_machine
+from ingestlab.report.common import fmt, invalid_lines, is_test_mode, this_machine
 
 
 def corpus_size(race: dict) -> int:
@@ -70,9 +70,7 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
         f"{published['documents']:,} docs, {published['method']}.",
         "- Absolute times depend on hardware; compare the speed-up columns.",
     ]
-    errors = [r for r in table if r.get("error_rate")]
-    if errors:
-        lines.append(f"- **INVALID**: requests failed in {', '.join(r['task'] for r in errors)}; the numbers above are not clean.")
+    lines += invalid_lines(race)
     if load_side:
         best = max((r.get("measured_docs_s") or 0) for r in table)
         ratio = load_side["docs_per_s"] / best if best else None

@@ -3,7 +3,7 @@ as ratios (3 nodes ÷ 1 node, 1 replica ÷ 0 replicas) since absolute docs/s dep
 from __future__ import annotations
 
 from ingestlab.rally.results import task_results
-from ingestlab.report.common import fmt, is_test_mode, this_machine
+from ingestlab.report.common import fmt, invalid_lines, is_test_mode, this_machine
 
 ONE_NODE = "1 node, 1 disk, 0 replicas"
 THREE_NODES = "3 nodes, RAID0, 0 replicas"
@@ -37,9 +37,7 @@ def race_markdown(race: dict, published: dict, machine_line: str, load_side: dic
         lines += ["", f"- 1 replica ÷ 0 replicas: {here:,.2f}× here; published {fmt(there, ',.2f', '×')} (3 nodes)."]
     lines += ["", "Published (Elasticsearch 5.2, median docs/s): " + "; ".join(f"{k}: {v:,}" for k, v in pub.items()),
               "", f"- {this_machine(race, machine_line)}."]
-    errors = [t for t, r in rows.items() if r["error_rate"]]
-    if errors:
-        lines.append(f"- **INVALID**: requests failed in {', '.join(errors)}.")
+    lines += invalid_lines(race)
     if load_side:
         lines.append(f"- Load side alone: the eventdata generator makes {load_side['docs_per_s']:,.0f} docs/s on one core "
                      f"({load_side['bytes_per_doc']:,.0f} B/doc).")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ingestlab.rally.results import TaskResult, task_results
-from ingestlab.report.common import fmt, is_test_mode, this_machine
+from ingestlab.report.common import fmt, invalid_lines, is_test_mode, this_machine
 
 TEST_MODE_DOCS = 1000
 COLUMNS = [("single", "none"), ("bulk", "none"), ("single", "true"), ("bulk", "true"), ("single", "wait_for"), ("bulk", "wait_for")]
@@ -241,10 +241,7 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
         + (f"it runs only up to `single_wait_for_max_docs` documents (not run here for {', '.join(f'{d:,}' for d in skipped)})."
            if skipped else "every doc count ran."),
     ]
-    errors = sorted({task_name(c.method, c.docs, c.refresh) for c in table.values() if c.error_rate}
-                    | {f"searchable-{r.interval_ms}ms-refresh-{r.refresh}" for r in searchable(race) if r.error_rate})
-    if errors:
-        lines.append(f"- **INVALID**: requests failed in {', '.join(errors)}; the numbers above are not clean.")
+    lines += invalid_lines(race)
     return "\n".join(lines) + "\n"
 
 

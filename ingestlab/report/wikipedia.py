@@ -5,7 +5,7 @@ from __future__ import annotations
 from statistics import median
 
 from ingestlab.rally import results
-from ingestlab.report.common import fmt, is_test_mode, this_machine
+from ingestlab.report.common import fmt, invalid_lines, is_test_mode, this_machine
 
 LABELS = {
     "reindex-api-slices-auto": "_reindex API, slices=auto",
@@ -85,9 +85,7 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
         f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['documents']:,} docs / {published['data_gb']} GB.",
         "- Every run recreates the destination and checks its count equals the source's afterwards.",
     ]
-    errors = [r["task"] for r in rows if r["error_rate"]]
-    if errors:
-        lines.append(f"- **INVALID**: requests failed in {', '.join(errors)}; the numbers above are not clean.")
+    lines += invalid_lines(race, stats)
     if load_side:
         lines.append(f"- Converter alone: MediaWiki XML → corpus at {load_side['mb_per_s']:,.1f} MB/s on one core "
                      f"({load_side['pages_per_s']:,.0f} pages/s; from .bz2 {load_side['mb_per_s_from_bz2']:,.1f} MB/s).")

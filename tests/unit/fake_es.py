@@ -46,6 +46,8 @@ class FakeEs:
             if path.endswith("/_search"):
                 total = self.search_totals.pop(0) if self.search_totals else self.indexed
                 return {"hits": {"total": total if isinstance(total, int) else {"value": total[0], "relation": "eq"}}}
+            if path == "/_cluster/health":
+                return {"status": "green", "number_of_data_nodes": 1}
             if path.endswith("/_count"):
                 return {"count": self.indexed if self.count is None else self.count}
             return {"acknowledged": True}

@@ -69,4 +69,40 @@ def test_recreate_index_deletes_creates_and_waits(tmp_path):
     es = FakeEs()
     params = IndexLifecycleParamSource(make_track(tmp_path), {}).params()
     call(RecreateIndex(), es, params)
-    assert [c[0] for c in es.calls] == ["DELETE", "PUT", "GET"] and es.calls[1][3] == {"settings": {}}
+    assert [c[0] for c in es.calls] == ["DELETE", "PUT", "GET", "GET"] and es.calls[1][3] == {"settings": {}}
+    # one data node cannot hold the default replica: wait for yellow, not for a green that never comes
+    assert es.calls[3][2]["wait_for_status"] == "yellow"
+
+
+@pytest.mark.parametrize("settings, copies", [
+    ({}, 2), ({"index.number_of_replicas": 0}, 1), ({"number_of_replicas": "1"}, 2), ({"index": {"number_of_replicas": 2}}, 3),
+])
+def test_replica_count_is_read_however_the_settings_spell_it(settings, copies):
+    from ingestlab.runners.index_lifecycle import replicas
+
+    assert replicas({"settings": settings}) + 1 == copies
+
+
+def test_a_refused_document_is_a_failed_request_that_rally_can_count_or_abort_on(tmp_path, monkeypatch):
+    """Wrapped as Rally registers it: success False, the error described, and only acknowledged docs weighed.
+    The runner stats keep what was acknowledged, with ids, and the error."""
+    from ingestlab.runners import runner_stats
+    from ingestlab.runners.failures import reporting_failures
+
+    stats_file = tmp_path / "stats.jsonl"
+    monkeypatch.setenv(runner_stats.VARIABLE, str(stats_file))
+    refused = {"errors": True, "items": [{"index": {"status": 201, "_id": "a"}}, {"index": {"status": 201, "_id": "b"}},
+                                         {"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "bad"}}}]}
+    batch = Batch.of([b'{"n":1}', b'{"n":2}', b'{"n":3}'])
+    result = call(reporting_failures(CorpusLoad()), FakeEs(bulk_responses=[refused]),
+                  {"index": "dvf", "batch": batch, "bulk": True, "backoff": NO_WAIT, "operation": "load"})
+    assert result["success"] is False and result["weight"] == 2 and result["error-type"] == "IndexingFailed"
+    assert "mapper_parsing_exception" in result["error-description"]
+    [entry] = runner_stats.read(stats_file)
+    assert entry["acknowledged"] == 2 and entry["ids"] == ["a", "b"] and entry["task"] == "load" and "IndexingFailed" in entry["error"]
+
+
+def test_more_documents_than_written_are_called_duplicates(tmp_path):
+    params = IndexLifecycleParamSource(make_track(tmp_path), {"doc-count": 20}).params()
+    with pytest.raises(DocumentsLost, match="holds 23 documents; the task before wrote 20: 3 more than written: documents without ids were written twice"):
+        call(CheckDocCount(), FakeEs(count=23), params)

@@ -66,7 +66,7 @@ def test_a_refused_document_fails_the_run():
 
 
 def test_a_count_that_does_not_match_fails_the_run():
-    with pytest.raises(DocumentsLost, match="holds 24 documents after a run that wrote 25"):
+    with pytest.raises(DocumentsLost, match="holds 24 documents; the run wrote 25: 1 missing"):
         run(FakeEs(count=24), bulk_params())
 
 
