@@ -38,9 +38,9 @@ class CorpusLoad:
             else:
                 await index_one_by_one(es, index, batch.documents, None, backoff, stats)
         except Exception as e:
-            if isinstance(e, RequestFailed):
-                e.weight = stats.acknowledged  # what this call did get written counts towards docs/s
             _record(params, stats, error=f"{e.__class__.__name__}: {e}")
+            if isinstance(e, RequestFailed):
+                e.weight, e.recorded = stats.acknowledged, True  # what this call did get written counts towards docs/s
             raise
         _record(params, stats)
         return {"weight": batch.size, "unit": "docs", "success": True, "retries": stats.retries, "bytes": stats.bytes}

@@ -9,6 +9,8 @@ the pack's report INVALID) and races on. Any other exception is a bug and still 
 """
 from __future__ import annotations
 
+from ingestlab.runners.runner_stats import record
+
 
 class RequestFailed(RuntimeError):
     """A call did not do what it measures; ``weight`` is the work it did complete (e.g. acknowledged docs)."""
@@ -16,6 +18,7 @@ class RequestFailed(RuntimeError):
     def __init__(self, message: str, weight: int = 0):
         super().__init__(message)
         self.weight = weight
+        self.recorded = False  # True once the runner put it in its runner stats itself
 
 
 def failed_call(error: RequestFailed, unit: str = "docs") -> dict:
@@ -33,7 +36,29 @@ class reporting_failures:
         try:
             return await self._runner(es, params)
         except RequestFailed as e:
+            if not e.recorded:
+                record({"task": params.get("operation"), "method": repr(self._runner), "error": f"{type(e).__name__}: {e}"})
             return failed_call(e)
 
     def __repr__(self):
         return repr(self._runner)
+
+
+def describe(error) -> str:
+    """An Elasticsearch error in a line: the root cause's type and reason, whatever shape the body came in
+    (a dict, or bytes when the runner asked for raw responses)."""
+    body = getattr(error, "body", None)
+    if hasattr(body, "getvalue"):
+        body = body.getvalue()
+    if isinstance(body, (bytes, bytearray)):
+        import orjson
+
+        try:
+            body = orjson.loads(body)
+        except orjson.JSONDecodeError:
+            return body[:200].decode("utf-8", "replace")
+    cause = body.get("error") if isinstance(body, dict) else None
+    if isinstance(cause, dict):
+        root = (cause.get("root_cause") or [cause])[0]
+        return f"{root.get('type', cause.get('type'))}: {root.get('reason', cause.get('reason', ''))}"
+    return str(getattr(error, "message", error))

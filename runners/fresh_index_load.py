@@ -14,6 +14,7 @@ import time
 
 from ingestlab.runners.index_lifecycle import DocumentsLost, count_documents, recreate_index
 from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one
+from ingestlab.runners.runner_stats import record
 from ingestlab.runners.timing import untimed
 
 NAME = "fresh-index-load"
@@ -39,6 +40,8 @@ class FreshIndexLoad:
         else:
             await index_one_by_one(es, index, params["documents"], refresh, backoff, stats)
         elapsed = time.perf_counter() - start
+        record({"task": params.get("operation"), "method": NAME, "docs": expected, "requests": stats.requests,
+                "retries": stats.retries, "elapsed_s": elapsed})
         found = await untimed(lambda: count_documents(es, index))
         if found != expected:
             raise DocumentsLost.mismatch(index, found, expected, f"the run wrote {expected}")

@@ -49,6 +49,7 @@ class FreshIndexLoadParamSource:
             "doc-count": len(documents),
             "refresh": None if self._refresh == "none" else self._refresh,
             "backoff": self._backoff,
+            "operation": self._operation,
         }
         if self._method == "bulk":
             prepared["bulk-size"] = self._bulk_size

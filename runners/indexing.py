@@ -14,7 +14,7 @@ import orjson
 from elasticsearch import ApiError
 
 from ingestlab.runners.bulk_bodies import Batch, acknowledged_ids, failed_items
-from ingestlab.runners.failures import RequestFailed
+from ingestlab.runners.failures import RequestFailed, describe
 
 JSON = {"content-type": "application/json", "accept": "application/json"}
 NDJSON = {"content-type": "application/x-ndjson", "accept": "application/json"}
@@ -67,7 +67,7 @@ async def index_one_by_one(es, index: str, documents, refresh: str | None, backo
                 break
             except ApiError as e:
                 if e.meta.status != 429 or attempt >= backoff.max_retries:
-                    raise IndexingFailed(f"index API refused a document into [{index}] (HTTP {e.meta.status}): {e.message}") from e
+                    raise IndexingFailed(f"index API refused a document into [{index}] (HTTP {e.meta.status}): {describe(e)}") from e
                 stats.retries += 1
                 await asyncio.sleep(backoff.delay(attempt))
                 attempt += 1
@@ -109,7 +109,7 @@ async def index_in_bulks(
                 response = _as_dict(await es.perform_request("POST", path, params=query or None, headers=dict(headers), body=body))
             except ApiError as e:
                 if e.meta.status != 429 or attempt >= backoff.max_retries:
-                    raise IndexingFailed(f"bulk request into [{index}] failed (HTTP {e.meta.status}): {e.message}") from e
+                    raise IndexingFailed(f"bulk request into [{index}] failed (HTTP {e.meta.status}): {describe(e)}") from e
                 rejected = list(range(batch.size))
             else:
                 stats.acknowledge(acknowledged_ids(response))

@@ -28,7 +28,7 @@ from ingestlab.runners.params import ParameterError, positive_int
 from ingestlab.runners.runner_stats import record
 from ingestlab.runners.scroll_hits import SCROLL_FILTER, decoded_page, raw_page
 from ingestlab.runners.timing import untimed
-from ingestlab.runners.failures import RequestFailed
+from ingestlab.runners.failures import RequestFailed, describe
 
 NAME = "sliced-scroll-reindex"
 
@@ -135,7 +135,8 @@ class SlicedScrollReindex:
                         body={"scroll": opts.keep_alive, "scroll_id": scroll_id},
                     )
             except ApiError as e:
-                raise ScrollFailed(f"slice {slice_id} of [{source}]: scroll failed (HTTP {e.meta.status}): {e.message}") from e
+                hint = f"; the scroll context is gone: did its keep-alive ({opts.keep_alive}) run out between pages?" if e.meta.status == 404 else ""
+                raise ScrollFailed(f"slice {slice_id} of [{source}]: scroll failed (HTTP {e.meta.status}): {describe(e)}{hint}") from e
             finally:
                 if scroll_id:
                     try:

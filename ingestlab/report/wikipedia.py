@@ -38,7 +38,7 @@ def method_rows(race: dict, stats: list[dict] | None = None) -> list[dict]:
     for task, r in results.task_results(race).items():
         if not task.startswith(("reindex-api", "tool-")):
             continue
-        mine = [s for s in stats if s.get("task") == task]
+        mine = [s for s in stats if s.get("task") == task and "error" not in s]  # runs that completed
         docs = mine[0]["docs"] if mine else None
         fastest = min((s["elapsed_s"] for s in mine), default=None)
         cpu = median(s["client_cpu_s"] / s["docs"] * 1e6 for s in mine) if mine else None

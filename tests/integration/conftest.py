@@ -63,8 +63,9 @@ def es_three_nodes():
 
 @pytest.fixture(scope="session")
 def es_tiny_write_queue():
-    """A node that rejects writes (HTTP 429) as soon as two wait: the runners must retry, and lose nothing."""
+    """A node for fault tests. It rejects writes (HTTP 429) as soon as two wait: the runners must retry, and
+    lose nothing. Its scroll reaper runs every 10 ms, so a scroll keep-alive is enforced to the millisecond."""
     cluster = nodes.up(nodes=1, heap="512m", http_port=39285, transport_port=39385, name="ingestlab-it-q",
-                       settings={"thread_pool.write.queue_size": "2"})
+                       settings={"thread_pool.write.queue_size": "2", "search.keep_alive_interval": "10ms"})
     yield cluster
     nodes.stop(cluster)

@@ -47,3 +47,31 @@ def test_rejected_bulks_are_retried_and_nothing_is_lost(es_tiny_write_queue):
     assert sum(s["retries"] for s in stats) > 0, "the tiny write queue should have rejected some bulk requests"
     assert get_json(f"{es_tiny_write_queue.url}/wiki-q-dest/_count")["count"] == 1000
 
+
+
+EXPIRING = ["--challenge", "sliced-scroll", "--track-param", "scroll_keep_alive=1ms", "--track-param", "scroll_size=10",
+            "--track-param", "bulk_size=10", "--track-param", "bulk_workers=1", "--track-param", "queue_depth=1"]
+
+
+def _open_scroll_contexts(cluster) -> int:
+    return get_json(f"{cluster.url}/_nodes/stats/indices/search")["nodes"].popitem()[1]["indices"]["search"]["open_contexts"]
+
+
+def test_an_expired_scroll_aborts_with_a_clear_error_and_frees_every_context(es_tiny_write_queue):
+    """A 1 ms keep-alive and a slow writer (bulks of 10, one worker, a queue of one page): the scroll
+    context expires between pages. The race stops naming the cause; no result is stored as a success."""
+    proc = ingestlab("race", "wikipedia", "--test-mode", "--target-hosts", es_tiny_write_queue.hosts, *COMMON, *EXPIRING,
+                     "--track-param", "source_index=wiki-x-source", "--track-param", "dest_index=wiki-x-dest")
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "search_context_missing_exception" in proc.stdout and "did its keep-alive (1ms) run out between pages?" in proc.stdout
+    assert "report written" not in proc.stdout
+    assert _open_scroll_contexts(es_tiny_write_queue) == 0
+
+
+def test_with_on_error_continue_the_report_marks_every_expired_run_invalid(es_tiny_write_queue):
+    proc, stored = run(es_tiny_write_queue, *EXPIRING, "--on-error", "continue", index_prefix="wiki-y")
+    tools = {t: r for t, r in results.task_results(stored).items() if t.startswith("tool-")}
+    assert tools and all(r.error_rate == 1.0 for r in tools.values())
+    assert "**INVALID**: requests failed in tool-" in proc.stdout
+    assert "first: ScrollFailed: slice" in proc.stdout and "search_context_missing_exception" in proc.stdout
+    assert _open_scroll_contexts(es_tiny_write_queue) == 0
