@@ -12,6 +12,11 @@ pytestmark = pytest.mark.integration
 COMMON = ["--track-param", "wiki_pages=3000", "--track-param", "source_shards=2"]
 
 
+def _reindex_stats(stored) -> list[dict]:
+    """The reindex runs' entries (the source is loaded by corpus-load, which keeps its own)."""
+    return [s for s in read(race.runner_stats_file(stored["race-id"])) if s["method"] in ("reindex-api", "sliced-scroll-reindex")]
+
+
 def run(cluster, *extra, index_prefix):
     tag = f"it-{uuid.uuid4().hex[:8]}"
     proc = ingestlab("race", "wikipedia", "--test-mode", "--target-hosts", cluster.hosts, "--tag", f"run:{tag}", *COMMON,
@@ -25,7 +30,7 @@ def test_both_methods_race_and_copy_everything(es_node):
     measured = results.task_results(stored)
     reindex = [t for t in measured if t.startswith(("reindex-api", "tool-"))]
     assert len(reindex) == 2 + 1 + 6 and all(measured[t].error_rate == 0 for t in measured)
-    stats = {s["task"]: s for s in read(race.runner_stats_file(stored["race-id"]))}
+    stats = {s["task"]: s for s in _reindex_stats(stored)}
     assert set(stats) == set(reindex) and all(s["docs"] == 1000 for s in stats.values())
     assert stats["tool-sliced-local-raw"]["raw"] and not stats["tool-sliced-local-decode"]["raw"]
     # the last run copied into the destination with more shards; every run checked its count
@@ -42,7 +47,7 @@ def test_both_methods_race_and_copy_everything(es_node):
 def test_rejected_bulks_are_retried_and_nothing_is_lost(es_tiny_write_queue):
     _, stored = run(es_tiny_write_queue, "--challenge", "sliced-scroll", "--track-param", "bulk_size=20",
                     "--track-param", "bulk_workers=16", "--track-param", "remote_dest_shards=8", index_prefix="wiki-q")
-    stats = read(race.runner_stats_file(stored["race-id"]))
+    stats = _reindex_stats(stored)
     assert len(stats) == 6 and all(s["docs"] == 1000 for s in stats)
     assert sum(s["retries"] for s in stats) > 0, "the tiny write queue should have rejected some bulk requests"
     assert get_json(f"{es_tiny_write_queue.url}/wiki-q-dest/_count")["count"] == 1000
@@ -63,7 +68,10 @@ def test_an_expired_scroll_aborts_with_a_clear_error_and_frees_every_context(es_
     proc = ingestlab("race", "wikipedia", "--test-mode", "--target-hosts", es_tiny_write_queue.hosts, *COMMON, *EXPIRING,
                      "--track-param", "source_index=wiki-x-source", "--track-param", "dest_index=wiki-x-dest")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
-    assert "search_context_missing_exception" in proc.stdout and "did its keep-alive (1ms) run out between pages?" in proc.stdout
+    # mostly the next page is refused (404); sometimes an expired slice answers with an empty page instead,
+    # and the run's own count check catches the short copy
+    assert ("search_context_missing_exception" in proc.stdout and "did its keep-alive (1ms) run out between pages?" in proc.stdout) \
+        or ("Error type: DocumentsLost" in proc.stdout and "were read from [wiki-x-source] which holds 1000" in proc.stdout)
     assert "report written" not in proc.stdout
     assert _open_scroll_contexts(es_tiny_write_queue) == 0
 
@@ -71,7 +79,10 @@ def test_an_expired_scroll_aborts_with_a_clear_error_and_frees_every_context(es_
 def test_with_on_error_continue_the_report_marks_every_expired_run_invalid(es_tiny_write_queue):
     proc, stored = run(es_tiny_write_queue, *EXPIRING, "--on-error", "continue", index_prefix="wiki-y")
     tools = {t: r for t, r in results.task_results(stored).items() if t.startswith("tool-")}
-    assert tools and all(r.error_rate == 1.0 for r in tools.values())
-    assert "**INVALID**: requests failed in tool-" in proc.stdout
-    assert "first: ScrollFailed: slice" in proc.stdout and "search_context_missing_exception" in proc.stdout
+    expired = [t for t, r in tools.items() if r.error_rate]
+    # expiry is a race against the clock: a run whose pages all came in time completed, and its own count
+    # check proved it copied everything; every other run is a failed request, named in the report
+    assert expired, "no run hit the 1 ms keep-alive"
+    assert "**INVALID**: requests failed in " in proc.stdout and all(f"{t} (100.0% of requests)" in proc.stdout for t in expired)
+    assert "first: ScrollFailed: slice" in proc.stdout or "first: DocumentsLost" in proc.stdout
     assert _open_scroll_contexts(es_tiny_write_queue) == 0
