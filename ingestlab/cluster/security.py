@@ -24,6 +24,11 @@ NODE_CERT = "node.crt"
 NODE_KEY = "node.key"
 
 
+def basic_authorization(user: str, password: str) -> str:
+    """The ``Authorization`` header value for HTTP basic auth."""
+    return "Basic " + base64.b64encode(f"{user}:{password}".encode()).decode()
+
+
 @dataclass(frozen=True)
 class Credentials:
     user: str
@@ -31,8 +36,7 @@ class Credentials:
     ca_certs: str
 
     def authorization(self) -> str:
-        token = base64.b64encode(f"{self.user}:{self.password}".encode()).decode()
-        return f"Basic {token}"
+        return basic_authorization(self.user, self.password)
 
     def ssl_context(self) -> ssl.SSLContext:
         return ssl.create_default_context(cafile=self.ca_certs)

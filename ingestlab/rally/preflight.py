@@ -42,8 +42,9 @@ def _ssl_context(options: dict) -> ssl.SSLContext:
 
 def _authorization(options: dict) -> str | None:
     if options.get("basic_auth_user"):
-        token = f"{options['basic_auth_user']}:{options.get('basic_auth_password', '')}".encode()
-        return "Basic " + base64.b64encode(token).decode()
+        from ingestlab.cluster.security import basic_authorization
+
+        return basic_authorization(options["basic_auth_user"], options.get("basic_auth_password", ""))
     if options.get("api_key"):
         key = options["api_key"]
         return "ApiKey " + (key if isinstance(key, str) else base64.b64encode(":".join(key).encode()).decode())

@@ -39,8 +39,9 @@ def _kill_when_written(cluster, index, victim, fraction=0.2, timeout=300):
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             try:
-                if cluster.get_json(f"/{index}/_count", timeout=2)["count"] >= ROWS * fraction:
-                    killed["at"] = cluster.get_json(f"/{index}/_count", timeout=2)["count"]
+                written = cluster.get_json(f"/{index}/_count", timeout=2)["count"]
+                if written >= ROWS * fraction:
+                    killed["at"] = written
                     nodes.kill_node(cluster, victim)
                     return
             except (urllib.error.URLError, OSError, KeyError):
