@@ -59,6 +59,24 @@ def cmd_cluster(args) -> int:
     return 0
 
 
+def cmd_hosts(args) -> int:
+    from ingestlab.hosts import lab
+
+    if args.action == "up":
+        lab.up(count=args.hosts, prefix=args.prefix, subnet=args.subnet, version=args.version, heap=args.heap)
+    elif args.action == "down":
+        lab.down(args.prefix)
+    elif args.action in ("cut", "restore"):
+        if not args.host:
+            raise IngestlabError(f"{args.action} needs --host NAME, e.g. h2")
+        host = lab.set_link(args.prefix, args.host, up=args.action == "restore")
+        print(f"[ingestlab] {host.name} ({host.address}) " + ("reconnected" if args.action == "restore" else
+              f"cut off (link {host.veth} down); `ingestlab hosts restore --host {host.name}` reconnects it"))
+    else:
+        print(json.dumps(lab.status(args.prefix), indent=2))
+    return 0
+
+
 def cmd_corpus(args) -> int:
     study = studies.get(args.study)
     if args.from_file:
@@ -109,9 +127,14 @@ def race_study(study_name: str, target_hosts: str | None, args) -> dict:
     node = None
     if getattr(args, "pipeline", "benchmark-only") == "from-distribution":
         node = {"version": args.distribution_version, "car": args.car, "car_params": args.car_params}
+    lab = None
+    if getattr(args, "hosts", None):
+        from ingestlab.hosts import lab as labs
+
+        lab = labs.require(args.hosts)
     return racing.race_study(study_name, target_hosts, challenge=args.challenge, track_params=_track_params(args),
                              tags=_pairs(args.tag, ":", "tag"), test_mode=args.test_mode, client_options=args.client_options,
-                             from_distribution=node, on_error=args.on_error)
+                             from_distribution=node, on_error=args.on_error, lab=lab)
 
 
 def _report(study_name: str, race_doc: dict, load_side: dict | None) -> None:
@@ -132,7 +155,7 @@ def _report(study_name: str, race_doc: dict, load_side: dict | None) -> None:
 
 
 def cmd_race(args) -> int:
-    hosts = None if args.pipeline == "from-distribution" else _target_hosts(args)
+    hosts = None if args.pipeline == "from-distribution" or args.hosts else _target_hosts(args)
     race_doc = race_study(args.study, hosts, args)
     _report(args.study, race_doc, None)
     return 0
@@ -307,6 +330,17 @@ def parser() -> argparse.ArgumentParser:
     c.add_argument("--data-dir", help="where the nodes' data, logs and config go, as DIR/<name>/node-N, emptied at every start (default: under INGESTLAB_HOME)")
     c.set_defaults(func=cmd_cluster)
 
+    h = sub.add_parser("hosts", help="test hosts on this machine (network namespaces, root): one node and one esrallyd each")
+    h.add_argument("action", choices=["up", "down", "status", "cut", "restore"],
+                   help="cut / restore: take a host's link down (as if its cable were pulled) and up again")
+    h.add_argument("--hosts", type=int, default=3, help="up: how many hosts (default 3)")
+    h.add_argument("--prefix", default="ingl", help="names the namespaces <prefix>-hN, links and state (default ingl)")
+    h.add_argument("--subnet", default="127.213.0", help="the first three numbers of the hosts' /24 (default 127.213.0)")
+    h.add_argument("--host", help="cut / restore: the host, e.g. h2")
+    h.add_argument("--version", default=distribution.DEFAULT_VERSION, choices=sorted(distribution.DISTRIBUTIONS))
+    h.add_argument("--heap", default="512m", help="each node's heap (default 512m)")
+    h.set_defaults(func=cmd_hosts)
+
     co = sub.add_parser("corpus", help="generate a study's corpus into its track directory")
     co.add_argument("study", choices=sorted(studies.STUDIES))
     co.add_argument("--docs", type=int, help="posts only: number of documents (default 10000)")
@@ -317,6 +351,8 @@ def parser() -> argparse.ArgumentParser:
     r = sub.add_parser("race", help="race a study against a running cluster and report it")
     _race_options(r)
     r.add_argument("--target-hosts", help="default: the pack's running local cluster")
+    r.add_argument("--hosts", nargs="?", const="ingl", metavar="PREFIX",
+                   help="race on a lab of test hosts (`ingestlab hosts up`): its cluster, with Rally's load drivers on its hosts")
     r.add_argument("--pipeline", choices=["benchmark-only", "from-distribution"], default="benchmark-only",
                    help="from-distribution: Rally installs, starts and stops the node itself, with the car-configs team")
     r.add_argument("--car", default="defaults", help="from-distribution: car and mixins of car-configs, e.g. defaults,4gheap,ssd")

@@ -5,6 +5,8 @@ runners that do both within one call (``fresh-index-load``).
 """
 from __future__ import annotations
 
+import copy
+
 from elasticsearch import ApiError
 
 from ingestlab.runners.indexing import JSON
@@ -84,13 +86,16 @@ class CheckDocCount:
 
 
 class IndexLifecycleParamSource:
-    """``index`` (a track index), and for the check ``doc-count``: what the write task wrote
+    """``index`` (a track index; ``number-of-shards`` overrides its body's), and for the check ``doc-count``: what the write task wrote
     (capped at the corpus, which test mode shrinks to 1,000 documents)."""
 
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or "index-lifecycle"
         index = pick(track.indices, params.get("index"), "index", operation)
-        self._params = {"index": index.name, "index-body": index.body or {}}
+        body = copy.deepcopy(index.body or {})
+        if params.get("number-of-shards") is not None:  # e.g. a destination with more shards than its source
+            body.setdefault("settings", {})["index.number_of_shards"] = positive_int(params, "number-of-shards", operation)
+        self._params = {"index": index.name, "index-body": body}
         if track.corpora:
             available = document_set(track, params, operation).number_of_documents
             self._params["expected"] = min(positive_int(params, "doc-count", operation, default=available), available)

@@ -7,21 +7,28 @@ writers drain it into bulk requests of ``bulk-size``. Options follow the study's
   with ``slices: auto`` = one slice per such shard;
 - ``raw``: move each hit's ``_source`` bytes into the bulk body without decoding or encoding it
   (see :mod:`ingestlab.runners.scroll_hits`), against decoding and re-encoding every document;
-- ``compression``: gzip on both directions (search responses and bulk bodies), or neither.
+- ``compression``: gzip on both directions (search responses and bulk bodies), or neither;
+- ``node: driver-host``: send every request to the node on the load driver's own host (one tool per node,
+  with ``--load-driver-hosts`` on the cluster's hosts, see :mod:`ingestlab.runners.driver_host`);
+- ``dest: existing``: write into a destination an earlier task made (several clients, each copying its
+  node's primaries); the count of the whole destination is then a task of its own afterwards.
 
-Untimed: recreate the destination, count the source, find the local primaries. Timed: the copy.
-Untimed: refresh and check the destination holds exactly the source's count. Rejected bulk items
-(429) are re-sent with bounded backoff. Scroll contexts are cleared in every case, also on errors.
+Untimed: recreate the destination (``dest: recreate``), count what this call will copy, find the local
+primaries. Timed: the copy. Untimed: check every document read was acknowledged, and with ``dest: recreate``
+that the destination holds exactly that count. Rejected bulk items (429) are re-sent with bounded backoff.
+Scroll contexts are cleared in every case, also on errors.
 """
 from __future__ import annotations
 
 import asyncio
+import socket
 import time
 from dataclasses import dataclass
 
 from elasticsearch import ApiError
 
 from ingestlab.runners.bulk_bodies import Batch
+from ingestlab.runners.driver_host import local_node, pinned_to
 from ingestlab.runners.index_lifecycle import DocumentsLost, count_documents, recreate_index
 from ingestlab.runners.indexing import JSON, WriteStats, index_in_bulks
 from ingestlab.runners.params import ParameterError, positive_int
@@ -48,6 +55,8 @@ class Options:
     local_shards: bool
     compression: bool
     raw: bool
+    node: str = "any"
+    dest: str = "recreate"
 
     @classmethod
     def parse(cls, params: dict) -> "Options":
@@ -58,6 +67,9 @@ class Options:
         for flag in ("local-shards", "compression", "raw"):
             if not isinstance(params.get(flag, False), bool):
                 raise ParameterError(f"operation [{op}]: [{flag}] must be true or false, got {params.get(flag)!r}")
+        for choice, allowed in (("node", ("any", "driver-host")), ("dest", ("recreate", "existing"))):
+            if params.get(choice, allowed[0]) not in allowed:
+                raise ParameterError(f"operation [{op}]: [{choice}] must be one of {', '.join(allowed)}, got {params.get(choice)!r}")
         return cls(
             slices=slices,
             scroll_size=positive_int(params, "scroll-size", op, default=1000),
@@ -68,6 +80,8 @@ class Options:
             local_shards=params.get("local-shards", False),
             compression=params.get("compression", False),
             raw=params.get("raw", False),
+            node=params.get("node", "any"),
+            dest=params.get("dest", "recreate"),
         )
 
 
@@ -88,19 +102,37 @@ class CopyStats:
     pages: int = 0
 
 
+async def count_shards(es, index: str, preference: str | None) -> int:
+    """Documents in ``index`` (refreshed first), or in the shards a preference picks."""
+    if preference is None:
+        return await count_documents(es, index)
+    await es.perform_request("POST", f"/{index}/_refresh", headers=dict(JSON))
+    response = await es.perform_request("GET", f"/{index}/_count", headers=dict(JSON), params={"preference": preference})
+    return int(response["count"])
+
+
 class SlicedScrollReindex:
     async def __call__(self, es, params):
         opts = Options.parse(params)
+        node = await untimed(lambda: local_node(es)) if opts.node == "driver-host" else None
+        with pinned_to(es, node):
+            return await self._copy(es, params, opts, node.name if node else None)
+
+    async def _copy(self, es, params, opts: Options, node_name: str | None):
         source, dest = params["source-index"], params["dest-index"]
 
         async def prepare():
-            await recreate_index(es, dest, params["dest-body"])
-            expected = await count_documents(es, source)
-            return expected, await primaries(es, source)
+            if opts.dest == "recreate":
+                await recreate_index(es, dest, params["dest-body"])
+            all_primaries, local = await primaries(es, source)
+            if opts.local_shards and not local:
+                return None, all_primaries, local
+            preference = f"_shards:{','.join(local)}|_local" if opts.local_shards else None
+            return await count_shards(es, source, preference), all_primaries, local
 
-        expected, (all_primaries, local) = await untimed(prepare)
+        expected, all_primaries, local = await untimed(prepare)
         if opts.local_shards and not local:
-            raise ScrollFailed(f"no primary of [{source}] on the node this client talks to; local-shards needs one")
+            raise ScrollFailed(f"no primary of [{source}] on the node this client talks to ({node_name or 'any node'}); local-shards needs one")
         shards = local if opts.local_shards else all_primaries
         slices = len(shards) if opts.slices == "auto" else opts.slices
         preference = f"_shards:{','.join(shards)}|_local" if opts.local_shards else None
@@ -165,6 +197,7 @@ class SlicedScrollReindex:
             for _ in range(opts.bulk_workers):
                 await queue.put(None)
 
+        started_at = time.time()  # wall clock: runs of several clients on several hosts are lined up by it
         start, cpu = time.perf_counter(), time.process_time()
         tasks = [asyncio.ensure_future(feed())] + [asyncio.ensure_future(write()) for _ in range(opts.bulk_workers)]
         try:
@@ -175,14 +208,22 @@ class SlicedScrollReindex:
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
+        ended_at = time.time()
 
-        found = await untimed(lambda: count_documents(es, dest))
-        if found != expected or copy.docs_read != expected:
-            raise DocumentsLost(f"[{dest}] holds {found} documents, {copy.docs_read} were read from [{source}] which holds {expected}")
+        what = f"the primaries {','.join(shards)} of [{source}]" if opts.local_shards else f"[{source}]"
+        if copy.docs_read != expected or written.acknowledged != expected:
+            raise DocumentsLost(f"{copy.docs_read} documents were read from {what} which holds {expected}; "
+                                f"[{dest}] acknowledged {written.acknowledged}", weight=written.acknowledged)
+        if opts.dest == "recreate":
+            found = await untimed(lambda: count_documents(es, dest))
+            if found != expected:
+                raise DocumentsLost.mismatch(dest, found, expected, f"{expected} were copied from {what}")
         record({
             "task": params.get("operation"), "method": NAME, "docs": expected, "elapsed_s": elapsed, "client_cpu_s": cpu,
             "source_bytes": copy.source_bytes, "raw": opts.raw, "compression": opts.compression, "slices": slices,
             "bulk_workers": opts.bulk_workers, "local_shards": opts.local_shards, "retries": written.retries,
+            "started_at": started_at, "ended_at": ended_at, "node": node_name, "driver_host": socket.gethostname(),
+            "shards": shards, "acknowledged": written.acknowledged,
         })
         return {
             "weight": expected, "unit": "docs", "success": True, "throughput": expected / elapsed, "elapsed-ms": elapsed * 1000.0,

@@ -1,12 +1,14 @@
-"""Start, watch and stop local Elasticsearch clusters of 1..N nodes on loopback.
+"""Start, watch and stop local Elasticsearch clusters of 1..N nodes on loopback, or one node per test host.
 
 One unpacked distribution is shared read-only by all nodes; each node has its own
 config copy, data, logs and ports under ``INGESTLAB_HOME/clusters/<cluster>/<node>``.
 The cluster's layout and PIDs are kept in ``cluster.json`` so that ``down`` and
-``status`` work from any later process.
+``status`` work from any later process. A node on a test host (:mod:`ingestlab.hosts.namespaces`) listens on
+that host's own address inside its network namespace; the nodes' processes stay visible from here.
 """
 from __future__ import annotations
 
+import ipaddress
 import json
 import os
 import re
@@ -38,10 +40,12 @@ class Node:
     directory: str
     pid: int | None = None
     scheme: str = "http"
+    address: str = "127.0.0.1"
+    namespace: str | None = None  # the test host's network namespace, None: this machine's loopback
 
     @property
     def url(self) -> str:
-        return f"{self.scheme}://127.0.0.1:{self.http_port}"
+        return f"{self.scheme}://{self.address}:{self.http_port}"
 
     @property
     def log_file(self) -> Path:
@@ -71,7 +75,7 @@ class Cluster:
     @property
     def hosts(self) -> str:
         """The value for Rally's ``--target-hosts``."""
-        return ",".join(f"127.0.0.1:{n.http_port}" for n in self.nodes)
+        return ",".join(f"{n.address}:{n.http_port}" for n in self.nodes)
 
     @property
     def url(self) -> str:
@@ -143,7 +147,7 @@ def node_settings(spec: distribution.DistributionSpec, cluster: Cluster, node: N
     settings = {
         "cluster.name": cluster.name,
         "node.name": node.name,
-        "network.host": "127.0.0.1",
+        "network.host": node.address,
         "http.port": str(node.http_port),
         "transport.port" if spec.major >= 7 else "transport.tcp.port": str(node.transport_port),
         "path.data": str(Path(node.directory) / "data"),
@@ -155,7 +159,7 @@ def node_settings(spec: distribution.DistributionSpec, cluster: Cluster, node: N
     if len(cluster.nodes) == 1:
         settings["discovery.type"] = "single-node"
     else:
-        seeds = ",".join(f"127.0.0.1:{n.transport_port}" for n in cluster.nodes)
+        seeds = ",".join(f"{n.address}:{n.transport_port}" for n in cluster.nodes)
         if spec.major >= 7:
             settings["discovery.seed_hosts"] = seeds
             settings["cluster.initial_master_nodes"] = ",".join(n.name for n in cluster.nodes)
@@ -220,8 +224,12 @@ def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: Service
     pid_file.unlink(missing_ok=True)  # a node that was killed leaves its PID file behind
     cmd = [str(es_home / "bin" / "elasticsearch"), "-d", "-p", str(pid_file)]
     cmd += [f"-E{k}={v}" for k, v in node_settings(spec, cluster, node).items()]
+    kwargs = {} if user.is_current else {"user": user.uid, "group": user.gid, "extra_groups": []}
+    if node.namespace:  # enter the namespace as root, then drop to the service user inside it
+        drop = [] if user.is_current else ["setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--"]
+        cmd = ["ip", "netns", "exec", node.namespace, *drop, *cmd]
+        kwargs = {}
     with open(node.log_file, "ab") as out:
-        kwargs = {} if user.is_current else {"user": user.uid, "group": user.gid, "extra_groups": []}
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=node_dir, env=env, **kwargs)
     if proc.returncode != 0:
         raise IngestlabError(f"node {node.name} did not start (exit {proc.returncode})\n{_log_tail(node)}")
@@ -231,6 +239,33 @@ def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: Service
     if not pid_file.is_file():
         raise IngestlabError(f"node {node.name} wrote no PID file\n{_log_tail(node)}")
     node.pid = int(pid_file.read_text().strip())
+
+
+PRODUCTION_FILE_LIMIT = 65535  # what Elasticsearch's bootstrap checks ask of a node on a non-loopback address
+PRODUCTION_MAP_COUNT = 262144
+
+
+def meet_bootstrap_checks(log=print) -> None:
+    """A node bound to a non-loopback address enforces the production bootstrap checks. The file limit
+    must already be high enough; the kernel's map count is raised here, machine-wide, as Elasticsearch's
+    docs ask. (Test hosts on a loopback-class subnet, the default, need neither.)"""
+    import resource
+
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if hard < PRODUCTION_FILE_LIMIT:
+        raise IngestlabError(f"nodes on non-loopback addresses need a file limit of {PRODUCTION_FILE_LIMIT} (this process may "
+                             f"open {hard}); raise it (`ulimit -n {PRODUCTION_FILE_LIMIT}` where permitted) or use a "
+                             f"loopback-class subnet such as 127.213.0")
+    setting = Path("/proc/sys/vm/max_map_count")
+    current = int(setting.read_text())
+    if current >= PRODUCTION_MAP_COUNT:
+        return
+    try:
+        setting.write_text(str(PRODUCTION_MAP_COUNT))
+    except OSError as e:
+        raise IngestlabError(f"vm.max_map_count is {current}; nodes on test hosts need {PRODUCTION_MAP_COUNT} "
+                             f"(`sysctl -w vm.max_map_count={PRODUCTION_MAP_COUNT}` as root): {e.strerror}") from None
+    log(f"[ingestlab] raised vm.max_map_count from {current} to {PRODUCTION_MAP_COUNT} (Elasticsearch's bootstrap check)")
 
 
 def _wait_until_answers(cluster: Cluster, node: Node, timeout: float) -> None:
@@ -280,13 +315,15 @@ def up(
     settings: dict | None = None,
     data_dir: str | None = None,
     secured: bool = False,
+    hosts: list | None = None,
     log=print,
 ) -> Cluster:
     """Provision and start a cluster; returns once it is green. Stops what it started on failure.
 
     Each node's config, data and logs go to ``<data_dir>/<name>/node-N`` (default: under INGESTLAB_HOME),
     so a cluster can be placed on a chosen disk. Those node directories are emptied at every start.
-    ``secured``: x-pack security with basic auth and TLS (``Cluster.credentials()`` has what clients need)."""
+    ``secured``: x-pack security with basic auth and TLS (``Cluster.credentials()`` has what clients need).
+    ``hosts``: test hosts (:class:`ingestlab.hosts.namespaces.Host`), one node on each, all on the same ports."""
     if nodes < 1:
         raise IngestlabError("a cluster needs at least one node")
     existing = Cluster.load(name)
@@ -296,12 +333,16 @@ def up(
     java_home = find_java_home()
     cluster_dir = (Path(data_dir).resolve() if data_dir else paths.clusters_dir()) / name
     cluster = Cluster(name=name, version=version, heap=heap, settings=dict(settings or {}), security=secured)
+    if hosts:
+        nodes = len(hosts)
     for i in range(nodes):
+        host = hosts[i] if hosts else None
         cluster.nodes.append(
-            Node(name=f"node-{i + 1}", http_port=http_port + i, transport_port=transport_port + i,
-                 directory=str(cluster_dir / f"node-{i + 1}"), scheme="https" if secured else "http")
+            Node(name=f"node-{i + 1}", http_port=http_port + (0 if host else i), transport_port=transport_port + (0 if host else i),
+                 directory=str(cluster_dir / f"node-{i + 1}"), scheme="https" if secured else "http",
+                 address=host.address if host else "127.0.0.1", namespace=host.namespace if host else None)
         )
-    busy = [p for n in cluster.nodes for p in (n.http_port, n.transport_port) if not port_is_free(p)]
+    busy = [p for n in cluster.nodes if not n.namespace for p in (n.http_port, n.transport_port) if not port_is_free(p)]
     if busy:
         raise IngestlabError(
             f"port(s) {', '.join(map(str, busy))} on 127.0.0.1 are in use (another Elasticsearch?); "
@@ -314,6 +355,8 @@ def up(
     check_reachable(user, cluster_dir)
     if secured:
         security.create(cluster_dir)
+    if any(n.namespace and not ipaddress.ip_address(n.address).is_loopback for n in cluster.nodes):
+        meet_bootstrap_checks(log)
     try:
         for node in cluster.nodes:
             log(f"[ingestlab] starting {node.name} (Elasticsearch {version}, heap {heap}) on {node.url} as {user.name}")

@@ -3,7 +3,9 @@
 Rally's actor system (thespian) binds 127.0.0.1:1900, and Rally joins whatever already
 listens there, so two Rally processes on one machine collide. This launcher moves the
 pack's own Rally processes to ``INGESTLAB_RALLY_ACTOR_PORT`` before esrally starts;
-everything else is stock esrally. Use: ``python -m ingestlab.rally.launcher race ...``.
+everything else is stock esrally. Use: ``python -m ingestlab.rally.launcher race ...``, or
+``python -m ingestlab.rally.launcher daemon start --node-ip=... --coordinator-ip=...`` for ``esrallyd``
+(every daemon of one distributed setup must use the same port: it is also the coordinator's).
 """
 import os
 import sys
@@ -28,6 +30,12 @@ def main() -> int:
     port = os.environ.get(PORT_VARIABLE)
     if port:
         move_actor_port(int(port))
+    if sys.argv[1:2] == ["daemon"]:
+        from esrally import rallyd
+
+        sys.argv[0:2] = ["esrallyd"]
+        rallyd.main()
+        return 0
     from esrally import rally
 
     sys.argv[0] = "esrally"

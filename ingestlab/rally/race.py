@@ -8,10 +8,12 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import socket
 import subprocess
 import sys
 import tempfile
+import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -91,6 +93,9 @@ class RaceRequest:
     on_error: str = "abort"
     pipeline: str = "benchmark-only"
     extra_args: tuple = ()
+    # a lab of test hosts (ingestlab.hosts.lab.Lab): its coordinator daemon runs the race, with
+    # --load-driver-hosts on its hosts; a host that drops out stops the race with an error naming it
+    lab: object | None = None
 
 
 @dataclass
@@ -100,6 +105,7 @@ class RaceOutcome:
     race_json: Path
     report_file: Path | None
     output: str
+    stopped_because: str | None = None  # why the pack stopped the race itself (a load-driver host gone)
 
     @property
     def ok(self) -> bool:
@@ -136,6 +142,8 @@ def build_command(request: RaceRequest, race_id: str, params_file: Path | None, 
         cmd.append(f"--client-options={request.client_options}")
     if request.report_file:
         cmd.append(f"--report-file={request.report_file}")
+    if request.lab is not None:
+        cmd.append(f"--load-driver-hosts={request.lab.load_driver_hosts}")
     cmd.extend(request.extra_args)
     return cmd
 
@@ -145,7 +153,7 @@ def run(request: RaceRequest, stream: bool = True, log=print) -> RaceOutcome:
     race_id = str(uuid.uuid4())
     env = dict(os.environ)
     env["RALLY_HOME"] = str(rally_home)
-    env[PORT_VARIABLE] = str(free_port())
+    env[PORT_VARIABLE] = str(request.lab.actor_port if request.lab is not None else free_port())
     # glibc otherwise returns freed memory to the OS after every batch: ~1 page fault per document
     env.setdefault("MALLOC_TRIM_THRESHOLD_", "268435456")
     # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
@@ -157,14 +165,48 @@ def run(request: RaceRequest, stream: bool = True, log=print) -> RaceOutcome:
             params_file.write_text(json.dumps(request.track_params))
         cmd = build_command(request, race_id, params_file)
         log(f"[ingestlab] {redacted(cmd)}")
-        if stream:
-            proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL)
+        driver_stats = watch = None
+        if request.lab is not None:
+            from ingestlab.hosts.lab import DriverStats, DriverWatch
+
+            driver_stats, watch = DriverStats(request.lab), DriverWatch(request.lab)
+        captured = None if stream else open(Path(tmp) / "output.txt", "w+")
+        try:
+            proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=captured, stderr=subprocess.STDOUT if captured else None)
+            returncode, stopped_because = _wait(proc, watch, log)
             output = ""
-        else:
-            proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, capture_output=True, text=True)
-            output = proc.stdout + proc.stderr
+            if captured:
+                captured.seek(0)
+                output = captured.read()
+        finally:
+            if captured:
+                captured.close()
+        if driver_stats:
+            driver_stats.collect(runner_stats_file(race_id, rally_home))
     race_json = results.race_json(race_id, rally_home)
-    return RaceOutcome(race_id, proc.returncode, race_json, request.report_file, output)
+    if stopped_because and race_json.is_file():
+        race_json.unlink()  # a race the pack stopped is not a result, whatever Rally managed to store
+    return RaceOutcome(race_id, returncode, race_json, request.report_file, output, stopped_because)
+
+
+def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int, str | None]:
+    """Wait for Rally; with a ``watch``, stop it (SIGINT, then SIGTERM, then SIGKILL) once the watch reports a problem."""
+    if watch is None:
+        return proc.wait(), None
+    while proc.poll() is None:
+        problem = watch.check()
+        if problem:
+            log(f"[ingestlab] {problem}")
+            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
+                proc.send_signal(sig)
+                try:
+                    proc.wait(timeout=grace)
+                    break
+                except subprocess.TimeoutExpired:
+                    continue
+            return proc.wait(), problem
+        time.sleep(1.0)
+    return proc.returncode, None
 
 
 def runner_stats_file(race_id: str, rally_home: Path | None = None) -> Path:

@@ -37,3 +37,21 @@ def here_line(race: dict, machine_line: str) -> str:
 
 def published_line(published: dict) -> str:
     return f"Elasticsearch {published['elasticsearch']}, {published.get('client', '')}, {published['hardware']}"
+
+
+def ratio_bars(labels: list[str], here: list[float], published_values: list[float], *, xlabel: str, title: str,
+               race: dict, machine_line: str, published: dict, height: float = 5.2) -> bytes:
+    """Horizontal bars of ratios, this machine beside the published study, one pair per label (0: no figure);
+    a line at 1.0 marks each side's own reference."""
+    fig, ax = new_figure(10, height)
+    y = list(range(len(labels)))
+    ax.barh([i - 0.2 for i in y], here, 0.4, label="this machine", color=HERE)
+    ax.barh([i + 0.2 for i in y], published_values, 0.4, label="published", color=PUBLISHED)
+    ax.set_yticks(y, labels, fontsize=7)
+    ax.invert_yaxis()
+    ax.axvline(1.0, color="#888888", linewidth=0.8)
+    ax.set_xlabel(xlabel)
+    ax.set_title(title)
+    ax.legend()
+    caption(fig, here_line(race, machine_line), published_line(published))
+    return png(fig)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from statistics import median
 
 from ingestlab.rally import results
+from ingestlab.report import wikipedia_scale_out
 from ingestlab.report.common import fmt, invalid_lines, is_test_mode, this_machine
 
 LABELS = {
@@ -49,27 +50,31 @@ def method_rows(race: dict, stats: list[dict] | None = None) -> list[dict]:
 
 
 def markdown(race: dict, published: dict, machine_line: str, load_side: dict | None = None, stats: list[dict] | None = None) -> str:
+    stats = runner_stats(race) if stats is None else stats
     rows = method_rows(race, stats)
     api = [r for r in rows if r["task"].startswith("reindex-api") and r["docs_per_s"]]
     best_api = max(api, key=lambda r: r["docs_per_s"]) if api else None
     pub_api = [f for f in published["figures"] if f["kind"] == "reindex-api"]
     best_pub_api = min(f["seconds"] for f in pub_api)
     by_task = {f.get("task"): f for f in published["figures"] if f.get("task")}
-    docs = next((r["docs"] for r in rows if r["docs"]), None)
-    lines = [f"## wikipedia: reindexing {fmt(docs, ',')} pages — fastest of the runs" + (" (test mode)" if is_test_mode(race) else ""), "",
-             "| method | this machine: fastest | docs/s | MB/s of _source | speed vs. best _reindex | client CPU µs/doc | published | speed vs. best _reindex |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        speed = r["docs_per_s"] / best_api["docs_per_s"] if best_api and r["docs_per_s"] else None
-        pub = by_task.get(r["task"])
-        lines.append(
-            f"| {r['label']} | {fmt(r['fastest_s'], ',.2f', ' s')} | {fmt(r['docs_per_s'], ',.0f')} | {fmt(r['mb_per_s'], ',.1f')} "
-            f"| {fmt(speed, ',.2f', '×')} | {fmt(r['cpu_us_per_doc'], ',.0f')} | {fmt(pub['seconds'] if pub else None, ',', ' s')} "
-            f"| {fmt(best_pub_api / pub['seconds'] if pub else None, ',.2f', '×')} |"
-        )
-    lines += ["", "Published `_reindex` sweep (scroll size → best time): "
-              + ", ".join(f"{f['label'].rsplit(' ', 1)[1]} → {f['seconds']} s" for f in pub_api) + f"; best {best_pub_api} s.",
-              ""]
+    docs = next((r["docs"] for r in rows + wikipedia_scale_out.rows(stats) if r["docs"]), None)
+    lines = [f"## wikipedia: reindexing {fmt(docs, ',')} pages — fastest of the runs" + (" (test mode)" if is_test_mode(race) else ""), ""]
+    scale_out = wikipedia_scale_out.markdown_lines(stats, published)
+    if rows or not scale_out:
+        lines += ["| method | this machine: fastest | docs/s | MB/s of _source | speed vs. best _reindex | client CPU µs/doc | published | speed vs. best _reindex |",
+                  "|---|---:|---:|---:|---:|---:|---:|---:|"]
+        for r in rows:
+            speed = r["docs_per_s"] / best_api["docs_per_s"] if best_api and r["docs_per_s"] else None
+            pub = by_task.get(r["task"])
+            lines.append(
+                f"| {r['label']} | {fmt(r['fastest_s'], ',.2f', ' s')} | {fmt(r['docs_per_s'], ',.0f')} | {fmt(r['mb_per_s'], ',.1f')} "
+                f"| {fmt(speed, ',.2f', '×')} | {fmt(r['cpu_us_per_doc'], ',.0f')} | {fmt(pub['seconds'] if pub else None, ',', ' s')} "
+                f"| {fmt(best_pub_api / pub['seconds'] if pub else None, ',.2f', '×')} |"
+            )
+        lines += ["", "Published `_reindex` sweep (scroll size → best time): "
+                  + ", ".join(f"{f['label'].rsplit(' ', 1)[1]} → {f['seconds']} s" for f in pub_api) + f"; best {best_pub_api} s.",
+                  ""]
+    lines += scale_out
     tools = [r for r in rows if r["task"].startswith("tool-") and r["docs_per_s"]]
     if tools and best_api:
         best_tool = max(tools, key=lambda r: r["docs_per_s"])
@@ -80,8 +85,11 @@ def markdown(race: dict, published: dict, machine_line: str, load_side: dict | N
     if raw and dec and raw["cpu_us_per_doc"] and dec["cpu_us_per_doc"]:
         lines.append(f"- Client CPU per document: decode {dec['cpu_us_per_doc']:,.0f} µs, raw {raw['cpu_us_per_doc']:,.0f} µs: "
                      f"raw needs {dec['cpu_us_per_doc'] / raw['cpu_us_per_doc']:,.1f}× less (the study: decode/encode and gzip cost ~6×).")
+    drivers = race.get("user-tags", {}).get("load-driver-hosts")
+    where = (f"{drivers} test hosts (network namespaces of this one machine, sharing its cores), one node and one Rally "
+             f"load driver on each" if drivers else "one node, so every shard is local and the load driver shares its cores")
     lines += [
-        f"- {this_machine(race, machine_line)}; one node, so every shard is local and the load driver shares its cores.",
+        f"- {this_machine(race, machine_line)}; {where}.",
         f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['documents']:,} docs / {published['data_gb']} GB.",
         "- Every run recreates the destination and checks its count equals the source's afterwards.",
     ]
@@ -97,20 +105,17 @@ def charts(race: dict, published: dict, machine_line: str, stats=None) -> list[t
     from ingestlab.report import plot
 
     rows = method_rows(race, stats)
+    scale_out = wikipedia_scale_out.chart(race, published, machine_line, runner_stats(race) if stats is None else stats)
+    if scale_out and not rows:
+        return [scale_out]
     api = [r["docs_per_s"] for r in rows if r["task"].startswith("reindex-api") and r["docs_per_s"]]
     best = max(api) if api else None
     pub_best = min(f["seconds"] for f in published["figures"] if f["kind"] == "reindex-api")
     by_task = {f.get("task"): f for f in published["figures"] if f.get("task")}
-    fig, ax = plot.new_figure(10, 5.2)
-    y = list(range(len(rows)))
-    ax.barh([i - 0.2 for i in y], [(r["docs_per_s"] or 0) / best if best else 0 for r in rows], 0.4, label="this machine", color=plot.HERE)
-    ax.barh([i + 0.2 for i in y], [pub_best / by_task[r["task"]]["seconds"] if r["task"] in by_task else 0 for r in rows], 0.4,
-            label="published", color=plot.PUBLISHED)
-    ax.set_yticks(y, [r["label"] for r in rows], fontsize=7)
-    ax.invert_yaxis()
-    ax.axvline(1.0, color="#888888", linewidth=0.8)
-    ax.set_xlabel("speed ÷ best _reindex of the same side")
-    ax.set_title("wikipedia: reindex methods")
-    ax.legend()
-    plot.caption(fig, plot.here_line(race, machine_line), plot.published_line(published))
-    return [("Reindex methods", plot.png(fig))]
+    image = plot.ratio_bars(
+        [r["label"] for r in rows],
+        [(r["docs_per_s"] or 0) / best if best else 0 for r in rows],
+        [pub_best / by_task[r["task"]]["seconds"] if r["task"] in by_task else 0 for r in rows],
+        xlabel="speed ÷ best _reindex of the same side", title="wikipedia: reindex methods",
+        race=race, machine_line=machine_line, published=published)
+    return [("Reindex methods", image)] + ([scale_out] if scale_out else [])

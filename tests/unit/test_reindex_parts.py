@@ -41,6 +41,26 @@ def test_runner_options_are_checked():
         Options.parse({"slices": 0})
 
 
+def test_scale_out_options_are_checked():
+    opts = Options.parse({"node": "driver-host", "dest": "existing"})
+    assert (opts.node, opts.dest) == ("driver-host", "existing")
+    assert (Options.parse({}).node, Options.parse({}).dest) == ("any", "recreate")
+    with pytest.raises(ParameterError, match=r"\[node\] must be one of any, driver-host, got 'local'"):
+        Options.parse({"node": "local"})
+    with pytest.raises(ParameterError, match=r"\[dest\] must be one of recreate, existing"):
+        Options.parse({"dest": "keep"})
+
+
+def test_recreate_index_can_override_the_shard_count(tmp_path):
+    from ingestlab.runners.index_lifecycle import IndexLifecycleParamSource
+
+    track = two_index_track(tmp_path)
+    params = IndexLifecycleParamSource(track, {"index": "dst", "number-of-shards": 8}).params()
+    assert params["index-body"]["settings"]["index.number_of_shards"] == 8
+    assert track.indices[1].body["settings"]["index.number_of_shards"] == 4
+    assert IndexLifecycleParamSource(track, {"index": "dst"}).params()["index-body"]["settings"]["index.number_of_shards"] == 4
+
+
 def test_action_line_corpora_load_with_their_ids(tmp_path):
     source = CorpusLoadParamSource(two_index_track(tmp_path), {"index": "src", "bulk-size": 3})
     batch = source.partition(0, 1).params()["batch"]

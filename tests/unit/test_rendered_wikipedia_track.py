@@ -39,3 +39,22 @@ def test_tool_variants_step_through_the_study(tmp_path):
     assert {k: v for k, v in raw.items() if k not in ("name", "raw")} == {k: v for k, v in decode.items() if k not in ("name", "raw")}
     assert ops["tool-sliced-local-raw-to-remote"]["dest-shards"] == 6 and "dest-shards" not in raw
     assert ops["load-source"]["operation-type"] == "corpus-load"
+
+
+def test_scale_out_runs_each_step_between_a_fresh_destination_and_its_count(tmp_path):
+    track = render(tmp_path, {"drivers": 3, "repetitions": 2, "source_shards": 3})
+    scale_out = next(c for c in track["challenges"] if c["name"] == "scale-out")
+    tasks = scale_out["schedule"][4:]
+    assert len(tasks) == 2 * 5 * 3
+    first = tasks[:3]
+    assert [t["operation"] for t in first] == ["recreate-dest", "scale-out-parallel-bulk", "check-dest"]
+    assert len({t["name"] for t in scale_out["schedule"][4:]}) == len(tasks)  # Rally needs unique task names
+    clients = {t["operation"]: t["clients"] for t in tasks if "clients" in t}
+    assert clients == {"scale-out-parallel-bulk": 1, "scale-out-sliced": 1, "scale-out-sliced-raw": 1,
+                       "scale-out-local": 3, "scale-out-local-to-remote": 3}
+    ops = {o["name"]: o for o in track["operations"]}
+    assert all(ops[name]["node"] == "driver-host" and ops[name]["dest"] == "existing" for name in clients)
+    assert ops["scale-out-local"]["local-shards"] and ops["scale-out-local"]["raw"] and not ops["scale-out-sliced"]["raw"]
+    remote = next(t for t in tasks if t["operation"] == "recreate-dest-remote")
+    assert tasks[tasks.index(remote) + 1]["operation"] == "scale-out-local-to-remote"
+    assert ops["recreate-dest-remote"]["number-of-shards"] == 6

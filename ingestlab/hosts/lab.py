@@ -1,0 +1,313 @@
+"""A lab of test hosts on one machine: N network namespaces, each running one Elasticsearch node and one
+Rally daemon (``esrallyd``), with the coordinating daemon in the root namespace.
+
+Races then use Rally's own distribution: ``esrally race --load-driver-hosts=<host addresses>`` joins the
+coordinator, which places each client's worker on a host's daemon. All daemons share one actor port (the
+coordinator's), chosen free here, so a lab never collides with another Rally on 1900. Every process the
+lab starts carries ``INGESTLAB_LAB=<prefix>`` in its environment: :func:`down` finds them by it (and by
+namespace), so tear-down needs nothing but the prefix, also after a crash half-way through :func:`up`.
+
+State: ``INGESTLAB_HOME/hosts/<prefix>/lab.json``; daemon logs and the per-host runner stats beside it.
+"""
+from __future__ import annotations
+
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ingestlab import paths
+from ingestlab.cluster import distribution, nodes
+from ingestlab.errors import IngestlabError
+from ingestlab.hosts import namespaces
+from ingestlab.hosts.namespaces import Host
+
+LAB_VARIABLE = "INGESTLAB_LAB"
+
+
+def lab_dir(prefix: str) -> Path:
+    return paths.home() / "hosts" / prefix
+
+
+def cluster_name(prefix: str) -> str:
+    return f"{prefix}-lab"
+
+
+@dataclass
+class Lab:
+    prefix: str
+    subnet: str
+    count: int
+    actor_port: int
+
+    @property
+    def hosts(self) -> list[Host]:
+        return namespaces.hosts_for(self.prefix, self.subnet, self.count)
+
+    @property
+    def coordinator(self) -> str:
+        return namespaces.coordinator_address(self.subnet)
+
+    @property
+    def directory(self) -> Path:
+        return lab_dir(self.prefix)
+
+    @property
+    def load_driver_hosts(self) -> str:
+        return ",".join(h.address for h in self.hosts)
+
+    def cluster(self) -> nodes.Cluster:
+        cluster = nodes.Cluster.load(cluster_name(self.prefix))
+        if cluster is None:
+            raise IngestlabError(f"the lab {self.prefix!r} has no cluster recorded; `ingestlab hosts down --prefix {self.prefix}` and up again")
+        return cluster
+
+    def host(self, name: str) -> Host:
+        for h in self.hosts:
+            if h.name == name:
+                return h
+        raise IngestlabError(f"the lab {self.prefix!r} has no host {name!r}; it has {', '.join(h.name for h in self.hosts)}")
+
+    def runner_stats_file(self, host: Host | None) -> Path:
+        """Where the pack's runners on that host's daemon write their per-call figures (None: the coordinator's)."""
+        return self.directory / "runner-stats" / f"{host.name if host else 'coordinator'}.jsonl"
+
+    def save(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        (self.directory / "lab.json").write_text(json.dumps(asdict(self), indent=2))
+
+    @classmethod
+    def load(cls, prefix: str = namespaces.DEFAULT_PREFIX) -> "Lab | None":
+        f = lab_dir(prefix) / "lab.json"
+        return cls(**json.loads(f.read_text())) if f.is_file() else None
+
+
+def require(prefix: str = namespaces.DEFAULT_PREFIX) -> Lab:
+    lab = Lab.load(prefix)
+    if lab is None:
+        raise IngestlabError(f"no lab of test hosts {prefix!r} is up: start one with `ingestlab hosts up --prefix {prefix}`")
+    return lab
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("0.0.0.0", 0))
+        return sock.getsockname()[1]
+
+
+def answers(address: str, port: int, timeout: float = 1.0) -> bool:
+    try:
+        with socket.create_connection((address, port), timeout=timeout):
+            return True
+    except OSError:
+        return False
+
+
+def _start_daemon(lab: Lab, host: Host | None, log) -> None:
+    from ingestlab.rally.launcher import PORT_VARIABLE
+    from ingestlab.rally.race import ensure_rally_home
+    from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS
+
+    address = host.address if host else lab.coordinator
+    env = dict(os.environ)
+    env.update({
+        # one Rally home for all: the race's own config and results paths are the same on every "host"
+        "RALLY_HOME": str(ensure_rally_home()),
+        PORT_VARIABLE: str(lab.actor_port),
+        RUNNER_STATS: str(lab.runner_stats_file(host)),
+        LAB_VARIABLE: lab.prefix,
+        "MALLOC_TRIM_THRESHOLD_": "268435456",
+    })
+    cmd = [sys.executable, "-m", "ingestlab.rally.launcher", "daemon", "start", f"--node-ip={address}", f"--coordinator-ip={lab.coordinator}"]
+    if host:
+        cmd = namespaces.in_namespace(host, cmd)
+    log(f"[ingestlab] starting esrallyd on {host.name if host else 'the coordinator'} ({address}:{lab.actor_port})")
+    daemon_log = lab.directory / f"esrallyd-{host.name if host else 'coordinator'}.log"
+    with open(daemon_log, "ab") as out:  # the daemon outlives this call: no pipe of ours may stay open in it
+        proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
+                              cwd=paths.REPO_ROOT, timeout=120)
+    if proc.returncode != 0 or not _wait_answering(address, lab.actor_port, 30):
+        raise IngestlabError(f"esrallyd on {address} did not start (exit {proc.returncode}); see {daemon_log}")
+
+
+def _wait_answering(address: str, port: int, timeout: float) -> bool:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if answers(address, port):
+            return True
+        time.sleep(0.3)
+    return False
+
+
+def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = namespaces.DEFAULT_SUBNET,
+       version: str = distribution.DEFAULT_VERSION, heap: str = "512m", log=print) -> Lab:
+    """Make the hosts, a cluster of one node per host, a Rally daemon per host and the coordinator's.
+    Whatever fails, everything made so far is removed again before the error is raised."""
+    reason = namespaces.unavailable_reason()
+    if reason:
+        raise IngestlabError(f"test hosts cannot be made here: {reason}")
+    if Lab.load(prefix):
+        raise IngestlabError(f"a lab {prefix!r} is recorded as up; `ingestlab hosts down --prefix {prefix}` first")
+    namespaces.check_names(prefix, subnet)
+    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=_free_port())
+    try:
+        hosts = namespaces.create(prefix, subnet, count)
+        lab.save()
+        log(f"[ingestlab] {count} test hosts: " + ", ".join(f"{h.name} {h.address} (netns {h.namespace})" for h in hosts)
+            + f"; coordinator {lab.coordinator} on bridge {namespaces.bridge_name(prefix)}")
+        nodes.up(hosts=hosts, name=cluster_name(prefix), version=version, heap=nodes.validate_heap(heap), log=log)
+        _start_daemon(lab, None, log)
+        for host in hosts:
+            _start_daemon(lab, host, log)
+    except BaseException:
+        log(f"[ingestlab] the lab {prefix!r} did not come up; removing what was made")
+        down(prefix, log=log)
+        raise
+    log(f"[ingestlab] lab {prefix} is up: `ingestlab race <study> --hosts {prefix}` races with --load-driver-hosts={lab.load_driver_hosts}")
+    return lab
+
+
+def tagged_processes(prefix: str) -> list[int]:
+    """PIDs of processes started for the lab (they and their children carry ``INGESTLAB_LAB=<prefix>``)."""
+    mark = f"{LAB_VARIABLE}={prefix}".encode()
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
+            continue
+        try:
+            environ = (entry / "environ").read_bytes()
+        except OSError:
+            continue
+        if mark in environ.split(b"\0"):
+            found.append(int(entry.name))
+    return found
+
+
+def _stop_processes(pids_now, timeout: float) -> int:
+    stopped = 0
+    for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 5.0)):
+        pids = pids_now()
+        stopped = max(stopped, len(pids))
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + wait
+        while pids and time.monotonic() < deadline:
+            time.sleep(0.2)
+            pids = pids_now()
+        if not pids:
+            break
+    return stopped
+
+
+def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
+    """Stop the lab's daemons and nodes and remove its namespaces, links and state; what it removed."""
+    removed = []
+    stopped = _stop_processes(lambda: tagged_processes(prefix), timeout=10)
+    if stopped:
+        removed.append(f"{stopped} Rally daemon processes")
+    cluster = nodes.Cluster.load(cluster_name(prefix))
+    if cluster:
+        nodes.stop(cluster, timeout=30, log=log)
+        removed.append(f"cluster {cluster.name}")
+    removed += namespaces.delete(prefix)
+    state = lab_dir(prefix) / "lab.json"
+    if state.is_file():
+        state.unlink()
+    left = leftovers(prefix)
+    log(f"[ingestlab] lab {prefix} down: removed " + (", ".join(removed) or "nothing (none was up)"))
+    if left:
+        raise IngestlabError(f"tear-down of lab {prefix!r} left: {'; '.join(left)}")
+    return removed
+
+
+def leftovers(prefix: str) -> list[str]:
+    """Anything of the lab still there: namespaces, links, tagged processes."""
+    left = [f"namespace {n}" for n in namespaces.existing_namespaces(prefix)]
+    left += [f"link {n}" for n in namespaces.existing_links(prefix)]
+    left += [f"process {p}" for p in tagged_processes(prefix)]
+    return left
+
+
+def status(prefix: str = namespaces.DEFAULT_PREFIX) -> dict:
+    lab = Lab.load(prefix)
+    if lab is None:
+        return {"lab": prefix, "up": False, "leftovers": leftovers(prefix)}
+    cluster = nodes.Cluster.load(cluster_name(prefix))
+    return {
+        "lab": prefix, "up": True, "coordinator": f"{lab.coordinator}:{lab.actor_port}",
+        "coordinator_daemon": answers(lab.coordinator, lab.actor_port),
+        "hosts": [{"name": h.name, "address": h.address, "namespace": h.namespace,
+                   "esrallyd": answers(h.address, lab.actor_port),
+                   "elasticsearch": answers(h.address, nodes.DEFAULT_HTTP_PORT)} for h in lab.hosts],
+        "target_hosts": cluster.hosts if cluster else None,
+        "load_driver_hosts": lab.load_driver_hosts,
+    }
+
+
+def set_link(prefix: str, host_name: str, up: bool) -> Host:
+    host = require(prefix).host(host_name)
+    namespaces.set_link(host, up)
+    return host
+
+
+class DriverWatch:
+    """During a race: notices a load-driver host that stops answering on the actor port (cable pulled,
+    machine gone) for ``grace`` seconds, and says which one, and since when."""
+
+    def __init__(self, lab: Lab, grace: float = 5.0):
+        self.lab, self.grace = lab, grace
+        self.started = time.time()
+        self._silent_since: dict[str, float] = {}
+
+    def check(self) -> str | None:
+        now = time.time()
+        for host in self.lab.hosts:
+            if answers(host.address, self.lab.actor_port, timeout=0.5):
+                self._silent_since.pop(host.name, None)
+                continue
+            since = self._silent_since.setdefault(host.name, now)
+            if now - since >= self.grace:
+                return (f"load-driver host {host.name} ({host.address}) stopped answering on Rally's actor port {self.lab.actor_port} "
+                        f"at {time.strftime('%H:%M:%S', time.localtime(since))}, {since - self.started:.0f} s into the race: "
+                        f"the coordinator cannot hear from the clients there, so the race was stopped and nothing of it is kept "
+                        f"as a result")
+        return None
+
+
+class DriverStats:
+    """The lines each host's runners append to their runner-stats file during one race, gathered afterwards
+    into the race's own file, each marked with its load-driver host."""
+
+    def __init__(self, lab: Lab):
+        self.lab = lab
+        self.offsets = {h.name: self._size(lab.runner_stats_file(h)) for h in lab.hosts}
+
+    @staticmethod
+    def _size(f: Path) -> int:
+        return f.stat().st_size if f.is_file() else 0
+
+    def collect(self, into: Path) -> int:
+        import orjson
+
+        lines = 0
+        into.parent.mkdir(parents=True, exist_ok=True)
+        with open(into, "ab") as out:
+            for host in self.lab.hosts:
+                f = self.lab.runner_stats_file(host)
+                if not f.is_file():
+                    continue
+                with open(f, "rb") as src:
+                    src.seek(self.offsets[host.name])
+                    for line in src:
+                        if line.strip():
+                            out.write(orjson.dumps({**orjson.loads(line), "load_driver": host.name}) + b"\n")
+                            lines += 1
+        return lines
