@@ -63,7 +63,8 @@ def cmd_hosts(args) -> int:
     from ingestlab.hosts import lab
 
     if args.action == "up":
-        lab.up(count=args.hosts, prefix=args.prefix, subnet=args.subnet, version=args.version, heap=args.heap)
+        lab.up(count=args.hosts, prefix=args.prefix, subnet=args.subnet, version=args.version, heap=args.heap,
+               provision=args.provision, car=args.car)
     elif args.action == "down":
         lab.down(args.prefix)
     elif args.action in ("cut", "restore"):
@@ -339,6 +340,9 @@ def parser() -> argparse.ArgumentParser:
     h.add_argument("--host", help="cut / restore: the host, e.g. h2")
     h.add_argument("--version", default=distribution.DEFAULT_VERSION, choices=sorted(distribution.DISTRIBUTIONS))
     h.add_argument("--heap", default="512m", help="each node's heap (default 512m)")
+    h.add_argument("--provision", choices=["ingestlab", "rally"], default="ingestlab",
+                   help="who starts the nodes: the pack (default), or Rally itself (esrally install/start/stop with car-configs, as on real machines)")
+    h.add_argument("--car", default="defaults", help="--provision rally: car and mixins of car-configs, e.g. defaults,1gheap")
     h.set_defaults(func=cmd_hosts)
 
     co = sub.add_parser("corpus", help="generate a study's corpus into its track directory")

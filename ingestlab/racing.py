@@ -24,7 +24,7 @@ def race_study(study_name: str, target_hosts: str | None, *, challenge: str | No
     if lab is not None:
         from ingestlab.rally.track_params import declared_defaults
 
-        target_hosts = lab.cluster().hosts
+        target_hosts = lab.target_hosts
         tags = {"load-driver-hosts": str(lab.count), **(tags or {})}
         if "drivers" in declared_defaults(study.track) and "drivers" not in (track_params or {}):
             track_params = {**(track_params or {}), "drivers": lab.count}

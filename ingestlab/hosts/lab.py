@@ -1,6 +1,10 @@
 """A lab of test hosts on one machine: N network namespaces, each running one Elasticsearch node and one
 Rally daemon (``esrallyd``), with the coordinating daemon in the root namespace.
 
+The nodes come from the pack's own provisioning (:mod:`ingestlab.cluster.nodes`), or with
+``provision="rally"`` from Rally's: ``esrally install/start/stop`` with the pack's car configs on each
+host (:mod:`ingestlab.hosts.rally_provisioning`), as the README describes for real machines.
+
 Races then use Rally's own distribution: ``esrally race --load-driver-hosts=<host addresses>`` joins the
 coordinator, which places each client's worker on a host's daemon. All daemons share one actor port (the
 coordinator's), chosen free here, so a lab never collides with another Rally on 1900. Every process the
@@ -18,7 +22,7 @@ import socket
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from ingestlab import paths
@@ -44,6 +48,9 @@ class Lab:
     subnet: str
     count: int
     actor_port: int
+    provision: str = "ingestlab"  # or "rally": esrally install/start/stop
+    version: str = distribution.DEFAULT_VERSION
+    installations: dict = field(default_factory=dict)  # host name -> Rally installation id (provision "rally")
 
     @property
     def hosts(self) -> list[Host]:
@@ -61,11 +68,14 @@ class Lab:
     def load_driver_hosts(self) -> str:
         return ",".join(h.address for h in self.hosts)
 
-    def cluster(self) -> nodes.Cluster:
-        cluster = nodes.Cluster.load(cluster_name(self.prefix))
-        if cluster is None:
-            raise IngestlabError(f"the lab {self.prefix!r} has no cluster recorded; `ingestlab hosts down --prefix {self.prefix}` and up again")
-        return cluster
+    @property
+    def target_hosts(self) -> str:
+        """Rally's ``--target-hosts``: the node on every host (both provisionings use the same HTTP port)."""
+        return ",".join(f"{h.address}:{nodes.DEFAULT_HTTP_PORT}" for h in self.hosts)
+
+    @property
+    def url(self) -> str:
+        return f"http://{self.hosts[0].address}:{nodes.DEFAULT_HTTP_PORT}"
 
     def host(self, name: str) -> Host:
         for h in self.hosts:
@@ -144,23 +154,39 @@ def _wait_answering(address: str, port: int, timeout: float) -> bool:
     return False
 
 
+PROVISIONERS = ("ingestlab", "rally")
+
+
 def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = namespaces.DEFAULT_SUBNET,
-       version: str = distribution.DEFAULT_VERSION, heap: str = "512m", log=print) -> Lab:
+       version: str = distribution.DEFAULT_VERSION, heap: str = "512m", provision: str = "ingestlab", car: str = "defaults",
+       log=print) -> Lab:
     """Make the hosts, a cluster of one node per host, a Rally daemon per host and the coordinator's.
+    ``heap`` is for the pack's provisioning; with ``provision="rally"`` the ``car`` (of car-configs) sets it.
     Whatever fails, everything made so far is removed again before the error is raised."""
+    if provision not in PROVISIONERS:
+        raise IngestlabError(f"provision with one of {', '.join(PROVISIONERS)}, not {provision!r}")
     reason = namespaces.unavailable_reason()
     if reason:
         raise IngestlabError(f"test hosts cannot be made here: {reason}")
     if Lab.load(prefix):
         raise IngestlabError(f"a lab {prefix!r} is recorded as up; `ingestlab hosts down --prefix {prefix}` first")
     namespaces.check_names(prefix, subnet)
-    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=_free_port())
+    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=_free_port(), provision=provision, version=version)
     try:
         hosts = namespaces.create(prefix, subnet, count)
         lab.save()
         log(f"[ingestlab] {count} test hosts: " + ", ".join(f"{h.name} {h.address} (netns {h.namespace})" for h in hosts)
             + f"; coordinator {lab.coordinator} on bridge {namespaces.bridge_name(prefix)}")
-        nodes.up(hosts=hosts, name=cluster_name(prefix), version=version, heap=nodes.validate_heap(heap), log=log)
+        if provision == "rally":
+            from ingestlab.hosts import rally_provisioning
+
+            try:
+                rally_provisioning.install_and_start(hosts, version, car, lab.installations, log=log)
+            finally:
+                lab.save()  # the installations so far: down() stops them
+            log(f"[ingestlab] Rally started one node per host (car {car}): {lab.target_hosts}")
+        else:
+            nodes.up(hosts=hosts, name=cluster_name(prefix), version=version, heap=nodes.validate_heap(heap), log=log)
         _start_daemon(lab, None, log)
         for host in hosts:
             _start_daemon(lab, host, log)
@@ -210,6 +236,11 @@ def _stop_processes(pids_now, timeout: float) -> int:
 def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
     """Stop the lab's daemons and nodes and remove its namespaces, links and state; what it removed."""
     removed = []
+    lab = Lab.load(prefix)
+    if lab and lab.installations:
+        from ingestlab.hosts import rally_provisioning
+
+        removed += rally_provisioning.stop(lab.hosts, lab.installations, lab.version, log=log)
     stopped = _stop_processes(lambda: tagged_processes(prefix), timeout=10)
     if stopped:
         removed.append(f"{stopped} Rally daemon processes")
@@ -240,14 +271,13 @@ def status(prefix: str = namespaces.DEFAULT_PREFIX) -> dict:
     lab = Lab.load(prefix)
     if lab is None:
         return {"lab": prefix, "up": False, "leftovers": leftovers(prefix)}
-    cluster = nodes.Cluster.load(cluster_name(prefix))
     return {
-        "lab": prefix, "up": True, "coordinator": f"{lab.coordinator}:{lab.actor_port}",
+        "lab": prefix, "up": True, "provision": lab.provision, "coordinator": f"{lab.coordinator}:{lab.actor_port}",
         "coordinator_daemon": answers(lab.coordinator, lab.actor_port),
         "hosts": [{"name": h.name, "address": h.address, "namespace": h.namespace,
                    "esrallyd": answers(h.address, lab.actor_port),
                    "elasticsearch": answers(h.address, nodes.DEFAULT_HTTP_PORT)} for h in lab.hosts],
-        "target_hosts": cluster.hosts if cluster else None,
+        "target_hosts": lab.target_hosts,
         "load_driver_hosts": lab.load_driver_hosts,
     }
 

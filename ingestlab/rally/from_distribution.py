@@ -83,17 +83,36 @@ def service_venv(user: service_user.ServiceUser, log=print) -> Path:
     return venv
 
 
-def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None,
-        challenge: str | None = None, track_params: dict | None = None, user_tags: dict | None = None, test_mode: bool = False,
-        report_file: Path | None = None, on_error: str = "abort", log=print) -> race.RaceOutcome:
+def service_rally(version: str, log=print) -> tuple[service_user.ServiceUser, Path, Path, dict]:
+    """What running esrally as the service user takes: (user, its venv, its RALLY_HOME with the distribution
+    placed, the environment for esrally). Shared by this pipeline and ``esrally install/start/stop`` on test hosts."""
     user = service_user.ensure_service_user()
     service_user.check_reachable(user, TEAM_PATH)
-    service_user.check_reachable(user, track_path)
     venv = service_venv(user, log=log)
     rally_home = paths.home() / "rally-from-distribution"
     race.ensure_rally_home(rally_home)
     place_distribution(version, rally_home, log=log)
     user.chown(rally_home)
+    java_home = nodes.find_java_home()
+    env = {
+        "PATH": f"{venv / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "HOME": str(rally_home),
+        "RALLY_HOME": str(rally_home),
+        "JAVA_HOME": str(java_home),
+        "JAVA17_HOME": str(java_home),
+        "LANG": "C.UTF-8",
+        # a shared-library build of Python finds its libpython through an RPATH into root's home, which the
+        # service user cannot read: point it at the copy's lib/ instead of the system's older libpython
+        "LD_LIBRARY_PATH": _lib_dir(venv),
+    }
+    return user, venv, rally_home, env
+
+
+def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None,
+        challenge: str | None = None, track_params: dict | None = None, user_tags: dict | None = None, test_mode: bool = False,
+        report_file: Path | None = None, on_error: str = "abort", log=print) -> race.RaceOutcome:
+    user, venv, rally_home, env = service_rally(version, log=log)
+    service_user.check_reachable(user, track_path)
     race_id = str(uuid.uuid4())
     work = rally_home / "requests" / race_id
     work.mkdir(parents=True)
@@ -109,17 +128,8 @@ def run(track_path: Path, version: str = distribution.DEFAULT_VERSION, car: str 
     )
     cmd = race.build_command(request, race_id, params_file, python=str(venv / "bin" / "python"))
     user.chown(rally_home)
-    java_home = nodes.find_java_home()
     env = {
-        "PATH": f"{venv / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}",
-        "HOME": str(rally_home),
-        "RALLY_HOME": str(rally_home),
-        "JAVA_HOME": str(java_home),
-        "JAVA17_HOME": str(java_home),
-        "LANG": "C.UTF-8",
-        # a shared-library build of Python finds its libpython through an RPATH into root's home, which the
-        # service user cannot read: point it at the copy's lib/ instead of the system's older libpython
-        "LD_LIBRARY_PATH": _lib_dir(venv),
+        **env,
         race.PORT_VARIABLE: str(race.free_port()),
         race.RUNNER_STATS_VARIABLE: str(race.runner_stats_file(race_id, rally_home)),
     }

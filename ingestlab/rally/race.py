@@ -196,7 +196,7 @@ def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int,
     while proc.poll() is None:
         problem = watch.check()
         if problem:
-            log(f"[ingestlab] {problem}")
+            log(f"[ingestlab] stopping the race: {problem.split(':')[0]}")
             for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
                 proc.send_signal(sig)
                 try:

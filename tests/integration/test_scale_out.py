@@ -57,8 +57,7 @@ def test_three_drivers_each_copy_their_own_nodes_primaries(lab):
     assert sorted(shards, key=int) == ["0", "1", "2"]
     one_tool = [s for s in stats if s["task"] == "scale-out-sliced"]
     assert [(s["load_driver"], s["docs"]) for s in one_tool] == [("h1", 1000)]
-    cluster = lab.cluster()
-    assert get_json(f"{cluster.url}/so-dest/_count")["count"] == 1000
+    assert get_json(f"{lab.url}/so-dest/_count")["count"] == 1000
     assert "### Scale-out: one tool vs. one tool per node" in proc.stdout
     assert "| one tool per node: its local primaries, raw | 3 | 3 | 1 | 1,000 |" in proc.stdout
 
