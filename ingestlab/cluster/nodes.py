@@ -226,8 +226,7 @@ def _start_node(es_home: Path, spec, cluster: Cluster, node: Node, user: Service
     cmd += [f"-E{k}={v}" for k, v in node_settings(spec, cluster, node).items()]
     kwargs = {} if user.is_current else {"user": user.uid, "group": user.gid, "extra_groups": []}
     if node.namespace:  # enter the namespace as root, then drop to the service user inside it
-        drop = [] if user.is_current else ["setpriv", f"--reuid={user.uid}", f"--regid={user.gid}", "--clear-groups", "--"]
-        cmd = ["ip", "netns", "exec", node.namespace, *drop, *cmd]
+        cmd = ["ip", "netns", "exec", node.namespace, *user.drop_privileges(), *cmd]
         kwargs = {}
     with open(node.log_file, "ab") as out:
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=node_dir, env=env, **kwargs)
@@ -282,14 +281,20 @@ def _wait_until_answers(cluster: Cluster, node: Node, timeout: float) -> None:
 
 
 def wait_for_health(cluster: Cluster, status: str = "green", timeout: float = 120) -> dict:
-    path = f"/_cluster/health?wait_for_status={status}&wait_for_nodes={len(cluster.nodes)}&timeout={int(timeout)}s"
+    return wait_for_health_at(cluster.url, len(cluster.nodes), status, timeout, cluster.credentials(), cluster.name)
+
+
+def wait_for_health_at(url: str, count: int, status: str = "green", timeout: float = 120,
+                       credentials: "security.Credentials | None" = None, name: str = "the cluster") -> dict:
+    """Wait until the cluster behind ``url`` has ``count`` nodes and ``status``; its health, or an error."""
+    path = f"/_cluster/health?wait_for_status={status}&wait_for_nodes={count}&timeout={int(timeout)}s"
     try:
-        health = cluster.get_json(path, timeout=timeout + 10)
+        health = http_json(url + path, timeout=timeout + 10, credentials=credentials)
     except urllib.error.HTTPError as e:  # 408 when the wait timed out
         health = json.loads(e.read() or b"{}")
-    if health.get("timed_out", True) or health.get("number_of_nodes") != len(cluster.nodes):
+    if health.get("timed_out", True) or health.get("number_of_nodes") != count:
         raise IngestlabError(
-            f"cluster {cluster.name} not {status} with {len(cluster.nodes)} nodes within {timeout:.0f}s: "
+            f"cluster {name} not {status} with {count} nodes within {timeout:.0f}s: "
             f"status={health.get('status')} nodes={health.get('number_of_nodes')}"
         )
     return health

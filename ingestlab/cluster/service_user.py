@@ -24,6 +24,11 @@ class ServiceUser:
     def is_current(self) -> bool:
         return self.uid == os.geteuid()
 
+    def drop_privileges(self) -> list[str]:
+        """A command prefix that runs the rest as this user (for a process root starts elsewhere, e.g. in a
+        network namespace with ``ip netns exec``); empty when we are this user already."""
+        return [] if self.is_current else ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups", "--"]
+
     def chown(self, path: Path) -> None:
         if self.is_current:
             return

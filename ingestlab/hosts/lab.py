@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import os
-import signal
 import socket
 import subprocess
 import sys
@@ -104,12 +103,6 @@ def require(prefix: str = namespaces.DEFAULT_PREFIX) -> Lab:
     return lab
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("0.0.0.0", 0))
-        return sock.getsockname()[1]
-
-
 def answers(address: str, port: int, timeout: float = 1.0) -> bool:
     try:
         with socket.create_connection((address, port), timeout=timeout):
@@ -171,7 +164,10 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
     if Lab.load(prefix):
         raise IngestlabError(f"a lab {prefix!r} is recorded as up; `ingestlab hosts down --prefix {prefix}` first")
     namespaces.check_names(prefix, subnet)
-    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=_free_port(), provision=provision, version=version)
+    from ingestlab.rally.race import free_port
+
+    # the coordinator's daemon listens on every address of the root namespace
+    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=free_port("0.0.0.0"), provision=provision, version=version)
     try:
         hosts = namespaces.create(prefix, subnet, count)
         lab.save()
@@ -184,6 +180,9 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
                 rally_provisioning.install_and_start(hosts, version, car, lab.installations, log=log)
             finally:
                 lab.save()  # the installations so far: down() stops them
+            if not _wait_answering(hosts[0].address, nodes.DEFAULT_HTTP_PORT, 180):
+                raise IngestlabError(f"the node Rally started on {hosts[0].name} does not answer on {lab.url}")
+            nodes.wait_for_health_at(lab.url, count, "green", timeout=180, name="started by Rally")
             log(f"[ingestlab] Rally started one node per host (car {car}): {lab.target_hosts}")
         else:
             nodes.up(hosts=hosts, name=cluster_name(prefix), version=version, heap=nodes.validate_heap(heap), log=log)
@@ -214,25 +213,6 @@ def tagged_processes(prefix: str) -> list[int]:
     return found
 
 
-def _stop_processes(pids_now, timeout: float) -> int:
-    stopped = 0
-    for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 5.0)):
-        pids = pids_now()
-        stopped = max(stopped, len(pids))
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + wait
-        while pids and time.monotonic() < deadline:
-            time.sleep(0.2)
-            pids = pids_now()
-        if not pids:
-            break
-    return stopped
-
-
 def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
     """Stop the lab's daemons and nodes and remove its namespaces, links and state; what it removed."""
     removed = []
@@ -241,7 +221,7 @@ def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
         from ingestlab.hosts import rally_provisioning
 
         removed += rally_provisioning.stop(lab.hosts, lab.installations, lab.version, log=log)
-    stopped = _stop_processes(lambda: tagged_processes(prefix), timeout=10)
+    stopped = namespaces.stop_processes(lambda: tagged_processes(prefix), timeout=10)
     if stopped:
         removed.append(f"{stopped} Rally daemon processes")
     cluster = nodes.Cluster.load(cluster_name(prefix))
