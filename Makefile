@@ -17,7 +17,7 @@ demo: install
 	$(BIN)/ingestlab demo $(STUDY)
 
 test: install
-	$(BIN)/pytest -v tests
+	$(BIN)/pytest -v --durations=30 tests
 
 unit: install
 	$(BIN)/pytest -v tests/unit
@@ -29,7 +29,7 @@ $(VENV)/.installed: pyproject.toml
 	@$(PYTHON) -c 'import sys; v = sys.version_info; v >= (3, 11, 4) or print("warning: Python %d.%d.%d: benchmark-only races work; from-distribution needs >= 3.11.4" % v[:3])'
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[test]'
+	$(BIN)/pip install -qq -e '.[test]'
 	touch $@
 
 clean:

@@ -1,56 +1,115 @@
-"""Race one study: prepare its corpus, then run Rally (benchmark-only against given hosts, or Rally's own
-from-distribution pipeline) with the pack's tags, and return the stored race. The CLI, the nightly run
-and the Rally-corpora study all race through here."""
+"""Race a track: check what the race is given against the track, then run esrally — benchmark-only against
+given hosts, on load-driver hosts, or through Rally's own from-distribution pipeline — and return the race
+as one :class:`~ingestlab.rally.results.RaceResult`. Every command that races goes through :func:`race`."""
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field, replace
+from pathlib import Path
 
-from ingestlab import paths, studies
-from ingestlab.errors import IngestlabError
+from ingestlab import paths
+from ingestlab.rally import preflight, trackinfo
+from ingestlab.rally import race as rally_race
+from ingestlab.rally.command import RaceRequest
+from ingestlab.rally.results import RaceResult
 
 
-def race_study(study_name: str, target_hosts: str | None, *, challenge: str | None = None, track_params: dict | None = None,
-               tags: dict | None = None, test_mode: bool = False, client_options: str | None = None,
-               from_distribution: dict | None = None, on_error: str = "abort", lab=None) -> dict:
-    """``from_distribution``: None for benchmark-only, else the keyword arguments of
-    :func:`ingestlab.rally.from_distribution.run` that choose the node (version, car, car_params).
-    ``on_error``: Rally's ``--on-error``: ``abort`` ends the race at the first failed request; ``continue``
-    races on, and the report marks every task with failed requests INVALID.
-    ``lab``: a lab of test hosts (:mod:`ingestlab.hosts.lab`): the race targets its cluster, with Rally's
-    load drivers on its hosts (``--load-driver-hosts``); a track's ``drivers`` parameter defaults to their number."""
-    from ingestlab.rally import race
+@dataclass(frozen=True)
+class Target:
+    """Where a race goes: ``hosts`` (Rally's --target-hosts) with ``client_options``; ``drivers``: load-driver
+    hosts (a lab of test hosts); ``distribution``: Rally provisions the node itself (version, car, car_params)."""
 
-    study = studies.get(study_name)
-    if lab is not None:
-        from ingestlab.rally.track_params import declared_defaults
+    hosts: str | None = None
+    client_options: str | None = None
+    drivers: object | None = None
+    distribution: dict | None = None
 
-        target_hosts = lab.target_hosts
-        tags = {"load-driver-hosts": str(lab.count), **(tags or {})}
-        if "drivers" in declared_defaults(study.track) and "drivers" not in (track_params or {}):
-            track_params = {**(track_params or {}), "drivers": lab.count}
-    params = study.params_with(track_params)
-    study.prepare(params)
-    tags = {"study": study.name, **(tags or {})}
-    if test_mode:
+
+@dataclass(frozen=True)
+class Options:
+    challenge: str | None = None
+    params: dict = field(default_factory=dict)
+    tags: dict = field(default_factory=dict)
+    test_mode: bool = False
+    on_error: str = "abort"
+    exclude_tasks: str | None = None
+    include_tasks: str | None = None  # Rally's --include-tasks: only these tasks of the challenge
+    report_file: Path | None = None
+
+    def tagged(self, **tags) -> "Options":
+        return replace(self, tags={**tags, **self.tags})
+
+
+def summary_file(name: str) -> Path:
+    """Where Rally's own summary of a race goes (esrally prints it only to a terminal otherwise)."""
+    out = paths.results_dir() / name
+    out.mkdir(parents=True, exist_ok=True)
+    return out / f"rally-summary-{time.strftime('%Y%m%dT%H%M%S')}.md"
+
+
+def checked_track(track_path: Path, options: Options, target: Target) -> trackinfo.TrackInfo:
+    """The track rendered with the race's parameters, once the parameters and challenge are known to fit it."""
+    params = dict(options.params)
+    track = trackinfo.load(track_path, params)
+    if target.drivers is not None and "drivers" in track.defaults and "drivers" not in params:
+        params["drivers"] = len(target.drivers.hosts)  # a step per load-driver host
+        track = track.with_params(params)
+    track.check(unknown=True)
+    track.challenge(options.challenge)
+    _check_supplied_corpora(track)
+    return track
+
+
+def _check_supplied_corpora(track: trackinfo.TrackInfo) -> None:
+    """A corpus file the user must supply (named by a track parameter) is there, or one line says how to make it."""
+    from ingestlab.errors import IngestlabError
+    from ingestlab.rally.home import data_cache
+    from ingestlab.corpus.makers import declared
+    from ingestlab.runners.corpus_processor import find_supplied
+
+    for corpus in track.rendered.get("corpora", []):
+        for document_set in corpus.get("documents", []):
+            how = declared(document_set.get("meta")).get("supplied")
+            name = document_set.get("source-file", "")
+            if how and find_supplied(name, [str(track.path), str(data_cache() / corpus.get("name", ""))]) is None:
+                raise IngestlabError(f"corpus file {name} of track {track.name} does not exist (looked in {track.path} and "
+                                     f"{data_cache() / corpus.get('name', '')}); make it with: {how}")
+
+
+def race(track_path: Path, target: Target, options: Options, log=print, stream: bool = True) -> RaceResult:
+    track = checked_track(track_path, options, target)
+    tags = dict(options.tags)
+    if options.test_mode:
         tags["test-mode"] = "true"
-    report_dir = paths.results_dir() / study.name
-    report_dir.mkdir(parents=True, exist_ok=True)
-    report_file = report_dir / f"rally-summary-{time.strftime('%Y%m%dT%H%M%S')}.md"
-    if from_distribution is not None:
-        from ingestlab.rally import from_distribution as pipeline
+    if target.drivers is not None:
+        tags["load-driver-hosts"] = str(len(target.drivers.hosts))
+    request = RaceRequest(track_path=Path(track_path), target_hosts=target.hosts, challenge=options.challenge, track_params=track.given,
+                          user_tags=tags, test_mode=options.test_mode, client_options=target.client_options,
+                          report_file=options.report_file or summary_file(tags.get("study", track.name)), on_error=options.on_error,
+                          exclude_tasks=options.exclude_tasks, include_tasks=options.include_tasks, drivers=target.drivers)
+    if target.distribution is not None:
+        from ingestlab.rally import from_distribution
 
-        return pipeline.run(study.track, challenge=challenge, track_params=study.rally_params(params),
-                            user_tags={**tags, "pipeline": "from-distribution"}, test_mode=test_mode, report_file=report_file,
-                            on_error=on_error,
-                            **from_distribution).load()
-    from ingestlab.rally import preflight
+        return from_distribution.run(request, track=track, log=log, **target.distribution)
+    facts = preflight.check_hosts(target.hosts, target.client_options)
+    track = fit_to_cluster(request, track, facts, options, log)
+    return rally_race.run(request, track=track, log=log, stream=stream)
 
-    preflight.check_hosts(target_hosts, client_options)
-    outcome = race.run(race.RaceRequest(track_path=study.track, target_hosts=target_hosts, challenge=challenge,
-                                        track_params=study.rally_params(params), user_tags=tags, test_mode=test_mode,
-                                        client_options=client_options, report_file=report_file, on_error=on_error, lab=lab))
-    if outcome.stopped_because:
-        raise IngestlabError(f"{outcome.stopped_because}. Rally's log: {race.rally_log()}")
-    if not outcome.ok:
-        raise IngestlabError(f"the race failed (exit {outcome.returncode}); Rally's log: {race.rally_log()}")
-    return outcome.load()
+
+def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: preflight.ClusterFacts, options: Options, log=print):
+    """What a version cannot run is named, not dropped: tasks whose API the cluster lacks are left out with
+    Rally's --exclude-tasks and the race is tagged ``unavailable:<operation type>``; a 6.x cluster gets the
+    mapping type its indices need (``mapping_type``, where the track reads it)."""
+    from ingestlab.runners.reindex_api import MODULE as REINDEX_MODULE, NAME as REINDEX
+
+    if facts.major is not None and facts.major < 7 and "mapping_type" in track.defaults and "mapping_type" not in track.given:
+        track = track.with_params({**track.given, "mapping_type": "_doc"})
+        request.track_params = track.given
+        log("[ingestlab] Elasticsearch 6.x: the track's indices get the mapping type _doc (track param mapping_type)")
+    uses = {t.operation_type for t in track.challenge(options.challenge).schedule}
+    if REINDEX in uses and facts.lacks(REINDEX_MODULE):
+        request.exclude_tasks = ",".join(filter(None, [request.exclude_tasks, f"type:{REINDEX}"]))
+        request.user_tags = {**request.user_tags, "unavailable": REINDEX}
+        log(f"[ingestlab] Elasticsearch {facts.version} here has no {REINDEX_MODULE} module: the {REINDEX} tasks are left out "
+            f"(--exclude-tasks=type:{REINDEX}) and reported as not available on this distribution")
+    return track

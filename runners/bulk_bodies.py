@@ -4,6 +4,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 INDEX_ACTION = b'{"index":{}}\n'
+NEWLINE = b"\n"
+
+
+def _lines(action: bytes, documents) -> bytes:
+    """``action`` (newline included) before every document, each document ending its line; one join."""
+    parts = [NEWLINE] * (3 * len(documents))
+    parts[0::3] = [action] * len(documents)
+    parts[1::3] = documents
+    return b"".join(parts)
 
 
 @dataclass(frozen=True)
@@ -29,7 +38,9 @@ class Batch:
     @classmethod
     def with_actions(cls, actions, documents) -> "Batch":
         actions, documents = tuple(actions), tuple(documents)
-        return cls(b"".join(a + b"\n" + d + b"\n" for a, d in zip(actions, documents)), documents, actions)
+        parts = [NEWLINE] * (4 * len(documents))  # one join: each document's bytes are copied once, into the body
+        parts[0::4], parts[2::4] = actions, documents
+        return cls(b"".join(parts), documents, actions)
 
     def subset(self, positions) -> "Batch":
         """The batch of only the items at ``positions`` (to re-send rejected ones)."""
@@ -40,7 +51,8 @@ class Batch:
 
 
 def bulk_body(documents) -> bytes:
-    return b"".join(INDEX_ACTION + doc + b"\n" for doc in documents)
+    """``{"index":{}}`` and each document on its own line, in one join (each document copied once)."""
+    return _lines(INDEX_ACTION, documents if isinstance(documents, (list, tuple)) else list(documents))
 
 
 def batches(documents: list[bytes], bulk_size: int, actions: list[bytes] | None = None) -> list[Batch]:

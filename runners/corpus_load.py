@@ -34,9 +34,9 @@ class CorpusLoad:
         stats = WriteStats()
         try:
             if params["bulk"]:
-                await index_in_bulks(es, index, [batch], None, backoff, stats)
+                await index_in_bulks(es, index, [batch], None, backoff, stats, doc_type=params.get("doc-type"))
             else:
-                await index_one_by_one(es, index, batch.documents, None, backoff, stats)
+                await index_one_by_one(es, index, batch.documents, None, backoff, stats, doc_type=params.get("doc-type"))
         except Exception as e:
             _record(params, stats, error=f"{e.__class__.__name__}: {e}")
             if isinstance(e, RequestFailed):

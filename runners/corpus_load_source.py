@@ -12,7 +12,7 @@ from ingestlab.runners.corpus_reader import read_action_pairs, read_documents
 from ingestlab.runners.corpus_load import NAME
 from ingestlab.runners.indexing import Backoff
 from ingestlab.runners.params import ParameterError, positive_int
-from ingestlab.runners.track_lookup import document_set, pick
+from ingestlab.runners.track_lookup import doc_type, document_set, pick, wanted_documents
 
 
 def share(total: int, part: int, parts: int) -> tuple[int, int]:
@@ -28,10 +28,10 @@ class CorpusLoadParamSource:
         if not track.corpora:
             raise ParameterError(f"operation [{operation}]: the track has no corpus; create one first (see the track's README)")
         self._operation = operation
-        self._index = pick(track.indices, params.get("index"), "index", operation).name
+        index = pick(track.indices, params.get("index"), "index", operation)
+        self._index, self._doc_type = index.name, doc_type(index)
         self._document_set = document_set(track, params, operation)
-        available = self._document_set.number_of_documents
-        self._doc_count = min(positive_int(params, "doc-count", operation, default=available), available)
+        self._doc_count = wanted_documents(params, operation, self._document_set)
         self._bulk_size = positive_int(params, "bulk-size", operation, default=1000)
         self._backoff = Backoff(max_retries=positive_int(params, "max-retries", operation, default=12))
         self._documents: list[bytes] | None = None
@@ -70,4 +70,4 @@ class CorpusLoadParamSource:
         batch = self._batches[self._next]
         self._next += 1
         return {"index": self._index, "batch": batch, "bulk": self._bulk_size > 1, "backoff": self._backoff,
-                "operation": self._operation}
+                "operation": self._operation, "doc-type": self._doc_type}

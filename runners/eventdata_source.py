@@ -18,7 +18,7 @@ import orjson
 
 from ingestlab.runners.params import positive_int
 from ingestlab.runners.corpus_load_source import share
-from ingestlab.runners.track_lookup import pick
+from ingestlab.runners.track_lookup import doc_type, pick
 
 NAME = "eventdata"
 AGENTS = [
@@ -133,12 +133,13 @@ class EventdataParamSource:
 
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or NAME
-        self._index = pick(track.indices, params.get("index"), "index", operation).name
+        index = pick(track.indices, params.get("index"), "index", operation)
+        self._index = index.name
         self._docs = positive_int(params, "docs", operation, default=100_000)
         self._bulk_size = positive_int(params, "bulk-size", operation, default=1000)
         self._seed = positive_int(params, "seed", operation, default=1)
         self._retries = int(params.get("retries-on-429", 10))
-        self._action = orjson.dumps({"index": {"_index": self._index}})
+        self._action = orjson.dumps({"index": {"_index": self._index, **({"_type": doc_type(index)} if doc_type(index) else {})}})
         self._remaining = None
         self._generator = None
         self.infinite = False

@@ -34,14 +34,14 @@ class FreshIndexLoad:
         expected = params["doc-count"]
         stats = WriteStats()
         await untimed(lambda: recreate_index(es, index, params["index-body"]))
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.process_time()
         if method == "bulk":
-            await index_in_bulks(es, index, params["batches"], refresh, backoff, stats)
+            await index_in_bulks(es, index, params["batches"], refresh, backoff, stats, doc_type=params.get("doc-type"))
         else:
-            await index_one_by_one(es, index, params["documents"], refresh, backoff, stats)
-        elapsed = time.perf_counter() - start
+            await index_one_by_one(es, index, params["documents"], refresh, backoff, stats, doc_type=params.get("doc-type"))
+        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
         record({"task": params.get("operation"), "method": NAME, "docs": expected, "requests": stats.requests,
-                "retries": stats.retries, "elapsed_s": elapsed})
+                "retries": stats.retries, "elapsed_s": elapsed, "client_cpu_s": cpu})
         found = await untimed(lambda: count_documents(es, index))
         if found != expected:
             raise DocumentsLost.mismatch(index, found, expected, f"the run wrote {expected}")

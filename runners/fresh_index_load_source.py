@@ -10,7 +10,7 @@ from ingestlab.runners.corpus_reader import read_documents
 from ingestlab.runners.fresh_index_load import NAME
 from ingestlab.runners.indexing import Backoff
 from ingestlab.runners.params import one_of, positive_int
-from ingestlab.runners.track_lookup import document_set, pick
+from ingestlab.runners.track_lookup import doc_type, document_set, pick, wanted_documents
 
 METHODS = ("bulk", "index")
 REFRESH = ("none", "true", "false", "wait_for")
@@ -22,16 +22,13 @@ class FreshIndexLoadParamSource:
         self._operation = operation
         index = pick(track.indices, params.get("index"), "index", operation)
         self._document_set = document_set(track, params, operation)
-        available = self._document_set.number_of_documents
-        self._doc_count = positive_int(params, "doc-count", operation, default=available)
-        if self._doc_count > available:
-            # test mode shrinks the corpus to its -1k file: never ask for more than it holds
-            self._doc_count = available
+        self._doc_count = wanted_documents(params, operation, self._document_set)
         self._method = one_of(params, "method", operation, METHODS, default="bulk")
         self._bulk_size = positive_int(params, "bulk-size", operation, default=1000) if self._method == "bulk" else None
         refresh = str(params.get("refresh", "none")).lower()
         self._refresh = one_of({"refresh": refresh}, "refresh", operation, REFRESH)
         self._index_name = index.name
+        self._doc_type = doc_type(index)
         self._index_body = index.body or {}
         self._backoff = Backoff(max_retries=positive_int(params, "max-retries", operation, default=12))
         self._prepared = None
@@ -50,6 +47,7 @@ class FreshIndexLoadParamSource:
             "refresh": None if self._refresh == "none" else self._refresh,
             "backoff": self._backoff,
             "operation": self._operation,
+            "doc-type": self._doc_type,
         }
         if self._method == "bulk":
             prepared["bulk-size"] = self._bulk_size

@@ -11,8 +11,9 @@ from elasticsearch import ApiError
 
 from ingestlab.runners.indexing import JSON
 from ingestlab.runners.params import positive_int
-from ingestlab.runners.track_lookup import document_set, pick
+from ingestlab.runners.track_lookup import document_set, pick, wanted_documents
 from ingestlab.runners.failures import RequestFailed
+from ingestlab.runners.runner_stats import record
 
 RECREATE = "recreate-index"
 CHECK = "check-doc-count"
@@ -77,6 +78,7 @@ class RecreateIndex:
 class CheckDocCount:
     async def __call__(self, es, params):
         found = await count_documents(es, params["index"])
+        record({"task": params.get("operation"), "method": CHECK, "index": params["index"], "documents": found})
         if found != params["expected"]:
             raise DocumentsLost.mismatch(params["index"], found, params["expected"], f"the task before wrote {params['expected']}")
         return {"weight": 1, "unit": "ops", "success": True, "documents": found}
@@ -87,7 +89,7 @@ class CheckDocCount:
 
 class IndexLifecycleParamSource:
     """``index`` (a track index; ``number-of-shards`` overrides its body's), and for the check ``doc-count``: what the write task wrote
-    (capped at the corpus, which test mode shrinks to 1,000 documents)."""
+    (at most the corpus; test mode's -1k corpus caps it)."""
 
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or "index-lifecycle"
@@ -95,10 +97,9 @@ class IndexLifecycleParamSource:
         body = copy.deepcopy(index.body or {})
         if params.get("number-of-shards") is not None:  # e.g. a destination with more shards than its source
             body.setdefault("settings", {})["index.number_of_shards"] = positive_int(params, "number-of-shards", operation)
-        self._params = {"index": index.name, "index-body": body}
+        self._params = {"index": index.name, "index-body": body, "operation": operation}
         if track.corpora:
-            available = document_set(track, params, operation).number_of_documents
-            self._params["expected"] = min(positive_int(params, "doc-count", operation, default=available), available)
+            self._params["expected"] = wanted_documents(params, operation, document_set(track, params, operation))
         elif "doc-count" in params:  # documents made on the fly (no corpus): the count the writer was given
             self._params["expected"] = positive_int(params, "doc-count", operation)
         self.infinite = True

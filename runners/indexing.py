@@ -52,9 +52,11 @@ def _query(refresh: str | None) -> dict | None:
     return {"refresh": refresh} if refresh else None
 
 
-async def index_one_by_one(es, index: str, documents, refresh: str | None, backoff: Backoff, stats: WriteStats) -> None:
-    """One ``POST /{index}/_doc`` per document (the single-document index API, not a bulk of one)."""
-    path = f"/{index}/_doc"
+async def index_one_by_one(es, index: str, documents, refresh: str | None, backoff: Backoff, stats: WriteStats,
+                           doc_type: str | None = None) -> None:
+    """One ``POST /{index}/_doc`` per document (the single-document index API, not a bulk of one); with a 6.x
+    ``doc_type``, ``POST /{index}/{doc_type}``."""
+    path = f"/{index}/{doc_type or '_doc'}"
     query = _query(refresh)
     for doc in documents:
         attempt = 0
@@ -84,13 +86,13 @@ def _as_dict(response):
 
 async def index_in_bulks(
     es, index: str, batches: list[Batch], refresh: str | None, backoff: Backoff, stats: WriteStats,
-    gzip_level: int | None = None, lean: bool = False,
+    gzip_level: int | None = None, lean: bool = False, doc_type: str | None = None,
 ) -> None:
     """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent.
 
     ``gzip_level`` compresses request bodies (``content-encoding: gzip``); ``lean`` asks Elasticsearch
     for only the item statuses and errors instead of the whole per-item response."""
-    path = f"/{index}/_bulk"
+    path = f"/{index}/{doc_type}/_bulk" if doc_type else f"/{index}/_bulk"  # 6.x wants the mapping type
     query = dict(_query(refresh) or {})
     if lean:
         query["filter_path"] = "errors,items.*.status,items.*.error"

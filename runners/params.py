@@ -6,13 +6,6 @@ class ParameterError(ValueError):
     pass
 
 
-def mandatory(params: dict, key: str, operation: str):
-    try:
-        return params[key]
-    except KeyError:
-        raise ParameterError(f"operation [{operation}] needs the parameter [{key}]") from None
-
-
 def positive_int(params: dict, key: str, operation: str, default: int | None = None) -> int:
     value = params.get(key, default)
     if value is None:

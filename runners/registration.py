@@ -1,5 +1,5 @@
-"""What a track's ``track.py`` calls: registers the pack's runners and parameter sources with Rally.
-Every runner is registered through :func:`~ingestlab.runners.failures.reporting_failures`."""
+"""What a track's ``track.py`` calls: registers the pack's runners, parameter sources and corpus processor
+with Rally. Every runner is registered through :func:`~ingestlab.runners.failures.reporting_failures`."""
 from ingestlab.runners import corpus_load, fresh_index_load, index_lifecycle, time_to_searchable
 from ingestlab.runners.corpus_load_source import CorpusLoadParamSource
 from ingestlab.runners.failures import reporting_failures
@@ -48,3 +48,15 @@ def register_rally_corpora(registry) -> None:
 
     registry.register_param_source(EVENTDATA, EventdataParamSource)
     _register_index_lifecycle(registry)
+
+
+def register_corpora(registry) -> None:
+    """The track makes its generated corpus on first use and checks a supplied one
+    (:mod:`~ingestlab.runners.corpus_processor`), then Rally prepares every corpus as it always does.
+    (Registering a processor replaces Rally's own preparation, so it is registered again after ours.)"""
+    from esrally.track.loader import DefaultTrackPreparator
+
+    from ingestlab.runners.corpus_processor import CorpusProcessor
+
+    registry.register_track_processor(CorpusProcessor())
+    registry.register_track_processor(DefaultTrackPreparator())

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import time
 
+from elasticsearch import ApiError
+
 from ingestlab.runners.index_lifecycle import DocumentsLost, count_documents, recreate_index
 from ingestlab.runners.indexing import JSON
 from ingestlab.runners.params import positive_int
@@ -17,6 +19,7 @@ from ingestlab.runners.timing import untimed
 from ingestlab.runners.failures import RequestFailed
 
 NAME = "reindex-api"
+MODULE = "reindex"  # the Elasticsearch module behind POST /_reindex
 
 
 class ReindexFailed(RequestFailed):
@@ -32,11 +35,17 @@ class ReindexApi:
         expected = await untimed(lambda: _prepare(es, source, dest, params["dest-body"]))
         start = time.perf_counter()
         cpu = time.process_time()
-        response = await es.perform_request(
-            "POST", "/_reindex", headers=dict(JSON),
-            params={"wait_for_completion": "false", "slices": slices, "refresh": "false"},
-            body={"source": {"index": source, "size": scroll_size}, "dest": {"index": dest}},
-        )
+        try:
+            response = await es.perform_request(
+                "POST", "/_reindex", headers=dict(JSON),
+                params={"wait_for_completion": "false", "slices": slices, "refresh": "false"},
+                body={"source": {"index": source, "size": scroll_size}, "dest": {"index": dest}},
+            )
+        except ApiError as e:
+            if e.meta.status == 405 or (e.meta.status == 400 and "no handler found" in str(e.body)):
+                raise ReindexFailed(f"POST /_reindex is not available on this Elasticsearch (HTTP {e.meta.status}): "
+                                    f"it has no {MODULE} module; race with --exclude-tasks=type:{NAME}") from e
+            raise
         task = response["task"]
         while True:
             status = await es.perform_request(

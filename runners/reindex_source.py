@@ -10,7 +10,7 @@ import copy
 
 from ingestlab.runners.indexing import Backoff
 from ingestlab.runners.params import ParameterError, positive_int
-from ingestlab.runners.track_lookup import pick
+from ingestlab.runners.track_lookup import doc_type, pick
 
 
 class ReindexParamSource:
@@ -29,6 +29,7 @@ class ReindexParamSource:
             "source-index": source.name,
             "dest-index": dest.name,
             "dest-body": body,
+            "dest-doc-type": doc_type(dest),
             "backoff": Backoff(max_retries=positive_int(params, "max-retries", operation, default=12)),
         }
         self.infinite = True

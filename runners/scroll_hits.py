@@ -1,50 +1,52 @@
 """Scroll pages into bulk items: either by decoding the hits (JSON in, JSON out) or *raw*, moving each
 hit's ``_source`` bytes into the bulk body untouched.
 
-Raw mode reads pages fetched with ``filter_path=_scroll_id,hits.hits._id,hits.hits._source``, which
-Elasticsearch writes as ``{"_scroll_id":"…","hits":{"hits":[{"_id":"1","_source":{…}},…]}}``. Hits are
-split on the bytes ``},{"_id":`` between them. Inside a JSON string a quote is always escaped, so that
-sequence can only be structure: the boundary of two hits, or a nested object with an ``_id`` key inside
-a document. Such documents would be cut apart and refused by the bulk API, and the runner's final count
-check would fail; documents without nested ``_id`` keys (all of this pack's) are moved byte for byte.
+Raw mode reads pages fetched with ``filter_path=_scroll_id,hits.hits._id,hits.hits._source``. The page is
+parsed by msgspec (C) into raw byte spans: each hit's ``_id`` and ``_source`` come back as ``msgspec.Raw``,
+the exact bytes Elasticsearch wrote, never decoded into objects. A parser that knows strings, escapes and
+nesting finds where a document ends, so every valid JSON document is moved byte for byte — including ones
+with nested ``_id`` keys or ``},{"_id":`` inside their strings, which a split on bytes would cut apart.
 """
 from __future__ import annotations
 
 import json
 
+import msgspec
+
 SCROLL_FILTER = "_scroll_id,hits.hits._id,hits.hits._source"
-_HIT_BOUNDARY = b'},{"_id":'
-_SOURCE = b',"_source":'
+_ACTION_START, _ACTION_END = b'{"index":{"_id":', b"}}"
 
 
 class MalformedPage(ValueError):
     pass
 
 
-def raw_page(body: bytes) -> tuple[str | None, list[bytes], list[bytes]]:
-    """(scroll id, action lines, sources) of one filtered scroll page, without decoding any document."""
-    scroll_id = None
-    if body.startswith(b'{"_scroll_id":"'):
-        end = body.index(b'"', 15)
-        scroll_id = body[15:end].decode()
-    start = body.find(b'"hits":[')
-    if start < 0:
-        return scroll_id, [], []  # an empty page: filter_path drops the empty array
-    start += len(b'"hits":[')
-    end = body.rindex(b"]")
-    hits = body[start:end]
-    if not hits:
-        return scroll_id, [], []
-    if not (hits.startswith(b'{"_id":') and hits.endswith(b"}")):
-        raise MalformedPage(f"unexpected hit layout: {hits[:80]!r}")
-    actions, sources = [], []
-    for piece in hits[len(b'{"_id":') : -1].split(_HIT_BOUNDARY):
-        id_json, sep, source = piece.partition(_SOURCE)
-        if not sep:
-            raise MalformedPage(f"a hit without _source: {piece[:80]!r}")
-        actions.append(b'{"index":{"_id":' + id_json + b"}}")
-        sources.append(source)
-    return scroll_id, actions, sources
+class _Hit(msgspec.Struct, forbid_unknown_fields=True):
+    id: msgspec.Raw = msgspec.field(name="_id")
+    source: msgspec.Raw = msgspec.field(name="_source")
+
+
+class _Hits(msgspec.Struct):
+    hits: list[_Hit] = []
+
+
+class _Page(msgspec.Struct):
+    scroll_id: str | None = msgspec.field(name="_scroll_id", default=None)
+    hits: _Hits | None = None
+
+
+_DECODER = msgspec.json.Decoder(_Page)
+
+
+def raw_page(body: bytes) -> tuple[str | None, list[bytes], list]:
+    """(scroll id, action lines, sources) of one filtered scroll page, without decoding any document. The sources
+    are views of the response's own bytes (memoryviews: usable wherever bytes are, nothing copied)."""
+    try:
+        page = _DECODER.decode(body)
+    except (msgspec.ValidationError, msgspec.DecodeError) as e:
+        raise MalformedPage(f"unexpected scroll page ({e}): {bytes(body[:80])!r}") from None
+    hits = page.hits.hits if page.hits else []
+    return page.scroll_id, [_ACTION_START + h.id + _ACTION_END for h in hits], [memoryview(h.source) for h in hits]
 
 
 def decoded_page(response: dict) -> tuple[str | None, list[bytes], list[bytes]]:

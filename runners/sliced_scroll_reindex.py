@@ -120,86 +120,73 @@ class SlicedScrollReindex:
 
     async def _copy(self, es, params, opts: Options, node_name: str | None):
         source, dest = params["source-index"], params["dest-index"]
-
-        async def prepare():
-            if opts.dest == "recreate":
-                await recreate_index(es, dest, params["dest-body"])
-            all_primaries, local = await primaries(es, source)
-            if opts.local_shards and not local:
-                return None, all_primaries, local
-            preference = f"_shards:{','.join(local)}|_local" if opts.local_shards else None
-            return await count_shards(es, source, preference), all_primaries, local
-
-        expected, all_primaries, local = await untimed(prepare)
-        if opts.local_shards and not local:
+        expected, shards = await untimed(lambda: _prepare(es, params, opts))
+        if expected is None:
             raise ScrollFailed(f"no primary of [{source}] on the node this client talks to ({node_name or 'any node'}); local-shards needs one")
-        shards = local if opts.local_shards else all_primaries
-        slices = len(shards) if opts.slices == "auto" else opts.slices
-        preference = f"_shards:{','.join(shards)}|_local" if opts.local_shards else None
-        accept = {"accept-encoding": "gzip" if opts.compression else "identity"}
         if opts.raw:
             es.return_raw_response()  # this call's requests return bytes: no JSON decoding in the client
+        run = _Run(es, params, opts, shards)
+        await run.copy()
+        what = f"the primaries {','.join(shards)} of [{source}]" if opts.local_shards else f"[{source}]"
+        if run.read.docs_read != expected or run.written.acknowledged != expected:
+            raise DocumentsLost(f"{run.read.docs_read} documents were read from {what} which holds {expected}; "
+                                f"[{dest}] acknowledged {run.written.acknowledged}", weight=run.written.acknowledged)
+        if opts.dest == "recreate":
+            found = await untimed(lambda: count_documents(es, dest))
+            if found != expected:
+                raise DocumentsLost.mismatch(dest, found, expected, f"{expected} were copied from {what}")
+        record({
+            "task": params.get("operation"), "method": NAME, "docs": expected, "elapsed_s": run.elapsed, "client_cpu_s": run.cpu,
+            "source_bytes": run.read.source_bytes, "raw": opts.raw, "compression": opts.compression, "slices": run.slices,
+            "bulk_workers": opts.bulk_workers, "local_shards": opts.local_shards, "retries": run.written.retries,
+            "started_at": run.started_at, "ended_at": run.ended_at, "node": node_name, "driver_host": socket.gethostname(),
+            "shards": shards, "acknowledged": run.written.acknowledged,
+        })
+        return {
+            "weight": expected, "unit": "docs", "success": True, "throughput": expected / run.elapsed, "elapsed-ms": run.elapsed * 1000.0,
+            "mb-per-s": run.read.source_bytes / run.elapsed / 1e6, "source-bytes": run.read.source_bytes, "pages": run.read.pages,
+            "bulk-requests": run.written.requests, "retries": run.written.retries, "slices": run.slices,
+            "client-cpu-us-per-doc": run.cpu / expected * 1e6 if expected else None,
+        }
 
-        copy, written = CopyStats(), WriteStats()
-        queue: asyncio.Queue = asyncio.Queue(maxsize=opts.queue_depth)
+    def __repr__(self):
+        return NAME
 
-        async def read_slice(slice_id: int):
-            body = {"size": opts.scroll_size, "sort": ["_doc"]}
-            if slices > 1:
-                body["slice"] = {"id": slice_id, "max": slices}
-            query = {"scroll": opts.keep_alive, "filter_path": SCROLL_FILTER}
-            if preference:
-                query["preference"] = preference
-            scroll_id = None
-            try:
-                response = await es.perform_request("POST", f"/{source}/_search", params=query, headers={**JSON, **accept}, body=body)
-                while True:
-                    new_id, actions, sources = raw_page(response.read()) if opts.raw else decoded_page(response)
-                    scroll_id = new_id or scroll_id
-                    if not actions:
-                        return
-                    copy.pages += 1
-                    copy.docs_read += len(actions)
-                    copy.source_bytes += sum(map(len, sources))
-                    await queue.put((actions, sources))
-                    response = await es.perform_request(
-                        "POST", "/_search/scroll", params={"filter_path": SCROLL_FILTER}, headers={**JSON, **accept},
-                        body={"scroll": opts.keep_alive, "scroll_id": scroll_id},
-                    )
-            except ApiError as e:
-                hint = f"; the scroll context is gone: did its keep-alive ({opts.keep_alive}) run out between pages?" if e.meta.status == 404 else ""
-                raise ScrollFailed(f"slice {slice_id} of [{source}]: scroll failed (HTTP {e.meta.status}): {describe(e)}{hint}") from e
-            finally:
-                if scroll_id:
-                    try:
-                        await es.perform_request("DELETE", "/_search/scroll", headers=dict(JSON), body={"scroll_id": [scroll_id]})
-                    except ApiError:
-                        pass  # already gone (expired): nothing left to free
 
-        async def write():
-            actions: list[bytes] = []
-            sources: list[bytes] = []
-            while True:
-                item = await queue.get()
-                if item is not None:
-                    actions.extend(item[0])
-                    sources.extend(item[1])
-                while len(actions) >= opts.bulk_size or (item is None and actions):
-                    batch = Batch.with_actions(actions[: opts.bulk_size], sources[: opts.bulk_size])
-                    del actions[: opts.bulk_size], sources[: opts.bulk_size]
-                    await index_in_bulks(es, dest, [batch], None, params["backoff"], written,
-                                         gzip_level=1 if opts.compression else None, lean=True)
-                if item is None:
-                    return
+async def _prepare(es, params: dict, opts: Options) -> tuple[int | None, list[str]]:
+    """Untimed: recreate the destination (``dest: recreate``), find the primaries to read and count what they
+    hold. (None, []) when ``local-shards`` finds no primary on this client's node."""
+    source = params["source-index"]
+    if opts.dest == "recreate":
+        await recreate_index(es, params["dest-index"], params["dest-body"])
+    all_primaries, local = await primaries(es, source)
+    if opts.local_shards and not local:
+        return None, []
+    shards = local if opts.local_shards else all_primaries
+    return await count_shards(es, source, _preference(shards, opts)), shards
 
-        async def feed():
-            await asyncio.gather(*(read_slice(i) for i in range(slices)))
-            for _ in range(opts.bulk_workers):
-                await queue.put(None)
 
-        started_at = time.time()  # wall clock: runs of several clients on several hosts are lined up by it
+def _preference(shards: list[str], opts: Options) -> str | None:
+    return f"_shards:{','.join(shards)}|_local" if opts.local_shards else None
+
+
+class _Run:
+    """One timed copy: ``slices`` scroll readers feed a bounded queue, ``bulk-workers`` writers drain it."""
+
+    def __init__(self, es, params: dict, opts: Options, shards: list[str]):
+        self.es, self.opts, self.backoff = es, opts, params["backoff"]
+        self.source, self.dest, self.doc_type = params["source-index"], params["dest-index"], params.get("dest-doc-type")
+        self.slices = len(shards) if opts.slices == "auto" else opts.slices
+        self.preference = _preference(shards, opts)
+        self.headers = {**JSON, "accept-encoding": "gzip" if opts.compression else "identity"}
+        self.read, self.written = CopyStats(), WriteStats()
+        self.queue: asyncio.Queue = asyncio.Queue(maxsize=opts.queue_depth)
+        self.elapsed = self.cpu = self.started_at = self.ended_at = 0.0
+
+    async def copy(self) -> None:
+        self.started_at = time.time()  # wall clock: runs of several clients on several hosts are lined up by it
         start, cpu = time.perf_counter(), time.process_time()
-        tasks = [asyncio.ensure_future(feed())] + [asyncio.ensure_future(write()) for _ in range(opts.bulk_workers)]
+        tasks = [asyncio.ensure_future(self.feed())] + [asyncio.ensure_future(self.write()) for _ in range(self.opts.bulk_workers)]
         try:
             await asyncio.gather(*tasks)
         except BaseException:
@@ -207,30 +194,59 @@ class SlicedScrollReindex:
                 t.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
             raise
-        elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-        ended_at = time.time()
+        self.elapsed, self.cpu = time.perf_counter() - start, time.process_time() - cpu
+        self.ended_at = time.time()
 
-        what = f"the primaries {','.join(shards)} of [{source}]" if opts.local_shards else f"[{source}]"
-        if copy.docs_read != expected or written.acknowledged != expected:
-            raise DocumentsLost(f"{copy.docs_read} documents were read from {what} which holds {expected}; "
-                                f"[{dest}] acknowledged {written.acknowledged}", weight=written.acknowledged)
-        if opts.dest == "recreate":
-            found = await untimed(lambda: count_documents(es, dest))
-            if found != expected:
-                raise DocumentsLost.mismatch(dest, found, expected, f"{expected} were copied from {what}")
-        record({
-            "task": params.get("operation"), "method": NAME, "docs": expected, "elapsed_s": elapsed, "client_cpu_s": cpu,
-            "source_bytes": copy.source_bytes, "raw": opts.raw, "compression": opts.compression, "slices": slices,
-            "bulk_workers": opts.bulk_workers, "local_shards": opts.local_shards, "retries": written.retries,
-            "started_at": started_at, "ended_at": ended_at, "node": node_name, "driver_host": socket.gethostname(),
-            "shards": shards, "acknowledged": written.acknowledged,
-        })
-        return {
-            "weight": expected, "unit": "docs", "success": True, "throughput": expected / elapsed, "elapsed-ms": elapsed * 1000.0,
-            "mb-per-s": copy.source_bytes / elapsed / 1e6, "source-bytes": copy.source_bytes, "pages": copy.pages,
-            "bulk-requests": written.requests, "retries": written.retries, "slices": slices,
-            "client-cpu-us-per-doc": cpu / expected * 1e6 if expected else None,
-        }
+    async def feed(self) -> None:
+        await asyncio.gather(*(self.read_slice(i) for i in range(self.slices)))
+        for _ in range(self.opts.bulk_workers):
+            await self.queue.put(None)
 
-    def __repr__(self):
-        return NAME
+    async def read_slice(self, slice_id: int) -> None:
+        opts, es = self.opts, self.es
+        body = {"size": opts.scroll_size, "sort": ["_doc"]}
+        if self.slices > 1:
+            body["slice"] = {"id": slice_id, "max": self.slices}
+        query = {"scroll": opts.keep_alive, "filter_path": SCROLL_FILTER}
+        if self.preference:
+            query["preference"] = self.preference
+        scroll_id = None
+        try:
+            response = await es.perform_request("POST", f"/{self.source}/_search", params=query, headers=dict(self.headers), body=body)
+            while True:
+                new_id, actions, sources = raw_page(response.read()) if opts.raw else decoded_page(response)
+                scroll_id = new_id or scroll_id
+                if not actions:
+                    return
+                self.read.pages += 1
+                self.read.docs_read += len(actions)
+                self.read.source_bytes += sum(map(len, sources))
+                await self.queue.put((actions, sources))
+                response = await es.perform_request("POST", "/_search/scroll", params={"filter_path": SCROLL_FILTER},
+                                                    headers=dict(self.headers), body={"scroll": opts.keep_alive, "scroll_id": scroll_id})
+        except ApiError as e:
+            hint = f"; the scroll context is gone: did its keep-alive ({opts.keep_alive}) run out between pages?" if e.meta.status == 404 else ""
+            raise ScrollFailed(f"slice {slice_id} of [{self.source}]: scroll failed (HTTP {e.meta.status}): {describe(e)}{hint}") from e
+        finally:
+            if scroll_id:
+                try:
+                    await es.perform_request("DELETE", "/_search/scroll", headers=dict(JSON), body={"scroll_id": [scroll_id]})
+                except ApiError:
+                    pass  # already gone (expired): nothing left to free
+
+    async def write(self) -> None:
+        size = self.opts.bulk_size
+        actions: list[bytes] = []
+        sources: list[bytes] = []
+        while True:
+            item = await self.queue.get()
+            if item is not None:
+                actions.extend(item[0])
+                sources.extend(item[1])
+            while len(actions) >= size or (item is None and actions):
+                batch = Batch.with_actions(actions[:size], sources[:size])
+                del actions[:size], sources[:size]
+                await index_in_bulks(self.es, self.dest, [batch], None, self.backoff, self.written,
+                                     gzip_level=1 if self.opts.compression else None, lean=True, doc_type=self.doc_type)
+            if item is None:
+                return

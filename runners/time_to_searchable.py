@@ -19,6 +19,7 @@ import time
 from ingestlab.runners.bulk_bodies import Batch
 from ingestlab.runners.indexing import JSON, Backoff, WriteStats, index_in_bulks, index_one_by_one
 from ingestlab.runners.failures import RequestFailed
+from ingestlab.runners.runner_stats import record
 
 NAME = "time-to-searchable"
 
@@ -60,9 +61,9 @@ class TimeToSearchable:
 
         start = time.perf_counter()
         if params["bulk"]:
-            await index_in_bulks(es, index, [Batch.of(documents)], refresh, backoff, stats)
+            await index_in_bulks(es, index, [Batch.of(documents)], refresh, backoff, stats, doc_type=params.get("doc-type"))
         else:
-            await index_one_by_one(es, index, documents, refresh, backoff, stats)
+            await index_one_by_one(es, index, documents, refresh, backoff, stats, doc_type=params.get("doc-type"))
         acknowledged = time.perf_counter()
         deadline = start + params["timeout-s"]
         searches = 0
@@ -78,6 +79,8 @@ class TimeToSearchable:
                 )
             await asyncio.sleep(poll_interval)
         searchable = time.perf_counter()
+        record({"task": params.get("operation"), "method": NAME, "docs": len(documents), "searchable_ms": (searchable - start) * 1000.0,
+                "searches": searches, "retries": stats.retries})
         return {
             "weight": 1,
             "unit": "ops",

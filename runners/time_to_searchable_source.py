@@ -14,7 +14,7 @@ from ingestlab.runners.corpus_reader import read_documents
 from ingestlab.runners.indexing import Backoff
 from ingestlab.runners.params import non_negative_number, one_of, positive_int
 from ingestlab.runners.time_to_searchable import NAME
-from ingestlab.runners.track_lookup import document_set, pick
+from ingestlab.runners.track_lookup import doc_type, document_set, pick
 
 METHODS = ("index", "bulk")
 REFRESH = ("none", "false", "true", "wait_for")
@@ -30,7 +30,8 @@ def with_probe(document: bytes, probe: str) -> bytes:
 class TimeToSearchableParamSource:
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or NAME
-        self._index = pick(track.indices, params.get("index"), "index", operation).name
+        index = pick(track.indices, params.get("index"), "index", operation)
+        self._index, self._doc_type = index.name, doc_type(index)
         self._document_set = document_set(track, params, operation)
         self._method = one_of(params, "method", operation, METHODS, default="index")
         self._docs_per_probe = positive_int(params, "bulk-size", operation, default=100) if self._method == "bulk" else 1
@@ -75,4 +76,6 @@ class TimeToSearchableParamSource:
             "poll-interval-s": self._poll_s,
             "timeout-s": self._timeout_s,
             "backoff": self._backoff,
+            "doc-type": self._doc_type,
+            "operation": self._operation,
         }

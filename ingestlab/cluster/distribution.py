@@ -3,7 +3,8 @@
 A distribution is an artifact that Maven resolves (``mvn dependency:get``: the user's
 mirror settings apply, no host is hard-coded here), plus optional extra modules
 assembled from the ``org.elasticsearch.plugin:<module>-client`` jars and their
-runtime dependencies, each with a ``plugin-descriptor.properties``.
+runtime dependencies, each with a ``plugin-descriptor.properties``, and where the zip lacks
+``GET /`` the pack's own root endpoint module, compiled here (:mod:`ingestlab.cluster.root_endpoint`).
 """
 from __future__ import annotations
 
@@ -13,80 +14,15 @@ import shutil
 import subprocess
 import tempfile
 import zipfile
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 
 from ingestlab import paths
+from ingestlab.cluster.versions import DEFAULT_VERSION, DistributionSpec, ExtraModule, spec_for
 from ingestlab.errors import IngestlabError
 
 
-@dataclass(frozen=True)
-class ExtraModule:
-    """A module jar published on Maven Central that the distribution lacks."""
-
-    name: str
-    classname: str
-    description: str
-
-    @property
-    def artifact_id(self) -> str:
-        return f"{self.name}-client"
-
-
-@dataclass(frozen=True)
-class DistributionSpec:
-    version: str
-    group_id: str
-    flavor_note: str
-    extra_modules: tuple[ExtraModule, ...] = ()
-    # settings that only this major understands
-    node_settings: dict = field(default_factory=dict)
-
-    @property
-    def major(self) -> int:
-        return int(self.version.split(".")[0])
-
-    @property
-    def coordinates(self) -> str:
-        return f"{self.group_id}:elasticsearch:{self.version}:zip"
-
-
-REINDEX = ExtraModule("reindex", "org.elasticsearch.reindex.ReindexPlugin", "Reindex, update-by-query and delete-by-query")
-MAPPER_EXTRAS = ExtraModule(
-    "mapper-extras", "org.elasticsearch.index.mapper.MapperExtrasPlugin", "Extra field mappers (scaled_float, token_count, ...)"
-)
-
-DISTRIBUTIONS = {
-    "7.17.29": DistributionSpec(
-        version="7.17.29",
-        group_id="org.elasticsearch.distribution.integ-test-zip",
-        flavor_note="integ-test-zip (oss) + reindex, mapper-extras modules",
-        extra_modules=(REINDEX, MAPPER_EXTRAS),
-        node_settings={"xpack.security.enabled": "false"},
-    ),
-    "8.8.2": DistributionSpec(
-        version="8.8.2",
-        group_id="org.elasticsearch.distribution.integ-test-zip",
-        flavor_note="integ-test-zip (no reindex module)",
-        node_settings={"xpack.security.enabled": "false"},
-    ),
-    "6.8.23": DistributionSpec(
-        version="6.8.23",
-        group_id="org.elasticsearch.distribution.zip",
-        flavor_note="full default distribution",
-        node_settings={"xpack.security.enabled": "false", "xpack.ml.enabled": "false"},
-    ),
-}
-DEFAULT_VERSION = "7.17.29"
 READY_MARKER = ".ingestlab-ready.json"
-
-
-def spec_for(version: str) -> DistributionSpec:
-    try:
-        return DISTRIBUTIONS[version]
-    except KeyError:
-        known = ", ".join(DISTRIBUTIONS)
-        raise IngestlabError(f"unknown Elasticsearch version {version!r}; choose one of: {known}") from None
 
 
 def require_tool(name: str, why: str) -> str:
@@ -216,6 +152,11 @@ def ensure_distribution(version: str = DEFAULT_VERSION, log=print) -> Path:
         for module in spec.extra_modules:
             log(f"[ingestlab]   + module {module.name}")
             install_module(staged_home, module, version)
+        if spec.root_endpoint:
+            from ingestlab.cluster import root_endpoint
+            from ingestlab.cluster.jdk import java_home_for
+
+            root_endpoint.install(staged_home, spec, java_home_for(spec), log=log)
         base.mkdir(parents=True, exist_ok=True)
         staged_home.rename(es_home)
     finally:

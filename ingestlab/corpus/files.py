@@ -1,12 +1,41 @@
-"""Write a Rally corpus: ``<name>.json`` plus the ``<name>-1k.json`` that ``--test-mode`` reads."""
+"""A Rally corpus file as the pack writes every one of them, generated or converted.
+
+    <name>.json          one document per line (or action + document with ``includes-action-and-meta-data``)
+    <name>-1k.json       its first 1,000 documents: what Rally's ``--test-mode`` reads instead
+    <name>.json.bz2      optional archive (compressed in a second thread: the bz2 module releases the GIL)
+    <name>.meta.json     the entry: exact document count and bytes, and where the documents came from
+
+Everything is written beside the target as ``.tmp`` and renamed into place when complete, so a reader
+never sees half a file. Rally's ``.offset`` files of an older file of the same name are removed.
+"""
 from __future__ import annotations
 
+import bz2
+import json
 import os
+import queue
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable
 
 TEST_MODE_DOCS = 1000
+CHUNK_BYTES = 4 << 20
+
+
+def one_k_path(path: Path) -> Path:
+    """The file Rally's --test-mode reads instead of ``path``."""
+    return path.with_name(f"{path.stem}-1k{path.suffix}")
+
+
+def meta_path(path: Path) -> Path:
+    return path.with_name(f"{path.stem}.meta.json")
+
+
+def read_meta(path: Path) -> dict | None:
+    """The entry written beside a corpus file, or None when there is none."""
+    f = meta_path(Path(path))
+    return json.loads(f.read_text()) if f.is_file() else None
 
 
 @dataclass(frozen=True)
@@ -14,27 +43,159 @@ class CorpusFile:
     path: Path
     documents: int
     uncompressed_bytes: int
+    compressed_bytes: int | None = None
 
 
-def one_k_path(path: Path) -> Path:
-    return path.with_name(f"{path.stem}-1k{path.suffix}")
+class _Compressor:
+    """bz2 in a second thread, fed whole chunks."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.queue: queue.Queue = queue.Queue(maxsize=8)
+        self.error: BaseException | None = None
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self):
+        try:
+            compressor = bz2.BZ2Compressor(9)
+            with open(self.path, "wb") as out:
+                while (chunk := self.queue.get()) is not None:
+                    out.write(compressor.compress(chunk))
+                out.write(compressor.flush())
+        except BaseException as e:  # reported by close()
+            self.error = e
+
+    def put(self, chunk: bytes) -> None:
+        self.queue.put(chunk)
+
+    def close(self) -> None:
+        self.queue.put(None)
+        self.thread.join()
+        if self.error:
+            raise self.error
 
 
-def write_corpus(path: Path, lines: Iterable[bytes]) -> CorpusFile:
-    """Stream ``lines`` into ``path`` and its -1k sibling atomically; returns counts for the track."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    small_path = one_k_path(path)
-    tmp, small_tmp = path.with_suffix(".tmp"), small_path.with_suffix(".tmp")
-    documents = size = 0
-    with open(tmp, "wb") as full, open(small_tmp, "wb") as small:
+class _Stream:
+    """One output file written in chunks to ``<path>.tmp``, with an optional archive beside it."""
+
+    def __init__(self, path: Path, compress: bool):
+        self.path, self.tmp = path, path.with_name(path.name + ".tmp")
+        self.file = open(self.tmp, "wb")
+        self.archive = path.with_name(path.name + ".bz2")
+        self.compressor = _Compressor(self.archive.with_name(self.archive.name + ".tmp")) if compress else None
+        self.buffer: list[bytes] = []
+        self.buffered = self.bytes = 0
+
+    def write(self, data: bytes) -> None:
+        self.buffer.append(data)
+        self.buffered += len(data)
+        if self.buffered >= CHUNK_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.buffer:
+            chunk = b"".join(self.buffer)
+            self.file.write(chunk)
+            if self.compressor:
+                self.compressor.put(chunk)
+            self.bytes += len(chunk)
+            self.buffer, self.buffered = [], 0
+
+    def commit(self) -> int | None:
+        self.flush()
+        self.file.close()
+        os.replace(self.tmp, self.path)
+        self.path.with_name(self.path.name + ".offset").unlink(missing_ok=True)
+        if not self.compressor:
+            self.archive.unlink(missing_ok=True)
+            return None
+        self.compressor.close()
+        os.replace(self.compressor.path, self.archive)
+        return self.archive.stat().st_size
+
+    def abort(self) -> None:
+        self.file.close()
+        self.tmp.unlink(missing_ok=True)
+        if self.compressor:
+            try:
+                self.compressor.close()
+            finally:
+                self.compressor.path.unlink(missing_ok=True)
+
+
+class CorpusWriter:
+    """Documents in, a complete corpus file (and its -1k file and entry) out, or nothing at all.
+
+    ``write(item)`` takes one document's bytes (a whole line, newline included, or action line plus
+    document line when ``action_lines`` is set). ``one_k``: also write the -1k file (not for a file that
+    is itself one). ``compress``: also write ``.bz2`` archives."""
+
+    def __init__(self, path: Path, compress: bool = False, one_k: bool = True, action_lines: bool = False):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        self.path, self.action_lines = path, action_lines
+        self.full = _Stream(path, compress)
+        self.small = _Stream(one_k_path(path), compress) if one_k else None
+        self.docs = 0
+
+    @property
+    def bytes(self) -> int:
+        return self.full.bytes + self.full.buffered
+
+    def write(self, item: bytes) -> None:
+        self.full.write(item)
+        if self.small is not None and self.docs < TEST_MODE_DOCS:
+            self.small.write(item)
+        self.docs += 1
+
+    def commit(self, source: dict) -> CorpusFile:
+        """Rename everything into place and write the entry; ``source`` says where the documents came from."""
+        compressed = self.full.commit()
+        if self.small is not None:
+            self.small.commit()
+        entry = {"source-file": self.path.name, "document-count": self.docs, "uncompressed-bytes": self.full.bytes}
+        if compressed is not None:  # as a track names it: the archive, which Rally decompresses when needed
+            entry.update({"source-file": self.full.archive.name, "compressed-bytes": compressed})
+        if self.action_lines:
+            entry["includes-action-and-meta-data"] = True
+        tmp = meta_path(self.path).with_suffix(".tmp")
+        tmp.write_text(json.dumps({**entry, "source": source}, indent=2) + "\n")
+        os.replace(tmp, meta_path(self.path))
+        return CorpusFile(self.path, self.docs, self.full.bytes, compressed)
+
+    def abort(self) -> None:
+        self.full.abort()
+        if self.small is not None:
+            self.small.abort()
+
+    def __enter__(self) -> "CorpusWriter":
+        return self
+
+    def __exit__(self, kind, value, traceback) -> None:
+        if kind is not None:
+            self.abort()
+
+
+def write_corpus(path: Path, lines: Iterable[bytes], source: dict | None = None, one_k: bool = True) -> CorpusFile:
+    """Stream ``lines`` (one document each) into ``path``, its -1k file and its entry."""
+    with CorpusWriter(path, one_k=one_k) as writer:
         for line in lines:
-            full.write(line)
-            if documents < TEST_MODE_DOCS:
-                small.write(line)
-            documents += 1
-            size += len(line)
-    os.replace(tmp, path)
-    os.replace(small_tmp, small_path)
-    for stale in (path.with_name(path.name + ".offset"), small_path.with_name(small_path.name + ".offset")):
-        stale.unlink(missing_ok=True)
-    return CorpusFile(path, documents, size)
+            writer.write(line)
+        return writer.commit(source or {})
+
+
+def import_file(source: Path, target: Path) -> CorpusFile:
+    """A real Rally corpus file (``documents.json`` or ``.json.bz2``) streamed in as a pack corpus: counted,
+    with its -1k file and entry."""
+    from ingestlab.errors import IngestlabError
+
+    if not Path(source).is_file():
+        raise IngestlabError(f"{source}: no such file")
+    opener = bz2.open if Path(source).suffix == ".bz2" else open
+
+    def lines():
+        with opener(source, "rb") as f:
+            for line in f:
+                yield line if line.endswith(b"\n") else line + b"\n"
+
+    return write_corpus(target, lines(), {"imported-from": str(source)})

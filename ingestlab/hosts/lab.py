@@ -17,15 +17,16 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
-import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ingestlab import paths
-from ingestlab.cluster import distribution, nodes
+from ingestlab import net, paths, procs
+from ingestlab.cluster import lifecycle
+from ingestlab.cluster.health import wait_for_health_at
+from ingestlab.cluster.model import DEFAULT_HTTP_PORT, Cluster
+from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
 from ingestlab.hosts import namespaces
 from ingestlab.hosts.namespaces import Host
@@ -48,7 +49,7 @@ class Lab:
     count: int
     actor_port: int
     provision: str = "ingestlab"  # or "rally": esrally install/start/stop
-    version: str = distribution.DEFAULT_VERSION
+    version: str = DEFAULT_VERSION
     installations: dict = field(default_factory=dict)  # host name -> Rally installation id (provision "rally")
 
     @property
@@ -70,11 +71,11 @@ class Lab:
     @property
     def target_hosts(self) -> str:
         """Rally's ``--target-hosts``: the node on every host (both provisionings use the same HTTP port)."""
-        return ",".join(f"{h.address}:{nodes.DEFAULT_HTTP_PORT}" for h in self.hosts)
+        return ",".join(f"{h.address}:{DEFAULT_HTTP_PORT}" for h in self.hosts)
 
     @property
     def url(self) -> str:
-        return f"http://{self.hosts[0].address}:{nodes.DEFAULT_HTTP_PORT}"
+        return f"http://{self.hosts[0].address}:{DEFAULT_HTTP_PORT}"
 
     def host(self, name: str) -> Host:
         for h in self.hosts:
@@ -103,17 +104,9 @@ def require(prefix: str = namespaces.DEFAULT_PREFIX) -> Lab:
     return lab
 
 
-def answers(address: str, port: int, timeout: float = 1.0) -> bool:
-    try:
-        with socket.create_connection((address, port), timeout=timeout):
-            return True
-    except OSError:
-        return False
-
-
 def _start_daemon(lab: Lab, host: Host | None, log) -> None:
+    from ingestlab.rally.home import ensure_rally_home
     from ingestlab.rally.launcher import PORT_VARIABLE
-    from ingestlab.rally.race import ensure_rally_home
     from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS
 
     address = host.address if host else lab.coordinator
@@ -134,24 +127,15 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
     with open(daemon_log, "ab") as out:  # the daemon outlives this call: no pipe of ours may stay open in it
         proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
                               cwd=paths.REPO_ROOT, timeout=120)
-    if proc.returncode != 0 or not _wait_answering(address, lab.actor_port, 30):
+    if proc.returncode != 0 or not net.wait_answering(address, lab.actor_port, 30):
         raise IngestlabError(f"esrallyd on {address} did not start (exit {proc.returncode}); see {daemon_log}")
-
-
-def _wait_answering(address: str, port: int, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while time.monotonic() < deadline:
-        if answers(address, port):
-            return True
-        time.sleep(0.3)
-    return False
 
 
 PROVISIONERS = ("ingestlab", "rally")
 
 
 def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = namespaces.DEFAULT_SUBNET,
-       version: str = distribution.DEFAULT_VERSION, heap: str = "512m", provision: str = "ingestlab", car: str = "defaults",
+       version: str = DEFAULT_VERSION, heap: str = "512m", provision: str = "ingestlab", car: str = "defaults",
        log=print) -> Lab:
     """Make the hosts, a cluster of one node per host, a Rally daemon per host and the coordinator's.
     ``heap`` is for the pack's provisioning; with ``provision="rally"`` the ``car`` (of car-configs) sets it.
@@ -164,10 +148,8 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
     if Lab.load(prefix):
         raise IngestlabError(f"a lab {prefix!r} is recorded as up; `ingestlab hosts down --prefix {prefix}` first")
     namespaces.check_names(prefix, subnet)
-    from ingestlab.rally.race import free_port
-
     # the coordinator's daemon listens on every address of the root namespace
-    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=free_port("0.0.0.0"), provision=provision, version=version)
+    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=net.free_port("0.0.0.0"), provision=provision, version=version)
     try:
         hosts = namespaces.create(prefix, subnet, count)
         lab.save()
@@ -180,12 +162,12 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
                 rally_provisioning.install_and_start(hosts, version, car, lab.installations, log=log)
             finally:
                 lab.save()  # the installations so far: down() stops them
-            if not _wait_answering(hosts[0].address, nodes.DEFAULT_HTTP_PORT, 180):
+            if not net.wait_answering(hosts[0].address, DEFAULT_HTTP_PORT, 180):
                 raise IngestlabError(f"the node Rally started on {hosts[0].name} does not answer on {lab.url}")
-            nodes.wait_for_health_at(lab.url, count, "green", timeout=180, name="started by Rally")
+            wait_for_health_at(lab.url, count, "green", timeout=180, name="started by Rally")
             log(f"[ingestlab] Rally started one node per host (car {car}): {lab.target_hosts}")
         else:
-            nodes.up(hosts=hosts, name=cluster_name(prefix), version=version, heap=nodes.validate_heap(heap), log=log)
+            lifecycle.up(lifecycle.Shape(name=cluster_name(prefix), version=version, heap=heap), hosts=hosts, log=log)
         _start_daemon(lab, None, log)
         for host in hosts:
             _start_daemon(lab, host, log)
@@ -221,12 +203,12 @@ def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
         from ingestlab.hosts import rally_provisioning
 
         removed += rally_provisioning.stop(lab.hosts, lab.installations, lab.version, log=log)
-    stopped = namespaces.stop_processes(lambda: tagged_processes(prefix), timeout=10)
+    stopped = procs.stop(lambda: tagged_processes(prefix), grace=10)
     if stopped:
         removed.append(f"{stopped} Rally daemon processes")
-    cluster = nodes.Cluster.load(cluster_name(prefix))
+    cluster = Cluster.load(cluster_name(prefix))
     if cluster:
-        nodes.stop(cluster, timeout=30, log=log)
+        lifecycle.stop(cluster, timeout=30, log=log)
         removed.append(f"cluster {cluster.name}")
     removed += namespaces.delete(prefix)
     state = lab_dir(prefix) / "lab.json"
@@ -253,10 +235,10 @@ def status(prefix: str = namespaces.DEFAULT_PREFIX) -> dict:
         return {"lab": prefix, "up": False, "leftovers": leftovers(prefix)}
     return {
         "lab": prefix, "up": True, "provision": lab.provision, "coordinator": f"{lab.coordinator}:{lab.actor_port}",
-        "coordinator_daemon": answers(lab.coordinator, lab.actor_port),
+        "coordinator_daemon": net.answers(lab.coordinator, lab.actor_port),
         "hosts": [{"name": h.name, "address": h.address, "namespace": h.namespace,
-                   "esrallyd": answers(h.address, lab.actor_port),
-                   "elasticsearch": answers(h.address, nodes.DEFAULT_HTTP_PORT)} for h in lab.hosts],
+                   "esrallyd": net.answers(h.address, lab.actor_port),
+                   "elasticsearch": net.answers(h.address, DEFAULT_HTTP_PORT)} for h in lab.hosts],
         "target_hosts": lab.target_hosts,
         "load_driver_hosts": lab.load_driver_hosts,
     }
@@ -266,58 +248,3 @@ def set_link(prefix: str, host_name: str, up: bool) -> Host:
     host = require(prefix).host(host_name)
     namespaces.set_link(host, up)
     return host
-
-
-class DriverWatch:
-    """During a race: notices a load-driver host that stops answering on the actor port (cable pulled,
-    machine gone) for ``grace`` seconds, and says which one, and since when."""
-
-    def __init__(self, lab: Lab, grace: float = 5.0):
-        self.lab, self.grace = lab, grace
-        self.started = time.time()
-        self._silent_since: dict[str, float] = {}
-
-    def check(self) -> str | None:
-        now = time.time()
-        for host in self.lab.hosts:
-            if answers(host.address, self.lab.actor_port, timeout=0.5):
-                self._silent_since.pop(host.name, None)
-                continue
-            since = self._silent_since.setdefault(host.name, now)
-            if now - since >= self.grace:
-                return (f"load-driver host {host.name} ({host.address}) stopped answering on Rally's actor port {self.lab.actor_port} "
-                        f"at {time.strftime('%H:%M:%S', time.localtime(since))}, {since - self.started:.0f} s into the race: "
-                        f"the coordinator cannot hear from the clients there, so the race was stopped and nothing of it is kept "
-                        f"as a result")
-        return None
-
-
-class DriverStats:
-    """The lines each host's runners append to their runner-stats file during one race, gathered afterwards
-    into the race's own file, each marked with its load-driver host."""
-
-    def __init__(self, lab: Lab):
-        self.lab = lab
-        self.offsets = {h.name: self._size(lab.runner_stats_file(h)) for h in lab.hosts}
-
-    @staticmethod
-    def _size(f: Path) -> int:
-        return f.stat().st_size if f.is_file() else 0
-
-    def collect(self, into: Path) -> int:
-        import orjson
-
-        lines = 0
-        into.parent.mkdir(parents=True, exist_ok=True)
-        with open(into, "ab") as out:
-            for host in self.lab.hosts:
-                f = self.lab.runner_stats_file(host)
-                if not f.is_file():
-                    continue
-                with open(f, "rb") as src:
-                    src.seek(self.offsets[host.name])
-                    for line in src:
-                        if line.strip():
-                            out.write(orjson.dumps({**orjson.loads(line), "load_driver": host.name}) + b"\n")
-                            lines += 1
-        return lines

@@ -21,12 +21,11 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import signal
 import subprocess
-import time
 import uuid
 from dataclasses import dataclass
 
+from ingestlab import procs
 from ingestlab.errors import IngestlabError
 
 DEFAULT_PREFIX = "ingl"
@@ -149,34 +148,13 @@ def pids_in(namespace: str) -> list[int]:
     return [int(p) for p in out.split() if p.isdigit()]
 
 
-def stop_processes(pids_now, timeout: float) -> int:
-    """SIGTERM to every process ``pids_now()`` lists, up to ``timeout`` s for them to go, then SIGKILL to the
-    rest (5 s). Returns how many there were."""
-    stopped = 0
-    for sig, wait in ((signal.SIGTERM, timeout), (signal.SIGKILL, 5.0)):
-        pids = pids_now()
-        stopped = max(stopped, len(pids))
-        for pid in pids:
-            try:
-                os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
-        deadline = time.monotonic() + wait
-        while pids and time.monotonic() < deadline:
-            time.sleep(0.2)
-            pids = pids_now()
-        if not pids:
-            break
-    return stopped
-
-
 def delete(prefix: str, timeout: float = 30.0) -> list[str]:
     """Stop every process left in the prefix's namespaces, then remove namespaces, veths and bridge.
 
     Returns what it removed. Safe to call when nothing (or only part) exists."""
     removed = []
     namespaces = existing_namespaces(prefix)
-    stop_processes(lambda: [p for ns in namespaces for p in pids_in(ns)], timeout)
+    procs.stop(lambda: [p for ns in namespaces for p in pids_in(ns)], grace=timeout)
     for ns in namespaces:
         _ip("netns", "delete", ns, check=False)
         removed.append(f"namespace {ns}")

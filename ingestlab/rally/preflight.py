@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import base64
 import http.client
+import json
 import socket
 import ssl
 import urllib.error
 import urllib.request
+from dataclasses import dataclass
 
 from ingestlab.errors import IngestlabError
 
@@ -57,7 +59,32 @@ def _url(host: str, tls: bool) -> str:
     return f"{'https' if tls else 'http'}://{host}/"
 
 
-def check_hosts(target_hosts: str, client_options: str | None = None, timeout: float = 5.0) -> None:
+@dataclass(frozen=True)
+class ClusterFacts:
+    """What a race needs to know of the cluster before it starts: its version and its modules."""
+
+    version: str | None
+    modules: frozenset = frozenset()
+
+    @property
+    def major(self) -> int | None:
+        return int(self.version.split(".")[0]) if self.version else None
+
+    def lacks(self, module: str) -> bool:
+        return bool(self.modules) and module not in self.modules
+
+
+def _get_json(url: str, authorization: str | None, context, timeout: float) -> dict:
+    request = urllib.request.Request(url, method="GET")
+    if authorization:
+        request.add_header("Authorization", authorization)
+    with urllib.request.urlopen(request, timeout=timeout, context=context) as response:
+        return json.loads(response.read())
+
+
+def check_hosts(target_hosts: str, client_options: str | None = None, timeout: float = 5.0) -> ClusterFacts:
+    """Every host answers and takes the credentials; then the cluster's version (``GET /``, which Rally reads too)
+    and the modules every node has."""
     options = parse_client_options(client_options)
     tls = options.get("use_ssl") in (True, "true")
     context = _ssl_context(options)
@@ -87,3 +114,22 @@ def check_hosts(target_hosts: str, client_options: str | None = None, timeout: f
                 f"no Elasticsearch answers at {host} ({reason}); start the pack's cluster with `ingestlab cluster up`, "
                 f"or pass --target-hosts HOST:PORT of a running one"
             ) from None
+    return _facts(_url(target_hosts.split(",")[0].strip(), tls), authorization, context, timeout)
+
+
+def _facts(url: str, authorization: str | None, context, timeout: float) -> ClusterFacts:
+    try:
+        root = _get_json(url, authorization, context, timeout)
+    except urllib.error.HTTPError as e:
+        if e.code == 405:
+            raise IngestlabError(f"Elasticsearch at {url} answers 405 to GET / (a distribution without the rest-root module, "
+                                 f"such as an integration-test zip); Rally reads the version there. `ingestlab cluster up "
+                                 f"--version …` adds the pack's root endpoint to such distributions") from None
+        return ClusterFacts(None)  # e.g. 401 without credentials: Rally says the rest
+    try:
+        nodes = _get_json(url + "_nodes/plugins?filter_path=nodes.*.modules.name", authorization, context, timeout)
+        per_node = [{m["name"] for m in n.get("modules", [])} for n in nodes.get("nodes", {}).values()]
+        modules = frozenset(set.intersection(*per_node)) if per_node else frozenset()
+    except (urllib.error.URLError, OSError, ValueError):
+        modules = frozenset()
+    return ClusterFacts(root.get("version", {}).get("number"), modules)

@@ -1,163 +1,62 @@
-"""Run ``esrally race`` offline against a running cluster, in the pack's own RALLY_HOME.
+"""Run ``esrally race`` offline in the pack's own RALLY_HOME and return the race as one value.
 
-The command is stock esrally (``--offline --pipeline=benchmark-only --track-path``),
-started through :mod:`ingestlab.rally.launcher` on a free actor port so that it never
-collides with another Rally on the machine. Results are read back from race.json.
+The command is stock esrally (:mod:`ingestlab.rally.command`) on a free actor port. While it runs, a line
+per finished task is printed (:mod:`ingestlab.rally.progress`), and with load-driver hosts a watch stops
+the race when one drops out (:mod:`ingestlab.rally.driver_watch`). The race comes back as a
+:class:`~ingestlab.rally.results.RaceResult`: race.json, runner stats, the track as rendered, the machine.
 """
 from __future__ import annotations
 
 import json
 import os
 import signal
-import socket
 import subprocess
-import sys
 import tempfile
 import time
 import uuid
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
-from ingestlab import paths
+from ingestlab import machine, net, paths, procs
 from ingestlab.errors import IngestlabError
-from ingestlab.rally import results
-from ingestlab.rally.launcher import PORT_VARIABLE
-from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
-
-RALLY_INI = """[meta]
-config.version = 17
-
-[system]
-env.name = local
-
-[node]
-root.dir = ${CONFIG_DIR}/benchmarks
-src.root.dir = ${CONFIG_DIR}/benchmarks/src
-
-[benchmarks]
-local.dataset.cache = ${CONFIG_DIR}/benchmarks/data
-
-[reporting]
-datastore.type = in-memory
-
-[distributions]
-release.cache = true
-"""
-
-SECRET_OPTIONS = ("--client-options",)
-
-
-def ensure_rally_home(home: Path | None = None) -> Path:
-    home = home or paths.rally_home()
-    ini = home / ".rally" / "rally.ini"
-    if not ini.is_file():
-        ini.parent.mkdir(parents=True, exist_ok=True)
-        ini.write_text(RALLY_INI)
-    return home
-
-
-def free_port(address: str = "127.0.0.1") -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind((address, 0))
-        return sock.getsockname()[1]
-
-
-def redacted(cmd: list[str]) -> str:
-    """The command as it may be printed: client options can hold credentials."""
-    shown = []
-    for arg in cmd:
-        for option in SECRET_OPTIONS:
-            if arg.startswith(option + "="):
-                arg = option + "=<redacted>"
-        shown.append(arg)
-    return " ".join(shown)
-
-
-def format_tags(tags: dict) -> str:
-    for k, v in tags.items():
-        if any(c in f"{k}{v}" for c in ",:"):
-            raise IngestlabError(f"user tag {k}:{v} may not contain ',' or ':'")
-    return ",".join(f"{k}:{v}" for k, v in tags.items())
+from ingestlab.rally import home as rally_home
+from ingestlab.rally.command import RaceRequest, build_command, redacted
+from ingestlab.rally.driver_watch import DriverStats, DriverWatch
+from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
+from ingestlab.rally.progress import Progress
+from ingestlab.rally.results import RaceResult
+from ingestlab.rally.trackinfo import TrackInfo
+from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE, read as read_runner_stats
 
 
 @dataclass
-class RaceRequest:
-    track_path: Path
-    target_hosts: str | None  # None: Rally provisions the node itself (pipeline from-distribution)
-    challenge: str | None = None
-    track_params: dict = field(default_factory=dict)
-    user_tags: dict = field(default_factory=dict)
-    test_mode: bool = False
-    client_options: str | None = None
-    report_file: Path | None = None
-    on_error: str = "abort"
-    pipeline: str = "benchmark-only"
-    extra_args: tuple = ()
-    # a lab of test hosts (ingestlab.hosts.lab.Lab): its coordinator daemon runs the race, with
-    # --load-driver-hosts on its hosts; a host that drops out stops the race with an error naming it
-    lab: object | None = None
+class Outcome:
+    """How the esrally process ended (before its race is read back)."""
 
-
-@dataclass
-class RaceOutcome:
     race_id: str
     returncode: int
-    race_json: Path
-    report_file: Path | None
-    output: str
     stopped_because: str | None = None  # why the pack stopped the race itself (a load-driver host gone)
-
-    @property
-    def ok(self) -> bool:
-        return self.returncode == 0 and self.race_json.is_file()
-
-    def load(self) -> dict:
-        return json.loads(self.race_json.read_text())
+    output: str = ""
 
 
-def build_command(request: RaceRequest, race_id: str, params_file: Path | None, python: str = sys.executable) -> list[str]:
-    cmd = [
-        python,
-        "-m",
-        "ingestlab.rally.launcher",
-        "race",
-        "--offline",
-        f"--pipeline={request.pipeline}",
-        f"--track-path={request.track_path}",
-        f"--race-id={race_id}",
-        f"--on-error={request.on_error}",
-        "--report-format=markdown",
-    ]
-    if request.target_hosts:
-        cmd.append(f"--target-hosts={request.target_hosts}")
-    if request.challenge:
-        cmd.append(f"--challenge={request.challenge}")
-    if params_file:
-        cmd.append(f"--track-params={params_file}")
-    if request.user_tags:
-        cmd.append(f"--user-tags={format_tags(request.user_tags)}")
-    if request.test_mode:
-        cmd.append("--test-mode")
-    if request.client_options:
-        cmd.append(f"--client-options={request.client_options}")
-    if request.report_file:
-        cmd.append(f"--report-file={request.report_file}")
-    if request.lab is not None:
-        cmd.append(f"--load-driver-hosts={request.lab.load_driver_hosts}")
-    cmd.extend(request.extra_args)
-    return cmd
-
-
-def run(request: RaceRequest, stream: bool = True, log=print) -> RaceOutcome:
-    rally_home = ensure_rally_home()
-    race_id = str(uuid.uuid4())
+def environment(race_id: str, home: Path, actor_port: int, progress: Path) -> dict:
     env = dict(os.environ)
-    env["RALLY_HOME"] = str(rally_home)
-    env[PORT_VARIABLE] = str(request.lab.actor_port if request.lab is not None else free_port())
+    env.update({
+        "RALLY_HOME": str(home),
+        PORT_VARIABLE: str(actor_port),
+        PROGRESS_VARIABLE: str(progress),
+        # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
+        RUNNER_STATS_VARIABLE: str(rally_home.runner_stats_file(race_id, home)),
+    })
     # glibc otherwise returns freed memory to the OS after every batch: ~1 page fault per document
     env.setdefault("MALLOC_TRIM_THRESHOLD_", "268435456")
-    # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
-    env[RUNNER_STATS_VARIABLE] = str(runner_stats_file(race_id, rally_home))
+    return env
+
+
+def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | None = None) -> Outcome:
+    home = rally_home.ensure_rally_home(home)
+    race_id = str(uuid.uuid4())
+    drivers = request.drivers
     with tempfile.TemporaryDirectory(prefix="ingestlab-race-") as tmp:
         params_file = None
         if request.track_params:
@@ -165,28 +64,20 @@ def run(request: RaceRequest, stream: bool = True, log=print) -> RaceOutcome:
             params_file.write_text(json.dumps(request.track_params))
         cmd = build_command(request, race_id, params_file)
         log(f"[ingestlab] {redacted(cmd)}")
-        driver_stats = watch = None
-        if request.lab is not None:
-            from ingestlab.hosts.lab import DriverStats, DriverWatch
-
-            driver_stats, watch = DriverStats(request.lab), DriverWatch(request.lab)
-        captured = None if stream else open(Path(tmp) / "output.txt", "w+")
-        try:
-            proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=captured, stderr=subprocess.STDOUT if captured else None)
+        env = environment(race_id, home, drivers.actor_port if drivers is not None else net.free_port(), Path(tmp) / "progress.jsonl")
+        driver_stats = DriverStats(drivers) if drivers is not None else None
+        watch = DriverWatch(drivers) if drivers is not None else None
+        with open(Path(tmp) / "output.txt", "w+") as captured, Progress(Path(tmp) / "progress.jsonl", log):
+            proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
+                                    stderr=None if stream else subprocess.STDOUT)
             returncode, stopped_because = _wait(proc, watch, log)
-            output = ""
-            if captured:
-                captured.seek(0)
-                output = captured.read()
-        finally:
-            if captured:
-                captured.close()
+            captured.seek(0)
+            output = captured.read()
         if driver_stats:
-            driver_stats.collect(runner_stats_file(race_id, rally_home))
-    race_json = results.race_json(race_id, rally_home)
-    if stopped_because and race_json.is_file():
-        race_json.unlink()  # a race the pack stopped is not a result, whatever Rally managed to store
-    return RaceOutcome(race_id, returncode, race_json, request.report_file, output, stopped_because)
+            driver_stats.collect(rally_home.runner_stats_file(race_id, home))
+    if stopped_because:
+        rally_home.race_json(race_id, home).unlink(missing_ok=True)  # a race the pack stopped is not a result
+    return Outcome(race_id, returncode, stopped_because, output)
 
 
 def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int, str | None]:
@@ -197,21 +88,24 @@ def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int,
         problem = watch.check()
         if problem:
             log(f"[ingestlab] stopping the race: {problem.split(':')[0]}")
-            for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGKILL):
-                proc.send_signal(sig)
-                try:
-                    proc.wait(timeout=grace)
-                    break
-                except subprocess.TimeoutExpired:
-                    continue
+            procs.stop(lambda: [] if proc.poll() is not None else [proc.pid], grace=grace,
+                       signals=(signal.SIGINT, signal.SIGTERM, signal.SIGKILL))
             return proc.wait(), problem
         time.sleep(1.0)
     return proc.returncode, None
 
 
-def runner_stats_file(race_id: str, rally_home: Path | None = None) -> Path:
-    return results.race_json(race_id, rally_home).with_name("ingestlab-runner-stats.jsonl")
-
-
-def rally_log(rally_home: Path | None = None) -> Path:
-    return (rally_home or paths.rally_home()) / ".rally" / "logs" / "rally.log"
+def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream: bool = True, home: Path | None = None) -> RaceResult:
+    """Race, and return the stored race; an error naming Rally's log when it failed or was stopped."""
+    home = home or paths.rally_home()
+    outcome = execute(request, log=log, stream=stream, home=home)
+    race_file = rally_home.race_json(outcome.race_id, home)
+    if outcome.stopped_because:
+        raise IngestlabError(f"{outcome.stopped_because}. Rally's log: {rally_home.rally_log(home)}")
+    if outcome.returncode != 0 or not race_file.is_file():
+        raise IngestlabError(f"the race failed (exit {outcome.returncode}); Rally's log: {rally_home.rally_log(home)}"
+                             + (f"\n{outcome.output[-3000:]}" if outcome.output else ""))
+    race = json.loads(race_file.read_text())
+    return RaceResult(race=race, runner_stats=read_runner_stats(rally_home.runner_stats_file(outcome.race_id, home)),
+                      machine=machine.describe(), track=track.with_params(race.get("track-params", {}) or {}) if track else None,
+                      rally_home=home)

@@ -1,40 +1,145 @@
-"""Read what Rally stored about a race (race.json) into per-task figures."""
+"""What a race leaves, as one value that flows forward: :class:`RaceResult` — Rally's race.json, the pack's
+runner stats, the effective track parameters, the machine, and the track as rendered for the race.
+
+:func:`load` reads a stored race back into the same value, from the pack's Rally home or a user's
+own (a race plain ``esrally`` ran), so a report never rebuilds paths or looks up again what the race knew.
+"""
 from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
+from functools import cached_property
 from pathlib import Path
 
-from ingestlab import paths
+from ingestlab import machine, paths
+from ingestlab.errors import IngestlabError
+from ingestlab.rally import home as rally_paths
+from ingestlab.rally.trackinfo import TrackInfo
+from ingestlab.runners.runner_stats import read as read_runner_stats
 
 
 @dataclass(frozen=True)
 class TaskResult:
     task: str
-    throughput_max: float
-    throughput_median: float
-    throughput_min: float
+    throughput_max: float | None
+    throughput_median: float | None
+    throughput_min: float | None
     service_time_median_ms: float | None
     error_rate: float
     service_time_ms: dict = field(default_factory=dict)  # "p50", "p90", "p99", "p100", "mean" as Rally stored them
+    throughput_mean: float | None = None
+    unit: str | None = None
+    latency_ms: dict = field(default_factory=dict)
 
     def service_time(self, name: str) -> float | None:
         return self.service_time_ms.get(name)
 
 
-def races_dir(rally_home: Path | None = None) -> Path:
-    return (rally_home or paths.rally_home()) / ".rally" / "benchmarks" / "races"
+def _percentiles(stored: dict) -> dict:
+    """Rally writes percentiles as keys like ``50_0`` and ``99_9``; only those its sample count allows."""
+    out = {}
+    for key, value in (stored or {}).items():
+        if key == "mean":
+            out["mean"] = value
+        elif key != "unit":
+            whole, _, fraction = key.partition("_")
+            out["p" + whole + ("." + fraction if fraction.strip("0") else "")] = value
+    return out
 
 
-def race_json(race_id: str, rally_home: Path | None = None) -> Path:
-    return races_dir(rally_home) / race_id / "race.json"
+def task_results(race: dict) -> dict[str, TaskResult]:
+    out = {}
+    for op in race.get("results", {}).get("op_metrics", []):
+        tp = op.get("throughput") or {}
+        st = op.get("service_time") or {}
+        out[op["task"]] = TaskResult(
+            task=op["task"], throughput_max=tp.get("max"), throughput_median=tp.get("median"), throughput_min=tp.get("min"),
+            service_time_median_ms=st.get("50_0", st.get("100_0")), error_rate=op.get("error_rate", 0.0),
+            service_time_ms=_percentiles(st), throughput_mean=tp.get("mean"), unit=tp.get("unit"),
+            latency_ms=_percentiles(op.get("latency") or {}),
+        )
+    return out
 
 
-def load_race(race_id: str, rally_home: Path | None = None) -> dict:
-    path = race_json(race_id, rally_home)
-    if not path.is_file():
-        raise FileNotFoundError(f"no race {race_id} under {races_dir(rally_home)}")
-    return json.loads(path.read_text())
+@dataclass(frozen=True)
+class RaceResult:
+    race: dict
+    runner_stats: list = field(default_factory=list)
+    machine: dict = field(default_factory=dict)
+    track: TrackInfo | None = None  # the track as rendered with the race's parameters, where it is known
+    rally_home: Path | None = None
+
+    @property
+    def race_id(self) -> str:
+        return self.race.get("race-id", "")
+
+    @property
+    def tags(self) -> dict:
+        return self.race.get("user-tags", {}) or {}
+
+    @property
+    def test_mode(self) -> bool:
+        """Rally stores the tag value ``true`` as a boolean."""
+        return str(self.tags.get("test-mode", "")).lower() == "true"
+
+    @property
+    def params(self) -> dict:
+        """The effective track parameters: the track's defaults overlaid with what the race was given."""
+        return self.track.params if self.track else dict(self.race.get("track-params", {}) or {})
+
+    @property
+    def challenge(self) -> str | None:
+        return self.race.get("challenge")
+
+    @property
+    def cluster(self) -> dict:
+        return self.race.get("cluster", {}) or {}
+
+    @property
+    def es_version(self) -> str | None:
+        return self.cluster.get("distribution-version")
+
+    @cached_property
+    def tasks(self) -> dict[str, TaskResult]:
+        return task_results(self.race)
+
+    @property
+    def schedule(self):
+        """The challenge's tasks as the track declares them (empty when the track is not known)."""
+        return self.track.challenge(self.challenge).schedule if self.track and self.challenge in self.track.challenges else ()
+
+    def to_json(self) -> dict:
+        return {"race": self.race, "params": self.params, "machine": self.machine,
+                "track-path": str(self.track.path) if self.track else None}
+
+
+def races_dir(home: Path | None = None) -> Path:
+    return rally_paths.races_dir(home)
+
+
+def _homes(home: Path | None) -> list[Path]:
+    return [home] if home else [paths.rally_home(), rally_paths.user_rally_home()]
+
+
+def load_race(race_id: str, home: Path | None = None) -> tuple[dict, Path]:
+    """race.json of a stored race and the Rally home it was found in (the pack's, then the user's own)."""
+    for h in _homes(home):
+        f = rally_paths.race_json(race_id, h)
+        if f.is_file():
+            return json.loads(f.read_text()), h
+    raise IngestlabError(f"no race {race_id} under {' or '.join(str(races_dir(h)) for h in _homes(home))}")
+
+
+def load(race_id: str, home: Path | None = None, track_path: Path | None = None) -> RaceResult:
+    race, found_in = load_race(race_id, home)
+    return of(race, found_in, track_path)
+
+
+def of(race: dict, home: Path | None = None, track_path: Path | None = None) -> RaceResult:
+    """The result value of a stored race.json; ``track_path`` renders the track it ran (when known)."""
+    track = TrackInfo(Path(track_path).resolve(), dict(race.get("track-params", {}) or {})) if track_path else None
+    stats = read_runner_stats(rally_paths.runner_stats_file(race["race-id"], home)) if race.get("race-id") and home else []
+    return RaceResult(race=race, runner_stats=stats, machine=machine.describe(), track=track, rally_home=home)
 
 
 def races_with_tags(tags: dict, rally_home: Path | None = None) -> list[dict]:
@@ -52,32 +157,3 @@ def latest_race(tags: dict, rally_home: Path | None = None) -> dict | None:
     """The newest stored race whose user tags include ``tags``."""
     races = races_with_tags(tags, rally_home)
     return races[-1] if races else None
-
-
-def _service_times(stored: dict) -> dict:
-    """Rally writes percentiles as keys like ``50_0`` and ``99_9``; only those its sample count allows."""
-    out = {}
-    for key, value in stored.items():
-        if key == "mean":
-            out["mean"] = value
-        elif key != "unit":
-            whole, _, fraction = key.partition("_")
-            out["p" + whole + ("." + fraction if fraction.strip("0") else "")] = value
-    return out
-
-
-def task_results(race: dict) -> dict[str, TaskResult]:
-    out = {}
-    for op in race.get("results", {}).get("op_metrics", []):
-        tp = op.get("throughput") or {}
-        st = op.get("service_time") or {}
-        out[op["task"]] = TaskResult(
-            task=op["task"],
-            throughput_max=tp.get("max"),
-            throughput_median=tp.get("median"),
-            throughput_min=tp.get("min"),
-            service_time_median_ms=st.get("50_0", st.get("100_0")),
-            error_rate=op.get("error_rate", 0.0),
-            service_time_ms=_service_times(st),
-        )
-    return out

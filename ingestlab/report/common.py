@@ -1,41 +1,41 @@
-"""Small pieces every study's report uses."""
+"""Small pieces every report uses: numbers shown with a dash where they are missing, the line that names
+the machine and versions, and the one verdict on failed requests."""
 from __future__ import annotations
 
-
-def is_test_mode(race: dict) -> bool:
-    """Rally stores the tag value ``true`` as a boolean."""
-    return str(race.get("user-tags", {}).get("test-mode", "")).lower() == "true"
+from ingestlab import machine
+from ingestlab.rally.results import RaceResult
 
 
 def fmt(value, pattern: str, suffix: str = "") -> str:
     return "—" if value is None else format(value, pattern) + suffix
 
 
-def this_machine(race: dict, machine_line: str) -> str:
+def ratio(numerator: float | None, denominator: float | None) -> float | None:
+    return numerator / denominator if numerator and denominator else None
+
+
+def machine_line(result: RaceResult) -> str:
+    return machine.one_line(result.machine or machine.describe())
+
+
+def this_machine(result: RaceResult) -> str:
     """"This machine: …" with the Elasticsearch and esrally versions and the race id, as every report states it."""
-    cluster = race.get("cluster", {})
-    return (f"This machine: {machine_line}; Elasticsearch {cluster.get('distribution-version')} ({cluster.get('distribution-flavor')}), "
-            f"esrally {race.get('rally-version')}, race {race.get('race-id')}")
+    cluster = result.cluster
+    return (f"This machine: {machine_line(result)}; Elasticsearch {cluster.get('distribution-version')} "
+            f"({cluster.get('distribution-flavor')}), esrally {result.race.get('rally-version')}, race {result.race_id}")
 
 
-def invalid_lines(race: dict, runner_stats: list[dict] | None = None) -> list[str]:
+def invalid_lines(result: RaceResult) -> list[str]:
     """Every report's verdict on failed requests: any task of the race with errors (a check task too) marks
     the whole report INVALID, with the error rates and, where the pack's runners recorded them, the first
     error of each task. Empty when the race was clean."""
-    from ingestlab.rally.results import task_results
-
-    failed = {name: r.error_rate for name, r in task_results(race).items() if r.error_rate}
+    failed = {name: r.error_rate for name, r in result.tasks.items() if r.error_rate}
     if not failed:
         return []
     rates = ", ".join(f"{name} ({rate:.1%} of requests)" for name, rate in failed.items())
     lines = [f"- **INVALID**: requests failed in {rates}; the numbers above are not clean."]
-    if runner_stats is None:
-        from ingestlab.rally.race import runner_stats_file
-        from ingestlab.runners.runner_stats import read
-
-        runner_stats = read(runner_stats_file(race["race-id"])) if race.get("race-id") else []
     first_errors: dict = {}
-    for entry in runner_stats:
+    for entry in result.runner_stats:
         if entry.get("error"):
             first_errors.setdefault(entry.get("task"), [0, entry["error"]])[0] += 1
     for task, (count, message) in first_errors.items():

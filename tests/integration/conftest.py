@@ -9,7 +9,7 @@ import urllib.request
 
 import pytest
 
-from ingestlab.cluster import nodes
+from ingestlab.cluster import lifecycle
 
 
 def pytest_configure(config):
@@ -37,11 +37,24 @@ def port_1900_taken() -> bool:
         return sock.connect_ex(("127.0.0.1", 1900)) == 0
 
 
+def wait_for_no_other_rally(timeout: float = 60) -> None:
+    """Plain esrally refuses to start while another Rally process lives (the actor processes of a race that
+    just ended linger a moment): wait for them, with Rally's own test."""
+    import time
+
+    from esrally.utils import process
+
+    deadline = time.monotonic() + timeout
+    while process.find_all_other_rally_processes() and time.monotonic() < deadline:
+        time.sleep(0.5)
+
+
 def plain_esrally(*args, rally_home, timeout=600) -> subprocess.CompletedProcess:
     """Run esrally itself (not through the pack), offline, with its own RALLY_HOME."""
-    from ingestlab.rally import race
+    from ingestlab.rally.home import ensure_rally_home
 
-    home = race.ensure_rally_home(rally_home)
+    home = ensure_rally_home(rally_home)
+    wait_for_no_other_rally()
     esrally = os.path.join(os.path.dirname(sys.executable), "esrally")
     return subprocess.run([esrally, *args, "--offline"], env={**os.environ, "RALLY_HOME": str(home)},
                           capture_output=True, text=True, timeout=timeout)
@@ -49,23 +62,41 @@ def plain_esrally(*args, rally_home, timeout=600) -> subprocess.CompletedProcess
 
 @pytest.fixture(scope="session")
 def es_node():
-    cluster = nodes.up(nodes=1, heap="1g", http_port=39280, transport_port=39380, name="ingestlab-it")
+    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="1g", http_port=39280, transport_port=39380, name="ingestlab-it"))
     yield cluster
-    nodes.stop(cluster)
+    lifecycle.stop(cluster)
 
 
 @pytest.fixture(scope="module")
 def es_three_nodes():
-    cluster = nodes.up(nodes=3, heap="512m", http_port=39290, transport_port=39390, name="ingestlab-it3")
+    cluster = lifecycle.up(lifecycle.Shape(nodes=3, heap="512m", http_port=39290, transport_port=39390, name="ingestlab-it3"))
     yield cluster
-    nodes.stop(cluster)
+    lifecycle.stop(cluster)
 
 
 @pytest.fixture(scope="session")
 def es_tiny_write_queue():
     """A node for fault tests. It rejects writes (HTTP 429) as soon as two wait: the runners must retry, and
     lose nothing. Its scroll reaper runs every 10 ms, so a scroll keep-alive is enforced to the millisecond."""
-    cluster = nodes.up(nodes=1, heap="512m", http_port=39285, transport_port=39385, name="ingestlab-it-q",
-                       settings={"thread_pool.write.queue_size": "2", "search.keep_alive_interval": "10ms"})
+    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="512m", http_port=39285, transport_port=39385, name="ingestlab-it-q",
+                                           settings={"thread_pool.write.queue_size": "2", "search.keep_alive_interval": "10ms"}))
     yield cluster
-    nodes.stop(cluster)
+    lifecycle.stop(cluster)
+
+
+@pytest.fixture(scope="session")
+def es_versions():
+    """One node per current line (8.19 on JDK 17, 9.2 on JDK ≥ 21) and the 6.8 full distribution, shared by the suite;
+    started lazily, at most once each."""
+    started: dict = {}
+    ports = {"6.8.23": 39430, "8.19.7": 39440, "9.2.0": 39450}
+
+    def node(version: str):
+        if version not in started:
+            started[version] = lifecycle.up(lifecycle.Shape(nodes=1, version=version, heap="768m", http_port=ports[version],
+                                                            transport_port=ports[version] + 100, name=f"ingestlab-it-{version}"))
+        return started[version]
+
+    yield node
+    for cluster in started.values():
+        lifecycle.stop(cluster)

@@ -5,7 +5,8 @@ import uuid
 
 import pytest
 
-from ingestlab.rally import race, results
+from ingestlab.rally import results
+from ingestlab.rally.home import runner_stats_file
 from ingestlab.runners.runner_stats import read
 from tests.integration.conftest import get_json, ingestlab
 
@@ -17,7 +18,7 @@ def _race(cluster, study, *extra):
     proc = ingestlab("race", study, "--test-mode", "--target-hosts", cluster.hosts, "--tag", f"run:{tag}", *extra)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     stored = results.latest_race({"study": study, "run": tag})
-    return proc, stored, read(race.runner_stats_file(stored["race-id"]))
+    return proc, stored, read(runner_stats_file(stored["race-id"]))
 
 
 def test_corpus_load_retries_rejections_and_writes_every_document(es_tiny_write_queue):

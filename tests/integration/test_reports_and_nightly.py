@@ -7,6 +7,7 @@ import sqlite3
 import subprocess
 import sys
 import uuid
+from pathlib import Path
 
 import pytest
 
@@ -27,14 +28,30 @@ def chromium_dom(path) -> str:
 
 
 def test_tagged_races_compare_and_the_html_report_shows_its_charts(es_node, tmp_path):
+    """An A/A pair (the same code twice, 5 runs each) comes out within noise; a real change (bulk 10 against
+    bulk 1000 for the same eventdata task) does not; test-mode races are left out and named. The eventdata corpus is
+    large enough that Rally takes several throughput samples even at bulk 1000 (its samples are one per second): with
+    one sample a side has no spread, and the verdict would rightly be "not enough data to call"."""
     uid = uuid.uuid4().hex[:8]
+    same = ["--challenge", "bulk", "--track-param", "posts_docs=2000", "--track-param", "repetitions=5", "--track-param", "index_name=posts-cmp"]
     for side in ("a", "b"):
-        proc = ingestlab("race", "posts", "--test-mode", "--challenge", "bulk", "--target-hosts", es_node.hosts,
-                         "--tag", f"cmp:{uid}-{side}", "--track-param", "index_name=posts-cmp")
+        proc = ingestlab("race", "posts", "--target-hosts", es_node.hosts, "--tag", f"cmp:{uid}-{side}", *same)
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     mine = ingestlab("compare", "--baseline", f"cmp:{uid}-a", "--contender", f"cmp:{uid}-b", "--study", "posts")
     assert mine.returncode == 0, mine.stderr
-    assert re.search(r"\| bulk-1000 \| [\d,.]+ \(.*n=1\) \| [\d,.]+ .*\| [+-]\d+\.\d% \| ±5\.0% \| (faster|slower|within noise) \|", mine.stdout)
+    assert re.search(r"\| bulk-1000 \| [\d,.]+ \(.*n=1, samples ±[\d.]+%\) \| .* \| ±[\d.]+% \| within noise \|", mine.stdout), mine.stdout
+    for side, bulk in (("small", 10), ("large", 1000)):
+        proc = ingestlab("race", "eventdata", "--target-hosts", es_node.hosts, "--challenge", "append-no-conflicts-index-only",
+                         "--tag", f"cmp:{uid}-{side}", "--track-param", "eventdata_docs=100000", "--track-param", f"bulk_size={bulk}",
+                         "--track-param", "bulk_indexing_clients=2", "--track-param", "index_name=eventdata-cmp")
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    change = ingestlab("compare", "--baseline", f"cmp:{uid}-small", "--contender", f"cmp:{uid}-large")
+    assert change.returncode == 0 and re.search(r"\| index-append \| .* \| faster \|", change.stdout), change.stdout
+    tm = ingestlab("race", "posts", "--test-mode", "--challenge", "bulk", "--target-hosts", es_node.hosts, "--tag", f"cmp:{uid}-a",
+                   "--track-param", "index_name=posts-cmp")
+    assert tm.returncode == 0
+    left = ingestlab("compare", "--baseline", f"cmp:{uid}-a", "--contender", f"cmp:{uid}-b", "--study", "posts")
+    assert "left out: a test-mode race" in left.stdout and "(1 race)" in left.stdout
 
     a = results.latest_race({"cmp": f"{uid}-a"})
     b = results.latest_race({"cmp": f"{uid}-b"})
@@ -51,15 +68,49 @@ def test_tagged_races_compare_and_the_html_report_shows_its_charts(es_node, tmp_
     assert 'data-images-loaded="1/1"' in dom and "<table>" in dom and "Published: Elasticsearch 6.0.0-rc2" in html.read_text()
 
 
-def test_nightly_passes_then_fails_on_an_injected_regression(es_node, tmp_path):
+def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_vanished_task(es_node, tmp_path):
     history = tmp_path / "history.sqlite"
     first = ingestlab("nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts)
     assert first.returncode == 0, first.stdout[-2000:] + first.stderr[-2000:]
     assert "No previous night in the history yet" in first.stdout
-    with sqlite3.connect(history) as db:  # the injected regression: a past night five times faster
-        db.execute("UPDATE figures SET value = value * 5")
+    night_one = re.search(r"# ingestlab nightly (\S+)", first.stdout).group(1)
+    noted = ingestlab("nightly", "annotate", "--history", str(history), "--night", night_one, "--text", "JDK 17.0.15 -> 17.0.16")
+    assert noted.returncode == 0, noted.stderr
+    with sqlite3.connect(history) as db:  # a task the first night had and later nights lack (a renamed task, say)
+        db.execute("INSERT INTO figures (night, study, task, value, race_id, es_version, setup) "
+                   "VALUES (?, 'posts', 'bulk-77', 1000.0, 'r', '7.17.29', 'default')", (night_one,))
     second = ingestlab("nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts)
-    assert second.returncode == 1, second.stdout[-2000:] + second.stderr[-2000:]
-    assert "regression(s)** beyond the margin: posts/" in second.stdout
-    report = re.search(r"nightly report: (\S+report\.html)", second.stdout).group(1)
-    assert 'data-images-loaded="1/1"' in chromium_dom(report)
+    assert second.returncode == 1 and "| bulk-77 | — | 1,000.0 (1) | | | **missing tonight** |" in second.stdout
+    assert "**1 task(s) missing tonight** that earlier nights had: default/posts/bulk-77." in second.stdout
+    with sqlite3.connect(history) as db:  # the injected regression: every past night five times faster
+        db.execute("UPDATE figures SET value = value * 5 WHERE task NOT LIKE 'headline:%'")
+    third = ingestlab("nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts, "--overhead",
+                      timeout=900)
+    assert third.returncode == 1, third.stdout[-2000:] + third.stderr[-2000:]
+    assert "regression(s)** beyond the margin: default/posts/" in third.stdout
+    # the pack's own cost is a nightly figure too: pack ÷ minimal client per task, kept in the history
+    assert "## the pack's cost on default (pack ÷ minimal client, docs/s): against previous nights" in third.stdout
+    with sqlite3.connect(history) as db:
+        costs = dict(db.execute("SELECT task, value FROM figures WHERE study = 'overhead'"))
+    assert set(costs) == {"posts index API", "posts bulk 1000"} and all(v > 0 for v in costs.values())
+    with sqlite3.connect(history) as db:
+        assert len({n for (n,) in db.execute("SELECT DISTINCT night FROM figures")}) == 3
+        assert [t for (t,) in db.execute("SELECT DISTINCT task FROM figures WHERE task LIKE 'headline:%'")] == ["headline:bulk1000-over-single"]
+    report = Path(re.search(r"nightly report: (\S+report\.html)", third.stdout).group(1))
+    assert "posts on default: trends over the nights" in report.read_text()
+    assert 'data-images-loaded="3/3"' in chromium_dom(report)  # the study's chart, its trend chart, the cost's trend chart
+
+
+def test_report_of_a_race_plain_esrally_ran(es_node, tmp_path):
+    from tests.integration.conftest import plain_esrally
+
+    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}", f"--target-hosts={es_node.hosts}",
+                         "--test-mode", "--challenge=bulk", "--track-params=index_name:posts-any", rally_home=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-2000:]
+    race_id = re.search(r"Race id is \[([0-9a-f-]+)\]", proc.stdout).group(1)
+    mine = ingestlab("report", "--race-id", race_id, "--rally-home", str(tmp_path))
+    assert mine.returncode == 0, mine.stderr
+    assert f"# Race {race_id}: posts" in mine.stdout and "| bulk-1000 | " in mine.stdout and "Elasticsearch 7.17.29 (oss)" in mine.stdout
+    out = paths.results_dir() / "races" / race_id
+    assert (out / "chart-1.png").is_file() and (out / "chart-2.png").is_file()
+    assert 'data-images-loaded="2/2"' in chromium_dom(out / "report.html")

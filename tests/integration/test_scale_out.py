@@ -9,9 +9,11 @@ import uuid
 
 import pytest
 
+from ingestlab import net
 from ingestlab.hosts import lab as labs
 from ingestlab.hosts import namespaces
-from ingestlab.rally import race, results
+from ingestlab.rally import results
+from ingestlab.rally.home import runner_stats_file
 from ingestlab.runners.runner_stats import read
 from tests.integration.conftest import get_json, ingestlab
 
@@ -36,8 +38,8 @@ def lab():
         assert down.returncode == 0, down.stdout[-2000:] + down.stderr[-2000:]
         assert labs.leftovers(PREFIX) == []
         if recorded:  # nothing listens any more on the coordinator's actor port or the nodes' ports
-            assert not labs.answers(recorded.coordinator, recorded.actor_port)
-            assert not any(labs.answers(h.address, 39200) for h in recorded.hosts)
+            assert not net.answers(recorded.coordinator, recorded.actor_port)
+            assert not any(net.answers(h.address, 39200) for h in recorded.hosts)
 
 
 def test_three_drivers_each_copy_their_own_nodes_primaries(lab):
@@ -48,7 +50,7 @@ def test_three_drivers_each_copy_their_own_nodes_primaries(lab):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     stored = results.latest_race({"study": "wikipedia", "run": tag})
     assert all(r.error_rate == 0 for r in results.task_results(stored).values())
-    stats = [s for s in read(race.runner_stats_file(stored["race-id"])) if s.get("task", "").startswith("scale-out-")]
+    stats = [s for s in read(runner_stats_file(stored["race-id"])) if s.get("task", "").startswith("scale-out-")]
     local = [s for s in stats if s["task"] == "scale-out-local"]
     # one client on each host, talking to the node on its own host, reading that node's primaries only
     assert sorted((s["load_driver"], s["node"]) for s in local) == [("h1", "node-1"), ("h2", "node-2"), ("h3", "node-3")]

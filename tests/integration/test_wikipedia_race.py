@@ -4,7 +4,8 @@ import uuid
 
 import pytest
 
-from ingestlab.rally import race, results
+from ingestlab.rally import results
+from ingestlab.rally.home import runner_stats_file
 from ingestlab.runners.runner_stats import read
 from tests.integration.conftest import get_json, ingestlab
 
@@ -14,7 +15,7 @@ COMMON = ["--track-param", "wiki_pages=3000", "--track-param", "source_shards=2"
 
 def _reindex_stats(stored) -> list[dict]:
     """The reindex runs' entries (the source is loaded by corpus-load, which keeps its own)."""
-    return [s for s in read(race.runner_stats_file(stored["race-id"])) if s["method"] in ("reindex-api", "sliced-scroll-reindex")]
+    return [s for s in read(runner_stats_file(stored["race-id"])) if s["method"] in ("reindex-api", "sliced-scroll-reindex")]
 
 
 def run(cluster, *extra, index_prefix):

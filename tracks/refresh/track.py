@@ -1,6 +1,7 @@
-from ingestlab.runners.registration import register_fresh_index_load, register_time_to_searchable
+from ingestlab.runners.registration import register_fresh_index_load, register_time_to_searchable, register_corpora
 
 
 def register(registry):
     register_fresh_index_load(registry)
     register_time_to_searchable(registry)
+    register_corpora(registry)

@@ -1,8 +1,8 @@
 """Stream DVF files (either real format) into a Rally corpus, at constant memory.
 
-Writes ``<name>.json`` and ``<name>-1k.json`` (what Rally reads), optionally their ``.bz2`` archives
-(compressed in a second thread while rows convert), and ``corpus.json``: the track's corpus entry
-with the exact document count and byte sizes. A bad row is an error naming file and line: in strict
+Writes the corpus as every pack corpus is written (:mod:`ingestlab.corpus.files`): ``<name>.json``, its
+``-1k`` file, optionally ``.bz2`` archives (compressed in a second thread while rows convert), and the
+entry ``<name>.meta.json`` with the exact document count, byte sizes and the files it came from. A bad row is an error naming file and line: in strict
 mode the conversion stops there and writes nothing; otherwise the row is skipped, counted, and
 reported at the end.
 """
@@ -17,10 +17,9 @@ from typing import Callable, Iterable
 import orjson
 
 from ingestlab.corpus.dvf.formats import DATE, DOUBLE, ETALAB_COLUMNS, INTEGER, OFFICIAL_COLUMNS, OFFICIAL_FIRST_HEADERS
-from ingestlab.corpus.writer import CorpusWriter, one_k_path
+from ingestlab.corpus.files import CorpusWriter
 from ingestlab.errors import IngestlabError
 
-TEST_MODE_DOCS = 1000
 KEPT_MESSAGES = 20
 csv.field_size_limit(1 << 20)
 
@@ -239,17 +238,6 @@ class Conversion:
     def rows_per_second(self) -> float:
         return (self.documents + self.skipped.count) / self.seconds if self.seconds else 0.0
 
-    def corpus_entry(self, name: str = "dvf", meta: dict | None = None) -> dict:
-        """The corpus as Rally's track.json wants it (document file names relative to the track)."""
-        doc = {"document-count": self.documents, "uncompressed-bytes": self.uncompressed_bytes}
-        if self.compressed_bytes is not None:
-            doc = {"source-file": self.corpus.name + ".bz2", **doc, "compressed-bytes": self.compressed_bytes}
-        else:
-            doc = {"source-file": self.corpus.name, **doc}
-        meta = {"converted-from": self.inputs, "skipped-rows": self.skipped.count, **(meta or {})}
-        return {"name": name, "meta": meta, "documents": [doc]}
-
-
 def convert(
     inputs: list[Path],
     corpus: Path,
@@ -257,37 +245,25 @@ def convert(
     compress: bool = True,
     encoding: str | None = None,
     limit: int | None = None,
-    entry_file: Path | None = None,
-    meta: dict | None = None,
+    source: dict | None = None,
+    one_k: bool = True,
 ) -> Conversion:
-    """Convert ``inputs`` (in order) into ``corpus`` (``…/<name>.json``) and its -1k file; write the
-    corpus entry to ``entry_file`` (default: ``corpus.json`` beside the corpus)."""
+    """Convert ``inputs`` (in order) into ``corpus`` (``…/<name>.json``), its -1k file (``one_k``) and its
+    entry; ``source`` adds to what the entry says of the documents' origin."""
     for path in inputs:
         if not Path(path).is_file():
             raise BadInput(f"{path}: no such file")
-    corpus.parent.mkdir(parents=True, exist_ok=True)
     skipped = Skipped()
-    full, small = CorpusWriter(corpus, compress), CorpusWriter(one_k_path(corpus), compress)
     dumps = orjson.dumps
     start = time.perf_counter()
-    try:
+    with CorpusWriter(corpus, compress=compress, one_k=one_k) as writer:
         for path in inputs:
             for doc in documents(Path(path), skipped, strict, encoding):
-                line = dumps(doc) + b"\n"
-                full.write(line)
-                if small.docs < TEST_MODE_DOCS:
-                    small.write(line)
-                if limit is not None and full.docs >= limit:
+                writer.write(dumps(doc) + b"\n")
+                if limit is not None and writer.docs >= limit:
                     break
-            if limit is not None and full.docs >= limit:
+            if limit is not None and writer.docs >= limit:
                 break
-        compressed = full.commit()
-        small.commit()
-    except BaseException:
-        full.abort()
-        small.abort()
-        raise
-    result = Conversion([str(p) for p in inputs], corpus, full.docs, full.bytes, compressed, skipped, time.perf_counter() - start)
-    entry = entry_file or corpus.with_name("corpus.json")
-    entry.write_bytes(orjson.dumps(result.corpus_entry(meta=meta), option=orjson.OPT_INDENT_2) + b"\n")
-    return result
+        written = writer.commit({"converted-from": [str(p) for p in inputs], "skipped-rows": skipped.count, **(source or {})})
+    return Conversion([str(p) for p in inputs], corpus, written.documents, written.uncompressed_bytes, written.compressed_bytes,
+                      skipped, time.perf_counter() - start)

@@ -114,13 +114,8 @@ class DvfGenerator:
                 yield row
                 written += 1
 
-    def _mutation(self, rng: random.Random, n: int) -> list[Row]:
-        commune = self.communes[bisect.bisect_right(self.commune_weights, rng.random() * self.commune_weights[-1])]
-        kind = self._pick(rng, self.kinds)
-        nature = self._pick(rng, self.natures)
-        if nature == "Vente terrain à bâtir":
-            kind = "land"
-        ppm2 = PRICE_PER_M2.get(commune.department, BASE_PRICE_PER_M2) * rng.lognormvariate(0, 0.3)
+    def _parts(self, rng: random.Random, kind: str, nature: str, ppm2: float) -> tuple[list[dict], float]:
+        """What one mutation sells (its buildings, lots and land) and its price before rounding."""
         parts: list[dict] = []
         if kind == "house":
             area = max(20, round(rng.lognormvariate(4.6, 0.35)))
@@ -151,6 +146,16 @@ class DvfGenerator:
             parts.append({"local": "commercial", "area": area, "rooms": 0, "lots": [(str(rng.randint(1, 300)), None)] if rng.random() < 0.4 else [],
                           "lot_count": 0})
             price = area * ppm2 * 0.8
+        return parts, price
+
+    def _mutation(self, rng: random.Random, n: int) -> list[Row]:
+        commune = self.communes[bisect.bisect_right(self.commune_weights, rng.random() * self.commune_weights[-1])]
+        kind = self._pick(rng, self.kinds)
+        nature = self._pick(rng, self.natures)
+        if nature == "Vente terrain à bâtir":
+            kind = "land"
+        ppm2 = PRICE_PER_M2.get(commune.department, BASE_PRICE_PER_M2) * rng.lognormvariate(0, 0.3)
+        parts, price = self._parts(rng, kind, nature, ppm2)
         price = round(price, -3) if price > 100_000 else round(price, -2) if price > 5_000 else round(max(price, 1.0), 2)
 
         day = rng.choice(self.days)

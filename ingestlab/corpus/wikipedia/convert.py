@@ -18,12 +18,9 @@ from typing import Iterator
 import orjson
 from lxml import etree
 
-from ingestlab.corpus import track_corpus_file
 from ingestlab.corpus.wikipedia import markup
-from ingestlab.corpus.writer import CorpusWriter, one_k_path
+from ingestlab.corpus.files import CorpusWriter
 from ingestlab.errors import IngestlabError
-
-TEST_MODE_DOCS = 1000
 
 
 class BadDump(IngestlabError):
@@ -98,47 +95,27 @@ class Conversion:
     def mb_per_second(self) -> float:
         return self.input_bytes / self.seconds / 1e6 if self.seconds else 0.0
 
-    def documents_entry(self) -> dict:
-        """The corpus' ``documents`` item for track.json (the track names the corpus and its target index)."""
-        return {
-            "source-file": self.corpus.name,
-            "includes-action-and-meta-data": True,
-            "document-count": self.documents,
-            "uncompressed-bytes": self.uncompressed_bytes,
-        }
 
-
-def convert(dump: Path, corpus: Path, limit: int | None = None, meta: dict | None = None) -> Conversion:
-    """Convert ``dump`` into ``corpus`` and its -1k file; beside them write ``corpus-documents.json`` (what
-    track.json includes) and ``corpus-meta.json`` (where it came from)."""
+def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | None = None, one_k: bool = True) -> Conversion:
+    """Convert ``dump`` into ``corpus``, its -1k file (``one_k``) and its entry (``<name>.meta.json``, which
+    also says whether the dump was read to its end)."""
     if not dump.is_file():
         raise BadDump(f"{dump}: no such file")
-    corpus.parent.mkdir(parents=True, exist_ok=True)
-    full, small = CorpusWriter(corpus, compress=False), CorpusWriter(one_k_path(corpus), compress=False)
     dumps = orjson.dumps
     start = time.perf_counter()
     error: BadDump | None = None
-    with open_dump(dump) as raw:
-        source = _CountingReader(raw)
+    with CorpusWriter(corpus, one_k=one_k, action_lines=True) as writer, open_dump(dump) as raw:
+        reader = _CountingReader(raw)
         try:
-            for page_id, doc in pages(source, dump):
-                lines = b'{"index":{"_id":' + dumps(page_id) + b"}}\n" + dumps(doc) + b"\n"
-                full.write(lines)
-                if small.docs < TEST_MODE_DOCS:
-                    small.write(lines)
-                if limit is not None and full.docs >= limit:
+            for page_id, doc in pages(reader, dump):
+                writer.write(b'{"index":{"_id":' + dumps(page_id) + b"}}\n" + dumps(doc) + b"\n")
+                if limit is not None and writer.docs >= limit:
                     break
         except BadDump as e:
             error = e
-        except BaseException:
-            full.abort()
-            small.abort()
-            raise
-    full.commit()
-    small.commit()
-    result = Conversion(corpus, full.docs, source.bytes, full.bytes, time.perf_counter() - start, complete=error is None)
-    info = {"converted-from": str(dump), "complete": result.complete, "input-bytes": result.input_bytes, **(meta or {})}
-    track_corpus_file.write_entry(corpus.parent, result.documents_entry(), info)
+        written = writer.commit({"converted-from": str(dump), "complete": error is None, "input-bytes": reader.bytes, **(source or {})})
+    result = Conversion(corpus, written.documents, reader.bytes, written.uncompressed_bytes, time.perf_counter() - start,
+                        complete=error is None)
     if error:
-        raise BadDump(f"{error} — the {full.docs:,} pages before it are kept in {corpus} (corpus-meta.json marks it incomplete)")
+        raise BadDump(f"{error} — the {written.documents:,} pages before it are kept in {corpus} (its .meta.json marks it incomplete)")
     return result

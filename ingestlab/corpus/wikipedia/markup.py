@@ -30,7 +30,6 @@ _SPACES = re.compile(r"[ \t]{2,}|\t")  # single ASCII spaces stay as they are
 _TRAILING_SPACES = re.compile(r"[ \t]+\n")
 _LEADING_SPACES = re.compile(r"\n[ \t]+")
 _BLANK_LINES = re.compile(r"\n{3,}")
-_REDIRECT = re.compile(r"^#(?:redirect|転送)[ \t]*\[\[([^\]|#]+)", re.IGNORECASE)
 
 
 def template_names(wikitext: str) -> list[str]:
@@ -43,11 +42,6 @@ def is_disambiguation(names: list[str]) -> bool:
 
 def is_stub(names: list[str]) -> bool:
     return any(n.lower().endswith("stub") or "スタブ" in n for n in names)
-
-
-def redirect_target(wikitext: str) -> str | None:
-    m = _REDIRECT.match(wikitext)
-    return m.group(1).strip() if m else None
 
 
 _KINDS = {**{p: "category" for p in CATEGORY_PREFIXES}, **{p: "file" for p in FILE_PREFIXES}}

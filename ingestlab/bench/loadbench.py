@@ -1,0 +1,110 @@
+"""Measure the pack's load side alone, without a cluster: how fast it makes what it sends.
+
+For ``posts``: the corpus generator, and the parameter source's preparation of request
+bodies (read + validate the corpus, build bulk bodies), in docs/s and MB/s on one core.
+For ``dvf``: the streaming converter, in rows/s on one core, for both real file formats.
+"""
+from __future__ import annotations
+
+import tempfile
+import time
+from pathlib import Path
+
+from ingestlab.corpus.files import write_corpus
+from ingestlab.corpus.posts import PostsGenerator
+from ingestlab.runners.bulk_bodies import batches
+from ingestlab.runners.corpus_reader import read_documents
+
+
+def _best_of(repeats: int, fn):
+    best = None
+    for _ in range(repeats):
+        start = time.process_time()
+        result = fn()
+        spent = time.process_time() - start
+        best = spent if best is None or spent < best else best
+    return best, result
+
+
+def posts(docs: int = 100_000, bulk_size: int = 1000, repeats: int = 3) -> dict:
+    generator = PostsGenerator()
+    gen_cpu, size = _best_of(repeats, lambda: sum(len(line) for line in generator.lines(docs)))
+    with tempfile.TemporaryDirectory(prefix="ingestlab-loadbench-") as tmp:
+        corpus = write_corpus(Path(tmp) / "posts.json", generator.lines(docs))
+
+        def prepare():
+            return batches(read_documents(str(corpus.path)), bulk_size)
+
+        prep_cpu, prepared = _best_of(repeats, prepare)
+        body_bytes = sum(len(b.body) for b in prepared)
+        corpus_bytes = corpus.uncompressed_bytes
+    return {
+        "prepared_docs": sum(b.size for b in prepared),
+        "body_bytes": body_bytes,
+        "corpus_bytes": corpus_bytes,
+        "docs": docs,
+        "bulk_size": bulk_size,
+        "generator_docs_per_s": docs / gen_cpu,
+        "generator_mb_per_s": size / gen_cpu / 1e6,
+        "docs_per_s": docs / prep_cpu,
+        "mb_per_s": body_bytes / prep_cpu / 1e6,
+        "measure": "CPU seconds of this process (one core), best of %d" % repeats,
+    }
+
+
+def dvf(rows: int = 100_000, repeats: int = 3) -> dict:
+    """The DVF converter on generated files of both formats: rows/s and MB/s of input, one core, without
+    bz2; plus the bz2 archive's rate once (it runs in a second thread, so it is wall-clock)."""
+    from ingestlab.corpus.dvf import convert, generate, reference
+
+    communes = reference.load_communes()
+    out: dict = {"rows": rows, "measure": "CPU seconds of this process (one core), best of %d" % repeats}
+    with tempfile.TemporaryDirectory(prefix="ingestlab-loadbench-") as tmp:
+        for fmt, name in (("etalab", "full.2020.csv"), ("official", "valeursfoncieres-2020.txt")):
+            source = Path(tmp) / name
+            generate.write(source, generate.DvfGenerator(communes).rows(rows), fmt)
+            target = Path(tmp) / f"{fmt}.json"
+            cpu, result = _best_of(repeats, lambda: convert.convert([source], target, compress=False))
+            out[fmt] = {
+                "rows_per_s": rows / cpu,
+                "input_mb_per_s": source.stat().st_size / cpu / 1e6,
+                "output_mb_per_s": result.uncompressed_bytes / cpu / 1e6,
+                "bytes_per_doc": result.uncompressed_bytes / result.documents,
+            }
+        start = time.perf_counter()
+        with_bz2 = convert.convert([Path(tmp) / "full.2020.csv"], Path(tmp) / "bz2.json", compress=True)
+        out["etalab_with_bz2_rows_per_s"] = rows / (time.perf_counter() - start)
+        out["bz2_ratio"] = with_bz2.uncompressed_bytes / with_bz2.compressed_bytes
+    return out
+
+
+def wikipedia(pages: int = 20_000, repeats: int = 3) -> dict:
+    """The MediaWiki XML converter on a generated Japanese export: MB/s of XML on one core (CPU time)."""
+    from ingestlab.corpus.wikipedia import convert, generate
+
+    with tempfile.TemporaryDirectory(prefix="ingestlab-loadbench-") as tmp:
+        dump = Path(tmp) / "jawiki.xml"
+        generate.write(dump, generate.WikiGenerator().pages(pages))
+        cpu, result = _best_of(repeats, lambda: convert.convert(dump, Path(tmp) / "out" / "wikipedia.json"))
+        compressed = Path(tmp) / "jawiki.xml.bz2"
+        generate.write(compressed, generate.WikiGenerator().pages(pages))
+        bz2_cpu, _ = _best_of(1, lambda: convert.convert(compressed, Path(tmp) / "out2" / "wikipedia.json"))
+    return {
+        "pages": pages,
+        "xml_mb": result.input_bytes / 1e6,
+        "mb_per_s": result.input_bytes / cpu / 1e6,
+        "pages_per_s": pages / cpu,
+        "mb_per_s_from_bz2": result.input_bytes / bz2_cpu / 1e6,
+        "measure": "CPU seconds of this process (one core), best of %d" % repeats,
+    }
+
+
+def eventdata(docs: int = 200_000, repeats: int = 3) -> dict:
+    """The eventdata generator alone: docs/s per client on one core (bulk bodies included)."""
+    from ingestlab.runners.eventdata_source import EventdataGenerator, Tables
+
+    tables = Tables.get()
+    generator = EventdataGenerator(1, tables=tables)
+    cpu, produced = _best_of(repeats, lambda: generator.documents(docs))
+    return {"docs": docs, "docs_per_s": docs / cpu, "bytes_per_doc": sum(map(len, produced)) / len(produced),
+            "measure": "CPU seconds of this process (one core), best of %d" % repeats}

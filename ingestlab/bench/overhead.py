@@ -1,0 +1,201 @@
+"""``ingestlab bench overhead``: what the pack costs, measured side by side with a minimal client in one run.
+
+On one node, round after round (the order of the two sides alternating), each task runs as the pack's Rally
+race and as the minimal client (:mod:`ingestlab.bench.minimal`) doing the same work on the same corpus:
+
+- docs/s: Rally's median throughput of the task's runs; the minimal client's median over its runs;
+- client CPU µs/doc: the CPU of the process that sent the documents, during the timed part (the pack's
+  runner records it; the minimal client measures its own loop);
+- node CPU µs/doc: the nodes' CPU over the whole side (runs, index recreations, checks) ÷ documents written.
+
+It ends with one line per task, ``<task>: pack/minimal = 0.97x`` (the median of the rounds' ratios), so a
+script can read it; min and max of the rounds are in the table.
+"""
+from __future__ import annotations
+
+import json
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingestlab import machine, paths, racing
+from ingestlab.cluster.http import http_json
+from ingestlab.rally.trackinfo import load as load_track
+
+
+@dataclass(frozen=True)
+class Task:
+    key: str  # what --tasks names it by
+    name: str
+    track: str
+    challenge: str
+    task: str  # the Rally task whose throughput is the pack's figure
+    params: dict
+    minimal: list  # the minimal client's arguments (after the host)
+    corpus_docs: int  # documents one run writes
+    only: bool = False  # race only the measured task (Rally's --include-tasks): its challenge has other cells
+
+
+def tasks(runs: int, scale: float = 1.0) -> list[Task]:
+    posts = int(10000 * scale)
+    single = int(2000 * scale)
+    refreshed = int(200 * scale)
+    pages = int(20000 * scale)
+    posts_file = paths.TRACKS_DIR / "posts" / f"posts-{posts}.json"
+    posts_index = json.dumps({"settings": {"index.number_of_shards": 1, "index.number_of_replicas": 0},
+                              "mappings": {"properties": {"user": {"type": "text"}, "postDate": {"type": "date"}, "message": {"type": "text"}}}})
+    write = ["write", "--index", "overhead-minimal", "--index-body", posts_index, "--corpus", str(posts_file), "--runs", str(runs)]
+    return [
+        Task("posts-index", "posts index API", "posts", "index-api", "index-api", {"posts_docs": posts, "repetitions": runs, "index_name": "overhead-pack"},
+             write + ["--method", "index", "--docs", str(single)], single),
+        Task("posts-bulk-1000", "posts bulk 1000", "posts", "bulk", "bulk-1000", {"posts_docs": posts, "repetitions": runs, "bulk_size": 1000, "index_name": "overhead-pack"},
+             write + ["--method", "bulk", "--bulk-size", "1000", "--docs", str(posts)], posts),
+        Task("posts-bulk-10000", "posts bulk 10000", "posts", "bulk", "bulk-10000", {"posts_docs": posts, "repetitions": runs, "bulk_size": 10000, "index_name": "overhead-pack"},
+             write + ["--method", "bulk", "--bulk-size", "10000", "--docs", str(posts)], posts),
+        Task("refresh", "refresh single+refresh", "refresh", "refresh-table", f"single-{refreshed}-refresh-true",
+             {"doc_counts": [refreshed], "refresh_modes": ["true"], "repetitions": runs, "index_name": "overhead-pack"},
+             write + ["--method", "index", "--refresh", "true", "--docs", str(refreshed)], refreshed, only=True),
+        Task("reindex-raw", "reindex raw sliced scroll", "wikipedia", "raw-copy", "tool-sliced-local-raw",
+             {"wiki_pages": pages, "source_shards": 2, "repetitions": runs, "source_index": "overhead-source", "dest_index": "overhead-pack"},
+             ["copy", "--source", "overhead-source", "--dest", "overhead-minimal", "--runs", str(runs)], pages),
+    ]
+
+
+def _node_cpu_ms(url: str) -> float:
+    nodes = http_json(f"{url}/_nodes/stats/process?filter_path=nodes.*.process.cpu.total_in_millis")["nodes"]
+    return sum(n["process"]["cpu"]["total_in_millis"] for n in nodes.values())
+
+
+@dataclass
+class Side:
+    docs_per_s: float | None = None
+    client_us: float | None = None
+    node_us: float | None = None
+
+
+@dataclass
+class Round:
+    pack: dict = field(default_factory=dict)  # task name → Side
+    minimal: dict = field(default_factory=dict)
+
+
+def _pack(task: Task, hosts: str, url: str, log) -> Side:
+    before = _node_cpu_ms(url)
+    result = racing.race(paths.TRACKS_DIR / task.track, racing.Target(hosts=hosts), racing.Options(
+        challenge=task.challenge, params=task.params, tags={"bench": "overhead"}, include_tasks=task.task if task.only else None),
+        log=lambda *_: None, stream=False)
+    node_ms = _node_cpu_ms(url) - before
+    measured = next(t for t in result.schedule if t.name == task.task).operation["name"]  # the runner records it by operation
+    runs = [s for s in result.runner_stats if s.get("task") == measured and "client_cpu_s" in s]
+    docs = sum(s["docs"] for s in runs)
+    return Side(result.tasks[task.task].throughput_median, statistics.median(s["client_cpu_s"] / s["docs"] * 1e6 for s in runs) if runs else None,
+                node_ms * 1000 / docs if docs else None)
+
+
+def _minimal(task: Task, host: str, url: str) -> Side:
+    before = _node_cpu_ms(url)
+    proc = subprocess.run([sys.executable, "-m", "ingestlab.bench.minimal", task.minimal[0], "--host", host, *task.minimal[1:]],
+                          capture_output=True, text=True, env={**__import__("os").environ, "MALLOC_TRIM_THRESHOLD_": "268435456"})
+    if proc.returncode != 0:
+        from ingestlab.errors import IngestlabError
+
+        raise IngestlabError(f"the minimal client of {task.name} failed: {(proc.stderr or proc.stdout)[-1000:]}")
+    node_ms = _node_cpu_ms(url) - before
+    runs = json.loads(proc.stdout.strip().splitlines()[-1])["runs"]
+    docs = sum(r["docs"] for r in runs)
+    return Side(statistics.median(r["docs"] / r["seconds"] for r in runs), statistics.median(r["cpu_s"] / r["docs"] * 1e6 for r in runs),
+                node_ms * 1000 / docs)
+
+
+def chosen_tasks(runs: int, scale: float, wanted: str | None) -> list[Task]:
+    """The tasks to measure: all, or those ``wanted`` names (comma-separated keys); an unknown key is an error naming the keys."""
+    from ingestlab.errors import IngestlabError
+
+    every = tasks(runs, scale)
+    if not wanted:
+        return every
+    keys = [k.strip() for k in wanted.split(",") if k.strip()]
+    unknown = [k for k in keys if k not in {t.key for t in every}]
+    if unknown:
+        raise IngestlabError(f"--tasks {', '.join(unknown)}: the overhead bench has {', '.join(t.key for t in every)}")
+    return [t for t in every if t.key in keys]
+
+
+def run(hosts: str, url: str, rounds: int = 2, runs: int = 3, scale: float = 1.0, tasks: str | None = None,
+        warmup_rounds: int = 1, log=print) -> tuple[str, dict]:
+    chosen = chosen_tasks(runs, scale, tasks)
+    for t in {t.track for t in chosen}:
+        load_track(paths.TRACKS_DIR / t)  # a broken track fails here, before anything runs
+    from ingestlab.corpus import makers
+
+    for t in chosen:  # the minimal client reads the corpus the pack's race makes: make it first
+        if t.track == "posts":
+            for document_set, spec in makers.generated_sets(load_track(paths.TRACKS_DIR / "posts", t.params).rendered):
+                makers.make_as_declared(paths.TRACKS_DIR / "posts" / document_set["source-file"], document_set["document-count"], spec, log=log)
+    if warmup_rounds:
+        log(f"[ingestlab] overhead: {warmup_rounds} warm-up round(s) first (a fresh node's JVM favours whichever side runs later)")
+    for _ in range(warmup_rounds):
+        for t in chosen:
+            _pack(t, hosts, url, log)
+            _minimal(t, hosts.split(",")[0], url)
+    history = []
+    for r in range(rounds):
+        this = Round()
+        for t in chosen:
+            order = ("pack", "minimal") if r % 2 == 0 else ("minimal", "pack")
+            for side in order:
+                if side == "pack":
+                    this.pack[t.name] = _pack(t, hosts, url, log)
+                else:
+                    this.minimal[t.name] = _minimal(t, hosts.split(",")[0], url)
+            p, m = this.pack[t.name], this.minimal[t.name]
+            log(f"[ingestlab] overhead round {r + 1}/{rounds} {t.name}: pack {p.docs_per_s:,.0f} docs/s, minimal {m.docs_per_s:,.0f} docs/s "
+                f"= {p.docs_per_s / m.docs_per_s:.2f}x")
+        history.append(this)
+    return report(chosen, history, rounds, runs, warmup_rounds)
+
+
+def _stats(values: list) -> tuple:
+    values = [v for v in values if v is not None]
+    return (min(values), statistics.median(values), max(values)) if values else (None, None, None)
+
+
+def report(chosen: list[Task], history: list[Round], rounds: int, runs: int, warmup_rounds: int = 0) -> tuple[str, dict]:
+    from ingestlab.report.common import fmt
+
+    lines = [f"## The pack's cost: its Rally race against a minimal client, side by side ({rounds} interleaved rounds, {runs} runs each)", "",
+             f"This machine: {machine.one_line()}. Figures are the median of the rounds (min–max), after {warmup_rounds} "
+             "warm-up round(s) that are not counted.", "",
+             "| task | pack docs/s | minimal docs/s | pack ÷ minimal | client CPU µs/doc: pack | minimal | node CPU µs/doc: pack | minimal |",
+             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    data, verdicts = {}, []
+    for t in chosen:
+        ratios = _stats([h.pack[t.name].docs_per_s / h.minimal[t.name].docs_per_s for h in history])
+        cells = {k: _stats([getattr(getattr(h, side)[t.name], attr) for h in history])
+                 for k, (side, attr) in {"pack_docs_s": ("pack", "docs_per_s"), "minimal_docs_s": ("minimal", "docs_per_s"),
+                                         "pack_client_us": ("pack", "client_us"), "minimal_client_us": ("minimal", "client_us"),
+                                         "pack_node_us": ("pack", "node_us"), "minimal_node_us": ("minimal", "node_us")}.items()}
+        data[t.name] = {"ratio": ratios, **cells}
+
+        def show(stat, pattern=",.0f"):
+            low, mid, high = stat
+            return f"{fmt(mid, pattern)} ({fmt(low, pattern)}–{fmt(high, pattern)})"
+
+        lines.append(f"| {t.name} | {show(cells['pack_docs_s'])} | {show(cells['minimal_docs_s'])} | {show(ratios, '.2f')}× "
+                     f"| {show(cells['pack_client_us'], ',.1f')} | {show(cells['minimal_client_us'], ',.1f')} "
+                     f"| {show(cells['pack_node_us'], ',.1f')} | {show(cells['minimal_node_us'], ',.1f')} |")
+        verdicts.append(f"{t.name}: pack/minimal = {ratios[1]:.2f}x")
+    lines += ["", "Pack: `ingestlab race` of the task (esrally, the pack's runner). Minimal: `python -m ingestlab.bench.minimal` "
+              "(elasticsearch-py, sync, bodies built before timing; the copy over urllib3 with the same raw splice). Client CPU is the "
+              "sending process's CPU in the timed part; node CPU is the nodes' CPU over each side's runs ÷ documents.", "", *verdicts]
+    return "\n".join(lines) + "\n", data
+
+
+def write(text: str, data: dict) -> Path:
+    from ingestlab.report import writer
+
+    return writer.write(paths.results_dir() / "bench" / "overhead" / time.strftime("%Y-%m-%dT%H%M%S"), "ingestlab: the pack's overhead",
+                        text, [], data)

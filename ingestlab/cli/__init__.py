@@ -1,0 +1,31 @@
+"""``ingestlab``: provision a local cluster, prepare corpora, race studies and any Rally track, report them.
+
+Each command group is one module here with an ``add(subparsers)``; this module only assembles them."""
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ingestlab.errors import IngestlabError
+
+
+def parser() -> argparse.ArgumentParser:
+    from ingestlab.cli import bench_cmd, cluster_cmd, corpus_cmd, race_cmd, study_cmd, sweep_cmd
+
+    top = argparse.ArgumentParser(prog="ingestlab", description=__doc__.splitlines()[0])
+    sub = top.add_subparsers(dest="command", required=True)
+    for module in (cluster_cmd, corpus_cmd, race_cmd, study_cmd, sweep_cmd, bench_cmd):
+        module.add(sub)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except IngestlabError as e:
+        print(f"ingestlab: error: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("ingestlab: interrupted", file=sys.stderr)
+        return 130

@@ -1,0 +1,5 @@
+import sys
+
+from ingestlab.cli import main
+
+sys.exit(main())

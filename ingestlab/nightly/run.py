@@ -1,0 +1,144 @@
+"""One night: each setup (a provisioned cluster: version, node count, heap; or the given hosts) in turn, every
+study raced small in test mode on it, its figures and headline ratios stored, judged against the previous
+nights of the same setup, and one report with trend charts written."""
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingestlab import compare, machine, paths, racing
+from ingestlab.nightly import history, trends
+from ingestlab.studies import Study
+
+DEFAULT_STUDIES = ("posts", "refresh", "dvf", "wikipedia")
+PORTS = {"http_port": 39250, "transport_port": 39350}
+
+
+@dataclass(frozen=True)
+class Setup:
+    """A cluster the night races on: ``name`` is what the history files its figures under."""
+
+    name: str = "default"
+    version: str | None = None
+    nodes: int = 1
+    heap: str = "1g"
+
+    @classmethod
+    def parse(cls, text: str) -> "Setup":
+        """``9.2.0`` or ``version=9.2.0;nodes=3;heap=512m``."""
+        from ingestlab.errors import IngestlabError
+
+        if "=" not in text:
+            return cls(name=text, version=text)
+        fields = dict(part.split("=", 1) for part in text.split(";") if part)
+        unknown = set(fields) - {"version", "nodes", "heap", "name"}
+        if unknown:
+            raise IngestlabError(f"--setup {text!r}: unknown {', '.join(sorted(unknown))}; it takes version, nodes, heap, name")
+        return cls(name=fields.get("name", text), version=fields.get("version"), nodes=int(fields.get("nodes", 1)),
+                   heap=fields.get("heap", "1g"))
+
+
+OVERHEAD = {"rounds": 1, "runs": 2, "scale": 0.2, "tasks": "posts-index,posts-bulk-1000", "warmup_rounds": 0}  # small: a trend, not the benchmark
+OVERHEAD_STUDY = "overhead"  # the history files the pack's cost under this name: pack ÷ minimal per task
+
+
+def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None, night: str, overhead: bool, log) -> tuple[dict, dict]:
+    """The night's races on one setup (and the pack's overhead measured there, when asked)."""
+    from ingestlab.cluster import lifecycle
+
+    results, costs = {}, {}
+
+    def race_all(t: racing.Target, url: str) -> None:
+        for study in studies:
+            log(f"[ingestlab] nightly {night} ({setup.name}): racing {study.name} (test mode)")
+            results[study.name] = racing.race(study.track, t, racing.Options(
+                challenge=study.small_challenge, params=study.small_params, tags={"study": study.name, "nightly": night}, test_mode=True),
+                log=log)
+        if overhead:
+            from ingestlab.bench import overhead as bench
+
+            log(f"[ingestlab] nightly {night} ({setup.name}): the pack's overhead beside a minimal client")
+            _, data = bench.run(t.hosts, url, log=log, **OVERHEAD)
+            costs.update({task: d["ratio"][1] for task, d in data.items() if d["ratio"][1] is not None})
+
+    if target is not None:
+        race_all(target, f"http://{target.hosts.split(',')[0]}")
+    else:
+        shape = lifecycle.Shape(nodes=setup.nodes, version=setup.version or lifecycle.DEFAULT_VERSION, heap=setup.heap,
+                                name="ingestlab-nightly", **PORTS)
+        with lifecycle.running(shape, log=log) as cluster:
+            race_all(racing.Target(hosts=cluster.hosts), cluster.url)
+    return results, costs
+
+
+def run(studies: list[Study], target: racing.Target | None = None, history_file: Path | None = None, margin: float | None = None,
+        version: str | None = None, setups: list[Setup] | None = None, overhead: bool = False, log=print) -> int:
+    from ingestlab.report import writer
+
+    night = time.strftime("%Y-%m-%dT%H%M%S")
+    db = history.open_history(history_file or history.history_path())
+    setups = setups or [Setup(version=version)]
+    sections, charts, found, missing, races = [], [], [], [], {}
+    for setup in setups:
+        results, costs = _race_setup(setup, studies, target, night, overhead, log)
+        if costs:
+            rows = history.regressions(db, OVERHEAD_STUDY, night, costs, margin, setup.name)
+            found += [r for r in rows if r["regression"]]
+            missing += [r for r in rows if r["missing"]]
+            sections.append(_history_table(f"the pack's cost on {setup.name} (pack ÷ minimal client, docs/s)", rows))
+            history.store(db, night, setup.name, OVERHEAD_STUDY, costs, "", None)
+            db.commit()
+            charts.append((f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", trends.chart(
+                OVERHEAD_STUDY, setup.name, history.series(db, OVERHEAD_STUDY, setup.name), history.annotations(db, setup.name), {},
+                [r["task"] for r in rows if r["missing"]], machine.one_line())))
+        for study in studies:
+            result = results[study.name]
+            figures = compare.task_figures(result.race)
+            published = study.published_figures()
+            headlines = {h.key: h for h in study.headlines(result, published)}
+            figures.update({history.HEADLINE + k: h.here for k, h in headlines.items() if h.here is not None})
+            rows = history.regressions(db, study.name, night, figures, margin, setup.name)
+            found += [r for r in rows if r["regression"]]
+            missing += [r for r in rows if r["missing"]]
+            report = study.report(result)
+            where = f"{study.name} on {setup.name}"
+            sections.append(_history_table(where, rows) + "\n" + report.markdown)
+            charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
+            history.store(db, night, setup.name, study.name, figures, result.race_id, result.es_version)
+            db.commit()
+            charts.append((f"{where}: trends over the nights", trends.chart(
+                study.name, setup.name, history.series(db, study.name, setup.name), history.annotations(db, setup.name),
+                {k: h.published for k, h in headlines.items()}, [r["task"] for r in rows if r["missing"]],
+                f"{machine.one_line()}; Elasticsearch {result.es_version}")))
+            races[f"{setup.name}/{study.name}"] = result.race_id
+    verdict = (f"**{len(found)} regression(s)** beyond the margin: " + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
+               if found else "No regression beyond the margin.")
+    if missing:
+        verdict += (f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
+                    + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing) + ".")
+    text = (f"# ingestlab nightly {night}\n\n{verdict}\n\nThis machine: {machine.one_line()}. Setups: "
+            + ", ".join(s.name for s in setups) + ".\n\n" + "\n".join(sections))
+    out = writer.write(paths.results_dir() / "nightly" / night, f"ingestlab nightly {night}", text, charts,
+                       {"night": night, "races": races, "regressions": [_plain(r) for r in found], "missing": [_plain(r) for r in missing]})
+    log(text)
+    log(f"[ingestlab] nightly report: {out}/report.html; history: {history_file or history.history_path()}")
+    return 1 if found or missing else 0
+
+
+def _plain(row: dict) -> dict:
+    return {k: v for k, v in row.items() if k != "history"}
+
+
+def _history_table(where: str, rows: list[dict]) -> str:
+    if not rows:
+        return f"## {where}: against previous nights\n\nNo previous night in the history yet.\n"
+    lines = [f"## {where}: against previous nights", "", "| task | tonight | previous nights: median (n) | change | margin | |",
+             "|---|---:|---:|---:|---:|---|"]
+    for r in rows:
+        if r["missing"]:
+            lines.append(f"| {r['task']} | — | {r['history'].median:,.1f} ({r['history'].n}) | | | **missing tonight** |")
+            continue
+        lines.append(f"| {r['task']} | {r['tonight']:,.1f} | {r['history'].median:,.1f} ({r['history'].n}) | {r['change']:+.1%} "
+                     f"| ±{r['margin']:.0%} | {'**regression**' if r['regression'] else ''} |")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,48 @@
+"""Stopping processes: the one way the pack ends what it started (nodes, daemons, a race).
+
+Each signal of a sequence is sent to every process still alive, then up to ``grace`` seconds pass
+for them to go before the next, harsher one. ``pids_now`` is asked anew each time, so processes that
+come and go (a namespace's, a lab's) are all caught.
+"""
+from __future__ import annotations
+
+import os
+import signal
+import time
+from typing import Callable, Iterable
+
+POLITE = (signal.SIGTERM, signal.SIGKILL)
+
+
+def alive(pid: int | None) -> bool:
+    if not pid:
+        return False
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def stop(pids_now: Callable[[], Iterable[int]], grace: float = 30.0, signals=POLITE, on_escalate=None) -> int:
+    """Send ``signals`` in turn to the processes ``pids_now()`` lists until none is left; returns how many
+    there were at the most. ``on_escalate(signal, pids)`` is told before each signal after the first."""
+    most = 0
+    for i, sig in enumerate(signals):
+        pids = [p for p in pids_now() if alive(p)]
+        most = max(most, len(pids))
+        if not pids:
+            break
+        if i and on_escalate:
+            on_escalate(sig, pids)
+        for pid in pids:
+            try:
+                os.kill(pid, sig)
+            except ProcessLookupError:
+                pass
+        deadline = time.monotonic() + (grace if sig != signal.SIGKILL else 5.0)
+        while time.monotonic() < deadline and any(alive(p) for p in pids_now()):
+            time.sleep(0.2)
+    return most

@@ -1,0 +1,71 @@
+"""The ``esrally race`` command line for a race request: stock esrally, offline, started through the
+pack's launcher (:mod:`ingestlab.rally.launcher`) so that its actor system never collides with another
+Rally. Credentials in ``--client-options`` never appear in what is printed."""
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingestlab.errors import IngestlabError
+
+SECRET_OPTIONS = ("--client-options",)
+
+
+@dataclass
+class RaceRequest:
+    track_path: Path
+    target_hosts: str | None  # None: Rally provisions the node itself (pipeline from-distribution)
+    challenge: str | None = None
+    track_params: dict = field(default_factory=dict)
+    user_tags: dict = field(default_factory=dict)
+    test_mode: bool = False
+    client_options: str | None = None
+    report_file: Path | None = None
+    on_error: str = "abort"
+    pipeline: str = "benchmark-only"
+    extra_args: tuple = ()
+    exclude_tasks: str | None = None  # Rally's --exclude-tasks, e.g. "tag:reindex-api"
+    include_tasks: str | None = None  # Rally's --include-tasks
+    # load-driver hosts (ingestlab.hosts.lab.Lab or alike): the race runs with --load-driver-hosts on them,
+    # and a host that drops out stops it (see ingestlab.rally.driver_watch)
+    drivers: object | None = None
+
+
+def redacted(cmd: list[str]) -> str:
+    """The command as it may be printed: client options can hold credentials."""
+    shown = []
+    for arg in cmd:
+        for option in SECRET_OPTIONS:
+            if arg.startswith(option + "="):
+                arg = option + "=<redacted>"
+        shown.append(arg)
+    return " ".join(shown)
+
+
+def format_tags(tags: dict) -> str:
+    for k, v in tags.items():
+        if any(c in f"{k}{v}" for c in ",:"):
+            raise IngestlabError(f"user tag {k}:{v} may not contain ',' or ':'")
+    return ",".join(f"{k}:{v}" for k, v in tags.items())
+
+
+def build_command(request: RaceRequest, race_id: str, params_file: Path | None, python: str = sys.executable) -> list[str]:
+    cmd = [python, "-m", "ingestlab.rally.launcher", "race", "--offline", f"--pipeline={request.pipeline}",
+           f"--track-path={request.track_path}", f"--race-id={race_id}", f"--on-error={request.on_error}", "--report-format=markdown"]
+    optional = {
+        "--target-hosts": request.target_hosts,
+        "--challenge": request.challenge,
+        "--track-params": params_file,
+        "--user-tags": format_tags(request.user_tags) if request.user_tags else None,
+        "--client-options": request.client_options,
+        "--report-file": request.report_file,
+        "--exclude-tasks": request.exclude_tasks,
+        "--include-tasks": request.include_tasks,
+        "--load-driver-hosts": request.drivers.load_driver_hosts if request.drivers is not None else None,
+    }
+    cmd += [f"{option}={value}" for option, value in optional.items() if value]
+    if request.test_mode:
+        cmd.append("--test-mode")
+    cmd.extend(request.extra_args)
+    return cmd

@@ -1,0 +1,65 @@
+"""The pack's own Rally home (``RALLY_HOME``), kept apart from the user's ``~/.rally``, and where Rally
+keeps what a race leaves: race.json, the pack's runner stats beside it, and Rally's log."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ingestlab import paths
+
+RALLY_INI = """[meta]
+config.version = 17
+
+[system]
+env.name = local
+
+[node]
+root.dir = ${CONFIG_DIR}/benchmarks
+src.root.dir = ${CONFIG_DIR}/benchmarks/src
+
+[benchmarks]
+local.dataset.cache = ${CONFIG_DIR}/benchmarks/data
+
+[reporting]
+datastore.type = in-memory
+
+[distributions]
+release.cache = true
+"""
+RUNNER_STATS_FILE = "ingestlab-runner-stats.jsonl"
+
+
+def ensure_rally_home(home: Path | None = None) -> Path:
+    """A Rally home with a minimal offline configuration (written once)."""
+    home = home or paths.rally_home()
+    ini = home / ".rally" / "rally.ini"
+    if not ini.is_file():
+        ini.parent.mkdir(parents=True, exist_ok=True)
+        ini.write_text(RALLY_INI)
+    return home
+
+
+def user_rally_home() -> Path:
+    """Where plain ``esrally`` keeps its races for this user: ``$RALLY_HOME`` or the home directory."""
+    return Path(os.environ.get("RALLY_HOME") or Path.home())
+
+
+def races_dir(home: Path | None = None) -> Path:
+    return (home or paths.rally_home()) / ".rally" / "benchmarks" / "races"
+
+
+def race_json(race_id: str, home: Path | None = None) -> Path:
+    return races_dir(home) / race_id / "race.json"
+
+
+def runner_stats_file(race_id: str, home: Path | None = None) -> Path:
+    return race_json(race_id, home).with_name(RUNNER_STATS_FILE)
+
+
+def data_cache(home: Path | None = None) -> Path:
+    """Rally's ``local.dataset.cache`` in the pack's Rally home (see RALLY_INI)."""
+    return (home or paths.rally_home()) / ".rally" / "benchmarks" / "data"
+
+
+def rally_log(home: Path | None = None) -> Path:
+    return (home or paths.rally_home()) / ".rally" / "logs" / "rally.log"

@@ -1,0 +1,71 @@
+"""A line per finished task while Rally races, on a terminal and in a pipe alike.
+
+The launcher's hook (:mod:`ingestlab.rally.launcher`) appends Rally's own figures for each finished task
+to a file; :class:`Progress` follows that file in a thread and prints each task as it ends, with the time
+since the race started. A task whose samples all fell inside its warm-up says so: it has no figure.
+"""
+from __future__ import annotations
+
+import json
+import threading
+import time
+from pathlib import Path
+
+
+def warmup_only(figure: dict) -> bool:
+    return not figure.get("samples") and bool(figure.get("warmup_samples"))
+
+
+def describe(figure: dict) -> str:
+    name = figure["task"]
+    if warmup_only(figure):
+        return (f"{name}: no figure — all {figure['warmup_samples']} samples fell inside its warm-up "
+                f"(raise the corpus size, or lower warmup-time-period)")
+    if figure.get("median") is None:
+        return f"{name}: done"
+    errors = f", {figure['error_rate']:.1%} errors" if figure.get("error_rate") else ""
+    return f"{name}: {figure['median']:,.1f} {figure.get('unit') or ''} (median){errors}".replace("  ", " ")
+
+
+def line(event: dict, started: float) -> str:
+    elapsed = int(event["time"] - started)
+    step = f"{event['step'] + 1}/{event['steps']}" if event.get("steps") else ""
+    return f"[ingestlab] {elapsed // 60:02d}:{elapsed % 60:02d} {step} " + "; ".join(describe(f) for f in event["tasks"])
+
+
+class Progress:
+    """Follows ``path`` from a thread while a race runs; ``with Progress(path, log): ...``."""
+
+    def __init__(self, path: Path, log=print, interval: float = 0.5):
+        self.path, self.log, self.interval = Path(path), log, interval
+        self.started = time.time()
+        self.events: list[dict] = []
+        self._offset = 0
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _drain(self) -> None:
+        if not self.path.is_file():
+            return
+        with open(self.path) as f:
+            f.seek(self._offset)
+            for raw in f:
+                if not raw.endswith("\n"):
+                    break  # a line still being written: read it next time
+                self._offset += len(raw.encode())
+                event = json.loads(raw)
+                self.events.append(event)
+                self.log(line(event, self.started))
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self._drain()
+
+    def __enter__(self) -> "Progress":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._drain()

@@ -1,0 +1,110 @@
+"""esrally run as the pack's service user, offline: what Rally's own provisioning needs here.
+
+Rally's ``from-distribution`` pipeline and ``esrally install/start/stop`` on test hosts both need three
+things Rally cannot do by itself, offline and as root:
+
+- the distribution in Rally's cache: the pack's assembled Elasticsearch is packed as
+  ``elasticsearch-<version>-ingestlab.tar.gz``, the last segment of the URL the team's car names,
+  so Rally (``release.cache = true``) never tries to download it;
+- a non-root user for Rally (Elasticsearch refuses root, and so does this pipeline): the pack's service user;
+- a Python ≥ 3.11.4 that user can read, with esrally and the pack installed: a copy of the running
+  interpreter under ``INGESTLAB_HOME`` (root's own, e.g. under ``/root/.pyenv``, is not readable by
+  other users) and a venv made from it.
+"""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import tarfile
+from pathlib import Path
+
+from ingestlab import paths
+from ingestlab.cluster import distribution, service_user
+from ingestlab.cluster.jdk import java_home_for
+from ingestlab.cluster.versions import spec_for
+from ingestlab.rally.home import ensure_rally_home
+
+TEAM_PATH = paths.REPO_ROOT / "car-configs"
+
+
+def tarball_name(version: str) -> str:
+    return f"elasticsearch-{version}-ingestlab.tar.gz"
+
+
+def place_distribution(version: str, rally_home: Path, log=print) -> Path:
+    """Pack the assembled distribution into ``<rally_home>/.rally/benchmarks/distributions/`` once."""
+    target = rally_home / ".rally" / "benchmarks" / "distributions" / tarball_name(version)
+    if not target.is_file():
+        es_home = distribution.ensure_distribution(version, log=log)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        tmp = target.with_name(target.name + ".tmp")
+        log(f"[ingestlab] packing {es_home} for Rally's distribution cache")
+        with tarfile.open(tmp, "w:gz", compresslevel=1) as tar:
+            tar.add(es_home, arcname=f"elasticsearch-{version}")
+        tmp.replace(target)
+    return target
+
+
+def _lib_dir(venv: Path) -> str:
+    """lib/ of the interpreter the venv was made from (where a shared-library Python keeps libpython)."""
+    return str(Path(os.path.realpath(venv / "bin" / "python")).parent.parent / "lib")
+
+
+def service_venv(user: service_user.ServiceUser, log=print) -> Path:
+    """A venv with esrally and the pack that ``user`` can run; our own venv when we are that user."""
+    if user.is_current:
+        return Path(sys.prefix)
+    venv = paths.home() / "service-venv"
+    marker = venv / ".ingestlab-installed"  # holds the checkout the pack is installed from
+    if marker.is_file():
+        if marker.read_text().strip() != str(paths.REPO_ROOT):  # another checkout: point the venv at this one
+            subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "-e", str(paths.REPO_ROOT)], check=True,
+                           env={**os.environ, "LD_LIBRARY_PATH": _lib_dir(venv)})
+            distribution.make_world_readable(venv)
+            marker.write_text(f"{paths.REPO_ROOT}\n")
+        return venv
+    version = ".".join(map(str, sys.version_info[:3]))
+    python_copy = paths.home() / "python" / version
+    if not python_copy.is_dir():
+        log(f"[ingestlab] copying Python {version} from {sys.base_prefix} to {python_copy} (readable by {user.name})")
+        shutil.copytree(sys.base_prefix, python_copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "test", "tests"))
+    log(f"[ingestlab] creating {venv} with esrally and the pack (once)")
+    interpreter = python_copy / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
+    subprocess.run([str(interpreter), "-m", "venv", "--clear", str(venv)], check=True,
+                   env={**os.environ, "LD_LIBRARY_PATH": str(python_copy / "lib")})
+    from importlib.metadata import version as installed
+
+    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"esrally=={installed('esrally')}", "-e", str(paths.REPO_ROOT)], check=True)
+    distribution.make_world_readable(python_copy)
+    distribution.make_world_readable(venv)
+    marker.write_text(f"{paths.REPO_ROOT}\n")
+    return venv
+
+
+def service_rally(version: str, log=print) -> tuple[service_user.ServiceUser, Path, Path, dict]:
+    """What running esrally as the service user takes: (user, its venv, its RALLY_HOME with the distribution
+    placed, the environment for esrally). Shared by this pipeline and ``esrally install/start/stop`` on test hosts."""
+    user = service_user.ensure_service_user()
+    service_user.check_reachable(user, TEAM_PATH)
+    venv = service_venv(user, log=log)
+    rally_home = paths.home() / "rally-from-distribution"
+    ensure_rally_home(rally_home)
+    place_distribution(version, rally_home, log=log)
+    user.chown(rally_home)
+    java_home = java_home_for(spec_for(version))
+    env = {
+        "PATH": f"{venv / 'bin'}:{os.environ.get('PATH', '/usr/bin:/bin')}",
+        "HOME": str(rally_home),
+        "RALLY_HOME": str(rally_home),
+        "JAVA_HOME": str(java_home),
+        "JAVA17_HOME": str(java_home),
+        "LANG": "C.UTF-8",
+        # a shared-library build of Python finds its libpython through an RPATH into root's home, which the
+        # service user cannot read: point it at the copy's lib/ instead of the system's older libpython
+        "LD_LIBRARY_PATH": _lib_dir(venv),
+    }
+    return user, venv, rally_home, env
+
+

@@ -1,0 +1,114 @@
+"""What a study is: one track folder (``tracks/<name>/``) and one module here that reports its races.
+
+A study module defines ``STUDY``, an instance of a :class:`Study` subclass. The track declares what runs
+(tasks, grids, defaults); the study reads that from the track as rendered for a race
+(:class:`~ingestlab.rally.trackinfo.TrackInfo`, carried by the :class:`~ingestlab.rally.results.RaceResult`)
+and turns the race into tables and charts beside the published figures. Nothing about the track is
+restated here.
+
+The protocol, each part optional but ``markdown``:
+
+- ``small_params``: the track parameters of a small race (the nightly);
+- ``headline_params``: the smallest race that still measures the headlines (the cross-version study; default:
+  ``small_params``);
+- ``markdown(result, published, load_side)`` and ``charts(result, published)``: the report;
+- ``load_bench()``: the load side alone, measured after a demo race (None where there is none);
+- ``headlines(result, published)``: the study's headline ratios, for the cross-version study and the nightly;
+- ``published``: the name of its data file in :mod:`ingestlab.published`;
+- ``default_version``: the Elasticsearch a demo (or the study's own multi-race commands) provisions: the study's
+  own version line where the pack can run it, else the newest that runs the whole study; the track's README says why.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ingestlab import paths, published as published_data
+from ingestlab.cluster.versions import DEFAULT_VERSION
+from ingestlab.corpus.files import TEST_MODE_DOCS
+from ingestlab.rally import trackinfo
+from ingestlab.rally.results import RaceResult
+
+
+@dataclass(frozen=True)
+class Report:
+    title: str
+    markdown: str
+    charts: list = field(default_factory=list)  # (caption, PNG bytes)
+
+
+@dataclass(frozen=True)
+class Headline:
+    """One ratio a study is known for, made the way the article made its own (e.g. bulk 1000 ÷ single)."""
+
+    key: str
+    label: str
+    here: float | None
+    published: float | None = None
+    note: str | None = None  # why ``here`` is missing, where that is known (e.g. the API is not in this distribution)
+
+
+class Study:
+    name: str = ""
+    title: str = ""
+    published: str | None = None
+    small_params: dict = {}
+    small_challenge: str | None = None
+    headline_params: dict | None = None
+    headline_challenge: str | None = None  # the challenge that measures the headlines (None: the track's default)
+    default_version: str = DEFAULT_VERSION
+
+    @property
+    def track(self) -> Path:
+        return paths.TRACKS_DIR / self.name
+
+    def trackinfo(self, params: dict | None = None) -> trackinfo.TrackInfo:
+        return trackinfo.load(self.track, params)
+
+    def published_figures(self) -> dict | None:
+        return published_data.load(self.published) if self.published else None
+
+    def markdown(self, result: RaceResult, published: dict | None, load_side: dict | None = None) -> str:
+        raise NotImplementedError
+
+    def charts(self, result: RaceResult, published: dict | None) -> list:
+        return []
+
+    load_bench = None  # a method ``load_bench(self) -> dict`` where the study measures its load side alone
+
+    def headlines(self, result: RaceResult, published: dict | None) -> list[Headline]:
+        return []
+
+    def report(self, result: RaceResult, load_side: dict | None = None, charts: bool = True) -> Report:
+        figures = self.published_figures()
+        return Report(f"ingestlab: {self.title}", self.markdown(result, figures, load_side),
+                      self.charts(result, figures) if charts else [])
+
+
+def corpus_documents(result: RaceResult, corpus: str | None = None) -> int | None:
+    """Documents in the race's corpus as the track declared it, as Rally's test mode cut it."""
+    if result.track is None:
+        return None
+    for c in result.track.rendered.get("corpora", []):
+        if corpus in (None, c.get("name")):
+            docs = sum(d.get("document-count", 0) for d in c.get("documents", []))
+            return min(docs, TEST_MODE_DOCS) if result.test_mode else docs
+    return None
+
+
+def documents_written(result: RaceResult, operation: str | None = None, method: str = "fresh-index-load") -> int | None:
+    """What each run of an operation (any, when None) wrote, as the pack's runner recorded it; None when its records
+    are missing (a race plain esrally ran without the pack's runner stats) or the runs wrote different counts."""
+    counted = {s["docs"] for s in result.runner_stats
+               if s.get("method") == method and "docs" in s and operation in (None, s.get("task"))}
+    return counted.pop() if len(counted) == 1 else None
+
+
+def iterations(result: RaceResult, task_name: str, warmup: bool = False) -> int | None:
+    """How often each client ran a task (``warmup``: its warm-up iterations): as the track declared them, or in
+    Rally's test mode at most as many as the task has clients (Rally's own cut)."""
+    task = next((t for t in result.schedule if t.name == task_name), None)
+    declared = task and (task.warmup_iterations if warmup else task.iterations)
+    if declared is None:
+        return None
+    return min(int(declared), task.clients) if result.test_mode else int(declared)

@@ -1,0 +1,183 @@
+"""Study 5, Rally corpora (tracks/eventdata, tracks/geonames, tracks/pmc): indexing throughput per corpus and
+cluster shape, beside the published table, as ratios (3 nodes ÷ 1 node, 1 replica ÷ 0 replicas) since absolute
+docs/s depend on the hardware. One study over three tracks: each races alone, and :func:`scaling` races all
+three on 1 node, then on 3 nodes with 0 and 1 replica, as the study did.
+"""
+from __future__ import annotations
+
+import time
+
+from ingestlab import machine, paths, published as published_data
+from ingestlab.bench import loadbench
+from ingestlab.rally.results import RaceResult
+from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
+from ingestlab.studies.base import Study
+
+ONE_NODE = "1 node, 1 disk, 0 replicas"
+ONE_NODE_RAID = "1 node, RAID0 x4, 0 replicas"  # the study's 3-node rows ran on RAID0: their 1-node peer
+THREE_NODES = "3 nodes, RAID0, 0 replicas"
+THREE_NODES_REPLICA = "3 nodes, RAID0, 1 replica"
+
+
+def indexing(result: RaceResult) -> dict[str, dict]:
+    """The bulk-indexing tasks of a race: {task: {median, min, max, p90, p99, error_rate}}."""
+    out = {}
+    for t in result.schedule:
+        r = result.tasks.get(t.name)
+        if t.operation_type == "bulk" and r:
+            out[t.name] = {"median": r.throughput_median, "min": r.throughput_min, "max": r.throughput_max,
+                           "p90": r.service_time("p90"), "p99": r.service_time("p99"), "error_rate": r.error_rate}
+    return out
+
+
+def bulk_task_per_replicas(result: RaceResult) -> dict[int, str]:
+    """{replica count: the bulk task that indexed with it}, read from the schedule: each bulk task indexes into the
+    index the create-index task before it made (with its ``index.number_of_replicas``, else the track's parameter)."""
+    default = int(result.params.get("number_of_replicas", 0) or 0)
+    replicas, out = default, {}
+    for t in result.schedule:
+        if t.operation_type == "create-index":
+            replicas = int((t.operation.get("settings") or {}).get("index.number_of_replicas", default))
+        elif t.operation_type == "bulk":
+            out.setdefault(replicas, t.name)
+    return out
+
+
+class Corpus(Study):
+    published = "rally-corpora"
+    default_version = "9.2.0"  # the study ran 5.2, which the pack cannot provision: the newest line instead
+
+    def __init__(self, name: str, title: str, small_params: dict, load_bench=None):
+        self.name, self.title, self.small_params = name, title, small_params
+        self.load_bench = load_bench
+
+    def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
+        rows = indexing(result)
+        pub = published["figures"].get(self.name, {})
+        nodes = len(result.cluster.get("nodes", []) or []) or "?"
+        lines = [f"## {self.name}: indexing throughput ({result.challenge}, {nodes} node(s))" + (" — test mode" if result.test_mode else ""), "",
+                 "| task | median docs/s | min | max | p90 ms | p99 ms |", "|---|---:|---:|---:|---:|---:|"]
+        for task, r in rows.items():
+            lines.append(f"| {task} | {fmt(r['median'], ',.0f')} | {fmt(r['min'], ',.0f')} | {fmt(r['max'], ',.0f')} "
+                         f"| {fmt(r['p90'], ',.1f')} | {fmt(r['p99'], ',.1f')} |")
+        per_replicas = bulk_task_per_replicas(result)
+        if 0 in per_replicas and 1 in per_replicas and per_replicas[0] in rows and per_replicas[1] in rows:
+            here = ratio(rows[per_replicas[1]]["median"], rows[per_replicas[0]]["median"])
+            lines += ["", f"- 1 replica ÷ 0 replicas: {fmt(here, ',.2f', '×')} here; published "
+                      f"{fmt(ratio(pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES)), ',.2f', '×')} (3 nodes)."]
+        lines += ["", "Published (Elasticsearch 5.2, median docs/s): " + "; ".join(f"{k}: {v:,}" for k, v in pub.items()),
+                  "", f"- {this_machine(result)}."]
+        lines += invalid_lines(result)
+        if load_side:
+            lines.append(f"- Load side alone: the eventdata generator makes {load_side['docs_per_s']:,.0f} docs/s on one core "
+                         f"({load_side['bytes_per_doc']:,.0f} B/doc).")
+        return "\n".join(lines) + "\n"
+
+
+
+EVENTDATA = Corpus("eventdata", "Rally corpora: eventdata (nginx logs generated on the fly)", {"eventdata_docs": 100_000},
+                   load_bench=loadbench.eventdata)
+GEONAMES = Corpus("geonames", "Rally corpora: geonames (real GeoNames places)", {"geonames_docs": 100_000})
+PMC = Corpus("pmc", "Rally corpora: pmc (real PMC full-text articles)", {"pmc_docs": 1_000})
+TRACKS = (EVENTDATA, GEONAMES, PMC)
+
+
+def counted_documents(result: RaceResult) -> int | None:
+    """The documents the count checks found after indexing (one value when every check agrees), else None."""
+    found = {s["documents"] for s in result.runner_stats if s.get("method") == "check-doc-count" and "documents" in s}
+    return found.pop() if len(found) == 1 else None
+
+
+def scaling_markdown(results: dict[str, dict[str, float]], published: dict, machine_line: str, docs: dict | None = None,
+                     versions: str | None = None) -> str:
+    """``results``: {track: {"1 node": docs/s, "3 nodes": docs/s, "3 nodes, 1 replica": docs/s}}; ``docs``: {track:
+    documents indexed, as the count checks found them}."""
+    lines = ["## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)", "",
+             "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) | 1 replica ÷ 0: here / published |",
+             "|---|---:|---:|---:|---:|---:|"]
+    for track, r in results.items():
+        pub = published["figures"].get(track, {})
+        one, three, rep = r.get("1 node"), r.get("3 nodes"), r.get("3 nodes, 1 replica")
+        lines.append(f"| {track} | {fmt(one, ',.0f')} | {fmt(three, ',.0f')} | {fmt(rep, ',.0f')} "
+                     f"| {fmt(ratio(three, one), ',.2f', '×')} / {fmt(ratio(pub.get(THREE_NODES), pub.get(ONE_NODE_RAID)), ',.2f', '×')} "
+                     f"| {fmt(ratio(rep, three), ',.2f', '×')} / {fmt(ratio(pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES)), ',.2f', '×')} |")
+    if docs:
+        lines += ["", "- Documents per race, as the count checks found them: "
+                  + ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items()) + "."]
+    raid = [f"{t} {ratio(p.get(ONE_NODE_RAID), p.get(ONE_NODE)):,.2f}×" for t, p in published["figures"].items()
+            if t in results and p.get(ONE_NODE_RAID) and p.get(ONE_NODE)]
+    lines += ["", "- Published RAID0 of 4 disks ÷ a single disk, 1 node: " + (", ".join(raid) or "—")
+              + "; not measured here (one disk: the car mixins and `data_paths` race it on real disks)."]
+    lines += [f"- This machine: {machine_line}" + (f"; {versions}" if versions else "") + ". All nodes of the 3-node cluster share this machine's cores and disk, "
+              "so a third node cannot add hardware here as it did in the study.",
+              f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; conclusions: {'; '.join(published['conclusions'])}. "
+              + " ".join(n[0].upper() + n[1:] + "." for n in published.get("notes", []))]
+    return "\n".join(lines) + "\n"
+
+
+def scaling_chart(results: dict[str, dict[str, float]], published: dict, machine_line: str) -> tuple[str, bytes]:
+    from ingestlab.report import plot
+
+    labels, here, there = [], [], []
+    for track, r in results.items():
+        pub = published["figures"].get(track, {})
+        for name, a, b, pa, pb in ((f"{track}\n3 nodes ÷ 1", r.get("3 nodes"), r.get("1 node"), pub.get(THREE_NODES), pub.get(ONE_NODE_RAID)),
+                                   (f"{track}\n1 replica ÷ 0", r.get("3 nodes, 1 replica"), r.get("3 nodes"), pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES))):
+            labels.append(name)
+            here.append(ratio(a, b))
+            there.append(ratio(pa, pb))
+    image = plot.grouped_bars(labels, {"this machine": here, "published": there}, ylabel="ratio of median docs/s",
+                              title="Rally corpora: nodes and replicas", caption_here=machine_line,
+                              caption_published=f"Elasticsearch {published['elasticsearch']}, {published['hardware']}",
+                              colors=[plot.HERE, plot.PUBLISHED])
+    return ("Nodes and replicas", image)
+
+
+SHAPES = (  # (cluster, challenge): the study's shapes of race, on this one machine
+    ({"name": "ingestlab-corpora-1", "http_port": 39240, "transport_port": 39340, "nodes": 1, "heap": "1g"}, "append-no-conflicts-index-only"),
+    ({"name": "ingestlab-corpora-3", "http_port": 39241, "transport_port": 39341, "nodes": 3, "heap": "512m"}, "append-replica-sweep"),
+)
+
+
+def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = None, clients: int | None = None,
+            version: str | None = None, log=print):
+    """Race each track on 1 node, then on 3 nodes with 0 and 1 replica; write the report beside the study's."""
+    from ingestlab import racing
+    from ingestlab.cluster import lifecycle
+    from ingestlab.report import writer
+
+    stamp = time.strftime("%Y-%m-%dT%H%M%S")
+    results: dict[str, dict[str, float]] = {t.name: {} for t in tracks}
+    docs: dict[str, int | None] = {}
+    ran: set[str] = set()
+    for shape, challenge in SHAPES:
+        with lifecycle.running(lifecycle.Shape(**shape, version=version or tracks[0].default_version), log=log) as cluster:
+            for study in tracks:
+                params = {**study.small_params, **(extra_params or {}).get(study.name, {})}
+                if clients:
+                    params["bulk_indexing_clients"] = clients
+                if shape["nodes"] == 1:
+                    params["number_of_replicas"] = 0
+                log(f"[ingestlab] rally corpora: {study.name} on {shape['nodes']} node(s), {challenge}")
+                result = racing.race(study.track, racing.Target(hosts=cluster.hosts), racing.Options(
+                    challenge=challenge, params=params, tags={"study": study.name, "corpora": stamp, "nodes": str(shape["nodes"])},
+                    test_mode=test_mode), log=log)
+                figures = {task: r["median"] for task, r in indexing(result).items()}
+                per_replicas = {n: figures.get(task) for n, task in bulk_task_per_replicas(result).items()}
+                docs[study.name] = counted_documents(result)
+                ran.add(f"Elasticsearch {result.es_version} ({result.cluster.get('distribution-flavor')}), esrally {result.race.get('rally-version')}")
+                if shape["nodes"] == 1:
+                    results[study.name]["1 node"] = per_replicas.get(0)
+                else:
+                    results[study.name]["3 nodes"] = per_replicas.get(0)
+                    results[study.name]["3 nodes, 1 replica"] = per_replicas.get(1)
+    line = machine.one_line(machine.describe())
+    published = published_data.load("rally-corpora")
+    text = scaling_markdown(results, published, line, docs, ", ".join(sorted(ran)))
+    if test_mode:
+        text = text.replace("## Rally corpora:", "## Rally corpora (test mode, noisy):", 1)
+    out = writer.write(paths.results_dir() / "rally-corpora" / stamp, "ingestlab: Rally corpora", text,
+                       [scaling_chart(results, published, line)], {"results": results, "documents": docs, "test_mode": test_mode})
+    log(text)
+    log(f"[ingestlab] report written to {out}/report.md and report.html")
+    return text

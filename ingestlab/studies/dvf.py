@@ -1,0 +1,125 @@
+"""Study 3, DVF (tracks/dvf): docs/s per bulk size and client count, beside the published grid, with each
+side's speed-up over its own single-document, single-client baseline.
+
+The grid is the track's own: every ``corpus-load`` task is one cell, its bulk size and clients as rendered."""
+from __future__ import annotations
+
+from ingestlab.bench import loadbench
+from ingestlab.rally.results import RaceResult
+from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
+from ingestlab.studies.base import Headline, Study
+
+
+def cell_tasks(result: RaceResult) -> dict[tuple[int, int], str]:
+    """(bulk size, clients) → the write task of that cell."""
+    return {(int(t.param("bulk-size")), t.clients): t.name for t in result.schedule if t.operation_type == "corpus-load"}
+
+
+def grid_axes(result: RaceResult) -> tuple[list[int], list[int]]:
+    cells = cell_tasks(result)
+    return sorted({b for b, _ in cells}), sorted({c for _, c in cells})
+
+
+def measured_grid(result: RaceResult) -> dict[tuple[int, int], dict]:
+    """(bulk, clients) → median docs/s and error rate of the write task of that cell."""
+    out = {}
+    for cell, task in cell_tasks(result).items():
+        r = result.tasks.get(task)
+        if r:
+            out[cell] = {"docs_per_s": r.throughput_median, "error_rate": r.error_rate}
+    return out
+
+
+def published_grid(published: dict) -> dict[tuple[int, int], float]:
+    return {(f["bulk"], f["clients"]): f["docs_per_s"] for f in published["figures"]}
+
+
+def _label(bulk: int) -> str:
+    return "1 (index API)" if bulk == 1 else str(bulk)
+
+
+def _grid_table(title: str, bulks, clients, cell) -> list[str]:
+    lines = [title, "", "| bulk size | " + " | ".join(f"{c} client{'s' if c != 1 else ''}" for c in clients) + " |",
+             "|---:|" + "---:|" * len(clients)]
+    for b in bulks:
+        lines.append(f"| {_label(b)} | " + " | ".join(cell(b, c) for c in clients) + " |")
+    return lines
+
+
+class Dvf(Study):
+    name = "dvf"
+    title = "DVF French property sales: bulk size x client threads"
+    published = "dvf"
+    small_params = {"bulk_sizes": [1, 100, 1000], "client_counts": [1, 4], "dvf_rows": 20000}
+
+    def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
+        bulks, clients = grid_axes(result)
+        here, there = measured_grid(result), published_grid(published)
+        base_here = here.get((1, 1), {}).get("docs_per_s")
+        base_there = there.get((1, 1))
+        study_docs = published["documents"]
+        lines = ["## dvf: bulk size x clients, docs/s (Rally's median throughput per cell)" + (" — test mode" if result.test_mode else ""), ""]
+        lines += _grid_table("### This machine", bulks, clients, lambda b, c: fmt(here.get((b, c), {}).get("docs_per_s"), ",.0f"))
+        lines += [""]
+        lines += _grid_table(f"### Published (Elasticsearch {published['elasticsearch']}, {published['hardware']})", bulks, clients,
+                             lambda b, c: fmt(there.get((b, c)), ",.1f"))
+        lines += [""]
+
+        def speedup(b, c):
+            return (f"{fmt(ratio(here.get((b, c), {}).get('docs_per_s'), base_here), ',.1f', '×')} / "
+                    f"{fmt(ratio(there.get((b, c)), base_there), ',.1f', '×')}")
+
+        lines += _grid_table("### Speed-up over 1 doc per request, 1 client: this machine / published", bulks, clients, speedup)
+        lines += [""]
+
+        estimated = {(e["bulk"], e["clients"]) for e in published.get("estimated_durations", [])}
+
+        def duration(b, c):
+            mine, pub = here.get((b, c), {}).get("docs_per_s"), there.get((b, c))
+            return (f"{fmt(study_docs / mine / 60 if mine else None, ',.1f')} / {fmt(study_docs / pub / 60 if pub else None, ',.1f')}"
+                    + (" (estimated)" if (b, c) in estimated and pub else ""))
+
+        lines += _grid_table(f"### Minutes to index the study's {study_docs:,} documents at these rates: this machine / published",
+                             bulks, clients, duration)
+        lines += ["",
+                  f"- {this_machine(result)}. Rally's clients and the node share the machine.",
+                  f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['client']}; {published['data']}. "
+                  + " ".join(n[0].upper() + n[1:] + "." for n in published.get("notes", [])),
+                  "- Each cell writes the corpus into a freshly created index, then checks the index holds every document."]
+        lines += invalid_lines(result)
+        if load_side:
+            best = max((m["docs_per_s"] or 0) for m in here.values()) if here else 0
+            rate = load_side["etalab"]["rows_per_s"]
+            lines.append(f"- Load side alone (one core, no cluster): the converter turns Etalab CSV into documents at {rate:,.0f} rows/s "
+                         f"(official format: {load_side['official']['rows_per_s']:,.0f} rows/s)"
+                         + (f" = {rate / best:,.0f}× the fastest cell above" if best else "") + ".")
+        return "\n".join(lines) + "\n"
+
+    def charts(self, result: RaceResult, published: dict) -> list:
+        """Heat maps of the speed-up over 1 doc per request with 1 client: this machine beside the study."""
+        from ingestlab.report import plot
+
+        bulks, clients = grid_axes(result)
+        here, there = measured_grid(result), published_grid(published)
+        base_here, base_there = here.get((1, 1), {}).get("docs_per_s"), there.get((1, 1))
+        panels = [("this machine", [[ratio(here.get((b, c), {}).get("docs_per_s"), base_here) for c in clients] for b in bulks]),
+                  ("published", [[ratio(there.get((b, c)), base_there) for c in clients] for b in bulks])]
+        image = plot.heat_maps(panels, [str(c) for c in clients], [str(b) for b in bulks], xlabel="clients", ylabel="bulk size",
+                               title="dvf: speed-up over bulk size 1 (index API) with 1 client", cell_format="{:,.0f}×",
+                               caption_here=plot.here_line(result), caption_published=plot.published_line(published))
+        return [("Bulk size x clients heat map", image)]
+
+    def load_bench(self) -> dict:
+        return loadbench.dvf()
+
+    def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
+        here, there = measured_grid(result), published_grid(published)
+        best = max(here, key=lambda k: here[k]["docs_per_s"] or 0, default=None)
+        if best is None:
+            return []
+        return [Headline("best-cell-over-b1-t1", f"best bulk × clients cell (b{best[0]}-t{best[1]}) ÷ bulk 1, 1 client",
+                         ratio(here[best]["docs_per_s"], here.get((1, 1), {}).get("docs_per_s")),
+                         ratio(max(there.values(), default=None), there.get((1, 1))))]
+
+
+STUDY = Dvf()

@@ -1,0 +1,110 @@
+"""Study 1, bulk vs. single index API (tracks/posts): this machine's fastest runs beside the published figures."""
+from __future__ import annotations
+
+from ingestlab.bench import loadbench
+from ingestlab.rally.results import RaceResult
+from ingestlab.report.common import fmt, invalid_lines, this_machine
+from ingestlab.studies.base import Headline, Study, corpus_documents, documents_written, iterations
+
+
+def documents_per_run(result: RaceResult) -> int | None:
+    """What each run wrote, as the fresh-index-load runner recorded it; without its records, the corpus as declared."""
+    return documents_written(result) or corpus_documents(result)
+
+
+def task_of(result: RaceResult, method: str, bulk_size: int | None = None) -> str | None:
+    """The task of the race's schedule that writes with ``method`` (index or bulk) and, for bulk, ``bulk_size``."""
+    return next((t.name for t in result.schedule if t.operation_type == "fresh-index-load" and t.param("method") == method
+                 and (bulk_size is None or t.param("bulk-size") == bulk_size)), None)
+
+
+def rows(result: RaceResult, published: dict) -> list[dict]:
+    measured = result.tasks
+    docs = documents_per_run(result)
+    figures = {f["task"]: f for f in published["figures"]}
+    order = [f["task"] for f in published["figures"]] + sorted(t for t in measured if t not in figures)
+    base = measured.get(task_of(result, "index"))  # the index API: what every speed-up is measured against, on both sides
+    base_ms = docs / base.throughput_max * 1000 if base and base.throughput_max else None
+    pub_base = next((f["elapsed_ms"] for f in published["figures"] if f.get("method") == "index"), None)
+    out = []
+    for task in order:
+        m, p = measured.get(task), figures.get(task)
+        row = {"task": task, "label": (p or {}).get("label", task)}
+        if m and m.throughput_max:
+            fastest_ms = docs / m.throughput_max * 1000
+            row.update(measured_ms=fastest_ms, measured_docs_s=m.throughput_max, median_docs_s=m.throughput_median,
+                       speedup=(base_ms / fastest_ms) if base_ms else None, error_rate=m.error_rate)
+        if p:
+            row.update(published_ms=p["elapsed_ms"], published_docs_s=published["documents"] / p["elapsed_ms"] * 1000,
+                       published_speedup=(pub_base / p["elapsed_ms"]) if pub_base else None)
+        out.append(row)
+    return out
+
+
+class Posts(Study):
+    name = "posts"
+    title = "Bulk vs. single index API (10,000 posts docs)"
+    published = "posts"
+    small_params = {"repetitions": 3}
+    headline_params = {"repetitions": 3, "bulk_sizes": [1000]}  # the index API and bulk 1000: the headline's two rows
+    small_challenge = None
+    default_version = "6.8.23"  # the study ran 6.0: the nearest line the pack provisions
+
+    def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
+        docs = documents_per_run(result)
+        table = rows(result, published)
+        runs = iterations(result, "index-api") or iterations(result, next(iter(result.tasks), ""))
+        lines = [
+            f"## posts: bulk vs. single index API ({fmt(docs, ',')} docs, fastest of {fmt(runs, 'd')} runs)",
+            "",
+            "| configuration | this machine: fastest run | docs/s (fastest) | docs/s (median) | speed-up vs. index API "
+            "| published: elapsed | docs/s | speed-up |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|",
+        ]
+        for r in table:
+            lines.append(
+                f"| {r['label']} | {fmt(r.get('measured_ms'), ',.1f', ' ms')} | {fmt(r.get('measured_docs_s'), ',.0f')} "
+                f"| {fmt(r.get('median_docs_s'), ',.0f')} | {fmt(r.get('speedup'), '.1f', '×')} "
+                f"| {fmt(r.get('published_ms'), ',', ' ms')} | {fmt(r.get('published_docs_s'), ',.0f')} "
+                f"| {fmt(r.get('published_speedup'), '.1f', '×')} |"
+            )
+        lines += [
+            "",
+            f"- {this_machine(result)}.",
+            f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, {published['hardware']}, "
+            f"{published['documents']:,} docs, {published['method']}.",
+            "- Absolute times depend on hardware; compare the speed-up columns.",
+        ]
+        lines += invalid_lines(result)
+        if load_side:
+            best = max((r.get("measured_docs_s") or 0) for r in table)
+            ratio = load_side["docs_per_s"] / best if best else None
+            lines.append(
+                f"- Load side alone (one core, no cluster): request bodies prepared at {load_side['docs_per_s']:,.0f} docs/s "
+                f"({load_side['mb_per_s']:,.1f} MB/s) = {fmt(ratio, '.0f', '×')} the fastest ingest rate above; "
+                f"corpus generated at {load_side['generator_docs_per_s']:,.0f} docs/s ({load_side['generator_mb_per_s']:,.1f} MB/s)."
+            )
+        return "\n".join(lines) + "\n"
+
+    def charts(self, result: RaceResult, published: dict) -> list:
+        """Speed-up over the index API per configuration: this machine and the published study."""
+        from ingestlab.report import plot
+
+        table = [r for r in rows(result, published) if r.get("speedup") or r.get("published_speedup")]
+        image = plot.paired_bars([r["label"].replace(", one doc per request", "") for r in table],
+                                 [r.get("speedup") for r in table], [r.get("published_speedup") for r in table],
+                                 ylabel="speed-up over the index API (×)",
+                                 title=f"posts: bulk size vs. single index API ({fmt(documents_per_run(result), ',')} docs)",
+                                 result=result, published=published)
+        return [("Speed-up over the index API", image)]
+
+    def load_bench(self) -> dict:
+        return loadbench.posts()
+
+    def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
+        table = {r["task"]: r for r in rows(result, published)}
+        bulk = table.get(task_of(result, "bulk", 1000), {})
+        return [Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", bulk.get("speedup"), bulk.get("published_speedup"))]
+
+
+STUDY = Posts()

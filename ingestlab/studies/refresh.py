@@ -1,0 +1,267 @@
+"""Study 2, refresh (tracks/refresh): the single/bulk × refresh table beside the published one, the ratios the
+study highlighted, whether the ordering of the four configurations matches, and the time to searchable.
+
+The cells are the track's own tasks: every ``fresh-index-load`` task is one (docs, method, refresh) cell and
+every ``time-to-searchable`` task one (refresh_interval, refresh) row, as the track rendered them for the race.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ingestlab.rally.results import RaceResult, TaskResult
+from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
+from ingestlab.studies.base import TEST_MODE_DOCS, Headline, Study, documents_written, iterations
+
+COLUMNS = [("single", "none"), ("bulk", "none"), ("single", "true"), ("bulk", "true"), ("single", "wait_for"), ("bulk", "wait_for")]
+STUDY_COLUMNS = COLUMNS[:4]
+
+
+def column_label(method: str, refresh: str) -> str:
+    return method if refresh == "none" else f"{method} + refresh={refresh}"
+
+
+def typical_ms(result: TaskResult, written: int) -> float | None:
+    """The median run's elapsed time, from the runner's own throughput of each run (docs ÷ its timed part, what the
+    study's client timed), as the fastest run's is; Rally's service time (first request's start to last request's
+    end) only where a race has no throughput."""
+    if result.throughput_median:
+        return written / result.throughput_median * 1000.0
+    return result.service_time("p50") or result.service_time("mean")
+
+
+@dataclass(frozen=True)
+class Cell:
+    docs: int  # as the track names the cell
+    written: int  # what it wrote in this race
+    method: str
+    refresh: str
+    median_ms: float | None
+    fastest_ms: float | None
+    error_rate: float
+    published_ms: float | None
+    task: str | None = None
+
+
+def table_tasks(result: RaceResult) -> dict[tuple[int, str, str], str]:
+    """(docs, single|bulk, refresh) → the task of that cell, from the track's schedule."""
+    out = {}
+    for t in result.schedule:
+        if t.operation_type == "fresh-index-load":
+            method = "single" if t.param("method") == "index" else "bulk"
+            out[(int(t.param("doc-count")), method, str(t.param("refresh", "none")))] = t.name
+    return out
+
+
+def doc_counts(result: RaceResult) -> list[int]:
+    return sorted({docs for docs, _, _ in table_tasks(result)})
+
+
+def _written(result: RaceResult, task: str | None, docs: int) -> int:
+    """What one run of a cell wrote, as its runner recorded it; without its records, the cell's count as Rally's test
+    mode cuts a corpus."""
+    recorded = documents_written(result, task) if task else None
+    return recorded if recorded is not None else (min(docs, TEST_MODE_DOCS) if result.test_mode else docs)
+
+
+def cells(result: RaceResult, published: dict) -> dict[tuple[int, str, str], Cell]:
+    measured = result.tasks
+    tasks = table_tasks(result)
+    figures = {(f["docs"], f["method"], f["refresh"]): f["elapsed_ms"] for f in published["figures"]}
+    out = {}
+    for docs in doc_counts(result):
+        for method, refresh in COLUMNS:
+            task = tasks.get((docs, method, refresh))
+            r = measured.get(task) if task else None
+            pub = figures.get((docs, method, refresh))
+            if r is None and pub is None:
+                continue
+            written = _written(result, task, docs)
+            out[(docs, method, refresh)] = Cell(
+                docs=docs, written=written, method=method, refresh=refresh, median_ms=typical_ms(r, written) if r else None,
+                fastest_ms=(written / r.throughput_max * 1000.0) if r and r.throughput_max else None,
+                error_rate=r.error_rate if r else 0.0, published_ms=pub, task=task)
+    return out
+
+
+def ordering(table: dict, docs: int, key: str) -> list[str]:
+    """The four configurations of the study, fastest first, by ``median_ms`` or ``published_ms``."""
+    present = [(getattr(table[(docs, m, r)], key), column_label(m, r)) for m, r in STUDY_COLUMNS if (docs, m, r) in table]
+    if any(v is None for v, _ in present) or len(present) < 4:
+        return []
+    return [label for _, label in sorted(present)]
+
+
+@dataclass(frozen=True)
+class Searchable:
+    interval_ms: int
+    refresh: str
+    samples: int
+    percentiles: dict
+    error_rate: float
+    counted: bool = False  # samples counted from the runner's records (else: from the schedule)
+
+
+def searchable(result: RaceResult) -> list[Searchable]:
+    out = []
+    for t in result.schedule:
+        r = result.tasks.get(t.name)
+        if t.operation_type == "time-to-searchable" and r:
+            counted = [s for s in result.runner_stats if s.get("task") == t.operation["name"] and "searchable_ms" in s]
+            # the samples behind Rally's percentiles: what the runner recorded, less each client's first (warm-up) calls;
+            # without its records (plain esrally), the schedule's
+            warm = t.clients * (iterations(result, t.name, warmup=True) or 0)
+            samples = len(counted) - warm if counted else t.clients * (iterations(result, t.name) or 0)
+            out.append(Searchable(int(t.param("phase-jitter-ms")), str(t.param("refresh")), samples, r.service_time_ms, r.error_rate,
+                                  counted=bool(counted)))
+    return out
+
+
+def _ms(value) -> str:
+    if value is None:
+        return "—"
+    return format(value, ",.0f" if value >= 100 else ",.1f")
+
+
+def _table_section(result: RaceResult, table: dict, published: dict) -> list[str]:
+    tasks = table_tasks(result)
+    runs = iterations(result, next(iter(tasks.values()))) if tasks else None
+    columns = [c for c in COLUMNS if any((d, *c) in table for d in doc_counts(result))]
+    lines = [f"### This machine: median of {fmt(runs, 'd')} run{'s' if runs != 1 else ''}, ms (fastest run in brackets)", "",
+             "| docs | " + " | ".join(column_label(*c) for c in columns) + " |", "|---:|" + "---:|" * len(columns)]
+    for docs in doc_counts(result):
+        written = next((c.written for c in table.values() if c.docs == docs and c.median_ms is not None), docs)
+        label = f"{docs:,}" if written == docs else f"{docs:,} (wrote {written:,})"
+        row = []
+        for c in columns:
+            cell = table.get((docs, *c))
+            row.append("not run" if cell is None or cell.median_ms is None else f"{_ms(cell.median_ms)} ({_ms(cell.fastest_ms)})")
+        lines.append(f"| {label} | " + " | ".join(row) + " |")
+    lines += ["", f"### Published: Elasticsearch {published['elasticsearch']}, {published['client']}, ms", "",
+              "| docs | " + " | ".join(column_label(*c) for c in STUDY_COLUMNS) + " |", "|---:|" + "---:|" * 4]
+    figures = {(f["docs"], f["method"], f["refresh"]): f["elapsed_ms"] for f in published["figures"]}
+    for docs in published["doc_counts"]:
+        lines.append(f"| {docs:,} | " + " | ".join(_ms(figures.get((docs, *c))) for c in STUDY_COLUMNS) + " |")
+    return lines
+
+
+def _ratio_section(result: RaceResult, table: dict) -> list[str]:
+    lines = ["", "### Ratios (each side against itself: hardware cancels out)", "",
+             "| docs | single ÷ bulk: here | published | single+refresh ÷ bulk+refresh: here | published "
+             "| refresh=true cost, single: here | published | refresh=true cost, bulk: here | published "
+             "| single+refresh slowest, bulk fastest? | order of all four as published? |",
+             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+
+    def get(docs, method, refresh, key):
+        cell = table.get((docs, method, refresh))
+        return getattr(cell, key) if cell else None
+
+    pairs = [(("single", "none"), ("bulk", "none")), (("single", "true"), ("bulk", "true")),
+             (("single", "true"), ("single", "none")), (("bulk", "true"), ("bulk", "none"))]
+    for docs in doc_counts(result):
+        values = []
+        for num, den in pairs:
+            values.append(fmt(ratio(get(docs, *num, "median_ms"), get(docs, *den, "median_ms")), ",.1f", "×"))
+            values.append(fmt(ratio(get(docs, *num, "published_ms"), get(docs, *den, "published_ms")), ",.1f", "×"))
+        here, there = ordering(table, docs, "median_ms"), ordering(table, docs, "published_ms")
+        if not here or not there:
+            ends, order = "—", "—"
+        else:
+            ends = "yes" if (here[0], here[-1]) == (there[0], there[-1]) else "no"
+            order = "yes" if here == there else "no: " + " < ".join(here)
+        lines.append(f"| {docs:,} | " + " | ".join(values) + f" | {ends} | {order} |")
+    return lines
+
+
+def _searchable_section(result: RaceResult) -> list[str]:
+    rows = searchable(result)
+    if not rows:
+        return []
+    poll = next((t.param("poll-interval-ms") for t in result.schedule if t.operation_type == "time-to-searchable"), None)
+    lines = ["", "### Time to searchable: from the write request's start until a search finds the document, ms", "",
+             "| refresh_interval | refresh | samples | p50 | p90 | p99 | max |", "|---:|---|---:|---:|---:|---:|---:|"]
+    for r in rows:
+        p = r.percentiles
+        lines.append(f"| {r.interval_ms:,} ms | {r.refresh} | {r.samples} | {_ms(p.get('p50'))} | {_ms(p.get('p90'))} "
+                     f"| {_ms(p.get('p99'))} | {_ms(p.get('p100'))} |")
+    lines += ["", f"- Each sample writes one probe at a random point of the refresh cycle and then searches for it every {poll} ms, "
+              "so every figure includes one search round trip and up to one poll interval.",
+              "- Rally reports p90 from 10 samples and p99 from 100 samples on; a dash means too few samples for it. "
+              + ("Samples are the runner's records of the race, less the warm-up calls (which Rally leaves out of its percentiles)." if all(r.counted for r in rows) else
+                 "Samples are the schedule's (clients × iterations): this race left no runner records to count."),
+              "- No published study measured this."]
+    return lines
+
+
+def _highlight(result: RaceResult, table: dict, h: dict) -> str:
+    docs = h["docs"]
+    num, den = table.get((docs, *h["numerator"])), table.get((docs, *h["denominator"]))
+    here = ratio(num.median_ms if num else None, den.median_ms if den else None)
+    there = ratio(num.published_ms if num else None, den.published_ms if den else None)
+    return (f"- {h['what']}: published {fmt(there, ',.0f', '×')} (the study says about {h['about']}×), "
+            f"this machine {fmt(here, ',.0f', '×')}" + (" (test mode: fewer docs)" if result.test_mode else "") + ".")
+
+
+class Refresh(Study):
+    name = "refresh"
+    title = "Refresh: single vs. bulk x refresh none/true/wait_for, and the time until a write is searchable"
+    published = "refresh"
+    small_params = {"doc_counts": [10, 100, 1000], "searchable_intervals_ms": [100, 1000], "searchable_clients": 2}
+    headline_params = {"doc_counts": [1000], "refresh_modes": ["true"]}  # single and bulk with refresh=true
+    headline_challenge = "refresh-table"
+    default_version = "8.19.7"  # the study ran 8.14: the nearest line the pack provisions
+
+    def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
+        table = cells(result, published)
+        lines = ["## refresh: single vs. bulk writes x refresh, into a fresh index per run", ""]
+        lines += _table_section(result, table, published)
+        lines += _ratio_section(result, table)
+        lines.append("")
+        lines += [_highlight(result, table, h) for h in published.get("highlights", [])]
+        lines += _searchable_section(result)
+        tasks = table_tasks(result)
+        skipped = [d for d in doc_counts(result) if (d, "bulk", "wait_for") in tasks and (d, "single", "wait_for") not in tasks]
+        lines += ["", f"- {this_machine(result)}.",
+                  f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, {published['hardware']}; {published['method']}.",
+                  "- single + refresh=wait_for waits for a scheduled refresh per document (about one refresh_interval each); "
+                  + (f"it runs only up to `single_wait_for_max_docs` documents (not run here for {', '.join(f'{d:,}' for d in skipped)})."
+                     if skipped else "every doc count ran.")]
+        lines += invalid_lines(result)
+        return "\n".join(lines) + "\n"
+
+    def charts(self, result: RaceResult, published: dict) -> list:
+        """Time of each configuration relative to bulk at the same doc count (log scale), both sides; and the
+        time-to-searchable percentiles."""
+        from ingestlab.report import plot
+
+        table = cells(result, published)
+
+        def relative(key: str) -> dict:
+            return {column_label(m, r): [(d, ratio(getattr(table[(d, m, r)], key) if (d, m, r) in table else None,
+                                                   getattr(table[(d, "bulk", "none")], key) if (d, "bulk", "none") in table else None))
+                                         for d in doc_counts(result)] for m, r in STUDY_COLUMNS}
+
+        out = [("Time relative to bulk, per doc count", plot.line_panels(
+            [("this machine", relative("median_ms")), ("published", relative("published_ms"))], xlabel="documents",
+            ylabel="time ÷ bulk's time at the same doc count", title="refresh: each configuration's time relative to bulk",
+            caption_here=plot.here_line(result), caption_published=plot.published_line(published), logx=True, logy=True))]
+        rows = searchable(result)
+        if rows:
+            out.append(("Time to searchable", plot.grouped_bars(
+                [f"{r.interval_ms} ms\n{r.refresh}" for r in rows], {p: [r.percentiles.get(p) for r in rows] for p in ("p50", "p90", "p99")},
+                ylabel="ms from write to searchable", logy=True, colors=["#2ca02c", plot.HERE, "#d62728"],
+                title="Time to searchable by refresh_interval and refresh mode (this machine; no study measured it)",
+                caption_here=plot.here_line(result), caption_published="not measured by the study")))
+        return out
+
+    def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
+        table = cells(result, published)
+        docs = max((d for d, m, r in table if m == "single" and r == "true" and table[(d, m, r)].median_ms), default=None)
+        if docs is None:
+            return []
+        num, den = table.get((docs, "single", "true")), table.get((docs, "bulk", "true"))
+        return [Headline("bulk-refresh-over-single-refresh", f"bulk+refresh ÷ single+refresh (speed, {docs:,} docs)",
+                         ratio(num.median_ms if num else None, den.median_ms if den else None),
+                         ratio(num.published_ms if num else None, den.published_ms if den else None))]
+
+
+STUDY = Refresh()

@@ -1,0 +1,107 @@
+"""Running a sweep: one Rally race per cell and repetition, tagged ``sweep:<id>`` and ``cell:<k=v;…>`` (so
+``esrally compare`` and ``ingestlab compare`` work on them), the state written after every race.
+
+The state (:mod:`ingestlab.sweep.state`) is saved after every race. A sweep stopped part way (Ctrl-C, a crash, a lost node) continues with
+``ingestlab sweep --resume <id>`` and runs only what has not finished; a failed run stays failed, shown so.
+"""
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+from ingestlab import racing
+from ingestlab.errors import IngestlabError
+from ingestlab.sweep.grid import CLUSTER_KEYS, cell_id
+from ingestlab.sweep.report import headline_figure
+from ingestlab.sweep.state import finished, planned, save
+
+SHAPE = {"name": "ingestlab-sweep", "http_port": 39460, "transport_port": 39560}
+
+
+def figures(result) -> dict:
+    """Per task of the race: Rally's throughput and service times, and whether every sample fell in the warm-up."""
+    out = {}
+    for t in result.schedule:
+        r = result.tasks.get(t.name)
+        warm = t.warmup_time_period
+        if r is None or r.throughput_median is None:
+            if warm and t.name not in out:
+                out[t.name] = {"warmup_only": True, "warmup_time_period": warm, "operation_type": t.operation_type}
+            continue
+        out[t.name] = {"median": r.throughput_median, "min": r.throughput_min, "max": r.throughput_max, "unit": r.unit,
+                       "error_rate": r.error_rate, "p50": r.service_time("p50"), "p90": r.service_time("p90"),
+                       "p99": r.service_time("p99"), "operation_type": t.operation_type}
+    return out
+
+
+def execute(state: dict, target: racing.Target | None, log=print) -> dict:
+    """Race every run the state has not finished; the state is saved after each one."""
+    from ingestlab.cluster import lifecycle
+
+    todo = [(cell, rep) for cell, rep in planned(state) if (cell_id(cell), rep) not in finished(state)]
+    total, started = len(planned(state)), time.monotonic()
+    if not todo:
+        log(f"[ingestlab] sweep {state['id']}: every run has finished")
+        return state
+    log(f"[ingestlab] sweep {state['id']}: {len(todo)} of {total} runs to go ({len(finished(state))} finished before)")
+    done_now = 0
+
+    def one(cell: dict, rep: int, run_target: racing.Target) -> None:
+        nonlocal done_now
+        params = {**state["fixed"], **{k: v for k, v in cell.items() if k not in CLUSTER_KEYS}}
+        tags = {"sweep": state["id"], "cell": cell_id(cell), "repetition": str(rep)}
+        if state.get("study"):
+            tags["study"] = state["study"]
+        options = racing.Options(challenge=state["challenge"], params=params, tags=tags, test_mode=state["test_mode"],
+                                 on_error=state["on_error"])
+        run_started = time.monotonic()
+        record = {"cell": cell, "cell_id": cell_id(cell), "repetition": rep}
+        try:
+            result = racing.race(Path(state["track"]), run_target, options, log=lambda *_: None, stream=False)
+            record.update(status="done", race_id=result.race_id, figures=figures(result), es_version=result.es_version)
+        except IngestlabError as e:
+            record.update(status="failed", error=str(e).splitlines()[0][:500])
+        record["seconds"] = time.monotonic() - run_started
+        state["runs"].append(record)
+        save(state)
+        done_now += 1
+        log(progress_line(state, record, done_now, len(todo), time.monotonic() - started))
+
+    try:
+        if target is not None:
+            for cell, rep in todo:
+                one(cell, rep, target)
+        else:
+            for setup in _setups(todo):
+                base = dict(state["cluster"])
+                shape = lifecycle.Shape(**{**SHAPE, **base, **{k: v for k, v in setup.items()}})
+                with lifecycle.running(shape, log=lambda *_: None) as cluster:
+                    log(f"[ingestlab] sweep {state['id']}: cluster {', '.join(f'{k} {v}' for k, v in setup.items()) or 'as given'} is up")
+                    for cell, rep in todo:
+                        if {k: cell[k] for k in setup} == setup:
+                            one(cell, rep, racing.Target(hosts=cluster.hosts))
+    except KeyboardInterrupt:
+        log(f"[ingestlab] sweep {state['id']} stopped after {len(finished(state))} of {total} runs; "
+            f"continue with: ingestlab sweep --resume {state['id']}")
+        raise
+    return state
+
+
+def _setups(todo: list) -> list[dict]:
+    seen: list[dict] = []
+    for cell, _ in todo:
+        setup = {k: cell[k] for k in CLUSTER_KEYS if k in cell}
+        if setup not in seen:
+            seen.append(setup)
+    return seen
+
+
+def progress_line(state: dict, record: dict, done_now: int, todo: int, elapsed: float) -> str:
+    left = todo - done_now
+    eta = elapsed / done_now * left if done_now else 0
+    if record["status"] == "failed":
+        what = f"FAILED: {record['error'][:160]}"
+    else:
+        what = headline_figure(record)
+    return (f"[ingestlab] sweep {len(finished(state))}/{len(planned(state))} {record['cell_id']} (run {record['repetition']}): {what} "
+            f"— {int(elapsed // 60)}:{int(elapsed % 60):02d} elapsed, about {int(eta // 60)}:{int(eta % 60):02d} to go")

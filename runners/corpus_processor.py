@@ -1,0 +1,113 @@
+"""Track processor ``ingestlab-corpora``: a track brings its corpus itself, with plain esrally too.
+
+A track's document set says in its ``meta`` where its documents come from:
+
+- ``{"ingestlab.generator": "posts", "ingestlab.seed": 2017}``: made on first use by the pack's generator
+  (:mod:`ingestlab.corpus.makers`) with the set's ``document-count`` documents — in the track's directory,
+  or in Rally's data cache when the track's directory is not writable. In ``--test-mode`` Rally asks for
+  the ``-1k`` file, and only its 1,000 documents are made.
+- ``{"ingestlab.supplied": "<how to make it>"}``: a file the user made (e.g. with ``ingestlab dvf
+  convert``), named by a track parameter. Its count and sizes are read from the entry written beside it
+  (``<name>.meta.json``); a file that is not there stops the race at once, naming the file and the
+  command that makes it.
+
+Registered before Rally's own preparation (``DefaultTrackPreparator``), which then finds the files,
+checks their line counts and writes its offset tables as for any corpus. (The keys are flat, with plain
+values: Rally hashes a document set's meta.)
+"""
+from __future__ import annotations
+
+import logging
+import os
+from pathlib import Path
+
+from esrally import exceptions
+from esrally.track import loader
+
+from ingestlab.corpus.files import TEST_MODE_DOCS, one_k_path, read_meta
+from ingestlab.corpus.makers import declared as spec
+
+LOG = logging.getLogger(__name__)
+
+
+def _test_mode(cfg) -> bool:
+    return bool(cfg and cfg.opts("track", "test.mode.enabled", mandatory=False, default_value=False))
+
+
+def _data_dirs(cfg, track_name: str, corpus_name: str) -> list[str]:
+    return loader.data_dir(cfg, track_name, corpus_name) if cfg else []
+
+
+def find_supplied(file_name: str, data_dirs: list[str]) -> Path | None:
+    """The supplied file where Rally would look for it (an absolute name is taken as it is)."""
+    for root in data_dirs or ["."]:
+        candidate = Path(root) / file_name
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def apply_supplied(document_set, found: Path, test_mode: bool) -> None:
+    """Count and sizes from the file's entry; in test mode its -1k file, as Rally does for any corpus."""
+    entry = read_meta(found)
+    if entry is None:
+        raise exceptions.DataError(f"{found} has no entry {found.stem}.meta.json beside it (its document count); "
+                                   f"make the corpus again with the command that made it")
+    document_set.number_of_documents = entry["document-count"]
+    document_set.uncompressed_size_in_bytes = entry.get("uncompressed-bytes")
+    document_set.document_file = str(found)
+    if test_mode and entry["document-count"] > TEST_MODE_DOCS:
+        document_set.number_of_documents = TEST_MODE_DOCS
+        document_set.document_file = str(one_k_path(found))
+        document_set.uncompressed_size_in_bytes = None
+
+
+def make_document_set(data_dirs: list[str], file_name: str, docs: int, spec: dict) -> None:
+    """Run by Rally's track preparation (on every load-driver host): make the file unless it is there."""
+    from ingestlab.corpus import makers
+
+    makers.make_as_declared(Path(_writable(data_dirs)) / file_name, docs, spec, log=_log)
+
+
+def _writable(data_dirs: list[str]) -> str:
+    """The first of Rally's data directories (the track's own, then its data cache) that can take the file."""
+    for root in data_dirs:
+        if root == data_dirs[-1]:
+            os.makedirs(root, exist_ok=True)  # Rally's data cache for the corpus: made as Rally would
+        if os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK):
+            return root
+    raise exceptions.DataError(f"none of {', '.join(data_dirs)} is writable for the generated corpus")
+
+
+def _log(message: str) -> None:
+    LOG.info(message)
+    from esrally.utils import console
+
+    console.info(message.removeprefix("[ingestlab] "), logger=None)
+
+
+class CorpusProcessor(loader.TrackProcessor):
+    def __init__(self):
+        self.cfg = None  # Rally sets it when it registers the processor
+
+    def on_after_load_track(self, track) -> None:
+        for corpus in track.corpora:
+            for document_set in corpus.documents:
+                how = spec(document_set.meta_data).get("supplied")
+                if how is None:
+                    continue
+                found = find_supplied(document_set.document_file, _data_dirs(self.cfg, track.name, corpus.name))
+                if found is None:
+                    raise exceptions.DataError(f"corpus file {document_set.document_file} of track {track.name} does not exist; "
+                                               f"make it with: {how}")
+                apply_supplied(document_set, found, _test_mode(self.cfg))
+
+    def on_prepare_track(self, track, data_root_dir):
+        for corpus in track.corpora:
+            for document_set in corpus.documents:
+                wanted = spec(document_set.meta_data)
+                if wanted.get("generator"):
+                    yield make_document_set, {
+                        "data_dirs": _data_dirs(self.cfg, track.name, corpus.name) or [os.path.join(data_root_dir, corpus.name)],
+                        "file_name": document_set.document_file, "docs": document_set.number_of_documents, "spec": wanted,
+                    }

@@ -1,0 +1,36 @@
+"""The pack's own cost, measured beside a minimal client on the suite's real node: the overhead command's table and its
+one line per task that a script reads; the load side alone prints every figure the README quotes."""
+import json
+import re
+
+import pytest
+
+from tests.integration.conftest import ingestlab
+
+pytestmark = pytest.mark.integration
+
+
+def test_overhead_prints_a_ratio_line_per_task_measured_side_by_side(es_node):
+    proc = ingestlab("bench", "overhead", "--target-hosts", es_node.hosts, "--rounds", "2", "--runs", "1", "--scale", "0.1", "--warmup-rounds", "0",
+                     "--tasks", "posts-bulk-1000,reindex-raw", timeout=900)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    lines = dict(re.findall(r"^(posts bulk 1000|reindex raw sliced scroll): pack/minimal = ([\d.]+)x$", proc.stdout, re.M))
+    assert set(lines) == {"posts bulk 1000", "reindex raw sliced scroll"} and all(float(v) > 0 for v in lines.values())
+    # both sides ran in each round, in alternating order, and each has its client and node CPU per document
+    assert len(re.findall(r"overhead round [12]/2 posts bulk 1000: pack [\d,]+ docs/s, minimal [\d,]+ docs/s", proc.stdout)) == 2
+    row = next(line for line in proc.stdout.splitlines() if line.startswith("| posts bulk 1000 |"))
+    assert "—" not in row, row  # every figure measured, none left blank
+
+
+def test_an_unknown_overhead_task_is_named_before_anything_runs():
+    proc = ingestlab("bench", "overhead", "--target-hosts", "127.0.0.1:1", "--tasks", "posts-bulk-7")
+    assert proc.returncode == 2 and "--tasks posts-bulk-7: the overhead bench has posts-index, posts-bulk-1000" in proc.stderr
+
+
+def test_the_load_side_alone_prints_every_figure():
+    proc = ingestlab("bench", "load", "all", "--docs", "5000", timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    figures = json.loads(proc.stdout)
+    assert figures["posts"]["prepared_docs"] == 5000 and figures["posts"]["docs_per_s"] > 0
+    assert figures["dvf"]["etalab"]["rows_per_s"] > 0 and figures["dvf"]["official"]["rows_per_s"] > 0
+    assert figures["wikipedia"]["mb_per_s"] > 0 and figures["eventdata"]["docs_per_s"] > 0

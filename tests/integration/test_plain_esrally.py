@@ -1,0 +1,70 @@
+"""Plain esrally first: every challenge of every track races with stock ``esrally race --test-mode`` on a clean
+copy of the tracks (no corpus file in it, no ingestlab command before), against the suite's real node; and
+``esrally info`` describes each track, its parameters and challenges."""
+import json
+import shutil
+
+import pytest
+
+from ingestlab import paths
+from ingestlab.rally import trackinfo
+from tests.integration.conftest import get_json, plain_esrally, port_1900_taken
+
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")]
+
+# small sizes where a challenge would otherwise take minutes in test mode (refresh's 5 s refresh_interval, the DVF grid)
+PARAMS = {
+    "refresh": {"doc_counts": [10, 1000], "searchable_intervals_ms": [100], "searchable_clients": 2},
+    "dvf": {"bulk_sizes": [1, 100], "client_counts": [1, 2]},
+    "wikipedia": {"source_shards": 2},
+    "eventdata": {"eventdata_docs": 2000},
+}
+# (index that holds the race's documents afterwards, how many)
+LANDED = {"posts": ("posts", 1000), "refresh": ("refresh", 1000), "dvf": ("dvf", 1000), "wikipedia": ("wikipedia-dest", 1000),
+          "eventdata": ("eventdata", 2000), "geonames": ("geonames", 1000), "pmc": ("pmc", 1000)}
+CASES = [(t, c) for t in LANDED for c in trackinfo.load(paths.TRACKS_DIR / t).challenges]
+GENERATED = ("*-generated-*", "posts-*.json", "geonames-*.json", "pmc-*.json", "*.offset", ".*.lock")
+
+
+@pytest.fixture(scope="module")
+def clean_tracks(tmp_path_factory):
+    """The repository's tracks/ and challenges/ as a fresh clone has them: no corpus file anywhere."""
+    root = tmp_path_factory.mktemp("clean")
+    shutil.copytree(paths.REPO_ROOT / "challenges", root / "challenges")
+    shutil.copytree(paths.TRACKS_DIR, root / "tracks", ignore=shutil.ignore_patterns(*GENERATED))
+    assert not [p for p in (root / "tracks").rglob("*.json") if p.name.startswith(("posts-", "dvf-", "wikipedia-", "geonames-", "pmc-"))]
+    return root / "tracks"
+
+
+@pytest.mark.parametrize("track,challenge", CASES, ids=[f"{t}-{c}" for t, c in CASES])
+def test_every_challenge_races_with_plain_esrally(es_node, clean_tracks, tmp_path, track, challenge):
+    params = []
+    if track in PARAMS:  # a JSON file: Rally's inline form splits lists at their commas
+        (tmp_path / "params.json").write_text(json.dumps(PARAMS[track]))
+        params = [f"--track-params={tmp_path / 'params.json'}"]
+    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={clean_tracks / track}", f"--target-hosts={es_node.hosts}",
+                         "--test-mode", f"--challenge={challenge}", f"--report-file={tmp_path / 'report.md'}", *params, rally_home=tmp_path)
+    assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert (tmp_path / "report.md").is_file()
+    index, count = LANDED[track]
+    if challenge != "time-to-searchable":  # that one writes probes into its own index, removed at the end
+        assert get_json(f"{es_node.url}/{index}/_count")["count"] == count
+
+
+@pytest.mark.parametrize("track", list(LANDED))
+def test_esrally_info_lists_parameters_and_challenges(clean_tracks, tmp_path, track):
+    proc = plain_esrally("info", f"--track-path={clean_tracks / track}", rally_home=tmp_path)
+    assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert "; parameters: " in proc.stdout
+    for name in trackinfo.load(clean_tracks / track).challenges:
+        assert f"Challenge [{name}]" in proc.stdout
+
+
+def test_a_supplied_corpus_file_that_is_not_there_is_named_with_the_command_that_makes_it(es_node, clean_tracks, tmp_path):
+    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={clean_tracks / 'dvf'}", f"--target-hosts={es_node.hosts}",
+                         "--test-mode", "--track-params=corpus_file:'dvf-2020.json'", rally_home=tmp_path, timeout=120)
+    assert proc.returncode != 0
+    assert ("corpus file dvf-2020.json of track dvf does not exist; make it with: ingestlab dvf convert <your DVF files> "
+            "--out dvf-2020.json") in proc.stdout + proc.stderr
+    assert "NoneType" not in proc.stdout + proc.stderr and "is too short" not in proc.stdout + proc.stderr

@@ -1,0 +1,67 @@
+import socket
+
+import pytest
+
+from ingestlab import net
+from ingestlab.cluster import jdk, lifecycle, node_process, versions
+from ingestlab.cluster.model import Cluster, Node
+from ingestlab.errors import IngestlabError
+
+
+def cluster_of(n, version="7.17.29"):
+    c = Cluster(name="t", version=version, heap="512m")
+    c.nodes = [Node(f"node-{i+1}", 39200 + i, 39300 + i, f"/tmp/n{i}") for i in range(n)]
+    return c
+
+
+def test_single_node_settings():
+    c = cluster_of(1)
+    s = node_process.node_settings(versions.spec_for("7.17.29"), c, c.nodes[0])
+    assert s["discovery.type"] == "single-node" and s["network.host"] == "127.0.0.1"
+    assert s["http.port"] == "39200" and s["transport.port"] == "39300"
+    assert s["xpack.security.enabled"] == "false"
+
+
+def test_three_nodes_discover_each_other():
+    c = cluster_of(3)
+    s = node_process.node_settings(versions.spec_for("7.17.29"), c, c.nodes[1])
+    assert s["discovery.seed_hosts"] == "127.0.0.1:39300,127.0.0.1:39301,127.0.0.1:39302"
+    assert s["cluster.initial_master_nodes"] == "node-1,node-2,node-3"
+    assert "discovery.type" not in s
+
+
+def test_six_eight_uses_zen_discovery():
+    c = cluster_of(3, "6.8.23")
+    s = node_process.node_settings(versions.spec_for("6.8.23"), c, c.nodes[0])
+    assert s["discovery.zen.minimum_master_nodes"] == "2" and "transport.tcp.port" in s
+
+
+def test_port_in_use_is_detected():
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        sock.listen()
+        assert not net.port_is_free(sock.getsockname()[1])
+
+
+def test_heap_validation():
+    assert lifecycle.validate_heap("512m") == "512m"
+    with pytest.raises(IngestlabError):
+        lifecycle.validate_heap("lots")
+
+
+def test_no_java_is_a_clear_error(monkeypatch):
+    monkeypatch.delenv("ES_JAVA_HOME", raising=False)
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setattr(jdk.shutil, "which", lambda name: None)
+    monkeypatch.setattr(jdk, "JVM_DIRS", ())
+    with pytest.raises(IngestlabError, match="no Java found: install a JDK 17"):
+        jdk.java_home_for(versions.spec_for("7.17.29"))
+
+
+def test_a_secured_cluster_turns_on_security_and_tls_on_both_layers():
+    c = cluster_of(3)
+    c.security = True
+    s = node_process.node_settings(versions.spec_for("7.17.29"), c, c.nodes[0])
+    assert s["xpack.security.enabled"] == "true"
+    assert s["xpack.security.http.ssl.enabled"] == "true" and s["xpack.security.transport.ssl.enabled"] == "true"
+    assert s["xpack.security.http.ssl.certificate"] == "node.crt"  # a copy in the node's own config dir

@@ -1,0 +1,82 @@
+"""The MediaWiki converter on a hand-made export in the real format (schema 0.11, jawiki markup)."""
+import bz2
+from pathlib import Path
+
+import orjson
+import pytest
+
+from ingestlab.corpus.files import read_meta
+from ingestlab.corpus.wikipedia import convert, generate, markup
+
+SAMPLE = Path(__file__).parents[2] / "fixtures" / "wikipedia" / "jawiki-sample-pages-articles.xml"
+
+
+def read_corpus(path: Path) -> list[tuple[dict, dict]]:
+    lines = [orjson.loads(line) for line in path.read_bytes().splitlines()]
+    return list(zip(lines[0::2], lines[1::2]))
+
+
+def test_real_format_sample(tmp_path):
+    result = convert.convert(SAMPLE, tmp_path / "wikipedia.json")
+    assert result.documents == 4 and result.complete
+    (a1, article), (a2, redirect), (a3, aimai), (a4, category) = read_corpus(tmp_path / "wikipedia.json")
+    assert [a["index"]["_id"] for a in (a1, a2, a3, a4)] == ["4021", "4022", "4023", "4024"]
+    assert article["title"] == "架空市立図書館" and not article["redirect"] and not article["special"]
+    text = article["text"]
+    assert text.startswith("架空市立図書館（かくうしりつとしょかん）は、架空県架空市にある市立図書館である。")
+    assert "山田\u3000花子" in text  # the ideographic space survives
+    assert "沿革\n1965年 - 開館。\n2001年 - 電子化を開始。" in text and "公式ウェブサイト" in text
+    for gone in ("{{", "[[", "<ref", "Cite book", "wikitable", "編集者へ", "閲覧室", "Category", "'''"):
+        assert gone not in text
+    assert article["stub"] and not article["disambiguation"]
+    assert article["category"] == ["架空県の図書館", "1965年開館の施設"]
+    assert article["link"][:4] == ["架空県", "架空市", "公共図書館", "1965年"] and "電子図書館" in article["link"]
+    assert redirect["redirect"] and redirect["text"] == "" and redirect["link"] == ["架空市立図書館"]
+    assert aimai["disambiguation"] and aimai["link"] == ["架空", "架空線"]
+    assert category["special"] and category["category"] == ["日本の図書館"]
+    entry = {k: v for k, v in read_meta(tmp_path / "wikipedia.json").items() if k != "source"}
+    assert entry == {"source-file": "wikipedia.json", "includes-action-and-meta-data": True, "document-count": 4,
+                     "uncompressed-bytes": (tmp_path / "wikipedia.json").stat().st_size}
+
+
+def test_bz2_input_gives_the_same_corpus(tmp_path):
+    packed = tmp_path / "sample.xml.bz2"
+    packed.write_bytes(bz2.compress(SAMPLE.read_bytes()))
+    convert.convert(packed, tmp_path / "a" / "wikipedia.json")
+    convert.convert(SAMPLE, tmp_path / "b" / "wikipedia.json")
+    assert (tmp_path / "a" / "wikipedia.json").read_bytes() == (tmp_path / "b" / "wikipedia.json").read_bytes()
+
+
+def test_truncated_bz2_keeps_the_pages_before_the_break(tmp_path):
+    dump = tmp_path / "big.xml.bz2"
+    generate.write(dump, generate.WikiGenerator(seed=3).pages(2000))  # several bz2 blocks
+    data = dump.read_bytes()
+    dump.write_bytes(data[: len(data) * 2 // 3])
+    with pytest.raises(convert.BadDump, match=r"big.xml.bz2: the .bz2 stream ends early .* pages before it are kept"):
+        convert.convert(dump, tmp_path / "out" / "wikipedia.json")
+    kept = read_corpus(tmp_path / "out" / "wikipedia.json")
+    assert 0 < len(kept) < 2000 and [int(a["index"]["_id"]) for a, _ in kept] == list(range(1, len(kept) + 1))
+    meta = read_meta(tmp_path / "out" / "wikipedia.json")["source"]
+    assert meta["complete"] is False
+
+
+def test_malformed_xml_names_line_and_column(tmp_path):
+    broken = tmp_path / "broken.xml"
+    broken.write_text(SAMPLE.read_text().replace("<title>かくう</title>", "<title>かくう</titel>"))
+    with pytest.raises(convert.BadDump, match=r"broken.xml: malformed XML at line \d+, column \d+: .*2 pages before it are kept"):
+        convert.convert(broken, tmp_path / "out" / "wikipedia.json")
+
+
+def test_markup_keeps_ideographic_spaces_and_collapses_ascii_ones():
+    assert markup.plain_text("a \t  b\u3000\u3000c\n\n\n\n  d") == "a b\u3000\u3000c\n\nd"
+
+
+def test_generated_export_is_deterministic_and_varied(tmp_path):
+    a, b = tmp_path / "a.xml", tmp_path / "b.xml"
+    generate.write(a, generate.WikiGenerator(seed=5).pages(300))
+    generate.write(b, generate.WikiGenerator(seed=5).pages(300))
+    assert a.read_bytes() == b.read_bytes()
+    convert.convert(a, tmp_path / "out" / "wikipedia.json")
+    docs = [d for _, d in read_corpus(tmp_path / "out" / "wikipedia.json")]
+    assert {"redirect", "special", "stub", "disambiguation"} <= {k for d in docs for k in ("redirect", "special", "stub", "disambiguation") if d[k]}
+    assert any("\u3000" in d["title"] for d in docs) and all(d["category"] for d in docs if not d["redirect"] and not d["special"] and not d["disambiguation"])

@@ -1,0 +1,49 @@
+"""The nightly history: previous nights aggregated, margins from their spread, regressions flagged."""
+from ingestlab import nightly
+
+
+def seed(db, night, values):
+    db.executemany("INSERT INTO figures (night, study, task, value, race_id, es_version) VALUES (?, ?, ?, ?, ?, ?)",
+                   [(night, "posts", t, v, "r", "7.17.29") for t, v in values.items()])
+
+
+def test_regression_needs_a_drop_beyond_the_margin(tmp_path):
+    db = nightly.open_history(tmp_path / "h.sqlite")
+    for night, v in (("2026-01-01", 100.0), ("2026-01-02", 104.0), ("2026-01-03", 96.0)):
+        seed(db, night, {"bulk-1000": v, "index-api": 10.0})
+    rows = {r["task"]: r for r in nightly.regressions(db, "posts", "2026-01-04", {"bulk-1000": 85.0, "index-api": 9.5}, None)}
+    assert rows["bulk-1000"]["history"].n == 3 and rows["bulk-1000"]["margin"] == nightly.NIGHTLY_MIN_MARGIN
+    assert rows["bulk-1000"]["regression"] and not rows["index-api"]["regression"]
+
+
+def test_only_earlier_nights_count_and_a_fixed_margin_wins(tmp_path):
+    db = nightly.open_history(tmp_path / "h.sqlite")
+    seed(db, "2026-01-01", {"bulk-1000": 100.0})
+    seed(db, "2026-01-05", {"bulk-1000": 1.0})  # a later night is not "previous"
+    (row,) = nightly.regressions(db, "posts", "2026-01-03", {"bulk-1000": 70.0}, 0.5)
+    assert row["history"].median == 100.0 and row["margin"] == 0.5 and not row["regression"]
+    (row,) = nightly.regressions(db, "posts", "2026-01-03", {"bulk-1000": 70.0}, None)
+    assert row["margin"] == nightly.NIGHTLY_DEFAULT_MARGIN and row["regression"]
+
+
+def test_a_task_earlier_nights_had_and_tonight_lacks_is_flagged(tmp_path):
+    db = nightly.open_history(tmp_path / "h.sqlite")
+    seed(db, "2026-01-01", {"bulk-1000": 100.0, "bulk-10": 10.0, "headline:bulk1000-over-single": 40.0})
+    rows = {r["task"]: r for r in nightly.regressions(db, "posts", "2026-01-02", {"bulk-1000": 99.0}, None)}
+    assert rows["bulk-10"]["missing"] and not rows["bulk-10"]["regression"] and not rows["bulk-1000"]["missing"]
+    assert "headline:bulk1000-over-single" not in rows  # ratios are drawn as trends, not judged
+
+
+def test_annotations_and_files_from_before_setups(tmp_path):
+    import sqlite3
+
+    old = sqlite3.connect(tmp_path / "old.sqlite")
+    old.execute("CREATE TABLE figures (night TEXT, study TEXT, task TEXT, value REAL, race_id TEXT, es_version TEXT)")
+    old.execute("INSERT INTO figures VALUES ('2026-01-01', 'posts', 'bulk-1000', 100.0, 'r', '7.17.29')")
+    old.commit()
+    db = nightly.open_history(tmp_path / "old.sqlite")
+    assert nightly.previous(db, "posts", "2026-01-02")["bulk-1000"].median == 100.0  # read as the setup "default"
+    nightly.annotate(db, "2026-01-01", "upgraded the JDK")
+    from ingestlab.nightly import history
+
+    assert history.annotations(db, "default") == [("2026-01-01", "upgraded the JDK")]

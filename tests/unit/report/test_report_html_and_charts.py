@@ -1,0 +1,28 @@
+"""Every study's charts render from a real race.json fixture, and the HTML page embeds them."""
+import base64
+import pytest
+
+from ingestlab import published
+from ingestlab.report import html
+from ingestlab.runners.runner_stats import read
+from ingestlab.studies import dvf, posts, refresh, wikipedia
+from tests.unit.studies.races import FIXTURES, result
+
+PNG = b"\x89PNG\r\n\x1a\n"
+
+
+@pytest.mark.parametrize("module,fixture,count", [
+    (posts, "posts-test-mode-race.json", 1), (refresh, "refresh-test-mode-race.json", 2),
+    (dvf, "dvf-test-mode-race.json", 1), (wikipedia, "wikipedia-test-mode-race.json", 1),
+])
+def test_charts_render(module, fixture, count):
+    study = module.__name__.rsplit(".", 1)[1]
+    stats = read(FIXTURES / "wikipedia-test-mode-runner-stats.jsonl") if study == "wikipedia" else None
+    charts = module.STUDY.charts(result(study, stats=stats), published.load(study))
+    assert len(charts) == count and all(png.startswith(PNG) and len(png) > 10_000 for _, png in charts)
+
+
+def test_page_embeds_charts_and_renders_tables():
+    page = html.page("t", "## Title\n\n| a | b |\n|---|---:|\n| x | 1 |\n\n- note", [("chart one", PNG + b"rest")])
+    assert f'src="data:image/png;base64,{base64.b64encode(PNG + b"rest").decode()}"' in page
+    assert "<table>" in page and "<h2>Title</h2>" in page and "<li>note</li>" in page and "data-images-loaded" in page

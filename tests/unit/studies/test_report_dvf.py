@@ -1,0 +1,43 @@
+"""The DVF report, on the race.json of a real test-mode race of tracks/dvf (ES 7.17.29)."""
+import copy
+
+from ingestlab import published
+from ingestlab.studies import dvf
+from tests.unit.studies.races import race, result
+
+
+def test_published_grid_is_data():
+    grid = dvf.published_grid(published.load("dvf"))
+    assert len(grid) == 13 and grid[(1, 1)] == 58.8 and grid[(1000, 16)] == 11815.8
+
+
+def test_measured_grid_has_every_cell():
+    grid = dvf.measured_grid(result("dvf"))
+    assert set(grid) == {(b, c) for b in (1, 10, 100, 1000) for c in (1, 4, 8, 16)}
+    assert all(cell["docs_per_s"] > 0 and cell["error_rate"] == 0 for cell in grid.values())
+
+
+def test_markdown_shows_both_grids_speedups_and_versions():
+    text = dvf.STUDY.markdown(result("dvf"), published.load("dvf"),
+                             {"etalab": {"rows_per_s": 200000.0}, "official": {"rows_per_s": 190000.0}})
+    assert "| 1000 | 4,219.9 | 9,089.1 | 11,177.1 | 11,815.8 |" in text
+    assert "| 1 (index API) | 58.8 | — | — | — |" in text
+    assert "1.0× / 1.0×" in text and "Minutes to index the study's 827,106 documents" in text
+    assert "Elasticsearch 7.17.29" in text and "test machine" in text and "200,000 rows/s" in text
+    assert "INVALID" not in text
+
+
+def test_errors_mark_the_report_invalid():
+    broken = copy.deepcopy(race("dvf"))
+    next(op for op in broken["results"]["op_metrics"] if op["task"] == "b10-t4")["error_rate"] = 0.1
+    assert "**INVALID**: requests failed in b10-t4" in dvf.STUDY.markdown(result("dvf", broken, machine="m"), published.load("dvf"))
+
+
+def test_published_context_is_the_articles():
+    data = published.load("dvf")
+    assert data["source"]["title"] == "DVF: Indexing Optimization" and "Java High Level REST Client" in data["client"]
+    assert "first half" not in data["data"]
+    text = dvf.STUDY.markdown(result("dvf"), data)
+    assert "measured on 10,000 documents, not on the whole file" in text
+    assert "234.4 (estimated)" in text  # 827,106 docs at 58.8 docs/s, which the article marks as an estimate
+    assert text.count("(estimated) |") == 1
