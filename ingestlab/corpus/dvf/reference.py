@@ -13,6 +13,7 @@ import json
 import random
 import shutil
 import subprocess
+import sys
 import tarfile
 import tempfile
 import unicodedata
@@ -124,7 +125,7 @@ def build(etalab_data: Path, out: Path) -> int:
 def ensure_reference() -> Path:
     out = reference_file()
     if not out.is_file():
-        print(f"[ingestlab] building the commune reference from {NPM_PACKAGE}@{NPM_VERSION} (npm) and GeoNames (once)")
+        print(f"[ingestlab] building the commune reference from {NPM_PACKAGE}@{NPM_VERSION} (npm) and GeoNames (once)", file=sys.stderr)
         with tempfile.TemporaryDirectory() as tmp:
             build(_fetch_npm_data(Path(tmp)), out)
     return out
