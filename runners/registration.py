@@ -5,6 +5,7 @@ from ingestlab.runners.corpus_load_source import CorpusLoadParamSource
 from ingestlab.runners.failures import reporting_failures
 from ingestlab.runners.fresh_index_load_source import FreshIndexLoadParamSource
 from ingestlab.runners.time_to_searchable_source import TimeToSearchableParamSource
+from ingestlab.runners import transport_log
 
 
 def register_fresh_index_load(registry) -> None:
@@ -46,6 +47,7 @@ def register_rally_corpora(registry) -> None:
     """The eventdata generator (for Rally's own bulk runner) and the count check after each indexing task."""
     from ingestlab.runners.eventdata_source import NAME as EVENTDATA, EventdataParamSource
 
+    transport_log.restore()
     registry.register_param_source(EVENTDATA, EventdataParamSource)
     _register_index_lifecycle(registry)
 
@@ -58,5 +60,6 @@ def register_corpora(registry) -> None:
 
     from ingestlab.runners.corpus_processor import CorpusProcessor
 
+    transport_log.restore()  # every track registers its corpora: the one place each worker passes
     registry.register_track_processor(CorpusProcessor())
     registry.register_track_processor(DefaultTrackPreparator())

@@ -39,6 +39,12 @@ def cmd_load(args) -> int:
             "posts": lambda: loadbench.posts(docs=args.docs or 100_000, bulk_size=args.bulk_size)}
     chosen = LOADS if args.study == "all" else (args.study,)
     figures = {s: runs[s]() for s in chosen}
+    if args.memory:
+        from ingestlab.bench import memory
+
+        peaks = memory.measure([k for k in memory.KINDS if k.split("-")[0] in chosen], scale=args.memory, base=args.docs)
+        for s in chosen:
+            figures[s]["peak_rss"] = {k: v for k, v in peaks.items() if k.split("-")[0] == s}
     print(json.dumps(figures if args.study == "all" else figures[args.study], indent=2))
     return 0
 
@@ -47,6 +53,9 @@ def _add_load(p) -> None:
     p.add_argument("study", nargs="?", default="posts", choices=[*LOADS, "all"])
     p.add_argument("--docs", type=int, help="documents (posts, default 100000; eventdata 200000), rows (dvf, 100000) or pages (wikipedia, 20000)")
     p.add_argument("--bulk-size", type=int, default=1000)
+    p.add_argument("--memory", type=int, nargs="?", const=10, default=None, metavar="SCALE",
+                   help="also the peak RSS of each generator and converter at 1x and SCALE x (default 10) its input, "
+                        "each in a child process of its own (a few minutes)")
     p.set_defaults(func=cmd_load)
 
 

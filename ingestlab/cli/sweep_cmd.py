@@ -28,7 +28,8 @@ def cmd_sweep(args) -> int:
             print(f"[ingestlab] sweep {state['id']}: {len(sweep_state.planned(state))} runs over {state['track']}")
         target = racing.Target(hosts=args.target_hosts, client_options=args.client_options) if args.target_hosts else None
         if target is None and state.get("cluster") is None:
-            raise IngestlabError(f"sweep {state['id']} raced against given hosts: resume it with --target-hosts")
+            raise IngestlabError(f"sweep {state['id']} raced against given hosts, which a sweep does not store "
+                                 f"(client options may hold credentials): resume it with --target-hosts (and --client-options)")
         run.execute(state, target)
     out, text = report.write(state)
     print(text)

@@ -81,8 +81,9 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
                         if {k: cell[k] for k in setup} == setup:
                             one(cell, rep, racing.Target(hosts=cluster.hosts))
     except KeyboardInterrupt:
+        given = " --target-hosts HOSTS" + (" --client-options …" if target.client_options else "") if target is not None else ""
         log(f"[ingestlab] sweep {state['id']} stopped after {len(finished(state))} of {total} runs; "
-            f"continue with: ingestlab sweep --resume {state['id']}")
+            f"continue with: ingestlab sweep --resume {state['id']}{given}")
         raise
     return state
 

@@ -28,9 +28,15 @@ def test_an_unknown_overhead_task_is_named_before_anything_runs():
 
 
 def test_the_load_side_alone_prints_every_figure():
-    proc = ingestlab("bench", "load", "all", "--docs", "5000", timeout=600)
+    proc = ingestlab("bench", "load", "all", "--docs", "5000", "--memory", "3", timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     figures = json.loads(proc.stdout)
     assert figures["posts"]["prepared_docs"] == 5000 and figures["posts"]["docs_per_s"] > 0
     assert figures["dvf"]["etalab"]["rows_per_s"] > 0 and figures["dvf"]["official"]["rows_per_s"] > 0
     assert figures["wikipedia"]["mb_per_s"] > 0 and figures["eventdata"]["docs_per_s"] > 0
+    # the peak memory of each generator and converter, each in a child of its own, at 1x and 3x its input
+    peaks = {kind: row for study in figures.values() for kind, row in study["peak_rss"].items()}
+    assert set(peaks) == {"posts-generator", "eventdata-generator", "dvf-etalab-converter", "dvf-official-converter", "wikipedia-converter"}
+    for row in peaks.values():
+        assert row["1x"][row["unit"]] == 5000 and row["3x"][row["unit"]] == 15000
+        assert 10 < row["1x"]["peak_rss_mib"] < 2000 and row["growth"] == round(row["3x"]["peak_rss_mib"] / row["1x"]["peak_rss_mib"], 2)

@@ -60,7 +60,7 @@ def test_a_two_by_two_sweep_with_repeats_survives_ctrl_c_and_resumes(es_node, ti
     output = "".join(lines) + rest
     assert proc.returncode == 130, output[-3000:]
     assert "[ingestlab] sweep 1/8 bulk_size=500;bulk_indexing_clients=1 (run 1): index-append " in output and "to go" in output
-    assert "continue with: ingestlab sweep --resume" in output
+    assert f"continue with: ingestlab sweep --resume {state_of(output)['id']} --target-hosts HOSTS" in output
     stopped = state_of(output)
     assert 2 <= len(stopped["runs"]) <= 3 and all(r["status"] == "done" for r in stopped["runs"])
 

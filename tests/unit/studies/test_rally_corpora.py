@@ -33,6 +33,23 @@ def test_eventdata_is_deterministic_and_split_between_clients():
     assert requests[0][0]["retries_on_429"] == 10
 
 
+def test_eventdata_documents_are_the_json_orjson_writes_for_them():
+    """The generator formats each document from pre-encoded pieces; every one must be valid JSON, byte for byte what
+    orjson writes for the parsed document (field order, escapes, non-ASCII city names), its message made of its fields."""
+    docs = EventdataGenerator(3).documents(5000)
+    for line in docs:
+        doc = orjson.loads(line)
+        assert orjson.dumps(doc) == line
+        ip, rest = doc["message"].split(" - - [", 1)
+        when, request = rest.split("] ", 1)
+        assert ip == doc["clientip"] and when.endswith(" +0000") and request == (
+            f'"{doc["verb"]} {doc["request"]} HTTP/1.1" {doc["response"]} {doc["bytes"]} "{doc["referrer"]}" "{doc["agent"]}"')
+        assert set(doc["geoip"]) == {"country_name", "city_name", "location"} and len(doc["geoip"]["location"]) == 2
+        assert (doc["bytes"] == 0) == (doc["response"] != 200) or doc["bytes"] == 0
+    assert any(not d.isascii() for d in docs)  # city names outside ASCII are in the sample
+    assert [orjson.loads(d)["offset"] for d in docs[:3]] == [180, 360, 540]
+
+
 def test_geonames_documents_scale_with_new_ids():
     rows = [{"geonameid": 5, "name": "Zürich", "latitude": 47.37, "longitude": 8.54, "countrycode": "CH", "population": 341730,
              "timezone": "Europe/Zurich", "admin1code": "ZH", "alternatenames": ["Zurich", "Zuerich"]}]
