@@ -159,7 +159,9 @@ def markdown(baseline_name: str, baseline: dict[str, Aggregate], contenders: lis
                  + (f"fixed at {margin:.1%}." if margin is not None else
                     f"{MARGIN_FACTOR:g}× the larger coefficient of variation of the two sides with several races per side; with one "
                     "race on a side, the change at which the two sides' samples of the task (Rally's min to max) stop overlapping; "
-                    f"with a single sample there is none, and the verdict says {NOT_ENOUGH}."))
+                    f"with a single sample there is none, and the verdict says {NOT_ENOUGH}. One race a side cannot show the "
+                    "drift between races, which can exceed the samples' spread (an A/A pair of races here once came out 7 % apart "
+                    "with no samples overlapping): repeat the races before trusting such a verdict."))
     for note in notes or []:
         lines.append(f"- {note}")
     return "\n".join(lines) + "\n"

@@ -39,7 +39,15 @@ def test_tagged_races_compare_and_the_html_report_shows_its_charts(es_node, tmp_
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     mine = ingestlab("compare", "--baseline", f"cmp:{uid}-a", "--contender", f"cmp:{uid}-b", "--study", "posts")
     assert mine.returncode == 0, mine.stderr
-    assert re.search(r"\| bulk-1000 \| [\d,.]+ \(.*n=1, samples ±[\d.]+%\) \| .* \| ±[\d.]+% \| within noise \|", mine.stdout), mine.stdout
+    row = re.search(r"\| bulk-1000 \| [\d,.]+ \(.*n=1, samples ±[\d.]+%\) \| .* \| ([+-][\d.]+)% \| ±([\d.]+)% \| (within noise|faster|slower) \|",
+                    mine.stdout)
+    assert row, mine.stdout
+    # An A/A pair is mostly within noise, but two races can drift apart by more than the spread of their own samples
+    # (CI once had the second race 7.1 % slower with no sample overlapping the first's): that is the one-race rule's
+    # known limit, said in its footnote, not something a test can demand of real races. What must hold is that the
+    # verdict follows from the change and the margin it prints (to the printed precision).
+    change, margin, verdict = float(row[1]), float(row[2]), row[3]
+    assert abs(abs(change) - margin) <= 0.1 or verdict == ("within noise" if abs(change) <= margin else "faster" if change > 0 else "slower")
     for side, bulk in (("small", 10), ("large", 1000)):
         proc = ingestlab("race", "eventdata", "--target-hosts", es_node.hosts, "--challenge", "append-no-conflicts-index-only",
                          "--tag", f"cmp:{uid}-{side}", "--track-param", "eventdata_docs=100000", "--track-param", f"bulk_size={bulk}",

@@ -9,7 +9,6 @@ pages converted before it are kept as a valid, smaller corpus, and the error say
 """
 from __future__ import annotations
 
-import bz2
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -20,6 +19,7 @@ from lxml import etree
 
 from ingestlab.corpus.wikipedia import markup
 from ingestlab.corpus.files import CorpusWriter
+from ingestlab.corpus.read_ahead import Bz2Ahead
 from ingestlab.errors import IngestlabError
 
 
@@ -41,7 +41,8 @@ class _CountingReader:
 
 
 def open_dump(path: Path):
-    return bz2.open(path, "rb") if path.suffix == ".bz2" else open(path, "rb")
+    """A ``.bz2`` dump is decompressed in a thread of its own, ahead of the parser (:mod:`ingestlab.corpus.read_ahead`)."""
+    return Bz2Ahead(path) if path.suffix == ".bz2" else open(path, "rb")
 
 
 def page_document(title: str, ns: str, text: str, redirect: bool) -> dict:
