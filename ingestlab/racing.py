@@ -99,8 +99,12 @@ def race(track_path: Path, target: Target, options: Options, log=print, stream: 
 def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: preflight.ClusterFacts, options: Options, log=print):
     """What a version cannot run is named, not dropped: tasks whose API the cluster lacks are left out with
     Rally's --exclude-tasks and the race is tagged ``unavailable:<operation type>``; a 6.x cluster gets the
-    mapping type its indices need (``mapping_type``, where the track reads it)."""
+    mapping type its indices need (``mapping_type``, where the track reads it). The race is tagged with the
+    cluster's node count (``nodes``), which Rally does not record for a benchmark-only race."""
     from ingestlab.runners.reindex_api import MODULE as REINDEX_MODULE, NAME as REINDEX
+
+    if facts.nodes:
+        request.user_tags = {**request.user_tags, "nodes": str(facts.nodes)}
 
     if facts.major is not None and facts.major < 7 and "mapping_type" in track.defaults and "mapping_type" not in track.given:
         track = track.with_params({**track.given, "mapping_type": "_doc"})

@@ -61,10 +61,11 @@ def _url(host: str, tls: bool) -> str:
 
 @dataclass(frozen=True)
 class ClusterFacts:
-    """What a race needs to know of the cluster before it starts: its version and its modules."""
+    """What a race needs to know of the cluster before it starts: its version, its modules, how many nodes it has."""
 
     version: str | None
     modules: frozenset = frozenset()
+    nodes: int | None = None
 
     @property
     def major(self) -> int | None:
@@ -130,6 +131,7 @@ def _facts(url: str, authorization: str | None, context, timeout: float) -> Clus
         nodes = _get_json(url + "_nodes/plugins?filter_path=nodes.*.modules.name", authorization, context, timeout)
         per_node = [{m["name"] for m in n.get("modules", [])} for n in nodes.get("nodes", {}).values()]
         modules = frozenset(set.intersection(*per_node)) if per_node else frozenset()
+        count = len(nodes.get("nodes", {})) or None
     except (urllib.error.URLError, OSError, ValueError):
-        modules = frozenset()
-    return ClusterFacts(root.get("version", {}).get("number"), modules)
+        modules, count = frozenset(), None
+    return ClusterFacts(root.get("version", {}).get("number"), modules, count)

@@ -183,7 +183,7 @@ class Wikipedia(Study):
         if tools and best_api:
             best_tool = max(tools, key=lambda r: r["docs_per_s"])
             lines.append(f"- Custom ÷ `_reindex` throughput: best tool ({best_tool['task']}) {best_tool['docs_per_s'] / best_api['docs_per_s']:,.2f}× "
-                         f"the best `_reindex` ({best_api['task']}) on this one node; published {best_pub_api / pub['tool-local']['seconds']:,.1f}× "
+                         f"the best `_reindex` ({best_api['task']}) here; published {best_pub_api / pub['tool-local']['seconds']:,.1f}× "
                          f"(best `_reindex` {best_pub_api} s → {pub['tool-local']['seconds']} s with one tool per node; {published['hardware']}).")
         local = [r for r in rows if r.get("local_same_shards")]  # the same copy, local primaries, with and without decoding
         raw = next((r for r in local if r["raw"]), None)
@@ -193,9 +193,12 @@ class Wikipedia(Study):
             lines.append(f"- Client CPU per document: decode {dec['cpu_us_per_doc']:,.0f} µs, raw {raw['cpu_us_per_doc']:,.0f} µs: "
                          f"raw needs {dec['cpu_us_per_doc'] / raw['cpu_us_per_doc']:,.1f}× less. The study profiled decode/encode and gzip "
                          f"apart, on a development machine, not in its {pub['tool-local']['seconds']} s run: " + " s → ".join(f"{x:,}" for x in prof) + " s.")
-        drivers = result.tags.get("load-driver-hosts")
+        drivers, nodes = result.tags.get("load-driver-hosts"), int(result.tags.get("nodes") or 1)
         where = (f"{drivers} test hosts (network namespaces of this one machine, sharing its cores), one node and one Rally "
-                 f"load driver on each" if drivers else "one node, so every shard is local and the load driver shares its cores")
+                 f"load driver on each" if drivers else
+                 f"{nodes} nodes on this one machine, sharing its cores with the load driver; the local-primaries rows copy the "
+                 f"primaries of the node the client talks to" if nodes > 1 else
+                 "one node, so every shard is local and the load driver shares its cores")
         others = [f for f in published["figures"] if f["kind"] == "other-setup"]
         if others:
             lines.append("- Published on other setups (not compared here): " + "; ".join(

@@ -2,7 +2,7 @@
 from ingestlab import published
 from ingestlab.runners.runner_stats import read
 from ingestlab.studies import wikipedia
-from tests.unit.studies.races import FIXTURES, result
+from tests.unit.studies.races import FIXTURES, race, result
 
 
 def stats():
@@ -30,3 +30,12 @@ def test_markdown_has_both_sides_ratios_and_cpu():
 def test_without_runner_stats_the_report_still_renders():
     text = wikipedia.STUDY.markdown(result("wikipedia", stats=[], machine="m"), published.load("wikipedia"))
     assert "| tool: sliced, local primaries, raw _source bytes (no decode, no gzip) | — |" in text
+
+
+def test_the_report_says_how_many_nodes_the_race_had():
+    one = wikipedia.STUDY.markdown(result("wikipedia", stats=stats()), published.load("wikipedia"))
+    assert "one node, so every shard is local" in one
+    doc = race("wikipedia")
+    doc["user-tags"] = {**doc.get("user-tags", {}), "nodes": "3"}  # as racing tags it from the cluster
+    three = wikipedia.STUDY.markdown(result("wikipedia", race_doc=doc, stats=stats()), published.load("wikipedia"))
+    assert "3 nodes on this one machine" in three and "one node" not in three
