@@ -25,19 +25,14 @@ KINDS = {
 
 def _prepare(kind: str, n: int, tmp: Path) -> Path:
     """The input a converter reads (made in the parent, outside the measured child); generators read none."""
+    from ingestlab.bench import loadbench
+
     if kind.startswith("dvf-"):
-        from ingestlab.corpus.dvf import generate, reference
+        from ingestlab.corpus.dvf import reference
 
-        fmt = kind.split("-")[1]
-        source = tmp / ("full.2020.csv" if fmt == "etalab" else "valeursfoncieres-2020.txt")
-        generate.write(source, generate.DvfGenerator(reference.load_communes()).rows(n), fmt)
-        return source
+        return loadbench.dvf_input(tmp, kind.split("-")[1], n, reference.load_communes())
     if kind == "wikipedia-converter":
-        from ingestlab.corpus.wikipedia import generate
-
-        source = tmp / "jawiki.xml"
-        generate.write(source, generate.WikiGenerator().pages(n))
-        return source
+        return loadbench.wikipedia_input(tmp / "jawiki.xml", n)
     return tmp / "none"
 
 
