@@ -9,15 +9,19 @@ stats file, so that a check after a fault can prove no acknowledged document was
 """
 from __future__ import annotations
 
+import time
+
 from ingestlab.runners.failures import RequestFailed
 from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one
 from ingestlab.runners.runner_stats import record
 
 
-def _record(params: dict, stats: WriteStats, error: str | None = None) -> None:
-    """What this call got acknowledged (count and an id sample) and retried; kept with ``ingestlab race``."""
+def _record(params: dict, stats: WriteStats, started: float, error: str | None = None) -> None:
+    """What this call got acknowledged (count and an id sample) and retried, and when it ran (wall clock: a task's
+    documents ÷ its first request's start to its last one's end is its rate however short it is); kept with
+    ``ingestlab race``."""
     entry = {"task": params.get("operation"), "method": NAME, "sent": params["batch"].size, "acknowledged": stats.acknowledged,
-             "retries": stats.retries, "ids": stats.id_sample}
+             "retries": stats.retries, "ids": stats.id_sample, "start": started, "end": time.time()}
     if error:
         entry["error"] = error
     record(entry)
@@ -32,17 +36,18 @@ class CorpusLoad:
         index, batch = params["index"], params["batch"]
         backoff = params.get("backoff") or Backoff()
         stats = WriteStats()
+        started = time.time()
         try:
             if params["bulk"]:
                 await index_in_bulks(es, index, [batch], None, backoff, stats, doc_type=params.get("doc-type"))
             else:
                 await index_one_by_one(es, index, batch.documents, None, backoff, stats, doc_type=params.get("doc-type"))
         except Exception as e:
-            _record(params, stats, error=f"{e.__class__.__name__}: {e}")
+            _record(params, stats, started, error=f"{e.__class__.__name__}: {e}")
             if isinstance(e, RequestFailed):
                 e.weight, e.recorded = stats.acknowledged, True  # what this call did get written counts towards docs/s
             raise
-        _record(params, stats)
+        _record(params, stats, started)
         return {"weight": batch.size, "unit": "docs", "success": True, "retries": stats.retries, "bytes": stats.bytes}
 
     def __repr__(self):

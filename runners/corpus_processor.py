@@ -11,6 +11,9 @@ A track's document set says in its ``meta`` where its documents come from:
   (``<name>.meta.json``); a file that is not there stops the race at once, naming the file and the
   command that makes it.
 
+In ``--test-mode``, documents a track makes on the fly (the ``eventdata`` source's ``docs``, and the ``doc-count`` its
+count check expects) are cut to the 1,000 of a ``-1k`` corpus, as Rally cuts every corpus file.
+
 Registered before Rally's own preparation (``DefaultTrackPreparator``), which then finds the files,
 checks their line counts and writes its offset tables as for any corpus. (The keys are flat, with plain
 values: Rally hashes a document set's meta.)
@@ -86,11 +89,27 @@ def _log(message: str) -> None:
     console.info(message.removeprefix("[ingestlab] "), logger=None)
 
 
+ON_THE_FLY = {"eventdata": "docs"}  # param source → the parameter that says how many documents it makes
+
+
+def cut_made_on_the_fly(track) -> None:
+    """Test mode: at most 1,000 documents from sources that make them while racing, and their checks expect as many."""
+    for challenge in track.challenges:
+        for task in challenge.schedule:
+            for leaf in task:
+                op = leaf.operation
+                key = ON_THE_FLY.get(op.param_source) or ("doc-count" if op.param_source == "check-doc-count" and not track.corpora else None)
+                if key and isinstance(op.params.get(key), int) and op.params[key] > TEST_MODE_DOCS:
+                    op.params[key] = TEST_MODE_DOCS
+
+
 class CorpusProcessor(loader.TrackProcessor):
     def __init__(self):
         self.cfg = None  # Rally sets it when it registers the processor
 
     def on_after_load_track(self, track) -> None:
+        if _test_mode(self.cfg):
+            cut_made_on_the_fly(track)
         for corpus in track.corpora:
             for document_set in corpus.documents:
                 how = spec(document_set.meta_data).get("supplied")

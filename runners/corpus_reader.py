@@ -1,17 +1,22 @@
-"""Read documents of a Rally corpus file (one JSON document per line) as raw bytes.
+"""Read documents of a Rally corpus file (one JSON document per line) as raw bytes, lazily, from any line on.
 
-Every line is validated once, as a JSON object in UTF-8, without building it: lines are checked in chunks, one
-msgspec decode of ``[line,line,…]`` into empty structs per chunk (msgspec skips an object's members while checking
-their syntax) plus one UTF-8 check of the chunk. Only a chunk that fails is read again line by line, to name the
-file, the line and what is wrong with it."""
+Every line is validated as it is read, as a JSON object in UTF-8, without building it: lines are checked in chunks,
+one msgspec decode of ``[line,line,…]`` into empty structs per chunk (msgspec skips an object's members while
+checking their syntax) plus one UTF-8 check of the chunk. Only a chunk that fails is read again line by line, to
+name the file, the line and what is wrong with it.
+
+:func:`chunks` starts at any line (found by counting newlines in large blocks, as fast as the file reads) and
+yields one validated chunk at a time, so a reader's memory is one chunk whatever the file's size."""
 from __future__ import annotations
 
 import itertools
+from typing import Iterator
 
 import msgspec
 import orjson
 
 CHUNK_LINES = 4096
+SEEK_BLOCK = 16 << 20
 
 
 class CorpusError(ValueError):
@@ -48,21 +53,51 @@ def _check_chunk(path: str, first_line: int, lines: list[bytes]) -> None:
     raise CorpusError(f"{path}:{first_line}-{first_line + len(lines) - 1}: not one JSON object per line")  # orjson named none
 
 
+def seek_line(f, line: int, path: str = "") -> None:
+    """Put binary file ``f`` at the start of its 0-based ``line``, counting newlines a block at a time."""
+    f.seek(0)
+    position, remaining = 0, line
+    while remaining:
+        block = f.read(SEEK_BLOCK)
+        if not block:
+            raise CorpusError(f"{path}: asked to start at line {line + 1} but the file holds only {line - remaining} lines")
+        found = block.count(b"\n")
+        if found < remaining:
+            remaining -= found
+            position += len(block)
+            continue
+        end = -1
+        for _ in range(remaining):
+            end = block.index(b"\n", end + 1)
+        position += end + 1
+        remaining = 0
+    f.seek(position)
+
+
+def chunks(path: str, first: int = 0, count: int | None = None, chunk_lines: int | None = None) -> Iterator[list[bytes]]:
+    """Lines ``first`` … ``first + count - 1`` (0-based; all to the end when ``count`` is None), without newlines,
+    validated, one chunk of at most ``chunk_lines`` at a time. Fewer lines than asked for is an error."""
+    size = chunk_lines or CHUNK_LINES
+    read = 0
+    with open(path, "rb") as f:
+        seek_line(f, first, path)
+        lines = f if count is None else itertools.islice(f, count)
+        while chunk := [line.rstrip(b"\r\n") for line in itertools.islice(lines, size)]:
+            number = first + read + 1
+            if not all(chunk):
+                empty = number + chunk.index(b"")
+                raise CorpusError(f"{path}:{empty}: empty line (every line must hold one JSON document)")
+            _check_chunk(path, number, chunk)
+            read += len(chunk)
+            yield chunk
+    if count is not None and read < count:
+        raise CorpusError(f"{path}: asked for {count} documents but the file holds only {read}"
+                          + (f" from line {first + 1} on" if first else ""))
+
+
 def read_documents(path: str, limit: int | None = None) -> list[bytes]:
     """The first ``limit`` documents of ``path`` (all if None), each validated once, without the newline."""
-    docs: list[bytes] = []
-    with open(path, "rb") as f:
-        lines = f if limit is None else itertools.islice(f, limit)
-        while chunk := [line.rstrip(b"\r\n") for line in itertools.islice(lines, CHUNK_LINES)]:
-            first = len(docs) + 1
-            if not all(chunk):
-                empty = first + chunk.index(b"")
-                raise CorpusError(f"{path}:{empty}: empty line (every line must hold one JSON document)")
-            _check_chunk(path, first, chunk)
-            docs.extend(chunk)
-    if limit is not None and len(docs) < limit:
-        raise CorpusError(f"{path}: asked for {limit} documents but the file holds only {len(docs)}")
-    return docs
+    return [line for chunk in chunks(path, 0, limit) for line in chunk]
 
 
 def read_action_pairs(path: str, limit: int | None = None) -> tuple[list[bytes], list[bytes]]:

@@ -10,15 +10,15 @@ from __future__ import annotations
 
 import bisect
 import itertools
+import math
 import random
 from datetime import datetime, timezone
 from importlib import resources
 
 import orjson
 
-from ingestlab.runners.params import positive_int
-from ingestlab.runners.corpus_load_source import share
-from ingestlab.runners.track_lookup import doc_type, pick
+from ingestlab.runners.params import ParameterError, positive_int
+from ingestlab.runners.track_lookup import doc_type, ingest_percentage, pick
 
 NAME = "eventdata"
 AGENTS = [
@@ -130,8 +130,19 @@ class EventdataGenerator:
         return out
 
 
+def rally_share(total: int, part: int, parts: int) -> tuple[int, int]:
+    """[start, end) of client ``part`` of ``parts``, with the borders Rally's bulk gives its clients (rounded)."""
+    per_client = total / parts
+    return round(per_client * part), round(per_client * (part + 1))
+
+
 class EventdataParamSource:
-    """Params: ``index`` (a track index), ``docs`` (total for the task), ``bulk-size``, ``seed``."""
+    """Params: ``index`` (a track index), ``docs`` (total for the task), ``bulk-size``, ``seed``,
+    ``ingest-percentage`` and ``retries_on_429`` (passed on to Rally's bulk runner, under the name it reads).
+
+    The documents are split among clients as Rally's bulk splits a corpus, and ``ingest-percentage`` takes the
+    first part of each client's bulks as Rally's does, so the track's count check computes what was written the
+    same way for this source and for Rally's own (see ``rally_bulk_documents``)."""
 
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or NAME
@@ -140,18 +151,23 @@ class EventdataParamSource:
         self._docs = positive_int(params, "docs", operation, default=100_000)
         self._bulk_size = positive_int(params, "bulk-size", operation, default=1000)
         self._seed = positive_int(params, "seed", operation, default=1)
-        self._retries = int(params.get("retries-on-429", 10))
+        self._percentage = ingest_percentage(params, operation)
+        retries = params.get("retries_on_429", 10)
+        if isinstance(retries, bool) or not isinstance(retries, int) or retries < 0:
+            raise ParameterError(f"operation [{operation}]: [retries_on_429] must be a whole number >= 0, got {retries!r}")
+        self._retries = retries
         self._action = orjson.dumps({"index": {"_index": self._index, **({"_type": doc_type(index)} if doc_type(index) else {})}})
-        self._remaining = None
+        self._remaining = self._total = 0
         self._generator = None
         self.infinite = False
 
     def partition(self, partition_index, total_partitions):
         clone = EventdataParamSource.__new__(EventdataParamSource)
         clone.__dict__.update(self.__dict__)
-        start, end = share(self._docs, partition_index, total_partitions)
-        clone._remaining = end - start
-        clone._total = end - start
+        start, end = rally_share(self._docs, partition_index, total_partitions)
+        mine = end - start
+        take = min(mine, math.ceil(math.ceil(mine / self._bulk_size) * self._percentage / 100) * self._bulk_size)
+        clone._remaining = clone._total = take
         clone._generator = EventdataGenerator(self._seed * 1_000_003 + partition_index, first_offset=start)
         return clone
 

@@ -1,12 +1,13 @@
-"""Parameter source ``fresh-index-load``: reads a track corpus once and prepares every request body.
+"""Parameter source ``fresh-index-load``: the documents every run writes, as request bodies.
 
-All the work of the load side (reading, validating, building bulk bodies) happens here,
-once per client and before timing starts, so the runner's timed loop only sends bytes.
+A corpus that fits in :data:`~ingestlab.runners.corpus_share.HOLD_BYTES` is read, validated and built into
+request bodies here, once per client and before timing starts, so the runner's timed loop only sends bytes.
+A larger one is read a window at a time during each run, as a client streaming from disk does, so the
+worker's memory stays the same whatever the corpus size.
 """
 from __future__ import annotations
 
-from ingestlab.runners.bulk_bodies import batches
-from ingestlab.runners.corpus_reader import read_documents
+from ingestlab.runners.corpus_share import Share, held
 from ingestlab.runners.fresh_index_load import NAME
 from ingestlab.runners.indexing import Backoff
 from ingestlab.runners.params import one_of, positive_int
@@ -38,22 +39,23 @@ class FreshIndexLoadParamSource:
         return self
 
     def _prepare(self) -> dict:
-        documents = read_documents(self._document_set.document_file, self._doc_count)
+        documents = Share(str(self._document_set.document_file), 0, self._doc_count)
         prepared = {
             "index": self._index_name,
             "index-body": self._index_body,
             "method": self._method,
-            "doc-count": len(documents),
+            "doc-count": self._doc_count,
             "refresh": None if self._refresh == "none" else self._refresh,
             "backoff": self._backoff,
             "operation": self._operation,
             "doc-type": self._doc_type,
         }
+        in_file = self._document_set.number_of_documents
         if self._method == "bulk":
             prepared["bulk-size"] = self._bulk_size
-            prepared["batches"] = batches(documents, self._bulk_size)
+            prepared["batches"] = held(documents, self._bulk_size, in_file)
         else:
-            prepared["documents"] = documents
+            prepared["documents"] = held(documents, None, in_file)
         return prepared
 
     def params(self):

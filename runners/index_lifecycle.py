@@ -11,7 +11,9 @@ from elasticsearch import ApiError
 
 from ingestlab.runners.indexing import JSON
 from ingestlab.runners.params import positive_int
-from ingestlab.runners.track_lookup import document_set, pick, wanted_documents
+from ingestlab.runners.track_lookup import (
+    document_set, ingest_percentage, of_percentage, pick, rally_bulk_documents, wanted_documents,
+)
 from ingestlab.runners.failures import RequestFailed
 from ingestlab.runners.runner_stats import record
 
@@ -88,8 +90,10 @@ class CheckDocCount:
 
 
 class IndexLifecycleParamSource:
-    """``index`` (a track index; ``number-of-shards`` overrides its body's), and for the check ``doc-count``: what the write task wrote
-    (at most the corpus; test mode's -1k corpus caps it)."""
+    """``index`` (a track index; ``number-of-shards`` overrides its body's), and for the check what the write task
+    before it wrote, with the writer's own parameters: ``doc-count`` (default: the corpus; test mode's -1k corpus
+    caps it) and ``ingest-percentage``; with ``bulk-size`` and ``clients`` as well, the writer is Rally's ``bulk``
+    (or a source that splits its work as Rally's does), whose percentage applies per client and per bulk."""
 
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or "index-lifecycle"
@@ -98,10 +102,19 @@ class IndexLifecycleParamSource:
         if params.get("number-of-shards") is not None:  # e.g. a destination with more shards than its source
             body.setdefault("settings", {})["index.number_of_shards"] = positive_int(params, "number-of-shards", operation)
         self._params = {"index": index.name, "index-body": body, "operation": operation}
+        expected = None
         if track.corpora:
-            self._params["expected"] = wanted_documents(params, operation, document_set(track, params, operation))
+            expected = wanted_documents({**params, "ingest-percentage": 100}, operation, document_set(track, params, operation))
         elif "doc-count" in params:  # documents made on the fly (no corpus): the count the writer was given
-            self._params["expected"] = positive_int(params, "doc-count", operation)
+            expected = positive_int(params, "doc-count", operation)
+        if expected is not None:
+            percentage = ingest_percentage(params, operation)
+            if "bulk-size" in params and "clients" in params:
+                expected = rally_bulk_documents(expected, positive_int(params, "clients", operation),
+                                                positive_int(params, "bulk-size", operation), percentage)
+            else:
+                expected = of_percentage(expected, percentage, operation)
+            self._params["expected"] = expected
         self.infinite = True
 
     def partition(self, partition_index, total_partitions):

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import gzip
+import random
 from dataclasses import dataclass, field
 
 import orjson
@@ -24,14 +25,24 @@ class IndexingFailed(RequestFailed):
     """Elasticsearch refused documents for a reason that retrying does not fix, or retries ran out."""
 
 
+_JITTER = random.SystemRandom()  # OS entropy: forked load-driver workers do not share one sequence
+
+
 @dataclass(frozen=True)
 class Backoff:
+    """Exponential backoff with jitter: attempt *n* waits between half and all of ``initial × 2ⁿ`` (at most
+    ``max_seconds``), so clients rejected together do not all come back at the same moment."""
+
     initial_seconds: float = 0.05
     max_seconds: float = 5.0
     max_retries: int = 12
 
-    def delay(self, attempt: int) -> float:
+    def ceiling(self, attempt: int) -> float:
         return min(self.initial_seconds * (2**attempt), self.max_seconds)
+
+    def delay(self, attempt: int) -> float:
+        ceiling = self.ceiling(attempt)
+        return ceiling / 2 + _JITTER.uniform(0, ceiling / 2)
 
 
 @dataclass

@@ -47,9 +47,9 @@ def register_rally_corpora(registry) -> None:
     """The eventdata generator (for Rally's own bulk runner) and the count check after each indexing task."""
     from ingestlab.runners.eventdata_source import NAME as EVENTDATA, EventdataParamSource
 
-    transport_log.restore()
     registry.register_param_source(EVENTDATA, EventdataParamSource)
     _register_index_lifecycle(registry)
+    register_corpora(registry)  # also the test-mode cut of what eventdata makes on the fly
 
 
 def register_corpora(registry) -> None:

@@ -2,7 +2,8 @@
 
 ``source-index`` and ``dest-index`` name track indices; the destination is recreated from its track
 body before every run, with ``dest-shards`` overriding its shard count (local → remote shards).
-Every other parameter passes through, checked by the runner that reads it.
+Every other parameter passes through, checked by the runner that reads it; ``clients`` is the task's number of
+clients, from the partition Rally gives each.
 """
 from __future__ import annotations
 
@@ -35,7 +36,10 @@ class ReindexParamSource:
         self.infinite = True
 
     def partition(self, partition_index, total_partitions):
-        return self
+        clone = ReindexParamSource.__new__(ReindexParamSource)
+        clone.__dict__.update(self.__dict__)
+        clone._params = {**self._params, "clients": total_partitions}  # the task's clients: who reports throughput
+        return clone
 
     def params(self):
         return dict(self._params)

@@ -33,7 +33,7 @@ from ingestlab.runners.index_lifecycle import DocumentsLost, count_documents, re
 from ingestlab.runners.indexing import JSON, WriteStats, index_in_bulks
 from ingestlab.runners.params import ParameterError, positive_int
 from ingestlab.runners.runner_stats import record
-from ingestlab.runners.scroll_hits import SCROLL_FILTER, decoded_page, raw_page
+from ingestlab.runners.scroll_hits import SCROLL_FILTER, MalformedPage, decoded_page, raw_page
 from ingestlab.runners.timing import untimed
 from ingestlab.runners.failures import RequestFailed, describe
 
@@ -142,12 +142,17 @@ class SlicedScrollReindex:
             "started_at": run.started_at, "ended_at": run.ended_at, "node": node_name, "driver_host": socket.gethostname(),
             "shards": shards, "acknowledged": run.written.acknowledged,
         })
-        return {
-            "weight": expected, "unit": "docs", "success": True, "throughput": expected / run.elapsed, "elapsed-ms": run.elapsed * 1000.0,
+        outcome = {
+            "weight": expected, "unit": "docs", "success": True, "elapsed-ms": run.elapsed * 1000.0,
             "mb-per-s": run.read.source_bytes / run.elapsed / 1e6, "source-bytes": run.read.source_bytes, "pages": run.read.pages,
             "bulk-requests": run.written.requests, "retries": run.written.retries, "slices": run.slices,
             "client-cpu-us-per-doc": run.cpu / expected * 1e6 if expected else None,
         }
+        if int(params.get("clients", 1)) == 1:
+            # one client: the run's own docs/s, its set-up left out. With several, Rally must add the clients up
+            # itself (it takes a runner's throughput as one client's sample), so it is left to Rally.
+            outcome["throughput"] = expected / run.elapsed
+        return outcome
 
     def __repr__(self):
         return NAME
@@ -214,7 +219,10 @@ class _Run:
         try:
             response = await es.perform_request("POST", f"/{self.source}/_search", params=query, headers=dict(self.headers), body=body)
             while True:
-                new_id, actions, sources = raw_page(response.read()) if opts.raw else decoded_page(response)
+                try:
+                    new_id, actions, sources = raw_page(response.read()) if opts.raw else decoded_page(response)
+                except MalformedPage as e:
+                    raise ScrollFailed(f"slice {slice_id} of [{self.source}]: {e}") from None
                 scroll_id = new_id or scroll_id
                 if not actions:
                     return

@@ -112,3 +112,14 @@ def iterations(result: RaceResult, task_name: str, warmup: bool = False) -> int 
     if declared is None:
         return None
     return min(int(declared), task.clients) if result.test_mode else int(declared)
+
+
+def whole_task_rate(result: RaceResult, task: str, method: str = "corpus-load") -> float | None:
+    """A task's documents ÷ the time from its first request's start to its last request's end, from the records
+    the pack's writer keeps of every call; None without them (a race plain esrally ran). Unlike Rally's median of
+    one-second buckets it holds for a task of one or two seconds too, ramp-up and tail included."""
+    calls = [s for s in result.runner_stats if s.get("task") == task and s.get("method") == method and "start" in s]
+    if not calls:
+        return None
+    span = max(c["end"] for c in calls) - min(c["start"] for c in calls)
+    return sum(c["acknowledged"] for c in calls) / span if span > 0 else None

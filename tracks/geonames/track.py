@@ -1,6 +1,5 @@
-from ingestlab.runners.registration import register_rally_corpora, register_corpora
+from ingestlab.runners.registration import register_rally_corpora
 
 
 def register(registry):
     register_rally_corpora(registry)
-    register_corpora(registry)

@@ -108,3 +108,42 @@ def test_more_documents_than_written_are_called_duplicates(tmp_path):
     params = IndexLifecycleParamSource(make_track(tmp_path), {"doc-count": 20}).params()
     with pytest.raises(DocumentsLost, match="holds 23 documents; the task before wrote 20: 3 more than written: documents without ids were written twice"):
         call(CheckDocCount(), FakeEs(count=23), params)
+
+
+def test_each_client_reads_only_its_own_share_lazily(tmp_path):
+    """A worker never holds the corpus: client 0 of 2 finishes without reading client 1's half (whose bad line would
+    stop it), and client 1 starts at its own first line."""
+    track = make_track(tmp_path, docs=20)
+    f = tmp_path / "posts.json"
+    lines = f.read_bytes().splitlines(keepends=True)
+    lines[15] = b'{"n":15\n'
+    f.write_bytes(b"".join(lines))
+    source = CorpusLoadParamSource(track, {"bulk-size": 4})
+    first = drain(source.partition(0, 2))
+    assert [d for p in first for d in p["batch"].documents] == [b'{"n":%d}' % i for i in range(10)]
+    from ingestlab.runners.corpus_reader import CorpusError
+
+    with pytest.raises(CorpusError, match=r"posts.json:16: not valid JSON"):  # its window starts at line 11
+        drain(source.partition(1, 2))
+    lines[15] = b'{"n":15}\n'
+    f.write_bytes(b"".join(lines))
+    assert source.partition(1, 2).params()["batch"].documents == tuple(b'{"n":%d}' % i for i in range(10, 14))
+
+
+def test_bodies_are_built_a_window_ahead_not_for_the_whole_share(tmp_path, monkeypatch):
+    from ingestlab.runners import corpus_reader, corpus_share
+
+    monkeypatch.setattr(corpus_share, "WINDOW_DOCS", 8)
+    reads = []
+    real = corpus_reader.chunks
+
+    def counted(*args, **kwargs):
+        for chunk in real(*args, **kwargs):
+            reads.append(len(chunk))
+            yield chunk
+
+    monkeypatch.setattr(corpus_share, "chunks", counted)
+    client = CorpusLoadParamSource(make_track(tmp_path, docs=100), {"bulk-size": 4}).partition(0, 1)
+    client.params()
+    assert reads == [8]  # one window of two bulks, not 100 documents
+    assert client.percent_completed == pytest.approx(1 / 25)

@@ -41,3 +41,15 @@ def test_doc_count_is_capped_at_what_the_corpus_holds_only_in_test_mode(tmp_path
 def test_bad_params_name_the_parameter(tmp_path, params, message):
     with pytest.raises(ParameterError, match=message):
         FreshIndexLoadParamSource(make_track(tmp_path), params)
+
+
+def test_a_corpus_larger_than_the_hold_limit_streams_each_run(tmp_path, monkeypatch):
+    from ingestlab.runners import corpus_share
+
+    monkeypatch.setattr(corpus_share, "HOLD_BYTES", 100)
+    params = FreshIndexLoadParamSource(make_track(tmp_path), {"method": "bulk", "bulk-size": 7}).params()
+    assert isinstance(params["batches"], corpus_share.Streamed)
+    first, second = [b.documents for b in params["batches"]], [b.documents for b in params["batches"]]
+    assert first == second and sum(map(len, first)) == 30  # every run reads the same documents again
+    index = FreshIndexLoadParamSource(make_track(tmp_path), {"method": "index"}).params()
+    assert list(index["documents"]) == list(index["documents"]) and len(list(index["documents"])) == 30

@@ -41,3 +41,14 @@ def test_published_context_is_the_articles():
     assert "measured on 10,000 documents, not on the whole file" in text
     assert "234.4 (estimated)" in text  # 827,106 docs at 58.8 docs/s, which the article marks as an estimate
     assert text.count("(estimated) |") == 1
+
+
+def test_a_cell_is_its_documents_over_first_request_to_last_not_a_median_of_few_buckets():
+    """A 1.5 s cell: Rally's median rests on one or two one-second buckets; the report takes every call the writer
+    recorded: 100,000 documents from the first request's start to the last one's end."""
+    calls = [{"task": "b1000-t4", "method": "corpus-load", "acknowledged": 1000, "start": 100.0 + i * 0.015, "end": 100.02 + i * 0.015}
+             for i in range(100)]
+    grid = dvf.measured_grid(result("dvf", stats=calls))
+    assert grid[(1000, 4)]["docs_per_s"] == 100_000 / (100.02 + 99 * 0.015 - 100.0)
+    assert grid[(1000, 4)]["whole_task"] and not grid[(1000, 1)]["whole_task"]  # no records: Rally's median
+    assert grid[(1000, 4)]["rally_median"] == result("dvf").tasks["b1000-t4"].throughput_median
