@@ -3,8 +3,8 @@
 A track's document set says in its ``meta`` where its documents come from:
 
 - ``{"ingestlab.generator": "posts", "ingestlab.seed": 2017}``: made on first use by the pack's generator
-  (:mod:`ingestlab.corpus.makers`) with the set's ``document-count`` documents — in the track's directory,
-  or in Rally's data cache when the track's directory is not writable. In ``--test-mode`` Rally asks for
+  (:mod:`ingestlab.corpus.makers`) with the set's ``document-count`` documents, in Rally's data cache
+  (``<local.dataset.cache>/<corpus>/``), where it stays for every later race (see :func:`generated_target`). In ``--test-mode`` Rally asks for
   the ``-1k`` file, and only its 1,000 documents are made.
 - ``{"ingestlab.supplied": "<how to make it>"}``: a file the user made (e.g. with ``ingestlab dvf
   convert``), named by a track parameter. Its count and sizes are read from the entry written beside it
@@ -69,16 +69,24 @@ def make_document_set(data_dirs: list[str], file_name: str, docs: int, spec: dic
     """Run by Rally's track preparation (on every load-driver host): make the file unless it is there."""
     from ingestlab.corpus import makers
 
-    makers.make_as_declared(Path(_writable(data_dirs)) / file_name, docs, spec, log=_log)
+    makers.make_as_declared(generated_target(data_dirs, file_name), docs, spec, log=_log)
 
 
-def _writable(data_dirs: list[str]) -> str:
-    """The first of Rally's data directories (the track's own, then its data cache) that can take the file."""
+def generated_target(data_dirs: list[str], file_name: str) -> Path:
+    """Where a generated corpus file goes: where Rally finds it already (its data directories in order: the track's
+    own, then its data cache), else into Rally's data cache, made once and kept there for every later race (the
+    pack's races use ``INGESTLAB_HOME``'s Rally home) — or the track's directory when the cache is not writable."""
     for root in data_dirs:
+        if (Path(root) / file_name).is_file():
+            return Path(root) / file_name
+    for root in reversed(data_dirs):
         if root == data_dirs[-1]:
-            os.makedirs(root, exist_ok=True)  # Rally's data cache for the corpus: made as Rally would
+            try:
+                os.makedirs(root, exist_ok=True)  # Rally's data cache for the corpus: made as Rally would
+            except OSError:
+                continue
         if os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK):
-            return root
+            return Path(root) / file_name
     raise exceptions.DataError(f"none of {', '.join(data_dirs)} is writable for the generated corpus")
 
 

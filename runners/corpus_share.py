@@ -18,7 +18,7 @@ from typing import Iterator
 from ingestlab.runners.bulk_bodies import Batch
 from ingestlab.runners.corpus_reader import CorpusError, chunks
 
-WINDOW_DOCS = 8192
+WINDOW_DOCS = 4096
 HOLD_BYTES = 64 << 20
 
 

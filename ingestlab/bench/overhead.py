@@ -39,12 +39,20 @@ class Task:
     only: bool = False  # race only the measured task (Rally's --include-tasks): its challenge has other cells
 
 
+def _posts_file(name: str) -> Path:
+    """Where the pack's posts race finds (or makes) its corpus file: the minimal client reads the same one."""
+    from ingestlab.rally.home import corpus_dirs
+    from ingestlab.runners.corpus_processor import generated_target
+
+    return generated_target(corpus_dirs(paths.TRACKS_DIR / "posts", "posts"), name)
+
+
 def tasks(runs: int, scale: float = 1.0) -> list[Task]:
     posts = int(10000 * scale)
     single = int(2000 * scale)
     refreshed = int(200 * scale)
     pages = int(20000 * scale)
-    posts_file = paths.TRACKS_DIR / "posts" / f"posts-{posts}.json"
+    posts_file = _posts_file(f"posts-{posts}.json")
     posts_index = json.dumps({"settings": {"index.number_of_shards": 1, "index.number_of_replicas": 0},
                               "mappings": {"properties": {"user": {"type": "text"}, "postDate": {"type": "date"}, "message": {"type": "text"}}}})
     write = ["write", "--index", "overhead-minimal", "--index-body", posts_index, "--corpus", str(posts_file), "--runs", str(runs)]
@@ -134,7 +142,7 @@ def run(hosts: str, url: str, rounds: int = 2, runs: int = 3, scale: float = 1.0
     for t in chosen:  # the minimal client reads the corpus the pack's race makes: make it first
         if t.track == "posts":
             for document_set, spec in makers.generated_sets(load_track(paths.TRACKS_DIR / "posts", t.params).rendered):
-                makers.make_as_declared(paths.TRACKS_DIR / "posts" / document_set["source-file"], document_set["document-count"], spec, log=log)
+                makers.make_as_declared(_posts_file(document_set["source-file"]), document_set["document-count"], spec, log=log)
     if warmup_rounds:
         log(f"[ingestlab] overhead: {warmup_rounds} warm-up round(s) first (a fresh node's JVM favours whichever side runs later)")
     for _ in range(warmup_rounds):

@@ -42,7 +42,8 @@ def cmd_load(args) -> int:
     if args.memory:
         from ingestlab.bench import memory
 
-        peaks = memory.measure([k for k in memory.KINDS if k.split("-")[0] in chosen], scale=args.memory, base=args.docs)
+        peaks = memory.measure([k for k in [*memory.KINDS, *memory.WORKERS] if k.split("-")[0] in chosen], scale=args.memory,
+                               base=args.docs, worker_scale=args.worker_scale)
         for s in chosen:
             figures[s]["peak_rss"] = {k: v for k, v in peaks.items() if k.split("-")[0] == s}
     print(json.dumps(figures if args.study == "all" else figures[args.study], indent=2))
@@ -55,7 +56,10 @@ def _add_load(p) -> None:
     p.add_argument("--bulk-size", type=int, default=1000)
     p.add_argument("--memory", type=int, nargs="?", const=10, default=None, metavar="SCALE",
                    help="also the peak RSS of each generator and converter at 1x and SCALE x (default 10) its input, "
+                        "and of a load-driver worker's writers at 1x and --worker-scale x their corpus, "
                         "each in a child process of its own (a few minutes)")
+    p.add_argument("--worker-scale", type=int, default=100, metavar="SCALE",
+                   help=f"with --memory: a worker's corpus at 1x ({20_000:,} docs) and SCALE x (default 100)")
     p.set_defaults(func=cmd_load)
 
 

@@ -33,8 +33,12 @@ def cmd_corpus(args) -> int:
     sets = makers.generated_sets(track.rendered)
     if not sets:
         print(f"[ingestlab] track {study.name} declares no generated corpus with these parameters (nothing to make)")
-    for document_set, spec in sets:
-        target = study.track / document_set["source-file"]
+    from ingestlab.rally.home import corpus_dirs
+    from ingestlab.runners.corpus_processor import generated_target
+
+    corpus_names = {id(d): c["name"] for c in track.rendered.get("corpora", []) for d in c.get("documents", [])}
+    for document_set, spec in sets:  # where the pack's races look for it
+        target = generated_target(corpus_dirs(study.track, corpus_names[id(document_set)]), document_set["source-file"])
         made = makers.make_as_declared(target, int(document_set["document-count"]), spec)
         if made is None:
             print(f"[ingestlab] {target} is there already")

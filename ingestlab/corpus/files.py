@@ -15,12 +15,14 @@ import json
 import os
 import queue
 import threading
+import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable
+from typing import Callable, Iterable
 
 TEST_MODE_DOCS = 1000
 CHUNK_BYTES = 4 << 20
+PROGRESS_EVERY_S = 15.0
 
 
 def one_k_path(path: Path) -> Path:
@@ -128,15 +130,18 @@ class CorpusWriter:
     """Documents in, a complete corpus file (and its -1k file and entry) out, or nothing at all.
 
     ``write(item)`` takes one document's bytes (a whole line, newline included, or action line plus
-    document line when ``action_lines`` is set). ``one_k``: also write the -1k file (not for a file that
-    is itself one). ``compress``: also write ``.bz2`` archives."""
+    document line when ``action_lines`` is set); ``write_block`` many at once. ``one_k``: also write the -1k file
+    (not for a file that is itself one). ``compress``: also write ``.bz2`` archives. ``progress(documents)`` is
+    called every :data:`PROGRESS_EVERY_S` seconds while documents arrive (a line in a pipe for a long making)."""
 
-    def __init__(self, path: Path, compress: bool = False, one_k: bool = True, action_lines: bool = False):
+    def __init__(self, path: Path, compress: bool = False, one_k: bool = True, action_lines: bool = False,
+                 progress: Callable[[int], None] | None = None):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path, self.action_lines = path, action_lines
         self.full = _Stream(path, compress)
         self.small = _Stream(one_k_path(path), compress) if one_k else None
         self.docs = 0
+        self.progress, self._next_report = progress, time.monotonic() + PROGRESS_EVERY_S
 
     @property
     def bytes(self) -> int:
@@ -147,6 +152,21 @@ class CorpusWriter:
         if self.small is not None and self.docs < TEST_MODE_DOCS:
             self.small.write(item)
         self.docs += 1
+        if self.progress is not None and not self.docs & 0x3FF and time.monotonic() >= self._next_report:
+            self._next_report = time.monotonic() + PROGRESS_EVERY_S
+            self.progress(self.docs)
+
+    def write_block(self, block: bytes, docs: int) -> None:
+        """``docs`` whole documents at once, as they stand in a corpus file (e.g. one made in parts)."""
+        self.full.write(block)
+        if self.small is not None and self.docs < TEST_MODE_DOCS:
+            per_doc = 2 if self.action_lines else 1
+            lines = block.split(b"\n", (TEST_MODE_DOCS - self.docs) * per_doc)[:(TEST_MODE_DOCS - self.docs) * per_doc]
+            self.small.write(b"".join(line + b"\n" for line in lines[: min(docs, TEST_MODE_DOCS - self.docs) * per_doc]))
+        self.docs += docs
+        if self.progress is not None and time.monotonic() >= self._next_report:
+            self._next_report = time.monotonic() + PROGRESS_EVERY_S
+            self.progress(self.docs)
 
     def commit(self, source: dict) -> CorpusFile:
         """Rename everything into place and write the entry; ``source`` says where the documents came from."""
@@ -176,9 +196,10 @@ class CorpusWriter:
             self.abort()
 
 
-def write_corpus(path: Path, lines: Iterable[bytes], source: dict | None = None, one_k: bool = True) -> CorpusFile:
+def write_corpus(path: Path, lines: Iterable[bytes], source: dict | None = None, one_k: bool = True,
+                 progress: Callable[[int], None] | None = None) -> CorpusFile:
     """Stream ``lines`` (one document each) into ``path``, its -1k file and its entry."""
-    with CorpusWriter(path, one_k=one_k) as writer:
+    with CorpusWriter(path, one_k=one_k, progress=progress) as writer:
         for line in lines:
             writer.write(line)
         return writer.commit(source or {})

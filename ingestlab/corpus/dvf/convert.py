@@ -247,6 +247,7 @@ def convert(
     limit: int | None = None,
     source: dict | None = None,
     one_k: bool = True,
+    progress=None,
 ) -> Conversion:
     """Convert ``inputs`` (in order) into ``corpus`` (``…/<name>.json``), its -1k file (``one_k``) and its
     entry; ``source`` adds to what the entry says of the documents' origin."""
@@ -256,7 +257,7 @@ def convert(
     skipped = Skipped()
     dumps = orjson.dumps
     start = time.perf_counter()
-    with CorpusWriter(corpus, compress=compress, one_k=one_k) as writer:
+    with CorpusWriter(corpus, compress=compress, one_k=one_k, progress=progress) as writer:
         for path in inputs:
             for doc in documents(Path(path), skipped, strict, encoding):
                 writer.write(dumps(doc) + b"\n")

@@ -97,7 +97,23 @@ class Conversion:
         return self.input_bytes / self.seconds / 1e6 if self.seconds else 0.0
 
 
-def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | None = None, one_k: bool = True) -> Conversion:
+def _lines(page_id: str, doc: dict, dumps=orjson.dumps) -> bytes:
+    """A page's action line (its id) and document line."""
+    return b'{"index":{"_id":' + dumps(page_id) + b"}}\n" + dumps(doc) + b"\n"
+
+
+def write_documents(dump: Path, out: Path) -> int:
+    """The pages of ``dump`` as bare corpus lines in ``out`` (no -1k file, no entry): one part of a corpus made in parts."""
+    made = 0
+    with open_dump(dump) as raw, open(out, "wb") as f:
+        for page_id, doc in pages(_CountingReader(raw), dump):
+            f.write(_lines(page_id, doc))
+            made += 1
+    return made
+
+
+def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | None = None, one_k: bool = True,
+            progress=None) -> Conversion:
     """Convert ``dump`` into ``corpus``, its -1k file (``one_k``) and its entry (``<name>.meta.json``, which
     also says whether the dump was read to its end)."""
     if not dump.is_file():
@@ -105,11 +121,11 @@ def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | N
     dumps = orjson.dumps
     start = time.perf_counter()
     error: BadDump | None = None
-    with CorpusWriter(corpus, one_k=one_k, action_lines=True) as writer, open_dump(dump) as raw:
+    with CorpusWriter(corpus, one_k=one_k, action_lines=True, progress=progress) as writer, open_dump(dump) as raw:
         reader = _CountingReader(raw)
         try:
             for page_id, doc in pages(reader, dump):
-                writer.write(b'{"index":{"_id":' + dumps(page_id) + b"}}\n" + dumps(doc) + b"\n")
+                writer.write(_lines(page_id, doc, dumps))
                 if limit is not None and writer.docs >= limit:
                     break
         except BadDump as e:

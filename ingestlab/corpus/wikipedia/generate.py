@@ -21,8 +21,11 @@ STUB_TEMPLATES = ["stub", "人物スタブ", "Substub", "Tech-stub", "地理ス�
 HEADINGS = ["概要", "歴史", "経歴", "特徴", "脚注", "関連項目", "外部リンク", "作品"]
 
 
+PART_PAGES = 250_000
+
+
 class WikiGenerator:
-    def __init__(self, seed: int = DEFAULT_SEED, vocabulary: int = 20_000, sentences: int = 5_000):
+    def __init__(self, seed: int = DEFAULT_SEED, vocabulary: int = 20_000, sentences: int = 5_000, part_pages: int = PART_PAGES):
         from mimesis import Text
         from mimesis.locales import Locale
 
@@ -30,7 +33,7 @@ class WikiGenerator:
         words = list(dict.fromkeys(text.word() for _ in range(vocabulary)))
         self.titles = [w for w in words if "|" not in w and "[" not in w and ":" not in w]
         self.sentences = [text.sentence() for _ in range(sentences)]
-        self.seed = seed
+        self.seed, self.part_pages = seed, part_pages
 
     def _title(self, rng: random.Random, n: int) -> str:
         base = self.titles[n % len(self.titles)]
@@ -73,9 +76,19 @@ class WikiGenerator:
         lines.extend(f"[[Category:{rng.choice(self.titles)}]]" for _ in range(rng.randint(1, 4)))
         return "\n".join(lines)
 
-    def pages(self, count: int) -> Iterator[dict]:
-        rng = random.Random(self.seed)
-        for n in range(count):
+    def _rng(self, part: int) -> random.Random:
+        """Each ``part_pages`` pages (default :data:`PART_PAGES`) draw from a generator of their own, so a part is made alone (in parallel) as
+        it is within the whole export."""
+        return random.Random(self.seed if part == 0 else self.seed * 1_000_003 + part)
+
+    def pages(self, count: int, first: int = 0) -> Iterator[dict]:
+        """Pages ``first`` … ``first + count - 1`` of the export (``first`` at a part's border)."""
+        if first % self.part_pages:
+            raise ValueError(f"a run of pages starts at a multiple of {self.part_pages}, not at {first}")
+        rng = None
+        for n in range(first, first + count):
+            if rng is None or n % self.part_pages == 0:
+                rng = self._rng(n // self.part_pages)
             page_id = n + 1
             roll = rng.random()
             title = self._title(rng, n)

@@ -74,3 +74,13 @@ def test_a_supplied_file_is_read_from_its_entry_and_cut_in_test_mode(tmp_path):
     corpus_processor.apply_supplied(ds, found, test_mode=True)
     assert ds.number_of_documents == 1000 and ds.document_file == str(tmp_path / "real-1k.json")
     assert corpus_processor.find_supplied("missing.json", [str(tmp_path)]) is None
+
+
+def test_a_generated_corpus_goes_to_rallys_data_cache_unless_rally_finds_it_elsewhere_first(tmp_path):
+    from ingestlab.runners.corpus_processor import generated_target
+
+    track, cache = tmp_path / "track", tmp_path / "rally" / "data" / "posts"
+    track.mkdir()
+    assert generated_target([str(track), str(cache)], "posts-10.json") == cache / "posts-10.json" and cache.is_dir()
+    (track / "posts-10.json").write_text("{}\n")  # made there by an older pack: Rally reads that one, so it is kept current
+    assert generated_target([str(track), str(cache)], "posts-10.json") == track / "posts-10.json"
