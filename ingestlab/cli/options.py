@@ -44,7 +44,8 @@ def add_shape(p: argparse.ArgumentParser, heap: str = "1g", nodes: bool = True, 
 
 
 def shape(args, **fixed) -> lifecycle.Shape:
-    chosen = {"nodes": getattr(args, "nodes", 1), "version": args.version, "heap": lifecycle.validate_heap(args.heap), **fixed}
+    chosen = {"nodes": getattr(args, "nodes", 1), "version": args.version, "heap": args.heap, **fixed}
+    chosen["heap"] = lifecycle.validate_heap(chosen["heap"])
     return lifecycle.Shape(**chosen)
 
 
@@ -53,6 +54,9 @@ def add_race(p: argparse.ArgumentParser) -> None:
     p.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="track parameter (JSON values allowed), repeatable")
     p.add_argument("--tag", action="append", metavar="KEY:VALUE", help="user tag stored with the race, repeatable")
     p.add_argument("--test-mode", action="store_true", help="Rally's test mode: 1k docs, one iteration per task")
+    p.add_argument("--full-size", action="store_true",
+                   help="the study at its article's own size (its corpus and grid; the study's README gives the duration here); "
+                        "--track-param still overrides")
     p.add_argument("--client-options", help="passed to esrally --client-options (never printed)")
     p.add_argument("--on-error", choices=["abort", "continue", "continue-on-network"], default="abort",
                    help="Rally's --on-error: abort at the first failed request (default); continue: race on and mark the report "
@@ -60,9 +64,13 @@ def add_race(p: argparse.ArgumentParser) -> None:
     p.add_argument("--cluster", default=lifecycle.DEFAULT_CLUSTER, help="name of the pack's local cluster")
 
 
-def race_options(args) -> racing.Options:
-    return racing.Options(challenge=args.challenge, params=track_params(args), tags=pairs(args.tag, ":", "tag"),
-                          test_mode=args.test_mode, on_error=args.on_error)
+def race_options(args, study=None) -> racing.Options:
+    """The race's options; with ``--full-size`` the study's article-size parameters under the given ones, and a tag."""
+    params, tags = track_params(args), pairs(args.tag, ":", "tag")
+    if getattr(args, "full_size", False) and study is not None:
+        params = {**study.full_size, **params}
+        tags = {"size": "full", **tags}
+    return racing.Options(challenge=args.challenge, params=params, tags=tags, test_mode=args.test_mode, on_error=args.on_error)
 
 
 def target(args) -> racing.Target:

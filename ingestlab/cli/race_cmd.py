@@ -25,17 +25,18 @@ def present(study, result, load_side: dict | None = None) -> None:
 
 def cmd_race(args) -> int:
     study = studies.get(args.study)
-    result = racing.race(study.track, options.target(args), options.race_options(args).tagged(study=study.name))
+    result = racing.race(study.track, options.target(args), options.race_options(args, study).tagged(study=study.name))
     present(study, result)
     return 0
 
 
 def cmd_demo(args) -> int:
     study = studies.get(args.study)  # an unknown study fails before a cluster starts
-    shape = options.shape(args, name=args.cluster, version=args.version or study.default_version)
+    heap = args.heap or (study.full_size_heap if args.full_size else "1g")
+    shape = options.shape(args, name=args.cluster, version=args.version or study.default_version, heap=heap)
     with lifecycle.running(shape, keep=args.keep_cluster) as cluster:
         target = racing.Target(hosts=cluster.hosts, client_options=args.client_options)
-        result = racing.race(study.track, target, options.race_options(args).tagged(study=study.name))
+        result = racing.race(study.track, target, options.race_options(args, study).tagged(study=study.name))
     load_side = None
     if study.load_bench:
         print("[ingestlab] measuring the load side alone (no cluster) ...")
@@ -117,7 +118,7 @@ def add(sub) -> None:
     d = sub.add_parser("demo", help="provision a node, race a study, print it beside the published figures, stop the node")
     d.add_argument("study", nargs="?", default="posts", help="study to race (default: posts)")
     options.add_race(d)
-    options.add_shape(d, version=None)
+    options.add_shape(d, version=None, heap=None)
     d.add_argument("--keep-cluster", action="store_true", help="leave the cluster running afterwards")
     d.set_defaults(func=cmd_demo)
 

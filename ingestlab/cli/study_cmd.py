@@ -40,7 +40,8 @@ def cmd_corpora(args) -> int:
         if not name or track not in {t.name for t in corpora.TRACKS}:
             raise IngestlabError(f"track param {key!r} must look like <track>.<param>, e.g. eventdata.eventdata_docs=50000")
         extra.setdefault(track, {})[name] = options.parse_value(value)
-    corpora.scaling(chosen, test_mode=args.test_mode, extra_params=extra, clients=args.clients, version=args.version)
+    corpora.scaling(chosen, test_mode=args.test_mode, extra_params=extra, clients=args.clients, version=args.version,
+                    full_size=args.full_size)
     return 0
 
 
@@ -78,6 +79,8 @@ def add(sub) -> None:
     cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")
     cs.add_argument("--tracks", default="eventdata,geonames,pmc")
     cs.add_argument("--test-mode", action="store_true")
+    cs.add_argument("--full-size", action="store_true", help="Rally's own corpus sizes (eventdata 20 M, geonames 11.4 M, pmc 574 k "
+                                                              "docs), 120 s warm-up, 2 GB heaps; --track-param still overrides")
     cs.add_argument("--clients", type=int, help="bulk_indexing_clients (default: the tracks' 8)")
     cs.add_argument("--version", choices=options.VERSIONS, help="Elasticsearch of both clusters (default: the study's own, see tracks/eventdata/README.md)")
     cs.add_argument("--track-param", action="append", metavar="TRACK.KEY=VALUE", help="e.g. geonames.geonames_docs=234908, repeatable")

@@ -75,12 +75,21 @@ class ClusterFacts:
         return bool(self.modules) and module not in self.modules
 
 
-def _get_json(url: str, authorization: str | None, context, timeout: float) -> dict:
+def _get_json(url: str, authorization: str | None, context, timeout: float):
     request = urllib.request.Request(url, method="GET")
     if authorization:
         request.add_header("Authorization", authorization)
     with urllib.request.urlopen(request, timeout=timeout, context=context) as response:
         return json.loads(response.read())
+
+
+def base_url(host: str, options: dict) -> str:
+    return _url(host, options.get("use_ssl") in (True, "true"))
+
+
+def get_json(url: str, options: dict, timeout: float = 5.0):
+    """GET ``url`` with the credentials and TLS settings of Rally's client options (parsed)."""
+    return _get_json(url, _authorization(options), _ssl_context(options), timeout)
 
 
 def check_hosts(target_hosts: str, client_options: str | None = None, timeout: float = 5.0) -> ClusterFacts:

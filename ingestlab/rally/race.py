@@ -22,6 +22,7 @@ from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.driver_watch import DriverStats, DriverWatch
+from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
 from ingestlab.rally.progress import Progress
 from ingestlab.rally.results import RaceResult
@@ -37,6 +38,8 @@ class Outcome:
     returncode: int
     stopped_because: str | None = None  # why the pack stopped the race itself (a load-driver host gone)
     output: str = ""
+    seconds: float | None = None  # wall clock of the esrally process
+    rally_memory: dict | None = None  # peak RSS of Rally's processes (see footprint.ProcessPeaks)
 
 
 def environment(race_id: str, home: Path, actor_port: int, progress: Path) -> dict:
@@ -68,16 +71,19 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
         driver_stats = DriverStats(drivers) if drivers is not None else None
         watch = DriverWatch(drivers) if drivers is not None else None
         with open(Path(tmp) / "output.txt", "w+") as captured, Progress(Path(tmp) / "progress.jsonl", log):
+            started = time.monotonic()
             proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
                                     stderr=None if stream else subprocess.STDOUT)
-            returncode, stopped_because = _wait(proc, watch, log)
+            with ProcessPeaks(proc.pid) as peaks:
+                returncode, stopped_because = _wait(proc, watch, log)
+            seconds = time.monotonic() - started
             captured.seek(0)
             output = captured.read()
         if driver_stats:
             driver_stats.collect(rally_home.runner_stats_file(race_id, home))
     if stopped_because:
         rally_home.race_json(race_id, home).unlink(missing_ok=True)  # a race the pack stopped is not a result
-    return Outcome(race_id, returncode, stopped_because, output)
+    return Outcome(race_id, returncode, stopped_because, output, seconds, peaks.summary())
 
 
 def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int, str | None]:
@@ -106,6 +112,8 @@ def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream:
         raise IngestlabError(f"the race failed (exit {outcome.returncode}); Rally's log: {rally_home.rally_log(home)}"
                              + (f"\n{outcome.output[-3000:]}" if outcome.output else ""))
     race = json.loads(race_file.read_text())
+    footprint = {"seconds": outcome.seconds, "rally_memory": outcome.rally_memory,
+                 "indices_bytes": indices_bytes(request.target_hosts, request.client_options) if request.target_hosts else None}
     return RaceResult(race=race, runner_stats=read_runner_stats(rally_home.runner_stats_file(outcome.race_id, home)),
                       machine=machine.describe(), track=track.with_params(race.get("track-params", {}) or {}) if track else None,
-                      rally_home=home)
+                      rally_home=home, footprint=footprint)

@@ -68,6 +68,7 @@ class RaceResult:
     machine: dict = field(default_factory=dict)
     track: TrackInfo | None = None  # the track as rendered with the race's parameters, where it is known
     rally_home: Path | None = None
+    footprint: dict = field(default_factory=dict)  # seconds, rally_memory (peak RSS), indices_bytes: see rally.footprint
 
     @property
     def race_id(self) -> str:
@@ -110,7 +111,7 @@ class RaceResult:
 
     def to_json(self) -> dict:
         return {"race": self.race, "params": self.params, "machine": self.machine,
-                "track-path": str(self.track.path) if self.track else None}
+                "track-path": str(self.track.path) if self.track else None, "footprint": self.footprint}
 
 
 def races_dir(home: Path | None = None) -> Path:

@@ -19,10 +19,33 @@ def machine_line(result: RaceResult) -> str:
 
 
 def this_machine(result: RaceResult) -> str:
-    """"This machine: …" with the Elasticsearch and esrally versions and the race id, as every report states it."""
+    """"This machine: …" with the Elasticsearch and esrally versions and the race id, as every report states it,
+    and what the race cost where the pack ran it (duration, disk, memory)."""
     cluster = result.cluster
-    return (f"This machine: {machine_line(result)}; Elasticsearch {cluster.get('distribution-version')} "
+    line = (f"This machine: {machine_line(result)}; Elasticsearch {cluster.get('distribution-version')} "
             f"({cluster.get('distribution-flavor')}), esrally {result.race.get('rally-version')}, race {result.race_id}")
+    cost = footprint_line(result.footprint)
+    return f"{line}. {cost}" if cost else line
+
+
+def duration(seconds: float) -> str:
+    minutes, rest = divmod(round(seconds), 60)
+    hours, minutes = divmod(minutes, 60)
+    return f"{hours} h {minutes} min" if hours else (f"{minutes} min {rest} s" if minutes else f"{rest} s")
+
+
+def footprint_line(footprint: dict | None) -> str:
+    """"The race took …, its indices held … on disk, Rally's largest process peaked at … RSS" (what is known)."""
+    footprint = footprint or {}
+    parts = []
+    if footprint.get("seconds"):
+        parts.append(f"the race took {duration(footprint['seconds'])}")
+    if footprint.get("indices_bytes"):
+        parts.append(f"its indices held {footprint['indices_bytes'] / 1e9:,.2f} GB on disk at the end")
+    memory = footprint.get("rally_memory") or {}
+    if memory.get("largest_mib"):
+        parts.append(f"Rally's largest process (of {memory['processes']}) peaked at {memory['largest_mib']:,.0f} MiB RSS")
+    return (", ".join(parts)[0].upper() + ", ".join(parts)[1:]) if parts else ""
 
 
 def invalid_lines(result: RaceResult) -> list[str]:

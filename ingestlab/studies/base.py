@@ -16,7 +16,9 @@ The protocol, each part optional but ``markdown``:
 - ``headlines(result, published)``: the study's headline ratios, for the cross-version study and the nightly;
 - ``published``: the name of its data file in :mod:`ingestlab.published`;
 - ``default_version``: the Elasticsearch a demo (or the study's own multi-race commands) provisions: the study's
-  own version line where the pack can run it, else the newest that runs the whole study; the track's README says why.
+  own version line where the pack can run it, else the newest that runs the whole study; the track's README says why;
+- ``full_size``: the track parameters that race the study at its article's own size (``--full-size``), and
+  ``full_size_heap``, the heap a node the pack provisions for it gets.
 """
 from __future__ import annotations
 
@@ -57,6 +59,8 @@ class Study:
     headline_params: dict | None = None
     headline_challenge: str | None = None  # the challenge that measures the headlines (None: the track's default)
     default_version: str = DEFAULT_VERSION
+    full_size: dict = {}  # the article's own size: the track's defaults unless the study says otherwise
+    full_size_heap: str = "1g"
 
     @property
     def track(self) -> Path:

@@ -47,8 +47,10 @@ class Corpus(Study):
     published = "rally-corpora"
     default_version = "9.2.0"  # the study ran 5.2, which the pack cannot provision: the newest line instead
 
-    def __init__(self, name: str, title: str, small_params: dict, load_bench=None):
+    def __init__(self, name: str, title: str, small_params: dict, full_size: dict, load_bench=None):
         self.name, self.title, self.small_params = name, title, small_params
+        # Rally's own corpus size, and the 120 s warm-up of the races the article ran with Rally's defaults
+        self.full_size = {**full_size, "warmup_time_period": 120}
         self.load_bench = load_bench
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
@@ -76,9 +78,10 @@ class Corpus(Study):
 
 
 EVENTDATA = Corpus("eventdata", "Rally corpora: eventdata (nginx logs generated on the fly)", {"eventdata_docs": 100_000},
-                   load_bench=loadbench.eventdata)
-GEONAMES = Corpus("geonames", "Rally corpora: geonames (real GeoNames places)", {"geonames_docs": 100_000})
-PMC = Corpus("pmc", "Rally corpora: pmc (real PMC full-text articles)", {"pmc_docs": 1_000})
+                   {"eventdata_docs": 20_000_000}, load_bench=loadbench.eventdata)
+GEONAMES = Corpus("geonames", "Rally corpora: geonames (real GeoNames places)", {"geonames_docs": 100_000},
+                  {"geonames_docs": 11_396_503})
+PMC = Corpus("pmc", "Rally corpora: pmc (real PMC full-text articles)", {"pmc_docs": 1_000}, {"pmc_docs": 574_199})
 TRACKS = (EVENTDATA, GEONAMES, PMC)
 
 
@@ -139,9 +142,13 @@ SHAPES = (  # (cluster, challenge): the study's shapes of race, on this one mach
 )
 
 
+FULL_SIZE_HEAP = "2g"  # per node, for Rally's own corpus sizes (--full-size)
+
+
 def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = None, clients: int | None = None,
-            version: str | None = None, log=print):
-    """Race each track on 1 node, then on 3 nodes with 0 and 1 replica; write the report beside the study's."""
+            version: str | None = None, full_size: bool = False, log=print):
+    """Race each track on 1 node, then on 3 nodes with 0 and 1 replica; write the report beside the study's.
+    ``full_size``: Rally's own corpus sizes (each track's ``full_size``), nodes with a larger heap."""
     from ingestlab import racing
     from ingestlab.cluster import lifecycle
     from ingestlab.report import writer
@@ -151,16 +158,18 @@ def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = 
     docs: dict[str, int | None] = {}
     ran: set[str] = set()
     for shape, challenge in SHAPES:
-        with lifecycle.running(lifecycle.Shape(**shape, version=version or tracks[0].default_version), log=log) as cluster:
+        sized = {**shape, "heap": FULL_SIZE_HEAP} if full_size else shape
+        with lifecycle.running(lifecycle.Shape(**sized, version=version or tracks[0].default_version), log=log) as cluster:
             for study in tracks:
-                params = {**study.small_params, **(extra_params or {}).get(study.name, {})}
+                params = {**(study.full_size if full_size else study.small_params), **(extra_params or {}).get(study.name, {})}
                 if clients:
                     params["bulk_indexing_clients"] = clients
                 if shape["nodes"] == 1:
                     params["number_of_replicas"] = 0
                 log(f"[ingestlab] rally corpora: {study.name} on {shape['nodes']} node(s), {challenge}")
                 result = racing.race(study.track, racing.Target(hosts=cluster.hosts), racing.Options(
-                    challenge=challenge, params=params, tags={"study": study.name, "corpora": stamp, "nodes": str(shape["nodes"])},
+                    challenge=challenge, params=params, tags={"study": study.name, "corpora": stamp, "nodes": str(shape["nodes"]),
+                                                              **({"size": "full"} if full_size else {})},
                     test_mode=test_mode), log=log)
                 figures = {task: r["median"] for task, r in indexing(result).items()}
                 per_replicas = {n: figures.get(task) for n, task in bulk_task_per_replicas(result).items()}

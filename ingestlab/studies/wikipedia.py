@@ -152,6 +152,11 @@ class Wikipedia(Study):
     title = "Reindexing Wikipedia: _reindex API vs. sliced scroll + parallel bulk"
     published = "wikipedia"
     small_params = {"wiki_pages": 5000, "source_shards": 2}
+    # the article's document count, 16 primaries and _reindex scroll-size sweep (a scroll page of up to 500,000 documents
+    # needs index.max_result_window raised and a heap that holds such a page and its bulk), one run per method
+    full_size = {"wiki_pages": 2_050_717, "source_shards": 16, "reindex_scroll_sizes": [1000, 10000, 100000, 300000, 500000],
+                 "max_result_window": 500_000, "repetitions": 1}
+    full_size_heap = "6g"
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
         rows = method_rows(result)

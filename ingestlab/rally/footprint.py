@@ -1,0 +1,95 @@
+"""What a race cost the machine besides time: the peak memory of Rally's own processes, and the disk its
+indices took.
+
+:class:`ProcessPeaks` watches the esrally process and everything it starts (its actor system: the driver, the
+load-driver workers) once a second and keeps each process's peak resident set size (``VmHWM``, which the kernel
+keeps itself, so a short peak between two looks is not missed). :func:`indices_bytes` asks the cluster how much
+disk its indices use (every copy: primaries and replicas).
+"""
+from __future__ import annotations
+
+import os
+import threading
+from pathlib import Path
+
+
+def _children() -> dict[int, list[int]]:
+    tree: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            stat = (entry / "stat").read_text()
+        except OSError:
+            continue
+        parent = int(stat.rsplit(")", 1)[1].split()[1])
+        tree.setdefault(parent, []).append(int(entry.name))
+    return tree
+
+
+def descendants(pid: int) -> list[int]:
+    tree, found, todo = _children(), [], [pid]
+    while todo:
+        p = todo.pop()
+        found.append(p)
+        todo.extend(tree.get(p, []))
+    return found
+
+
+def peak_kib(pid: int) -> int | None:
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmHWM:"):
+                return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+class ProcessPeaks:
+    """Peak RSS of ``pid`` and its descendants while the ``with`` block runs (polled every ``interval`` s)."""
+
+    def __init__(self, pid: int, interval: float = 1.0):
+        self.pid, self.interval = pid, interval
+        self.peaks: dict[int, int] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def look(self) -> None:
+        for p in descendants(self.pid):
+            kib = peak_kib(p)
+            if kib is not None and kib > self.peaks.get(p, 0):
+                self.peaks[p] = kib
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.look()
+
+    def __enter__(self) -> "ProcessPeaks":
+        self.look()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self) -> dict:
+        """The largest process's peak and every process's, in MiB (largest first), leaving out this one's own."""
+        mine = os.getpid()
+        values = sorted((kib / 1024 for p, kib in self.peaks.items() if p != mine), reverse=True)
+        return {"largest_mib": round(values[0], 1) if values else None, "processes": len(values),
+                "peaks_mib": [round(v, 1) for v in values]}
+
+
+def indices_bytes(target_hosts: str, client_options: str | None = None, timeout: float = 30.0) -> int | None:
+    """Bytes on disk of every index in the cluster (primaries and replicas), or None when it cannot be asked."""
+    from ingestlab.rally import preflight
+
+    options = preflight.parse_client_options(client_options)
+    url = preflight.base_url(target_hosts.split(",")[0].strip(), options)
+    try:
+        rows = preflight.get_json(url + "_cat/indices?bytes=b&format=json&h=index,store.size&expand_wildcards=all", options, timeout)
+    except Exception:  # a report must not fail for want of this figure
+        return None
+    return sum(int(r.get("store.size") or 0) for r in rows)
