@@ -2,6 +2,7 @@
 ``ingestlab dvf …`` and ``ingestlab wikipedia …`` (generate and convert the two studies' real formats)."""
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -53,7 +54,7 @@ def cmd_wikipedia(args) -> int:
         print(f"[ingestlab] wrote {written:,} pages to {args.output}")
         return 0
     out = output(args.out, "wikipedia", "wikipedia-converted.json")
-    result = convert.convert(Path(args.dump), out, limit=args.limit)
+    result = convert.convert(Path(args.dump), out, limit=args.limit, workers=args.workers)
     print(f"[ingestlab] {result.documents:,} pages into {out} ({result.uncompressed_bytes / 1e6:,.1f} MB) from "
           f"{result.input_bytes / 1e6:,.1f} MB of XML in {result.seconds:,.1f} s: {result.mb_per_second:,.1f} MB/s; "
           f"race it with --track-param corpus_file={_param(out, 'wikipedia')}")
@@ -124,4 +125,6 @@ def add(sub) -> None:
     wc.add_argument("dump")
     wc.add_argument("--out", help="corpus file; a bare name goes into tracks/wikipedia/ (default wikipedia-converted.json)")
     wc.add_argument("--limit", type=int, help="stop after this many pages")
+    wc.add_argument("--workers", type=int, default=os.cpu_count() or 1,
+                    help="converter processes (default: one per core); the export is cut between pages and put back in order")
     wc.set_defaults(func=cmd_wikipedia)

@@ -97,6 +97,21 @@ class Conversion:
         return self.input_bytes / self.seconds / 1e6 if self.seconds else 0.0
 
 
+def _convert_in_parallel(dump: Path, corpus: Path, source: dict | None, one_k: bool, progress, workers: int) -> Conversion:
+    from ingestlab.corpus.wikipedia import parallel
+
+    start = time.perf_counter()
+    with CorpusWriter(corpus, one_k=one_k, action_lines=True, progress=progress) as writer, open_dump(dump) as raw:
+        reader = _CountingReader(raw)
+        try:
+            for lines, count, _ in parallel.convert_lines(reader, workers):
+                writer.write_block(lines, count)
+        except (parallel.BrokenPiece, EOFError) as e:
+            raise BadDump(str(e)) from None  # the writer's `with` removes what was written
+        written = writer.commit({"converted-from": str(dump), "complete": True, "input-bytes": reader.bytes, **(source or {})})
+    return Conversion(corpus, written.documents, reader.bytes, written.uncompressed_bytes, time.perf_counter() - start, complete=True)
+
+
 def _lines(page_id: str, doc: dict, dumps=orjson.dumps) -> bytes:
     """A page's action line (its id) and document line."""
     return b'{"index":{"_id":' + dumps(page_id) + b"}}\n" + dumps(doc) + b"\n"
@@ -113,11 +128,17 @@ def write_documents(dump: Path, out: Path) -> int:
 
 
 def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | None = None, one_k: bool = True,
-            progress=None) -> Conversion:
+            progress=None, workers: int = 1) -> Conversion:
     """Convert ``dump`` into ``corpus``, its -1k file (``one_k``) and its entry (``<name>.meta.json``, which
-    also says whether the dump was read to its end)."""
+    also says whether the dump was read to its end). ``workers`` > 1 converts on that many cores
+    (:mod:`~ingestlab.corpus.wikipedia.parallel`; not with ``limit``)."""
     if not dump.is_file():
         raise BadDump(f"{dump}: no such file")
+    if workers > 1 and limit is None:
+        try:
+            return _convert_in_parallel(dump, corpus, source, one_k, progress, workers)
+        except BadDump:
+            pass  # broken input: one pass names where, and keeps the pages before it
     dumps = orjson.dumps
     start = time.perf_counter()
     error: BadDump | None = None
