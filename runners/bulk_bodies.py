@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import orjson
+
 INDEX_ACTION = b'{"index":{}}\n'
 NEWLINE = b"\n"
 
@@ -96,3 +98,31 @@ def acknowledged_ids(response: dict) -> list:
         if result.get("status", 0) < 300:
             ids.append(result.get("_id"))
     return ids
+
+
+def _string_at(raw: bytes, start: int):
+    """The JSON string value starting at ``raw[start]`` (a quote), decoded; escaped quotes inside are skipped."""
+    end = start
+    while True:
+        end = raw.index(b'"', end + 1)
+        backslashes = len(raw[start + 1:end]) - len(raw[start + 1:end].rstrip(b"\\"))
+        if not backslashes % 2:
+            return orjson.loads(raw[start:end + 1])
+
+
+def clean_bulk(raw: bytes, documents: int) -> list | None:
+    """For a raw bulk response that reports no error (``"errors":false`` at its head, as Elasticsearch writes it) and
+    holds an item for each of ``documents``: the ids to sample (the first and the last item's; none where
+    ``filter_path`` left ids out). None when the response must be read in full (errors, another layout, a count
+    that does not match).
+
+    Without errors every item succeeded, so the documents are accounted for by counting the items on the bytes (one
+    ``"status":`` each) instead of decoding them one by one."""
+    head = raw[:128]
+    if b'"errors":false' not in head or b'"items":[' not in head or raw.count(b'"status":') != documents:
+        return None
+    sample = []
+    for position in dict.fromkeys((raw.find(b'"_id":'), raw.rfind(b'"_id":'))):
+        if position >= 0 and raw[position + 6:position + 7] == b'"':
+            sample.append(_string_at(raw, position + 6))
+    return sample

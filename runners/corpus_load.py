@@ -12,7 +12,7 @@ from __future__ import annotations
 import time
 
 from ingestlab.runners.failures import RequestFailed
-from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one
+from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one, raw_responses
 from ingestlab.runners.runner_stats import record
 
 
@@ -36,6 +36,7 @@ class CorpusLoad:
         index, batch = params["index"], params["batch"]
         backoff = params.get("backoff") or Backoff()
         stats = WriteStats()
+        raw_responses(es)
         started = time.time()
         try:
             if params["bulk"]:

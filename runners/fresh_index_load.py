@@ -13,7 +13,7 @@ from __future__ import annotations
 import time
 
 from ingestlab.runners.index_lifecycle import DocumentsLost, count_documents, recreate_index
-from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one
+from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one, raw_responses
 from ingestlab.runners.runner_stats import record
 from ingestlab.runners.timing import untimed
 
@@ -34,6 +34,7 @@ class FreshIndexLoad:
         expected = params["doc-count"]
         stats = WriteStats()
         await untimed(lambda: recreate_index(es, index, params["index-body"]))
+        raw_responses(es)
         start, cpu = time.perf_counter(), time.process_time()
         if method == "bulk":
             await index_in_bulks(es, index, params["batches"], refresh, backoff, stats, doc_type=params.get("doc-type"))

@@ -103,7 +103,7 @@ class ReindexApi:
         found = await untimed(lambda: count_documents(es, dest))
         if found != expected:
             raise DocumentsLost.mismatch(dest, found, expected, f"_reindex copied {expected} from [{source}]")
-        stats = {"task": operation, "method": NAME, "docs": expected, "elapsed_s": elapsed, "waited_s": waited, "polls": polls,
+        stats = {"task": operation, "method": NAME, "docs": expected, "elapsed_s": elapsed, "waited_s": waited, "polls": polls, "task_id": task,
                  "client_cpu_s": cpu, "scroll_size": scroll_size, "slices": slices, "retries": result.get("retries", {})}
         if not_forgotten:
             stats["tasks_index"] = f"result not removed from .tasks: {not_forgotten}"

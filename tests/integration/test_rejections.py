@@ -13,9 +13,9 @@ from tests.integration.conftest import get_json, ingestlab
 pytestmark = pytest.mark.integration
 
 
-def _race(cluster, study, *extra):
+def _race(cluster, study, *extra, test_mode=True):
     tag = f"q-{uuid.uuid4().hex[:8]}"
-    proc = ingestlab("race", study, "--test-mode", "--target-hosts", cluster.hosts, "--tag", f"run:{tag}", *extra)
+    proc = ingestlab("race", study, *(["--test-mode"] if test_mode else []), "--target-hosts", cluster.hosts, "--tag", f"run:{tag}", *extra)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     stored = results.latest_race({"study": study, "run": tag})
     return proc, stored, read(runner_stats_file(stored["race-id"]))
@@ -46,7 +46,7 @@ def test_fresh_index_load_retries_rejections_and_writes_every_document(es_tiny_w
 def test_rallys_bulk_without_retries_shows_its_errors_and_the_report_is_invalid(es_tiny_write_queue):
     proc, stored, _ = _race(es_tiny_write_queue, "eventdata", "--challenge", "append-no-conflicts", "--track-param", "bulk_retries_on_429=0",
                             "--track-param", "number_of_shards=8", "--track-param", "bulk_size=500", "--track-param", "index_name=eventdata-q",
-                            "--on-error", "continue")
+                            "--track-param", "eventdata_docs=40000", "--on-error", "continue", test_mode=False)
     measured = results.task_results(stored)
     print(f"[rejections] Rally's bulk, no retries: error rate {measured['index-append'].error_rate:.1%}")
     assert measured["index-append"].error_rate > 0

@@ -17,7 +17,7 @@ STUDIES = {  # study: (extra params, index that holds the race's documents, coun
                  "--track-param", "searchable_clients=2"], "refresh", 1000),
     "dvf": (["--track-param", "bulk_sizes=[1,100]", "--track-param", "client_counts=[1,2]"], "dvf", 1000),
     "wikipedia": (["--track-param", "source_shards=2"], "wikipedia-dest", 1000),
-    "eventdata": (["--track-param", "eventdata_docs=2000"], "eventdata", 2000),
+    "eventdata": ([], "eventdata", 1000),
     "geonames": ([], "geonames", 1000),
     "pmc": ([], "pmc", 1000),
 }
