@@ -71,6 +71,9 @@ def left_out(race: dict, test_mode: bool = False) -> str | None:
     failed = [t for t, r in task_results(race).items() if r.error_rate]
     if failed:
         return f"requests failed in {', '.join(failed)}"
+    emulation = race.get("ingestlab-emulation")
+    if emulation and not emulation.get("held"):
+        return "its emulated hardware did not hold (" + "; ".join(emulation.get("problems", [])) + ")"
     return None
 
 

@@ -23,6 +23,8 @@ class Target:
     client_options: str | None = None
     drivers: object | None = None
     distribution: dict | None = None
+    emulation: object | None = None  # a lab with emulated hardware (ingestlab.hosts.lab.Lab): monitored while racing
+    launcher: tuple = ()  # a command prefix esrally starts through (the coordinator's load-driver CPU share)
 
 
 @dataclass(frozen=True)
@@ -83,17 +85,38 @@ def race(track_path: Path, target: Target, options: Options, log=print, stream: 
         tags["test-mode"] = "true"
     if target.drivers is not None:
         tags["load-driver-hosts"] = str(len(target.drivers.hosts))
+    if target.emulation is not None:
+        tags["hardware"] = target.emulation.profile.tag()
     request = RaceRequest(track_path=Path(track_path), target_hosts=target.hosts, challenge=options.challenge, track_params=track.given,
                           user_tags=tags, test_mode=options.test_mode, client_options=target.client_options,
                           report_file=options.report_file or summary_file(tags.get("study", track.name)), on_error=options.on_error,
-                          exclude_tasks=options.exclude_tasks, include_tasks=options.include_tasks, drivers=target.drivers)
+                          exclude_tasks=options.exclude_tasks, include_tasks=options.include_tasks, drivers=target.drivers,
+                          launcher=tuple(target.launcher))
     if target.distribution is not None:
         from ingestlab.rally import from_distribution
 
         return from_distribution.run(request, track=track, log=log, **target.distribution)
     facts = preflight.check_hosts(target.hosts, target.client_options)
     track = fit_to_cluster(request, track, facts, options, log)
-    return rally_race.run(request, track=track, log=log, stream=stream)
+    if target.emulation is None:
+        return rally_race.run(request, track=track, log=log, stream=stream)
+    return _monitored(request, track, target.emulation, log, stream)
+
+
+def _monitored(request: RaceRequest, track, lab, log, stream: bool) -> RaceResult:
+    """A race on emulated hardware, with the fidelity monitor watching it; its verdict is kept beside race.json."""
+    import json
+    from dataclasses import replace
+
+    from ingestlab.hosts import fidelity
+    from ingestlab.rally.home import emulation_file
+
+    with fidelity.Monitor(lab) as monitor:
+        result = rally_race.run(request, track=track, log=log, stream=stream)
+    emulation_file(result.race_id, result.rally_home).write_text(json.dumps(monitor.report, indent=2))
+    for line in fidelity.lines(monitor.report):
+        log(f"[ingestlab] {line.lstrip('- ')}")
+    return replace(result, footprint={**result.footprint, "emulation": monitor.report})
 
 
 def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: preflight.ClusterFacts, options: Options, log=print):

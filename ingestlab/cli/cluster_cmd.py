@@ -33,8 +33,12 @@ def cmd_hosts(args) -> int:
     from ingestlab.hosts import lab
 
     if args.action == "up":
+        from ingestlab.hosts import hardware
+
+        profile = hardware.from_options(cpus=args.cpus, memory=args.memory, disk=args.disk, link=args.link,
+                                        driver_cpus=args.driver_cpus, scale=args.scale)
         lab.up(count=args.hosts, prefix=args.prefix, subnet=args.subnet, version=args.version, heap=lifecycle.validate_heap(args.heap),
-               provision=args.provision, car=args.car)
+               provision=args.provision, car=args.car, hardware=profile)
     elif args.action == "down":
         lab.down(args.prefix)
     elif args.action in ("cut", "restore"):
@@ -74,4 +78,12 @@ def add(sub) -> None:
     h.add_argument("--provision", choices=["ingestlab", "rally"], default="ingestlab",
                    help="who starts the nodes: the pack (default), or Rally itself (esrally install/start/stop with car-configs, as on real machines)")
     h.add_argument("--car", default="defaults", help="--provision rally: car and mixins of car-configs, e.g. defaults,1gheap")
+    hw = h.add_argument_group("emulated hardware (root, cgroup v1): each host's own, the same for every host")
+    hw.add_argument("--cpus", type=float, help="cores of CPU bandwidth for each host's node (cgroup quota); node.processors follows")
+    hw.add_argument("--memory", help="memory of each host's node, e.g. 3g (cgroup limit); the heap is half of it")
+    hw.add_argument("--disk", help="hdd, ssd, nvme, or raid0:<n>x<kind> (e.g. raid0:4xhdd): throttled loop devices, striped with btrfs")
+    hw.add_argument("--link", help="each host's link, e.g. 1gbit or 100mbit (tc tbf on both ends)")
+    hw.add_argument("--driver-cpus", type=float, help="cores of CPU bandwidth for each host's Rally load driver, and the coordinator's")
+    hw.add_argument("--scale", choices=["study5", "study4"],
+                    help="derive memory, disk and link from the study's machines in proportion to --cpus (given options override)")
     h.set_defaults(func=cmd_hosts)

@@ -82,7 +82,11 @@ def target(args) -> racing.Target:
         from ingestlab.hosts import lab
 
         drivers = lab.require(args.hosts)
-        return racing.Target(hosts=drivers.target_hosts, client_options=args.client_options, drivers=drivers)
+        emulation = drivers if drivers.hardware else None
+        if getattr(args, "one_driver", False):  # one load driver outside the hosts, in the coordinator's CPU share
+            return racing.Target(hosts=drivers.target_hosts, client_options=args.client_options, emulation=emulation,
+                                 launcher=tuple(drivers.driver_launcher("coordinator")))
+        return racing.Target(hosts=drivers.target_hosts, client_options=args.client_options, drivers=drivers, emulation=emulation)
     if getattr(args, "target_hosts", None):
         return racing.Target(hosts=args.target_hosts, client_options=args.client_options)
     cluster = lifecycle.running_cluster(args.cluster)

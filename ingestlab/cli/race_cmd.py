@@ -108,6 +108,8 @@ def add(sub) -> None:
     r.add_argument("--target-hosts", help="default: the pack's running local cluster")
     r.add_argument("--hosts", nargs="?", const="ingl", metavar="PREFIX",
                    help="race on a lab of test hosts (`ingestlab hosts up`): its cluster, with Rally's load drivers on its hosts")
+    r.add_argument("--one-driver", action="store_true",
+                   help="with --hosts: one Rally load driver outside the hosts (the coordinator's share), not one per host")
     r.add_argument("--pipeline", choices=["benchmark-only", "from-distribution"], default="benchmark-only",
                    help="from-distribution: Rally installs, starts and stops the node itself, with the car-configs team")
     r.add_argument("--car", default="defaults", help="from-distribution: car and mixins of car-configs, e.g. defaults,4gheap,ssd")

@@ -57,7 +57,7 @@ def _make_writable_dir(path: Path) -> None:
         raise IngestlabError(f"{path} is not writable; pass a writable --data-dir or set INGESTLAB_HOME")
 
 
-def _layout(shape: Shape, hosts: list | None) -> Cluster:
+def _layout(shape: Shape, hosts: list | None, placement: dict | None = None) -> Cluster:
     cluster_dir = (Path(shape.data_dir).resolve() if shape.data_dir else paths.clusters_dir()) / shape.name
     cluster = Cluster(name=shape.name, version=shape.version, heap=shape.heap, settings=dict(shape.settings), security=shape.secured)
     for i in range(len(hosts) if hosts else shape.nodes):
@@ -65,7 +65,8 @@ def _layout(shape: Shape, hosts: list | None) -> Cluster:
         cluster.nodes.append(Node(
             name=f"node-{i + 1}", http_port=shape.http_port + (0 if host else i), transport_port=shape.transport_port + (0 if host else i),
             directory=str(cluster_dir / f"node-{i + 1}"), scheme="https" if shape.secured else "http",
-            address=host.address if host else "127.0.0.1", namespace=host.namespace if host else None))
+            address=host.address if host else "127.0.0.1", namespace=host.namespace if host else None,
+            **((placement or {}).get(host.name, {}) if host else {})))
     return cluster
 
 
@@ -81,16 +82,17 @@ def _check_free(cluster: Cluster) -> None:
         )
 
 
-def up(shape: Shape = Shape(), hosts: list | None = None, log=print) -> Cluster:
+def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: dict | None = None) -> Cluster:
     """Provision and start a cluster; returns once it is green. Stops what it started on failure.
 
     Node directories are emptied at every start. ``hosts``: test hosts
-    (:class:`ingestlab.hosts.namespaces.Host`), one node on each, all on the same ports."""
+    (:class:`ingestlab.hosts.namespaces.Host`), one node on each, all on the same ports; ``placement``: per host
+    name, the node's ``data_path`` and ``launcher`` (its emulated disk and cgroups)."""
     if shape.nodes < 1:
         raise IngestlabError("a cluster needs at least one node")
     validate_heap(shape.heap)
     spec = spec_for(shape.version)
-    cluster = _layout(shape, hosts)
+    cluster = _layout(shape, hosts, placement)
     _check_free(cluster)
     java_home = java_home_for(spec)
     es_home = distribution.ensure_distribution(shape.version, log=log)

@@ -26,6 +26,8 @@ class Node:
     scheme: str = "http"
     address: str = "127.0.0.1"
     namespace: str | None = None  # the test host's network namespace, None: this machine's loopback
+    data_path: str | None = None  # where the node keeps its data (an emulated disk); None: <directory>/data
+    launcher: list = field(default_factory=list)  # a command prefix the node starts through (e.g. joining its cgroups)
 
     @property
     def url(self) -> str:

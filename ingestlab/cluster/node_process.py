@@ -26,7 +26,7 @@ def node_settings(spec: DistributionSpec, cluster: Cluster, node: Node) -> dict:
         "network.host": node.address,
         "http.port": str(node.http_port),
         "transport.port" if spec.major >= 7 else "transport.tcp.port": str(node.transport_port),
-        "path.data": str(Path(node.directory) / "data"),
+        "path.data": node.data_path or str(Path(node.directory) / "data"),
         "path.logs": str(Path(node.directory) / "logs"),
         # a benchmark must not stop because a shared disk is filling up
         "cluster.routing.allocation.disk.threshold_enabled": "false",
@@ -105,8 +105,9 @@ def start(es_home: Path, spec: DistributionSpec, cluster: Cluster, node: Node, u
     cmd = [str(es_home / "bin" / "elasticsearch"), "-d", "-p", str(pid_file)]
     cmd += [f"-E{k}={v}" for k, v in node_settings(spec, cluster, node).items()]
     kwargs = {} if user.is_current else {"user": user.uid, "group": user.gid, "extra_groups": []}
-    if node.namespace:  # enter the namespace as root, then drop to the service user inside it
-        cmd = ["ip", "netns", "exec", node.namespace, *user.drop_privileges(), *cmd]
+    if node.namespace:  # join the node's cgroups, if any (`ip netns exec` hides /sys/fs/cgroup), enter the namespace as
+        # root, then drop to the service user
+        cmd = [*node.launcher, "ip", "netns", "exec", node.namespace, *user.drop_privileges(), *cmd]
         kwargs = {}
     with open(node.log_file, "ab") as out:
         proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=node_dir, env=env, **kwargs)

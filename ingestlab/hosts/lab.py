@@ -11,7 +11,14 @@ coordinator's), chosen free here, so a lab never collides with another Rally on 
 lab starts carries ``INGESTLAB_LAB=<prefix>`` in its environment: :func:`down` finds them by it (and by
 namespace), so tear-down needs nothing but the prefix, also after a crash half-way through :func:`up`.
 
-State: ``INGESTLAB_HOME/hosts/<prefix>/lab.json``; daemon logs and the per-host runner stats beside it.
+With a hardware profile (:mod:`ingestlab.hosts.hardware`), each host also gets its own hardware: its node in a
+cgroup with the profile's CPU quota and memory limit (heap and ``node.processors`` sized to them), its data on the
+profile's disk (throttled loop devices, several striped as RAID0: :mod:`ingestlab.hosts.disks`), its link shaped
+(:mod:`ingestlab.hosts.links`), and its Rally daemon in a cgroup of its own with the load driver's CPU share. A
+``coordinator`` group holds the load driver of a race that runs outside the hosts. :mod:`ingestlab.hosts.fidelity`
+checks during each race that the emulation held.
+
+State: ``INGESTLAB_HOME/hosts/<prefix>/lab.json``; daemon logs, disk images, mounts and the per-host runner stats beside it.
 """
 from __future__ import annotations
 
@@ -28,7 +35,7 @@ from ingestlab.cluster.health import wait_for_health_at
 from ingestlab.cluster.model import DEFAULT_HTTP_PORT, Cluster
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
-from ingestlab.hosts import namespaces
+from ingestlab.hosts import cgroups, disks, hardware as hw, links, namespaces
 from ingestlab.hosts.namespaces import Host
 
 LAB_VARIABLE = "INGESTLAB_LAB"
@@ -51,6 +58,22 @@ class Lab:
     provision: str = "ingestlab"  # or "rally": esrally install/start/stop
     version: str = DEFAULT_VERSION
     installations: dict = field(default_factory=dict)  # host name -> Rally installation id (provision "rally")
+    hardware: dict = field(default_factory=dict)  # the hosts' hardware profile (Hardware.to_json()); empty: shared machine
+    disks: list = field(default_factory=list)  # per host: {"host", "mount", "devices", "numbers"} of its emulated disk
+
+    @property
+    def profile(self) -> hw.Hardware:
+        return hw.Hardware.from_json(self.hardware)
+
+    def group(self, host: str, role: str) -> cgroups.Group:
+        """The cgroup of a host's node or load driver (``role``), or of the coordinator's load driver."""
+        return cgroups.Group(self.prefix, f"{host}-{role}")
+
+    def driver_launcher(self, host: str) -> list[str]:
+        """A command prefix that runs a load driver in its host's (or the coordinator's) CPU share; none when not emulated."""
+        if self.profile.cpus is None and self.profile.driver_cpus is None:
+            return []
+        return cgroups.joining([self.group(host, "driver")], [])
 
     @property
     def hosts(self) -> list[Host]:
@@ -122,6 +145,7 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
     cmd = [sys.executable, "-m", "ingestlab.rally.launcher", "daemon", "start", f"--node-ip={address}", f"--coordinator-ip={lab.coordinator}"]
     if host:
         cmd = namespaces.in_namespace(host, cmd)
+    cmd = lab.driver_launcher(host.name if host else "coordinator") + cmd  # joined outside: `ip netns exec` hides /sys/fs/cgroup
     log(f"[ingestlab] starting esrallyd on {host.name if host else 'the coordinator'} ({address}:{lab.actor_port})")
     daemon_log = lab.directory / f"esrallyd-{host.name if host else 'coordinator'}.log"
     with open(daemon_log, "ab") as out:  # the daemon outlives this call: no pipe of ours may stay open in it
@@ -134,22 +158,72 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
 PROVISIONERS = ("ingestlab", "rally")
 
 
+def _missing(hardware: hw.Hardware) -> str | None:
+    """What this machine lacks for the profile, in one line; None when it has all."""
+    checks = []
+    if hardware.cpus is not None or hardware.memory_bytes is not None or hardware.driver_cpus is not None:
+        checks.append(cgroups.unavailable_reason)
+    if hardware.disk is not None:
+        checks.append(disks.unavailable_reason)
+    if hardware.link_bits is not None:
+        checks.append(links.unavailable_reason)
+    return next((r for r in (c() for c in checks) if r), None)
+
+
+def _emulate(lab: Lab, hosts: list[Host], hardware: hw.Hardware, log) -> dict:
+    """Each host's cgroups, disk and link; the node placement (data path, launcher) for lifecycle.up."""
+    from ingestlab.cluster.service_user import ensure_service_user
+
+    placement = {}
+    user = ensure_service_user()
+    for host in [*hosts, None]:
+        name = host.name if host else "coordinator"
+        lab.group(name, "driver").create(hardware.driver_cpus, None)
+        if host is None:
+            continue
+        node = lab.group(name, "node")
+        node.create(hardware.cpus, hardware.memory_bytes)
+        place = {"launcher": cgroups.joining([node], []) if hardware.cpus is not None or hardware.memory_bytes is not None else []}
+        if hardware.disk is not None:
+            mounted = disks.create(lab.directory, name, hardware.disk, (user.uid, user.gid))
+            lab.disks.append({"host": name, "mount": mounted.mount, "devices": list(mounted.devices), "numbers": list(mounted.numbers)})
+            lab.save()
+            place["data_path"] = mounted.mount
+        if hardware.link_bits is not None:
+            links.shape(host, hardware.link_bits)
+        placement[name] = place
+    log(f"[ingestlab] each host's hardware: {hardware.label()}")
+    return placement
+
+
 def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = namespaces.DEFAULT_SUBNET,
        version: str = DEFAULT_VERSION, heap: str = "512m", provision: str = "ingestlab", car: str = "defaults",
-       log=print) -> Lab:
+       log=print, hardware: hw.Hardware | None = None) -> Lab:
     """Make the hosts, a cluster of one node per host, a Rally daemon per host and the coordinator's.
     ``heap`` is for the pack's provisioning; with ``provision="rally"`` the ``car`` (of car-configs) sets it.
+    ``hardware``: each host's emulated hardware (then the heap is half its memory).
     Whatever fails, everything made so far is removed again before the error is raised."""
     if provision not in PROVISIONERS:
         raise IngestlabError(f"provision with one of {', '.join(PROVISIONERS)}, not {provision!r}")
     reason = namespaces.unavailable_reason()
     if reason:
         raise IngestlabError(f"test hosts cannot be made here: {reason}")
+    hardware = hardware or hw.Hardware()
+    if hardware.emulated or hardware.driver_cpus is not None:
+        if provision == "rally":
+            raise IngestlabError("emulated hardware is provisioned by the pack: leave out --provision rally")
+        missing = _missing(hardware)
+        if missing:
+            raise IngestlabError(f"emulated hardware cannot be made here: {missing}")
+        from ingestlab.machine import memory_gib
+
+        hw.check_fits(hardware, count, os.cpu_count() or 1, int((memory_gib() or 0) * (1 << 30)), hardware.driver_cpus or 0)
     if Lab.load(prefix):
         raise IngestlabError(f"a lab {prefix!r} is recorded as up; `ingestlab hosts down --prefix {prefix}` first")
     namespaces.check_names(prefix, subnet)
     # the coordinator's daemon listens on every address of the root namespace
-    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=net.free_port("0.0.0.0"), provision=provision, version=version)
+    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=net.free_port("0.0.0.0"), provision=provision, version=version,
+              hardware=hardware.to_json() if hardware.emulated or hardware.driver_cpus is not None else {})
     try:
         hosts = namespaces.create(prefix, subnet, count)
         lab.save()
@@ -167,13 +241,20 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
             wait_for_health_at(lab.url, count, "green", timeout=180, name="started by Rally")
             log(f"[ingestlab] Rally started one node per host (car {car}): {lab.target_hosts}")
         else:
-            lifecycle.up(lifecycle.Shape(name=cluster_name(prefix), version=version, heap=heap), hosts=hosts, log=log)
+            placement = _emulate(lab, hosts, hardware, log) if lab.hardware else None
+            settings = {"node.processors": str(hardware.processors)} if hardware.processors else {}
+            lifecycle.up(lifecycle.Shape(name=cluster_name(prefix), version=version, heap=hardware.heap or heap, settings=settings),
+                         hosts=hosts, log=log, placement=placement)
         _start_daemon(lab, None, log)
         for host in hosts:
             _start_daemon(lab, host, log)
-    except BaseException:
+    except BaseException as e:
         log(f"[ingestlab] the lab {prefix!r} did not come up; removing what was made")
+        hits = [h.name for h in lab.hosts if lab.hardware and lab.group(h.name, "node").stats()["memory_failcnt"]]
         down(prefix, log=log)
+        if hits and isinstance(e, IngestlabError):
+            raise IngestlabError(f"the node of {', '.join(hits)} hit its memory limit ({lab.profile.memory_bytes / (1 << 20):,.0f} MiB, "
+                                 f"heap {lab.profile.heap}) while starting: raise --memory. {e}") from None
         raise
     log(f"[ingestlab] lab {prefix} is up: `ingestlab race <study> --hosts {prefix}` races with --load-driver-hosts={lab.load_driver_hosts}")
     return lab
@@ -210,7 +291,9 @@ def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
     if cluster:
         lifecycle.stop(cluster, timeout=30, log=log)
         removed.append(f"cluster {cluster.name}")
-    removed += namespaces.delete(prefix)
+    removed += namespaces.delete(prefix)  # the links' shapers go with the links
+    removed += disks.remove(lab_dir(prefix))
+    removed += cgroups.remove(prefix)
     state = lab_dir(prefix) / "lab.json"
     if state.is_file():
         state.unlink()
@@ -226,6 +309,8 @@ def leftovers(prefix: str) -> list[str]:
     left = [f"namespace {n}" for n in namespaces.existing_namespaces(prefix)]
     left += [f"link {n}" for n in namespaces.existing_links(prefix)]
     left += [f"process {p}" for p in tagged_processes(prefix)]
+    left += disks.existing(lab_dir(prefix))
+    left += [f"cgroup {d}" for d in cgroups.existing(prefix)]
     return left
 
 

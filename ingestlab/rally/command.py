@@ -30,6 +30,7 @@ class RaceRequest:
     # load-driver hosts (ingestlab.hosts.lab.Lab or alike): the race runs with --load-driver-hosts on them,
     # and a host that drops out stops it (see ingestlab.rally.driver_watch)
     drivers: object | None = None
+    launcher: tuple = ()  # a command prefix esrally starts through (e.g. joining the load driver's cgroup)
 
 
 def redacted(cmd: list[str]) -> str:
@@ -51,7 +52,7 @@ def format_tags(tags: dict) -> str:
 
 
 def build_command(request: RaceRequest, race_id: str, params_file: Path | None, python: str = sys.executable) -> list[str]:
-    cmd = [python, "-m", "ingestlab.rally.launcher", "race", "--offline", f"--pipeline={request.pipeline}",
+    cmd = [*request.launcher, python, "-m", "ingestlab.rally.launcher", "race", "--offline", f"--pipeline={request.pipeline}",
            f"--track-path={request.track_path}", f"--race-id={race_id}", f"--on-error={request.on_error}", "--report-format=markdown"]
     optional = {
         "--target-hosts": request.target_hosts,

@@ -27,6 +27,7 @@ datastore.type = in-memory
 release.cache = true
 """
 RUNNER_STATS_FILE = "ingestlab-runner-stats.jsonl"
+EMULATION_FILE = "ingestlab-emulation.json"
 
 
 def ensure_rally_home(home: Path | None = None) -> Path:
@@ -54,6 +55,11 @@ def race_json(race_id: str, home: Path | None = None) -> Path:
 
 def runner_stats_file(race_id: str, home: Path | None = None) -> Path:
     return race_json(race_id, home).with_name(RUNNER_STATS_FILE)
+
+
+def emulation_file(race_id: str, home: Path | None = None) -> Path:
+    """The fidelity monitor's report of a race on emulated hardware (see ingestlab.hosts.fidelity)."""
+    return race_json(race_id, home).with_name(EMULATION_FILE)
 
 
 def data_cache(home: Path | None = None) -> Path:

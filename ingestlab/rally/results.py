@@ -122,12 +122,23 @@ def _homes(home: Path | None) -> list[Path]:
     return [home] if home else [paths.rally_home(), rally_paths.user_rally_home()]
 
 
+EMULATION_KEY = "ingestlab-emulation"  # the fidelity report, read from beside race.json into the race's dict
+
+
+def _read_race(f: Path) -> dict:
+    race = json.loads(f.read_text())
+    emulation = f.with_name(rally_paths.EMULATION_FILE)
+    if emulation.is_file():
+        race[EMULATION_KEY] = json.loads(emulation.read_text())
+    return race
+
+
 def load_race(race_id: str, home: Path | None = None) -> tuple[dict, Path]:
     """race.json of a stored race and the Rally home it was found in (the pack's, then the user's own)."""
     for h in _homes(home):
         f = rally_paths.race_json(race_id, h)
         if f.is_file():
-            return json.loads(f.read_text()), h
+            return _read_race(f), h
     raise IngestlabError(f"no race {race_id} under {' or '.join(str(races_dir(h)) for h in _homes(home))}")
 
 
@@ -140,7 +151,8 @@ def of(race: dict, home: Path | None = None, track_path: Path | None = None) -> 
     """The result value of a stored race.json; ``track_path`` renders the track it ran (when known)."""
     track = TrackInfo(Path(track_path).resolve(), dict(race.get("track-params", {}) or {})) if track_path else None
     stats = read_runner_stats(rally_paths.runner_stats_file(race["race-id"], home)) if race.get("race-id") and home else []
-    return RaceResult(race=race, runner_stats=stats, machine=machine.describe(), track=track, rally_home=home)
+    footprint = {"emulation": race[EMULATION_KEY]} if EMULATION_KEY in race else {}
+    return RaceResult(race=race, runner_stats=stats, machine=machine.describe(), track=track, rally_home=home, footprint=footprint)
 
 
 def races_with_tags(tags: dict, rally_home: Path | None = None) -> list[dict]:
@@ -148,7 +160,7 @@ def races_with_tags(tags: dict, rally_home: Path | None = None) -> list[dict]:
     root = races_dir(rally_home)
     found = []
     for f in root.glob("*/race.json") if root.is_dir() else []:
-        race = json.loads(f.read_text())
+        race = _read_race(f)
         if all(str(race.get("user-tags", {}).get(k)).lower() == str(v).lower() for k, v in tags.items()):
             found.append(race)
     return sorted(found, key=lambda r: r["race-timestamp"])

@@ -49,14 +49,18 @@ def footprint_line(footprint: dict | None) -> str:
 
 
 def invalid_lines(result: RaceResult) -> list[str]:
-    """Every report's verdict on failed requests: any task of the race with errors (a check task too) marks
-    the whole report INVALID, with the error rates and, where the pack's runners recorded them, the first
-    error of each task. Empty when the race was clean."""
+    """Every report's verdict on the race: on emulated hardware, the profile and whether the emulation held
+    (:mod:`ingestlab.hosts.fidelity`); then failed requests: any task of the race with errors (a check task too)
+    marks the whole report INVALID, with the error rates and, where the pack's runners recorded them, the first
+    error of each task."""
+    from ingestlab.hosts import fidelity
+
+    emulation = fidelity.lines(result.footprint.get("emulation") or {})
     failed = {name: r.error_rate for name, r in result.tasks.items() if r.error_rate}
     if not failed:
-        return []
+        return emulation
     rates = ", ".join(f"{name} ({rate:.1%} of requests)" for name, rate in failed.items())
-    lines = [f"- **INVALID**: requests failed in {rates}; the numbers above are not clean."]
+    lines = [*emulation, f"- **INVALID**: requests failed in {rates}; the numbers above are not clean."]
     first_errors: dict = {}
     for entry in result.runner_stats:
         if entry.get("error"):

@@ -1,0 +1,142 @@
+"""Control groups (cgroup v1) for emulated test hosts: a CPU bandwidth quota and a memory limit per group, and the
+figures the fidelity monitor reads back.
+
+Groups are ``<controller mount>/ingestlab-<prefix>/<name>`` for the ``cpu``, ``cpuacct`` and ``memory`` controllers
+(found in ``/proc/mounts``, mounted together or apart). A process joins a group before it starts the program
+(:func:`joining`), so everything it starts (an Elasticsearch daemon, Rally's actor processes) is in the group too.
+:func:`remove` takes every group of a prefix away, moving any process still in one back to the root group first,
+so it also cleans up after a crash.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingestlab.errors import IngestlabError
+
+CONTROLLERS = ("cpu", "cpuacct", "memory")
+PERIOD_US = 100_000
+_UNLIMITED = 1 << 62
+
+
+def mounts() -> dict[str, Path]:
+    """Where each cgroup v1 controller is mounted."""
+    found: dict[str, Path] = {}
+    try:
+        lines = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        parts = line.split()
+        if len(parts) >= 4 and parts[2] == "cgroup":
+            for option in parts[3].split(","):
+                if option in CONTROLLERS:
+                    found.setdefault(option, Path(parts[1]))
+    return found
+
+
+def unavailable_reason() -> str | None:
+    if os.geteuid() != 0:
+        return "CPU and memory limits need root (cgroup v1 write access); run as root"
+    missing = [c for c in CONTROLLERS if c not in mounts()]
+    if missing:
+        return f"the cgroup v1 controller(s) {', '.join(missing)} are not mounted (this machine uses cgroup v2 or none)"
+    root = mounts()["cpu"]
+    if not os.access(root, os.W_OK):
+        return f"{root} is not writable (a container without cgroup write access)"
+    return None
+
+
+def _top(prefix: str) -> str:
+    return f"ingestlab-{prefix}"
+
+
+@dataclass(frozen=True)
+class Group:
+    prefix: str
+    name: str  # e.g. h1-node, h1-driver
+
+    def path(self, controller: str) -> Path:
+        return mounts()[controller] / _top(self.prefix) / self.name
+
+    def create(self, cpus: float | None, memory_bytes: int | None) -> None:
+        for controller in CONTROLLERS:
+            self.path(controller).mkdir(parents=True, exist_ok=True)
+        _write(self.path("cpu") / "cpu.cfs_period_us", PERIOD_US)
+        _write(self.path("cpu") / "cpu.cfs_quota_us", int(cpus * PERIOD_US) if cpus is not None else -1)
+        if memory_bytes is not None:
+            _write(self.path("memory") / "memory.limit_in_bytes", memory_bytes)
+
+    @property
+    def procs_files(self) -> list[Path]:
+        return [self.path(c) / "cgroup.procs" for c in CONTROLLERS]
+
+    def threads(self) -> list[int]:
+        try:
+            return [int(t) for t in (self.path("cpu") / "tasks").read_text().split()]
+        except OSError:
+            return []
+
+    def stats(self) -> dict:
+        """CPU used (cpuacct, ns), CFS periods and throttling, memory peak and limit, limit hits."""
+        cpu_stat = dict(line.split() for line in _read(self.path("cpu") / "cpu.stat").splitlines() if line.strip())
+        limit = int(_read(self.path("memory") / "memory.limit_in_bytes") or _UNLIMITED)
+        return {
+            "usage_ns": int(_read(self.path("cpuacct") / "cpuacct.usage") or 0),
+            "nr_periods": int(cpu_stat.get("nr_periods", 0)), "nr_throttled": int(cpu_stat.get("nr_throttled", 0)),
+            "throttled_ns": int(cpu_stat.get("throttled_time", 0)),
+            "quota_us": int(_read(self.path("cpu") / "cpu.cfs_quota_us") or -1),
+            "memory_peak": int(_read(self.path("memory") / "memory.max_usage_in_bytes") or 0),
+            "memory_limit": None if limit >= _UNLIMITED else limit,
+            "memory_failcnt": int(_read(self.path("memory") / "memory.failcnt") or 0),
+        }
+
+
+def _read(path: Path) -> str:
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return ""
+
+
+def _write(path: Path, value) -> None:
+    try:
+        path.write_text(f"{value}\n")
+    except OSError as e:
+        raise IngestlabError(f"cannot write {value} to {path}: {e.strerror}") from None
+
+
+def joining(groups: list[Group], cmd: list[str]) -> list[str]:
+    """``cmd`` run by a shell that first moves itself into ``groups`` (every controller), then becomes ``cmd``."""
+    files = " ".join(shlex.quote(str(f)) for g in groups for f in g.procs_files)
+    return ["sh", "-c", f'for f in {files}; do echo $$ > "$f" || exit 97; done; exec "$@"', "sh", *cmd]
+
+
+def existing(prefix: str) -> list[Path]:
+    """Every group directory of the prefix, children before their parent."""
+    found = []
+    for root in dict.fromkeys(mounts().values()):  # cpu and cpuacct may share one mount
+        top = root / _top(prefix)
+        if top.is_dir():
+            found += [p for p in top.iterdir() if p.is_dir()] + [top]
+    return found
+
+
+def remove(prefix: str) -> list[str]:
+    """Take away every group of the prefix; a process still in one goes back to its controller's root group."""
+    removed = []
+    for directory in existing(prefix):
+        root = next(r for r in mounts().values() if directory.is_relative_to(r))
+        for pid in _read(directory / "cgroup.procs").split():
+            try:
+                (root / "cgroup.procs").write_text(pid)
+            except OSError:
+                pass  # gone meanwhile
+        try:
+            directory.rmdir()
+            removed.append(f"cgroup {directory}")
+        except OSError:
+            pass
+    return removed
