@@ -22,7 +22,9 @@ def cmd_sweep(args) -> int:
             study = studies.get(args.study) if args.study else None
             track = Path(args.track_path) if args.track_path else study.track
             provisioned = not args.target_hosts
-            cluster = {"version": args.version, "heap": options.lifecycle.validate_heap(args.heap), "nodes": args.nodes} if provisioned else None
+            cluster = {"version": args.version, "heap": options.lifecycle.validate_heap(args.heap), "nodes": args.nodes,
+                       **({"driver_cpus": args.driver_cpus} if args.driver_cpus is not None else {}),
+                       **({"scale": args.scale} if args.scale else {})} if provisioned else None
             state = sweep_state.new(track, grid.parse(args.grid), options.track_params(args), args.challenge, args.repeat, args.test_mode,
                             provisioned, cluster, args.on_error, study.name if study else None)
             print(f"[ingestlab] sweep {state['id']}: {len(sweep_state.planned(state))} runs over {state['track']}")
@@ -44,7 +46,7 @@ def add(sub) -> None:
     sw.add_argument("--track-path", help="any Rally track's directory (a track.json in it)")
     sw.add_argument("--grid", action="append", metavar="KEY=V1,V2",
                     help="a track parameter and its values, repeatable; version=, nodes=, heap= choose the provisioned cluster, "
-                         "replicas= is number_of_replicas")
+                         "cpus=, memory=, disk=, link= each node's emulated host (e.g. disk=hdd,raid0:4xhdd), replicas= is number_of_replicas")
     sw.add_argument("--repeat", type=int, default=1, help="races per cell (default 1)")
     sw.add_argument("--challenge")
     sw.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="a fixed track parameter for every cell, repeatable")
@@ -53,6 +55,8 @@ def add(sub) -> None:
     sw.add_argument("--target-hosts", help="race against this cluster (default: the pack provisions one per cluster setup)")
     sw.add_argument("--client-options", help="with --target-hosts: passed to esrally (never printed)")
     options.add_shape(sw)
+    sw.add_argument("--driver-cpus", type=float, help="with hardware keys: the load driver's CPU share (cores)")
+    sw.add_argument("--scale", choices=["study5", "study4"], help="with cpus=: memory, disk and link scaled from the study's machines")
     sw.add_argument("--resume", nargs="?", const="", metavar="SWEEP_ID", help="continue a stopped sweep (default: the newest)")
     sw.add_argument("--report", metavar="SWEEP_ID", help="only write the report of a sweep again")
     sw.set_defaults(func=cmd_sweep)

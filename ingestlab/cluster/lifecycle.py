@@ -10,6 +10,7 @@ from __future__ import annotations
 import ipaddress
 import os
 import re
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -74,7 +75,14 @@ def _check_free(cluster: Cluster) -> None:
     existing = Cluster.load(cluster.name)
     if existing and existing.running:
         raise IngestlabError(f"cluster {cluster.name!r} is already running at {existing.hosts}; run `ingestlab cluster down` first")
-    busy = [p for n in cluster.nodes if not n.namespace for p in (n.http_port, n.transport_port) if not port_is_free(p)]
+    ports = [p for n in cluster.nodes if not n.namespace for p in (n.http_port, n.transport_port)]
+    busy = [p for p in ports if not port_is_free(p)]
+    deadline = time.monotonic() + 15
+    while busy and time.monotonic() < deadline:
+        # the ports lie in the kernel's ephemeral range: a client connection may hold one as its local port for a
+        # moment (seen right after another cluster stopped); only a port that stays taken is an error
+        time.sleep(0.5)
+        busy = [p for p in busy if not port_is_free(p)]
     if busy:
         raise IngestlabError(
             f"port(s) {', '.join(map(str, busy))} on 127.0.0.1 are in use (another Elasticsearch?); "

@@ -1,8 +1,9 @@
 """A sweep's grid, read from ``--grid key=v1,v2`` arguments and checked against the track before any race.
 
 Track parameters must be ones the track's templates read, with values of their defaults' kind. Cluster keys
-(``version``, ``nodes``, ``heap``) choose what the pack provisions per cell; ``replicas`` is the track's
-``number_of_replicas``. A cell is one combination, written ``key=value;key=value`` (a Rally user tag
+(``version``, ``nodes``, ``heap``) choose what the pack provisions per cell, and hardware keys (``cpus``, ``memory``,
+``disk``, ``link``) the emulated hardware of every node's test host (:mod:`ingestlab.hosts.hardware`); ``replicas``
+is the track's ``number_of_replicas``. A cell is one combination, written ``key=value;key=value`` (a Rally user tag
 value may hold neither ',' nor ':').
 """
 from __future__ import annotations
@@ -14,7 +15,8 @@ from dataclasses import dataclass
 from ingestlab.errors import IngestlabError
 from ingestlab.rally.trackinfo import TrackInfo
 
-CLUSTER_KEYS = ("version", "nodes", "heap")
+HARDWARE_KEYS = ("cpus", "memory", "disk", "link")
+CLUSTER_KEYS = ("version", "nodes", "heap", *HARDWARE_KEYS)
 ALIASES = {"replicas": "number_of_replicas"}
 
 
@@ -107,6 +109,15 @@ def check(track: TrackInfo, grid: dict, fixed: dict, challenge: str | None, prov
     for v in cluster.get("nodes", []):
         if not isinstance(v, int) or v < 1:
             raise IngestlabError(f"--grid nodes takes whole numbers of nodes, got {v!r}")
+    from ingestlab.hosts import hardware
+
+    for v in cluster.get("cpus", []):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise IngestlabError(f"--grid cpus takes numbers of cores, got {v!r}")
+        hardware.from_options(cpus=float(v))
+    for key, parse in (("memory", hardware.parse_size), ("disk", hardware.Disk.parse), ("link", hardware.parse_rate)):
+        for v in cluster.get(key, []):
+            parse(str(v))
     for key, values in params.items():
         if key not in track.defaults:
             raise IngestlabError(f"--grid {key}: track {track.name} never reads a parameter {key!r}; it reads: "
@@ -116,4 +127,4 @@ def check(track: TrackInfo, grid: dict, fixed: dict, challenge: str | None, prov
     track.check(fixed, unknown=True)
     for cell in Grid(params, {}).cells():  # every combination renders
         track.with_params({**fixed, **cell}).rendered
-    return Grid(params, {k: [str(x) if k != "nodes" else x for x in v] for k, v in cluster.items()})
+    return Grid(params, {k: [x if k in ("nodes", "cpus") else str(x) for x in v] for k, v in cluster.items()})

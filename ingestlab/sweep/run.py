@@ -9,13 +9,16 @@ from __future__ import annotations
 import time
 from pathlib import Path
 
+from contextlib import contextmanager
+
 from ingestlab import racing
 from ingestlab.errors import IngestlabError
-from ingestlab.sweep.grid import CLUSTER_KEYS, cell_id
+from ingestlab.sweep.grid import CLUSTER_KEYS, HARDWARE_KEYS, cell_id
 from ingestlab.sweep.report import headline_figure
 from ingestlab.sweep.state import finished, planned, save
 
 SHAPE = {"name": "ingestlab-sweep", "http_port": 39460, "transport_port": 39560}
+LAB = {"prefix": "inglsw", "subnet": "127.213.20"}  # test hosts of a sweep over emulated hardware
 
 
 def figures(result) -> dict:
@@ -59,6 +62,11 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
         try:
             result = racing.race(Path(state["track"]), run_target, options, log=lambda *_: None, stream=False)
             record.update(status="done", race_id=result.race_id, figures=figures(result), es_version=result.es_version)
+            emulation = result.footprint.get("emulation")
+            if emulation:
+                record["hardware"] = emulation["profile"]["label"]
+                if not emulation["held"]:  # marked like a race with failed requests: left out of the cell's figures
+                    record.update(status="failed", error="emulated hardware did not hold: " + "; ".join(emulation["problems"]))
         except IngestlabError as e:
             record.update(status="failed", error=str(e).splitlines()[0][:500])
         record["seconds"] = time.monotonic() - run_started
@@ -73,19 +81,51 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
                 one(cell, rep, target)
         else:
             for setup in _setups(todo):
-                base = dict(state["cluster"])
-                shape = lifecycle.Shape(**{**SHAPE, **base, **{k: v for k, v in setup.items()}})
-                with lifecycle.running(shape, log=lambda *_: None) as cluster:
-                    log(f"[ingestlab] sweep {state['id']}: cluster {', '.join(f'{k} {v}' for k, v in setup.items()) or 'as given'} is up")
+                try:
+                    with provisioned(state, setup) as setup_target:
+                        log(f"[ingestlab] sweep {state['id']}: cluster {', '.join(f'{k} {v}' for k, v in setup.items()) or 'as given'} is up")
+                        for cell, rep in todo:
+                            if {k: cell[k] for k in setup} == setup:
+                                one(cell, rep, setup_target)
+                except IngestlabError as e:  # a setup that cannot be made (e.g. shares beyond this machine): its runs fail
                     for cell, rep in todo:
-                        if {k: cell[k] for k in setup} == setup:
-                            one(cell, rep, racing.Target(hosts=cluster.hosts))
+                        if {k: cell[k] for k in setup} == setup and (cell_id(cell), rep) not in finished(state):
+                            state["runs"].append({"cell": cell, "cell_id": cell_id(cell), "repetition": rep, "status": "failed",
+                                                  "error": str(e).splitlines()[0][:500], "seconds": 0.0})
+                            save(state)
+                    log(f"[ingestlab] sweep {state['id']}: setup {setup} failed: {str(e).splitlines()[0]}")
     except KeyboardInterrupt:
         given = " --target-hosts HOSTS" + (" --client-options …" if target.client_options else "") if target is not None else ""
         log(f"[ingestlab] sweep {state['id']} stopped after {len(finished(state))} of {total} runs; "
             f"continue with: ingestlab sweep --resume {state['id']}{given}")
         raise
     return state
+
+
+@contextmanager
+def provisioned(state: dict, setup: dict):
+    """The cluster of one setup for the length of a block, as a race target: a local cluster, or — with hardware keys
+    in the grid or the sweep's options — a lab of test hosts (one node each) with that emulated hardware, raced by one
+    load driver in the coordinator's CPU share."""
+    from ingestlab.cluster import lifecycle
+
+    base = {**dict(state["cluster"]), **setup}
+    hardware_given = {k: base.pop(k) for k in HARDWARE_KEYS if base.get(k) is not None}
+    extra = {k: base.pop(k) for k in ("driver_cpus", "scale") if k in base}
+    if not hardware_given and not extra.get("scale"):
+        with lifecycle.running(lifecycle.Shape(**{**SHAPE, **base}), log=lambda *_: None) as cluster:
+            yield racing.Target(hosts=cluster.hosts)
+        return
+    from ingestlab.hosts import hardware, lab as labs
+
+    profile = hardware.from_options(cpus=hardware_given.get("cpus"), memory=hardware_given.get("memory"), disk=hardware_given.get("disk"),
+                                    link=hardware_given.get("link"), driver_cpus=extra.get("driver_cpus"), scale=extra.get("scale"))
+    lab = labs.up(count=int(base.get("nodes", 1)), version=base.get("version"), heap=base.get("heap") or "512m", hardware=profile,
+                  log=lambda *_: None, **LAB)
+    try:
+        yield racing.Target(hosts=lab.target_hosts, emulation=lab, launcher=tuple(lab.driver_launcher("coordinator")))
+    finally:
+        labs.down(LAB["prefix"], log=lambda *_: None)
 
 
 def _setups(todo: list) -> list[dict]:

@@ -162,3 +162,14 @@ def test_what_is_missing_is_one_line(monkeypatch):
     monkeypatch.setattr(os, "geteuid", lambda: 1000)
     for reason in (cgroups.unavailable_reason(), disks.unavailable_reason()):
         assert reason and "root" in reason and "\n" not in reason
+
+
+def test_a_sweep_over_disks_provisions_each_setup_on_emulated_hosts():
+    _need(namespaces.unavailable_reason() or cgroups.unavailable_reason() or disks.unavailable_reason())
+    proc = ingestlab("sweep", "posts", "--challenge", "bulk", "--test-mode", "--grid", "disk=ssd,raid0:2xssd", "--grid", "cpus=0.4",
+                     "--driver-cpus", "0.3", timeout=1200)
+    assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
+    runs = [line for line in proc.stdout.splitlines() if line.startswith("[ingestlab] sweep ") and "(run 1)" in line]
+    assert len(runs) == 2 and any("disk=raid0-2xssd" in line for line in runs), proc.stdout[-3000:]
+    assert "setup" not in proc.stdout or "failed" not in proc.stdout.split("setup", 1)[1][:60]
+    assert labs.Lab.load("inglsw") is None and labs.leftovers("inglsw") == []
