@@ -8,6 +8,11 @@ cores a host gets here ÷ the study's cores), so that CPU, disk and network stan
 Disk classes carry a device's sustained throughput and IOPS (read and write alike). The devices behind them are loop
 files on this machine's disk, throttled (:mod:`ingestlab.hosts.disks`): a class faster than this machine's own disk
 cannot be reached, which the fidelity monitor then reports.
+
+The IOPS throttle counts I/Os as the block layer issues them, before any merging a real disk would do, and a striped
+RAID0 cuts a stream into 64 KiB pieces. A real disk streams sequentially at its full throughput whatever its IOPS, so
+the IOPS throttle is never set below throughput ÷ 64 KiB: sequential transfers are bound by throughput, as on the
+real device, and only small I/O by the IOPS figure (above the class's own where the class's would bind a stream).
 """
 from __future__ import annotations
 
@@ -17,6 +22,7 @@ from dataclasses import asdict, dataclass, field, replace
 from ingestlab.errors import IngestlabError
 
 MIB = 1 << 20
+STREAM_IO = 64 << 10  # the largest I/O a throttle is made to allow at full throughput (a btrfs RAID0 stripe element)
 
 
 @dataclass(frozen=True)
@@ -54,7 +60,8 @@ class Disk:
 
     @property
     def iops(self) -> int:
-        return max(int(round(self.device.iops * self.scale)), 1)
+        """Each device's IOPS throttle: the class's, but never below what a stream at full throughput needs."""
+        return max(int(round(self.device.iops * self.scale)), -(-self.bytes_per_s // STREAM_IO), 1)
 
     @property
     def label(self) -> str:

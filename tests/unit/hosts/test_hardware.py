@@ -9,10 +9,12 @@ from ingestlab.hosts import cgroups, hardware
 def test_options_become_a_profile_with_its_numbers():
     profile = hardware.from_options(cpus=0.5, memory="3g", disk="raid0:4xhdd", link="1gbit", driver_cpus=0.2)
     assert profile.cpus == 0.5 and profile.memory_bytes == 3 << 30 and profile.heap == "1536m" and profile.processors == 1
-    assert profile.disk.devices == 4 and profile.disk.bytes_per_s == 150_000_000 and profile.disk.iops == 150
+    assert profile.disk.devices == 4 and profile.disk.bytes_per_s == 150_000_000
+    assert profile.disk.iops == 2289  # 150 MB/s in 64 KiB I/Os: a stream is bound by throughput, not by the class's 150 IOPS
     assert profile.link_bits == 1_000_000_000
-    assert profile.label() == ("0.5 cores, 3.00 GiB (heap 1536m), RAID0 of 4 × hdd (150.0 MB/s, 150 IOPS), link 1,000.0 Mbit/s, "
+    assert profile.label() == ("0.5 cores, 3.00 GiB (heap 1536m), RAID0 of 4 × hdd (150.0 MB/s, 2,289 IOPS), link 1,000.0 Mbit/s, "
                                "load driver 0.2 cores")
+    assert hardware.Disk("ssd").iops == 20_000
     assert "," not in profile.tag() and ":" not in profile.tag() and profile.tag().startswith("0.5cpu-3.0gb-raid0x4hdd")
     assert hardware.Hardware.from_json(profile.to_json()) == profile
 
@@ -21,7 +23,7 @@ def test_a_profile_scaled_from_study_5_keeps_its_ratios():
     profile = hardware.from_options(cpus=0.5, scale="study5", driver_cpus=0.1)
     factor = 0.5 / 12
     assert profile.memory_bytes == int((24 << 30) * factor) and profile.link_bits == int(1e9 * factor)
-    assert profile.disk.bytes_per_s == int(150e6 * factor) and profile.disk.iops == round(150 * factor)
+    assert profile.disk.bytes_per_s == int(150e6 * factor) and profile.disk.iops == -(-int(150e6 * factor) // 65536)
     assert profile.source.startswith("study 5") and any("assumed" in n or "HDD" in n for n in profile.notes)
     raid = hardware.from_options(cpus=0.5, scale="study5", disk="raid0:4xhdd")
     assert raid.disk.devices == 4 and raid.disk.bytes_per_s == profile.disk.bytes_per_s  # each device as the single disk
