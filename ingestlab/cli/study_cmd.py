@@ -40,6 +40,12 @@ def cmd_corpora(args) -> int:
         if not name or track not in {t.name for t in corpora.TRACKS}:
             raise IngestlabError(f"track param {key!r} must look like <track>.<param>, e.g. eventdata.eventdata_docs=50000")
         extra.setdefault(track, {})[name] = options.parse_value(value)
+    if args.emulated:
+        from ingestlab.studies import corpora_hardware
+
+        corpora_hardware.run(chosen, cpus=args.cpus, driver_cpus=args.driver_cpus, extra_params=extra, version=args.version,
+                             test_mode=args.test_mode)
+        return 0
     corpora.scaling(chosen, test_mode=args.test_mode, extra_params=extra, clients=args.clients, version=args.version,
                     full_size=args.full_size)
     return 0
@@ -79,6 +85,11 @@ def add(sub) -> None:
     cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")
     cs.add_argument("--tracks", default="eventdata,geonames,pmc")
     cs.add_argument("--test-mode", action="store_true")
+    cs.add_argument("--emulated", action="store_true",
+                    help="on test hosts with the article's hardware scaled to this machine: 1 node on one disk and on RAID0 of 4, "
+                         "3 nodes on RAID0 with 0 and 1 replica, each race with its fidelity verdict (root; a few minutes per race)")
+    cs.add_argument("--cpus", type=float, default=0.45, help="--emulated: cores per host, which set the scale (default 0.45)")
+    cs.add_argument("--driver-cpus", type=float, default=0.5, help="--emulated: the load driver's cores (default 0.5)")
     cs.add_argument("--full-size", action="store_true", help="Rally's own corpus sizes (eventdata 20 M, geonames 11.4 M, pmc 574 k "
                                                               "docs), 120 s warm-up, 2 GB heaps; --track-param still overrides")
     cs.add_argument("--clients", type=int, help="bulk_indexing_clients (default: the tracks' 8)")

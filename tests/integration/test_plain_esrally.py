@@ -21,7 +21,8 @@ PARAMS = {
 }
 # (index that holds the race's documents afterwards, how many)
 LANDED = {"posts": ("posts", 1000), "refresh": ("refresh", 1000), "dvf": ("dvf", 1000), "wikipedia": ("wikipedia-dest", 1000),
-          "eventdata": ("eventdata", 1000),  # test mode cuts what it makes on the fly (200,000 by default) like a -1k corpus "geonames": ("geonames", 1000), "pmc": ("pmc", 1000)}
+          "eventdata": ("eventdata", 1000), "geonames": ("geonames", 1000), "pmc": ("pmc", 1000)}
+# (eventdata: test mode cuts what it makes on the fly, 200,000 by default, to 1,000, as Rally cuts a corpus to its -1k file)
 CASES = [(t, c) for t in LANDED for c in trackinfo.load(paths.TRACKS_DIR / t).challenges]
 GENERATED = ("*-generated-*", "posts-*.json", "geonames-*.json", "pmc-*.json", "*.offset", ".*.lock")
 

@@ -45,3 +45,15 @@ def test_failed_calls_are_named_and_no_rows_without_scale_out_tasks():
     stats = [entry("scale-out-local", 0, 1, 10, "h1"), {"task": "scale-out-local", "error": "NoNodeOnThisHost: ..."}]
     assert "Failed calls: scale-out-local (1)" in "\n".join(so.scale_out_lines(scale_out(stats), published.load("wikipedia")))
     assert so.scale_out_lines(scale_out([{"task": "tool-sliced", "elapsed_s": 1}]), published.load("wikipedia")) == []
+
+
+def test_one_tool_per_node_is_set_against_reindex_without_slices_and_with_slices_auto():
+    stats = [entry("scale-out-local", 0.0, 4.0, 500, "h1"), entry("scale-out-local", 0.5, 5.0, 500, "h2"),
+             {"task": "reindex-api-scroll-1000", "method": "reindex-api", "elapsed_s": 50.0, "docs": 1000},
+             {"task": "reindex-api-scroll-10000", "method": "reindex-api", "elapsed_s": 40.0, "docs": 1000},
+             {"task": "reindex-api-slices-auto", "method": "reindex-api", "elapsed_s": 10.0, "docs": 1000}]
+    race = scale_out(stats)
+    assert so.reindex_fastest(race) == {"no slices": 40.0, "slices=auto": 10.0}
+    text = "\n".join(so.scale_out_lines(race, published.load("wikipedia")))
+    assert "One tool per node (2 nodes) against `_reindex`: 8.00× the speed of no slices (40.0 s); 2.00× the speed of slices=auto" in text
+    assert "Published: 11.8× (248 s without slices → 21 s, 8 nodes)" in text

@@ -44,11 +44,13 @@ def test_tool_variants_step_through_the_study(tmp_path):
 def test_scale_out_runs_each_step_between_a_fresh_destination_and_its_count(tmp_path):
     track = render(tmp_path, {"drivers": 3, "repetitions": 2, "source_shards": 3})
     scale_out = next(c for c in track["challenges"] if c["name"] == "scale-out")
-    tasks = scale_out["schedule"][4:]
+    reindex = scale_out["schedule"][4:7]  # the _reindex API first, as the study compared the tool with it
+    assert [t["operation"] for t in reindex] == ["reindex-api-scroll-1000", "reindex-api-scroll-10000", "reindex-api-slices-auto"]
+    tasks = scale_out["schedule"][7:]
     assert len(tasks) == 2 * 5 * 3
     first = tasks[:3]
     assert [t["operation"] for t in first] == ["recreate-dest", "scale-out-parallel-bulk", "check-dest"]
-    assert len({t["name"] for t in scale_out["schedule"][4:]}) == len(tasks)  # Rally needs unique task names
+    assert len({t["name"] for t in scale_out["schedule"][7:]}) == len(tasks)  # Rally needs unique task names
     clients = {t["operation"]: t["clients"] for t in tasks if "clients" in t}
     assert clients == {"scale-out-parallel-bulk": 1, "scale-out-sliced": 1, "scale-out-sliced-raw": 1,
                        "scale-out-local": 3, "scale-out-local-to-remote": 3}

@@ -1,0 +1,129 @@
+"""Study 5 on emulated hardware: the article's four configurations — 1 node on one plain disk, 1 node on a RAID0 of
+4 disks, 3 nodes on RAID0 with 0 and with 1 replica — raced on test hosts whose CPU, memory, disks and network are
+the article's machines scaled to this one (:func:`ingestlab.hosts.hardware.scaled`, ``study5``), each host the same,
+one Rally load driver in a CPU share of its own. Every race carries the fidelity monitor's verdict.
+
+The report sets each ratio the article's own way beside it (throughput, and Rally's p90/p99 service time): nodes as
+3-node RAID0 ÷ 1-node RAID0, disks as RAID0 ÷ one disk on 1 node, a replica as 1 ÷ 0 on 3 nodes.
+"""
+from __future__ import annotations
+
+import time
+
+from ingestlab import machine, paths, published as published_data
+from ingestlab.report.common import fmt, ratio
+from ingestlab.studies.corpora import (ONE_NODE, ONE_NODE_RAID, THREE_NODES, THREE_NODES_REPLICA, TRACKS, bulk_task_per_replicas,
+                                       counted_documents)
+
+# (configuration, hosts, RAID0 devices, challenge); the 3-node race sweeps 0 and 1 replica in one race
+SETUPS = (
+    (ONE_NODE, 1, 1, "append-no-conflicts-index-only"),
+    (ONE_NODE_RAID, 1, 4, "append-no-conflicts-index-only"),
+    (THREE_NODES, 3, 4, "append-replica-sweep"),
+)
+# per track, a corpus that runs for minutes on a 0.45-core host (Rally's own sizes would take hours here)
+SIZES = {"eventdata": {"eventdata_docs": 300_000}, "geonames": {"geonames_docs": 500_000}, "pmc": {"pmc_docs": 10_000}}
+LAB = {"prefix": "inglh", "subnet": "127.213.30"}
+CPUS, DRIVER_CPUS = 0.45, 0.5  # 3 hosts x 0.45 + the load driver's 0.5 = 1.85 of this machine's 2 cores
+
+
+def _row(result, task: str) -> dict:
+    r = result.tasks.get(task)
+    return {"median": r.throughput_median if r else None, "p90": r.service_time("p90") if r else None,
+            "p99": r.service_time("p99") if r else None}
+
+
+def run(tracks=TRACKS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS, extra_params: dict | None = None,
+        version: str | None = None, test_mode: bool = False, log=print) -> str:
+    """Race every track in every configuration on emulated hosts; write the report beside the article's."""
+    from ingestlab import racing
+    from ingestlab.hosts import hardware, lab as labs
+    from ingestlab.report import writer
+
+    stamp = time.strftime("%Y-%m-%dT%H%M%S")
+    rows: dict[str, dict[str, dict]] = {t.name: {} for t in tracks}
+    verdicts, docs, profiles = [], {}, {}
+    for configuration, hosts, devices, challenge in SETUPS:
+        profile = hardware.scaled("study5", cpus, devices, driver_cpus)
+        lab = labs.up(count=hosts, version=version or tracks[0].default_version, hardware=profile, log=log, **LAB)
+        profiles[configuration] = profile.label()
+        try:
+            target = racing.Target(hosts=lab.target_hosts, emulation=lab, launcher=tuple(lab.driver_launcher("coordinator")))
+            for study in tracks:
+                params = {**SIZES.get(study.name, {}), **(extra_params or {}).get(study.name, {})}
+                log(f"[ingestlab] study 5 on emulated hosts: {study.name}, {configuration}")
+                result = racing.race(study.track, target, racing.Options(
+                    challenge=challenge, params=params, test_mode=test_mode,
+                    tags={"study": study.name, "corpora-hardware": stamp, "configuration": configuration.replace(",", ";")}), log=log)
+                per_replicas = bulk_task_per_replicas(result)
+                if hosts == 1:
+                    rows[study.name][configuration] = _row(result, per_replicas.get(0))
+                else:
+                    rows[study.name][THREE_NODES] = _row(result, per_replicas.get(0))
+                    rows[study.name][THREE_NODES_REPLICA] = _row(result, per_replicas.get(1))
+                emulation = result.footprint.get("emulation") or {}
+                verdicts.append((study.name, configuration, emulation.get("held"), emulation.get("problems", []), result.race_id))
+                docs[study.name] = counted_documents(result)
+        finally:
+            labs.down(LAB["prefix"], log=log)
+    published = published_data.load("rally-corpora")
+    text = markdown(rows, published, verdicts, profiles, docs, machine.one_line(machine.describe()), test_mode)
+    out = writer.write(paths.results_dir() / "rally-corpora-hardware" / stamp, "ingestlab: study 5 on emulated hardware", text,
+                       [chart(rows, published)], {"rows": rows, "verdicts": verdicts, "profiles": profiles, "documents": docs})
+    log(text)
+    log(f"[ingestlab] report written to {out}/report.md and report.html")
+    return text
+
+
+RATIOS = (  # (label, numerator, denominator): each made the article's way
+    ("3 nodes ÷ 1 node (RAID0)", THREE_NODES, ONE_NODE_RAID),
+    ("RAID0 of 4 ÷ one disk (1 node)", ONE_NODE_RAID, ONE_NODE),
+    ("1 replica ÷ 0 (3 nodes)", THREE_NODES_REPLICA, THREE_NODES),
+)
+
+
+def markdown(rows: dict, published: dict, verdicts: list, profiles: dict, docs: dict, machine_line: str, test_mode: bool) -> str:
+    configurations = (ONE_NODE, ONE_NODE_RAID, THREE_NODES, THREE_NODES_REPLICA)
+    lines = ["## Study 5 on emulated hardware: median docs/s (Rally's p90 / p99 service time, ms)" + (" — test mode" if test_mode else ""), "",
+             "| corpus | " + " | ".join(configurations) + " |", "|---|" + "---:|" * len(configurations)]
+    for track, measured in rows.items():
+        cells = []
+        for c in configurations:
+            m = measured.get(c, {})
+            cells.append(f"{fmt(m.get('median'), ',.0f')} ({fmt(m.get('p90'), ',.0f')} / {fmt(m.get('p99'), ',.0f')})")
+        lines.append(f"| {track} | " + " | ".join(cells) + " |")
+    lines += ["", "| corpus | " + " | ".join(f"{label}: here / published" for label, _, _ in RATIOS) + " |", "|---|" + "---:|" * len(RATIOS)]
+    for track, measured in rows.items():
+        pub = published["figures"].get(track, {})
+        cells = [f"{fmt(ratio(measured.get(a, {}).get('median'), measured.get(b, {}).get('median')), ',.2f', '×')} / "
+                 f"{fmt(ratio(pub.get(a), pub.get(b)), ',.2f', '×')}" for _, a, b in RATIOS]
+        lines.append(f"| {track} | " + " | ".join(cells) + " |")
+    lines += ["", "- Hardware per host, scaled from the article's machines to this one: "
+              + "; ".join(f"{c}: {p}" for c, p in profiles.items()) + "."]
+    held = [v for v in verdicts if v[2]]
+    broken = [v for v in verdicts if v[2] is False]
+    lines.append(f"- Fidelity: the emulation held in {len(held)} of {len(verdicts)} races"
+                 + ("." if not broken else "; not in: " + "; ".join(f"{t} {c} ({'; '.join(p)})" for t, c, _, p, _ in broken) + "."))
+    if docs:
+        lines.append("- Documents per race, as the count checks found them: " + ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items()) + ".")
+    lines += [f"- This machine: {machine_line}. One Rally load driver outside the hosts, in a CPU share of its own.",
+              f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; the node ratio is the pack's derivation "
+              "(3-node RAID0 ÷ 1-node RAID0); the article says each added node adds about 40 %."]
+    return "\n".join(lines) + "\n"
+
+
+def chart(rows: dict, published: dict) -> tuple[str, bytes]:
+    from ingestlab.report import plot
+
+    labels, here, there = [], [], []
+    for track, measured in rows.items():
+        pub = published["figures"].get(track, {})
+        for label, a, b in RATIOS:
+            labels.append(f"{track}\n{label.split(' (')[0]}")
+            here.append(ratio(measured.get(a, {}).get("median"), measured.get(b, {}).get("median")))
+            there.append(ratio(pub.get(a), pub.get(b)))
+    image = plot.grouped_bars(labels, {"emulated here": here, "published": there}, ylabel="ratio of median docs/s",
+                              title="Study 5 on emulated hardware: nodes, disks, replicas",
+                              caption_here=machine.one_line(machine.describe()), caption_published=published["hardware"],
+                              colors=[plot.HERE, plot.PUBLISHED])
+    return ("Nodes, disks and replicas on emulated hardware", image)
