@@ -92,7 +92,8 @@ class CheckDocCount:
 class IndexLifecycleParamSource:
     """``index`` (a track index; ``number-of-shards`` overrides its body's), and for the check what the write task
     before it wrote, with the writer's own parameters: ``doc-count`` (default: the corpus; test mode's -1k corpus
-    caps it) and ``ingest-percentage``; with ``bulk-size`` and ``clients`` as well, the writer is Rally's ``bulk``
+    caps it) and ``ingest-percentage``; with ``bulk-size`` and ``writer-clients`` (the write task's clients; Rally
+    reserves ``clients`` in an operation) as well, the writer is Rally's ``bulk``
     (or a source that splits its work as Rally's does), whose percentage applies per client and per bulk."""
 
     def __init__(self, track, params, **kwargs):
@@ -109,8 +110,8 @@ class IndexLifecycleParamSource:
             expected = positive_int(params, "doc-count", operation)
         if expected is not None:
             percentage = ingest_percentage(params, operation)
-            if "bulk-size" in params and "clients" in params:
-                expected = rally_bulk_documents(expected, positive_int(params, "clients", operation),
+            if "bulk-size" in params and "writer-clients" in params:
+                expected = rally_bulk_documents(expected, positive_int(params, "writer-clients", operation),
                                                 positive_int(params, "bulk-size", operation), percentage)
             else:
                 expected = of_percentage(expected, percentage, operation)

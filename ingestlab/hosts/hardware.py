@@ -179,9 +179,9 @@ STUDY_MACHINES = {
     # study 5: "12 cores, 24 GB", one plain disk or a RAID0 of 4 (mdadm); the article names no disk model or network
     "study5": StudyMachine("study 5's machines (12 cores, 24 GB, plain disks)", 12, 24 << 30, "hdd", int(1e9),
                            ("the plain disk is taken as a 7,200 rpm HDD (150 MB/s, 150 IOPS)", "the network as 1 Gbit/s")),
-    # study 4: 8 nodes; the article's HDD nodes ran the 10 M-docs, 32-shard setup; its cores are not given: taken as study 5's
-    "study4": StudyMachine("study 4's nodes (8 nodes, HDD)", 12, 24 << 30, "hdd", int(1e9),
-                           ("12 cores and 24 GB per node (the article gives none)", "a 7,200 rpm HDD (150 MB/s, 150 IOPS)",
+    # study 4: 8 HDD nodes of 12 cores; their memory, disk model and network are not given
+    "study4": StudyMachine("study 4's nodes (8 HDD nodes x 12 cores)", 12, 24 << 30, "hdd", int(1e9),
+                           ("24 GB per node, as study 5's (the article gives none)", "a 7,200 rpm HDD (150 MB/s, 150 IOPS)",
                             "1 Gbit/s between nodes")),
 }
 

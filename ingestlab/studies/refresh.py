@@ -206,7 +206,8 @@ class Refresh(Study):
     title = "Refresh: single vs. bulk x refresh none/true/wait_for, and the time until a write is searchable"
     published = "refresh"
     small_params = {"doc_counts": [10, 100, 1000], "searchable_intervals_ms": [100, 1000], "searchable_clients": 2}
-    headline_params = {"doc_counts": [1000], "refresh_modes": ["true"]}  # single and bulk with refresh=true
+    # single and bulk with refresh=true at the article's 10,000 documents: its headline (433x) is made there
+    headline_params = {"doc_counts": [10000], "refresh_modes": ["true"], "repetitions": 1}
     headline_challenge = "refresh-table"
     default_version = "8.19.7"  # the study ran 8.14: the nearest line the pack provisions
 
@@ -254,14 +255,15 @@ class Refresh(Study):
         return out
 
     def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
+        """The article's own comparison: bulk+refresh=true against single+refresh=true at its headline's document count
+        (10,000); a race without that cell has no headline figure (never one made at another count)."""
         table = cells(result, published)
-        docs = max((d for d, m, r in table if m == "single" and r == "true" and table[(d, m, r)].median_ms), default=None)
-        if docs is None:
-            return []
+        docs = published.get("headline", {}).get("docs", 10000)
         num, den = table.get((docs, "single", "true")), table.get((docs, "bulk", "true"))
-        return [Headline("bulk-refresh-over-single-refresh", f"bulk+refresh ÷ single+refresh (speed, {docs:,} docs)",
-                         ratio(num.median_ms if num else None, den.median_ms if den else None),
-                         ratio(num.published_ms if num else None, den.published_ms if den else None))]
+        here = ratio(num.median_ms if num else None, den.median_ms if den else None)
+        return [Headline("bulk-refresh-over-single-refresh", f"bulk+refresh ÷ single+refresh (speed, {docs:,} docs)", here,
+                         ratio(num.published_ms if num else None, den.published_ms if den else None),
+                         None if here else f"this race wrote no {docs:,}-document cell with refresh=true")]
 
 
 STUDY = Refresh()

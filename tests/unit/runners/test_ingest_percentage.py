@@ -25,7 +25,7 @@ def written(source, clients):
 def test_eventdata_writes_what_the_count_check_expects(docs, clients, bulk, percentage):
     params = {"docs": docs, "bulk-size": bulk, "ingest-percentage": percentage}
     sent = written(EventdataParamSource(eventdata_track(), params), clients)
-    check = IndexLifecycleParamSource(eventdata_track(), {"doc-count": docs, "bulk-size": bulk, "clients": clients,
+    check = IndexLifecycleParamSource(eventdata_track(), {"doc-count": docs, "bulk-size": bulk, "writer-clients": clients,
                                                           "ingest-percentage": percentage}).params()
     assert sent == check["expected"] == rally_bulk_documents(docs, clients, bulk, percentage)
 
