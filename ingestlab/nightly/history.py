@@ -25,7 +25,23 @@ def open_history(path: Path) -> sqlite3.Connection:
     if "setup" not in [row[1] for row in db.execute("PRAGMA table_info(figures)")]:
         db.execute("ALTER TABLE figures ADD COLUMN setup TEXT NOT NULL DEFAULT 'default'")
     db.execute("CREATE TABLE IF NOT EXISTS annotations (night TEXT, text TEXT, setup TEXT)")
+    db.execute("CREATE TABLE IF NOT EXISTS changepoints (setup TEXT, study TEXT, task TEXT, night TEXT, change REAL, pvalue REAL, "
+               "first_seen TEXT, PRIMARY KEY (setup, study, task, night))")
     return db
+
+
+def record_change_points(db: sqlite3.Connection, setup: str, study: str, task: str, found: list[tuple[str, float, float]],
+                         tonight: str) -> list[tuple[str, float, float]]:
+    """Keep the change points (night where the new level starts, change, p-value) found tonight; those not seen on an
+    earlier night are returned: new tonight."""
+    new = []
+    for night, change, pvalue in found:
+        seen = db.execute("SELECT 1 FROM changepoints WHERE setup = ? AND study = ? AND task = ? AND night = ?",
+                          (setup, study, task, night)).fetchone()
+        if seen is None:
+            db.execute("INSERT INTO changepoints VALUES (?, ?, ?, ?, ?, ?, ?)", (setup, study, task, night, change, pvalue, tonight))
+            new.append((night, change, pvalue))
+    return new
 
 
 def annotate(db: sqlite3.Connection, night: str, text: str, setup: str | None = None) -> None:

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingestlab import compare, machine, paths, racing
-from ingestlab.nightly import history, trends
+from ingestlab.nightly import changepoints, history, trends
 from ingestlab.studies import Study
 
 DEFAULT_STUDIES = ("posts", "refresh", "dvf", "wikipedia")
@@ -79,7 +79,7 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
     night = time.strftime("%Y-%m-%dT%H%M%S")
     db = history.open_history(history_file or history.history_path())
     setups = setups or [Setup(version=version)]
-    sections, charts, found, missing, races = [], [], [], [], {}
+    sections, charts, found, missing, races, shifts = [], [], [], [], {}, []
     for setup in setups:
         results, costs = _race_setup(setup, studies, target, night, overhead, log)
         if costs:
@@ -107,23 +107,56 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
             charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
             history.store(db, night, setup.name, study.name, figures, result.race_id, result.es_version)
             db.commit()
+            series = history.series(db, study.name, setup.name)
+            points, new = change_points(db, setup.name, study.name, series, night, log)
+            shifts += new
+            sections[-1] = sections[-1].replace("\n", "\n" + _change_point_lines(where, points, new), 1) if points else sections[-1]
             charts.append((f"{where}: trends over the nights", trends.chart(
-                study.name, setup.name, history.series(db, study.name, setup.name), history.annotations(db, setup.name),
+                study.name, setup.name, series, history.annotations(db, setup.name),
                 {k: h.published for k, h in headlines.items()}, [r["task"] for r in rows if r["missing"]],
-                f"{machine.one_line()}; Elasticsearch {result.es_version}")))
+                f"{machine.one_line()}; Elasticsearch {result.es_version}",
+                {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
             races[f"{setup.name}/{study.name}"] = result.race_id
     verdict = (f"**{len(found)} regression(s)** beyond the margin: " + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
                if found else "No regression beyond the margin.")
     if missing:
         verdict += (f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
                     + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing) + ".")
+    regressing = [s for s in shifts if s["change"] < 0 and not s["task"].startswith(history.HEADLINE)]
+    verdict += (f" Change points (Apache Otava, p < {changepoints.MAX_PVALUE}): **{len(regressing)} new regression(s)**: "
+                + ", ".join(f"{s['setup']}/{s['study']}/{s['task']} from {s['night']} {s['change']:+.1%}" for s in regressing) + "."
+                if regressing else f" No new regression among the change points (Apache Otava, p < {changepoints.MAX_PVALUE}).")
     text = (f"# ingestlab nightly {night}\n\n{verdict}\n\nThis machine: {machine.one_line()}. Setups: "
             + ", ".join(s.name for s in setups) + ".\n\n" + "\n".join(sections))
     out = writer.write(paths.results_dir() / "nightly" / night, f"ingestlab nightly {night}", text, charts,
-                       {"night": night, "races": races, "regressions": [_plain(r) for r in found], "missing": [_plain(r) for r in missing]})
+                       {"night": night, "races": races, "regressions": [_plain(r) for r in found], "missing": [_plain(r) for r in missing],
+                        "change_points_new": shifts})
     log(text)
     log(f"[ingestlab] nightly report: {out}/report.html; history: {history_file or history.history_path()}")
-    return 1 if found or missing else 0
+    return 1 if found or missing or regressing else 0
+
+
+def change_points(db, setup: str, study: str, series: dict, night: str, log) -> tuple[dict, list[dict]]:
+    """Every change point of each task's series (task → [(night, change, p-value)]), and those new tonight."""
+    values = {task: [v for _, v in points] for task, points in series.items()}
+    found = changepoints.detect(values, log=log)
+    points, new = {}, []
+    for task, cps in found.items():
+        nights = [n for n, _ in series[task]]
+        rows = [(nights[cp.index], cp.change, cp.pvalue) for cp in cps if cp.index < len(nights)]
+        if rows:
+            points[task] = rows
+        for n, change, pvalue in history.record_change_points(db, setup, study, task, rows, night):
+            new.append({"setup": setup, "study": study, "task": task, "night": n, "change": change, "pvalue": pvalue})
+    db.commit()
+    return points, new
+
+
+def _change_point_lines(where: str, points: dict, new: list[dict]) -> str:
+    fresh = {(s["task"], s["night"]) for s in new}
+    return ("Change points over the nights (Apache Otava): " + "; ".join(
+        f"{task} from {n} {c:+.1%} (p {p:.1e}){' **new**' if (task, n) in fresh else ''}" for task, rows in points.items() for n, c, p in rows)
+        + "\n\n")
 
 
 def _plain(row: dict) -> dict:

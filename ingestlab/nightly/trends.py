@@ -20,8 +20,9 @@ def _band(values: list[float]) -> tuple[float, float] | None:
 
 
 def chart(study: str, setup: str, series: dict[str, list[tuple[str, float]]], notes: list[tuple[str, str]],
-          published_headlines: dict[str, float], missing: list[str], caption: str) -> bytes:
-    """Small multiples, one per task (headlines first), nights on the x axis."""
+          published_headlines: dict[str, float], missing: list[str], caption: str, change_points: dict | None = None) -> bytes:
+    """Small multiples, one per task (headlines first), nights on the x axis; ``change_points``: task → [(night, change)],
+    drawn where the new level starts."""
     import math
 
     from ingestlab.report import plot
@@ -45,6 +46,11 @@ def chart(study: str, setup: str, series: dict[str, list[tuple[str, float]]], no
         key = task.removeprefix(HEADLINE)
         if task.startswith(HEADLINE) and published_headlines.get(key) is not None:
             ax.axhline(published_headlines[key], color=plot.PUBLISHED, linestyle="--", label="published")
+        for night, change in (change_points or {}).get(task, []):
+            if night in nights:
+                ax.axvline(nights.index(night) - 0.5, color="#d62728", linewidth=1.2, linestyle="--")
+                ax.annotate(f"change point {change:+.0%}", (nights.index(night) - 0.5, 0.05), xycoords=("data", "axes fraction"),
+                            fontsize=6, color="#d62728", rotation=90, ha="right", va="bottom")
         for night, text in notes:
             if night in nights:
                 ax.axvline(nights.index(night), color="#888888", linewidth=0.8, linestyle=":")

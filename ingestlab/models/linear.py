@@ -1,0 +1,126 @@
+"""time = requests × r + documents × c (+ refreshes × f): what a request, a document and a refresh cost, fitted by least
+squares, each with its 95 % confidence interval.
+
+A study's cells differ in how many requests carry their documents (the index API: one per document; bulk size b:
+one per b) and in whether each request refreshes: the fit splits each cell's time into those parts, so two machines
+can be compared part by part instead of by one ratio that mixes them. Intervals come from the fit's own residuals
+(Student's t on the parameters' standard errors); with no residual degrees of freedom there is no interval, and a
+fit with fewer cells than parameters is refused.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import stats
+
+TERMS = ("request", "document", "refresh")
+
+
+@dataclass(frozen=True)
+class Cell:
+    label: str
+    requests: float
+    documents: float
+    seconds: float
+    refreshes: float = 0.0
+
+
+@dataclass(frozen=True)
+class Parameter:
+    name: str
+    value: float
+    low: float | None  # 95 % interval; None where the fit leaves no degrees of freedom
+    high: float | None
+
+    def interval(self, scale: float = 1.0, digits: int = 1, unit: str = "") -> str:
+        value = f"{self.value * scale:,.{digits}f}{unit}"
+        if self.low is None:
+            return value
+        return f"{value} ({self.low * scale:,.{digits}f}–{self.high * scale:,.{digits}f})"
+
+
+@dataclass(frozen=True)
+class Fit:
+    parameters: dict[str, Parameter]
+    cells: list[Cell]
+    predicted: list[float]
+    r_squared: float | None
+    terms: tuple[str, ...] = field(default=())
+
+    def per(self, term: str) -> Parameter | None:
+        return self.parameters.get(term)
+
+    def predict(self, requests: float, documents: float, refreshes: float = 0.0) -> float:
+        values = {"request": requests, "document": documents, "refresh": refreshes}
+        return sum(self.parameters[t].value * values[t] for t in self.terms)
+
+
+class CannotFit(ValueError):
+    """Too few cells, or cells that cannot separate the costs (the reason says which)."""
+
+
+def _column(cell: Cell, term: str) -> float:
+    return {"request": cell.requests, "document": cell.documents, "refresh": cell.refreshes}[term]
+
+
+def fit(cells: list[Cell], terms: tuple[str, ...] = ("request", "document")) -> Fit:
+    """Least squares, weighted so that every cell counts by its relative error (a 6 s cell and a 0.25 s cell alike)."""
+    cells = [c for c in cells if c.seconds and c.seconds > 0]
+    if len(cells) < len(terms):
+        raise CannotFit(f"{len(cells)} measured cells for {len(terms)} costs ({', '.join(terms)}): too few to fit")
+    x = np.array([[_column(c, t) for t in terms] for c in cells], dtype=float)
+    y = np.array([c.seconds for c in cells], dtype=float)
+    w = 1.0 / y  # relative errors
+    xw, yw = x * w[:, None], y * w
+    if np.linalg.matrix_rank(xw) < len(terms):
+        raise CannotFit(f"the cells do not separate the costs ({', '.join(terms)}): every cell has them in the same proportion")
+    beta, *_ = np.linalg.lstsq(xw, yw, rcond=None)
+    residuals = yw - xw @ beta
+    dof = len(cells) - len(terms)
+    parameters = {}
+    if dof > 0:
+        sigma2 = float(residuals @ residuals) / dof
+        covariance = sigma2 * np.linalg.inv(xw.T @ xw)
+        t = stats.t.ppf(0.975, dof)
+        for i, term in enumerate(terms):
+            half = t * math.sqrt(max(covariance[i, i], 0.0))
+            parameters[term] = Parameter(term, float(beta[i]), float(beta[i] - half), float(beta[i] + half))
+    else:
+        parameters = {term: Parameter(term, float(beta[i]), None, None) for i, term in enumerate(terms)}
+    predicted = [float(v) for v in x @ beta]
+    total = float(((yw - yw.mean()) ** 2).sum())
+    r_squared = 1.0 - float(residuals @ residuals) / total if total > 0 and dof > 0 else None
+    return Fit(parameters, cells, predicted, r_squared, tuple(terms))
+
+
+def compare_sentence(here: Fit, there: Fit, what: str = "the speed-ups") -> str:
+    """One sentence on where two machines differ, part by part: per document and per request (and per refresh)."""
+    parts = []
+    for term, noun in (("document", "per document"), ("request", "per request"), ("refresh", "per refresh")):
+        a, b = here.per(term), there.per(term)
+        if a is None or b is None or b.value <= 0 or a.value <= 0:
+            continue
+        r = a.value / b.value
+        parts.append((term, noun, r))
+    if not parts:
+        return ""
+    phrases = []
+    for term, noun, r in parts:
+        if abs(r - 1) <= 0.10:
+            phrases.append(f"{noun} within {abs(r - 1):.0%}")
+        else:
+            phrases.append(f"{noun} {r:,.1f}× {'slower' if r > 1 else 'faster'} here")
+    ratios = {term: r for term, _, r in parts}
+    why = ""
+    if "request" in ratios and "document" in ratios:
+        if ratios["request"] > ratios["document"] * 1.1:
+            why = (f": {what} come out larger here because a request's fixed cost weighs {ratios['request'] / ratios['document']:,.1f}× "
+                   "more against a document's than on the article's machine")
+        elif ratios["request"] * 1.1 < ratios["document"]:
+            why = (f": {what} come out smaller here because a request's fixed cost weighs less against a document's "
+                   f"({ratios['request'] / ratios['document']:,.2f}×) than on the article's machine")
+        else:
+            why = f": the two costs keep their proportion, so {what} agree"
+    return "Against the article's machine: " + "; ".join(phrases) + why + "."
