@@ -146,7 +146,7 @@ FULL_SIZE_HEAP = "2g"  # per node, for Rally's own corpus sizes (--full-size)
 
 
 def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = None, clients: int | None = None,
-            version: str | None = None, full_size: bool = False, log=print):
+            version: str | None = None, full_size: bool = False, shapes: tuple[int, ...] = (1, 3), log=print):
     """Race each track on 1 node, then on 3 nodes with 0 and 1 replica; write the report beside the study's.
     ``full_size``: Rally's own corpus sizes (each track's ``full_size``), nodes with a larger heap."""
     from ingestlab import racing
@@ -157,7 +157,7 @@ def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = 
     results: dict[str, dict[str, float]] = {t.name: {} for t in tracks}
     docs: dict[str, int | None] = {}
     ran: set[str] = set()
-    for shape, challenge in SHAPES:
+    for shape, challenge in (s for s in SHAPES if s[0]["nodes"] in shapes):
         sized = {**shape, "heap": FULL_SIZE_HEAP} if full_size else shape
         with lifecycle.running(lifecycle.Shape(**sized, version=version or tracks[0].default_version), log=log) as cluster:
             for study in tracks:
