@@ -84,14 +84,15 @@ def fit(cells: list[Cell], terms: tuple[str, ...] = ("request", "document")) -> 
         sigma2 = float(residuals @ residuals) / dof
         covariance = sigma2 * np.linalg.inv(xw.T @ xw)
         t = stats.t.ppf(0.975, dof)
-        for i, term in enumerate(terms):
+        for i, term in enumerate(terms):  # a cost is never below 0: the interval is cut there
             half = t * math.sqrt(max(covariance[i, i], 0.0))
-            parameters[term] = Parameter(term, float(beta[i]), float(beta[i] - half), float(beta[i] + half))
+            parameters[term] = Parameter(term, float(beta[i]), max(float(beta[i] - half), 0.0), float(beta[i] + half))
     else:
         parameters = {term: Parameter(term, float(beta[i]), None, None) for i, term in enumerate(terms)}
-    predicted = [float(v) for v in x @ beta]
-    total = float(((yw - yw.mean()) ** 2).sum())
-    r_squared = 1.0 - float(residuals @ residuals) / total if total > 0 and dof > 0 else None
+    predicted = x @ beta
+    total = float(((y - y.mean()) ** 2).sum())  # R² of the times themselves (the weighted response is 1 for every cell)
+    r_squared = 1.0 - float(((y - predicted) ** 2).sum()) / total if total > 0 and dof > 0 else None
+    predicted = [float(v) for v in predicted]
     return Fit(parameters, cells, predicted, r_squared, tuple(terms))
 
 
@@ -111,7 +112,7 @@ def compare_sentence(here: Fit, there: Fit, what: str = "the speed-ups") -> str:
         if abs(r - 1) <= 0.10:
             phrases.append(f"{noun} within {abs(r - 1):.0%}")
         else:
-            phrases.append(f"{noun} {r:,.1f}× {'slower' if r > 1 else 'faster'} here")
+            phrases.append(f"{noun} {max(r, 1 / r):,.1f}× {'slower' if r > 1 else 'faster'} here")
     ratios = {term: r for term, _, r in parts}
     why = ""
     if "request" in ratios and "document" in ratios:

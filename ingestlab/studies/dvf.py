@@ -49,6 +49,29 @@ def _grid_table(title: str, bulks, clients, cell) -> list[str]:
     return lines
 
 
+def models(result: RaceResult, published: dict) -> dict:
+    """The two models of the grid on both sides: the cost per request and per document from the bulk sizes at one
+    client (a document takes 1/rate = r/b + c), and the Universal Scalability Law over the clients at the largest bulk
+    size both sides have."""
+    from ingestlab.models import usl
+    from ingestlab.models.linear import Cell
+    from ingestlab.report import cost
+
+    here, there = measured_grid(result), published_grid(published)
+    bulks, clients = grid_axes(result)
+
+    def per_doc(rates: dict) -> list:
+        return [Cell(f"bulk {b}", 1.0 / b, 1.0, 1.0 / rates[(b, 1)]) for b in bulks if rates.get((b, 1))]
+
+    out = dict(zip(("here", "why_here"), cost.try_linear(per_doc({k: v["docs_per_s"] for k, v in here.items()}))))
+    out.update(zip(("there", "why_there"), cost.try_linear(per_doc(there))))
+    bulk = max((b for b in bulks if sum(1 for c in clients if (b, c) in there) >= 2), default=max(bulks, default=None))
+    out["usl_bulk"] = bulk
+    out["usl_here"], out["usl_why_here"] = usl.try_fit([(c, here[(bulk, c)]["docs_per_s"]) for c in clients if (bulk, c) in here])
+    out["usl_there"], out["usl_why_there"] = usl.try_fit([(c, there[(bulk, c)]) for c in clients if (bulk, c) in there])
+    return out
+
+
 class Dvf(Study):
     name = "dvf"
     title = "DVF French property sales: bulk size x client threads"
@@ -63,9 +86,16 @@ class Dvf(Study):
         base_here = here.get((1, 1), {}).get("docs_per_s")
         base_there = there.get((1, 1))
         study_docs = published["documents"]
+        from ingestlab.models.linear import compare_sentence
+        from ingestlab.report import cost
+
         whole = all(m["whole_task"] for m in here.values()) if here else False
         figure = ("documents ÷ first request's start to last request's end" if whole else "Rally's median throughput")
-        lines = [f"## dvf: bulk size x clients, docs/s per cell ({figure})" + (" — test mode" if result.test_mode else ""), ""]
+        fitted = models(result, published)
+        sentence = (compare_sentence(fitted["here"], fitted["there"], "the speed-ups over bulk size 1")
+                    if fitted["here"] and fitted["there"] else "")
+        lines = [f"## dvf: bulk size x clients, docs/s per cell ({figure})" + (" — test mode" if result.test_mode else ""), "",
+                 *([sentence, ""] if sentence else [])]
         lines += _grid_table("### This machine", bulks, clients, lambda b, c: fmt(here.get((b, c), {}).get("docs_per_s"), ",.0f"))
         lines += [""]
         lines += _grid_table(f"### Published (Elasticsearch {published['elasticsearch']}, {published['hardware']})", bulks, clients,
@@ -88,6 +118,10 @@ class Dvf(Study):
 
         lines += _grid_table(f"### Minutes to index the study's {study_docs:,} documents at these rates: this machine / published",
                              bulks, clients, duration)
+        lines += ["", "### Cost models", "", "Per document at one client: 1/rate = r/b + c (bulk size b):", ""]
+        lines += cost.linear_table(fitted["here"], fitted["there"], fitted["why_here"], fitted["why_there"])
+        lines += [""] + cost.usl_lines(f"Clients at bulk size {fitted['usl_bulk']}", fitted["usl_here"], fitted["usl_there"],
+                                       fitted["usl_why_here"], fitted["usl_why_there"])
         lines += ["",
                   f"- {this_machine(result)}. Rally's clients and the node share the machine.",
                   f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['client']}; {published['data']}. "
@@ -118,7 +152,36 @@ class Dvf(Study):
         image = plot.heat_maps(panels, [str(c) for c in clients], [str(b) for b in bulks], xlabel="clients", ylabel="bulk size",
                                title="dvf: speed-up over bulk size 1 (index API) with 1 client", cell_format="{:,.0f}×",
                                caption_here=plot.here_line(result), caption_published=plot.published_line(published))
-        return [("Bulk size x clients heat map", image)]
+        return [("Bulk size x clients heat map", image), *self.model_chart(result, published)]
+
+    def model_chart(self, result: RaceResult, published: dict) -> list:
+        """Per-document time against bulk size at one client, and docs/s against clients, measured and fitted, both sides."""
+        from ingestlab.report import cost, plot
+
+        fitted = models(result, published)
+        bulks, clients = grid_axes(result)
+        here, there = measured_grid(result), published_grid(published)
+        bulk = fitted["usl_bulk"]
+
+        def per_doc(fit):
+            return (lambda b: fit.predict(1.0 / b, 1.0) * 1e6) if fit else None
+
+        def scaled(fit):
+            return (lambda n: fit.at(n)) if fit else None
+
+        panels = [{"title": "one client", "xlabel": "bulk size", "ylabel": "µs per document", "logx": True, "logy": True,
+                   "xs": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+                   "points": {"this machine": [(b, 1e6 / here[(b, 1)]["docs_per_s"] if here.get((b, 1), {}).get("docs_per_s") else None) for b in bulks],
+                              "published": [(b, 1e6 / there[(b, 1)] if there.get((b, 1)) else None) for b in bulks]},
+                   "curves": {"this machine": per_doc(fitted["here"]), "published": per_doc(fitted["there"])}},
+                  {"title": f"bulk size {bulk}", "xlabel": "clients", "ylabel": "docs/s",
+                   "xs": [1 + i * 0.25 for i in range(int((max(clients, default=1) - 1) / 0.25) + 1)],
+                   "points": {"this machine": [(c, here.get((bulk, c), {}).get("docs_per_s")) for c in clients],
+                              "published": [(c, there.get((bulk, c))) for c in clients]},
+                   "curves": {"this machine": scaled(fitted["usl_here"]), "published": scaled(fitted["usl_there"])}}]
+        image = cost.curve_chart(panels, title="dvf: cost per request and document; the clients' scalability (USL)",
+                                 caption_here=plot.here_line(result), caption_published=plot.published_line(published))
+        return [("Cost models: measured points and fitted curves", image)]
 
     def load_bench(self) -> dict:
         return loadbench.dvf()

@@ -41,6 +41,41 @@ def rows(result: RaceResult, published: dict) -> list[dict]:
     return out
 
 
+def bulk_sizes(result: RaceResult, published: dict) -> dict[str, int | None]:
+    """task → its bulk size (None: the index API, one request per document), from the track as rendered or the data."""
+    sizes = {t.name: (None if t.param("method") == "index" else t.param("bulk-size")) for t in result.schedule
+             if t.operation_type == "fresh-index-load"}
+    for f in published["figures"]:
+        sizes.setdefault(f["task"], f.get("bulk_size"))
+    return sizes
+
+
+def model_cells(result: RaceResult, published: dict) -> tuple[list, list]:
+    """(this machine's cells, the article's cells) for time = requests × r + documents × c: each configuration's
+    fastest run, with the requests its documents took."""
+    from math import ceil
+
+    from ingestlab.models.linear import Cell
+
+    sizes, docs, here, there = bulk_sizes(result, published), documents_per_run(result), [], []
+    for r in rows(result, published):
+        size = sizes.get(r["task"])
+        label = r["label"].replace(", one doc per request", "")
+        if r.get("measured_ms") and docs:
+            here.append(Cell(label, docs if size is None else ceil(docs / size), docs, r["measured_ms"] / 1000))
+        if r.get("published_ms"):
+            n = published["documents"]
+            there.append(Cell(label, n if size is None else ceil(n / size), n, r["published_ms"] / 1000))
+    return here, there
+
+
+def fits(result: RaceResult, published: dict):
+    from ingestlab.report import cost
+
+    here_cells, there_cells = model_cells(result, published)
+    return (*cost.try_linear(here_cells), *cost.try_linear(there_cells))
+
+
 class Posts(Study):
     name = "posts"
     title = "Bulk vs. single index API (10,000 posts docs)"
@@ -54,9 +89,15 @@ class Posts(Study):
         docs = documents_per_run(result)
         table = rows(result, published)
         runs = iterations(result, "index-api") or iterations(result, next(iter(result.tasks), ""))
+        from ingestlab.models.linear import compare_sentence
+        from ingestlab.report import cost
+
+        here, why_here, there, why_there = fits(result, published)
+        sentence = compare_sentence(here, there, "the speed-ups over the index API") if here and there else ""
         lines = [
             f"## posts: bulk vs. single index API ({fmt(docs, ',')} docs, fastest of {fmt(runs, 'd')} runs)",
             "",
+            *([sentence, ""] if sentence else []),
             "| configuration | this machine: fastest run | docs/s (fastest) | docs/s (median) | speed-up vs. index API "
             "| published: elapsed | docs/s | speed-up |",
             "|---|---:|---:|---:|---:|---:|---:|---:|",
@@ -75,6 +116,9 @@ class Posts(Study):
             f"{published['documents']:,} docs, {published['method']}.",
             "- Absolute times depend on hardware; compare the speed-up columns.",
         ]
+        lines += ["", "### Cost model: time = requests × r + documents × c (fastest runs, least squares on relative errors)", ""]
+        lines += cost.linear_table(here, there, why_here, why_there)
+        lines += ["", *cost.predictions(here, there)]
         lines += invalid_lines(result)
         if load_side:
             best = max((r.get("measured_docs_s") or 0) for r in table)
@@ -96,7 +140,31 @@ class Posts(Study):
                                  ylabel="speed-up over the index API (×)",
                                  title=f"posts: bulk size vs. single index API ({fmt(documents_per_run(result), ',')} docs)",
                                  result=result, published=published)
-        return [("Speed-up over the index API", image)]
+        return [("Speed-up over the index API", image), *self.model_chart(result, published)]
+
+    def model_chart(self, result: RaceResult, published: dict) -> list:
+        """Each configuration's fastest time against its bulk size, with both sides' fitted t(b) = (N/b)·r + N·c."""
+        from ingestlab.report import cost, plot
+
+        here, _, there, _ = fits(result, published)
+        if here is None and there is None:
+            return []
+        sizes, docs = bulk_sizes(result, published), documents_per_run(result)
+        points = {"this machine": [], "published": []}
+        for r in rows(result, published):
+            b = sizes.get(r["task"]) or 1
+            points["this machine"].append((b, r.get("measured_ms")))
+            points["published"].append((b, r.get("published_ms")))
+
+        def curve(fit, n):
+            return (lambda b: fit.predict(n / b, n) * 1000) if fit and n else None
+
+        image = cost.curve_chart([{"xlabel": "documents per request (1: the index API)", "ylabel": "fastest run, ms", "logx": True,
+                                   "logy": True, "xs": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
+                                   "points": points, "curves": {"this machine": curve(here, docs), "published": curve(there, published["documents"])}}],
+                                 title="posts: time to write the corpus by request size, with the fitted cost model",
+                                 caption_here=plot.here_line(result), caption_published=plot.published_line(published))
+        return [("Cost model: measured times and fitted curves", image)]
 
     def load_bench(self) -> dict:
         return loadbench.posts()

@@ -141,6 +141,15 @@ def scale_out_lines(result: RaceResult, published: dict) -> list[str]:
                      "so the two are not set side by side.")
     if many:
         lines += reindex_vs_tool_per_node(result, many, published)
+    if one and many:
+        from ingestlab.models import usl
+        from ingestlab.report import cost
+
+        docs = many["docs"]
+        here = [(1, docs / one["span_s"]), (many["drivers"], docs / many["span_s"])]
+        there = [(1, published["documents"] / pub["tool-sliced"]), (8, published["documents"] / pub["tool-local"])]
+        lines += cost.usl_lines("Load drivers (one tool vs. one tool per node)", *usl.try_fit(here)[:1], *usl.try_fit(there)[:1],
+                                usl.try_fit(here)[1], usl.try_fit(there)[1])
     failed = [r for r in table if r["errors"]]
     if failed:
         lines.append("- Failed calls: " + ", ".join(f"{r['task']} ({r['errors']})" for r in failed) + "; see the INVALID lines below.")
@@ -199,6 +208,13 @@ class Wikipedia(Study):
         pub = {f["key"]: f for f in published["figures"]}
         docs = next((r["docs"] for r in rows + scale_out_rows(result) if r["docs"]), None)
         lines = [f"## wikipedia: reindexing {fmt(docs, ',')} pages — fastest of the runs" + (" (test mode)" if result.test_mode else ""), ""]
+        if best_api:
+            rate_there = published["documents"] / best_pub_api
+            r = best_api["docs_per_s"] / rate_there
+            lines += [f"Against the article's 8 nodes: the best `_reindex` copies {fmt(best_api['docs_per_s'], ',.0f')} docs/s here, "
+                      f"{max(r, 1 / r):,.1f}× {'more' if r >= 1 else 'less'} than the article's {rate_there:,.0f} docs/s "
+                      f"({published['documents']:,} docs in {best_pub_api:g} s); the tool's gain over `_reindex` came there from "
+                      f"one tool per node on 8 machines, which this one machine cannot give.", ""]
         scale_out = scale_out_lines(result, published)
         if rows or not scale_out:
             lines += ["| method | this machine: fastest | docs/s | MB/s of _source | speed vs. best _reindex | client CPU µs/doc | published | speed vs. best _reindex |",

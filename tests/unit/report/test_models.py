@@ -1,0 +1,57 @@
+"""The cost models: a linear fit recovers known costs with intervals that hold them, says when cells cannot separate
+the costs; the USL recovers known σ and κ and its peak, and refuses too few points; a sweep's recommendations."""
+import math
+
+import pytest
+
+from ingestlab import published
+from ingestlab.models import linear, recommend, usl
+
+
+def test_the_linear_fit_recovers_known_costs_within_its_intervals():
+    r, c = 650e-6, 25e-6  # the article's machine, per request and per document
+    cells = [linear.Cell(f"b{b}", 10_000 / b, 10_000, (10_000 / b * r + 10_000 * c) * (1 + e))
+             for b, e in ((1, 0.01), (10, -0.02), (50, 0.015), (100, -0.01), (1000, 0.02), (10000, -0.015))]
+    fit = linear.fit(cells)
+    assert fit.per("request").low < r < fit.per("request").high and fit.per("document").low < c < fit.per("document").high
+    assert fit.r_squared > 0.95 and len(fit.predicted) == 6
+
+
+def test_cells_that_cannot_separate_the_costs_are_refused():
+    with pytest.raises(linear.CannotFit, match="do not separate"):
+        linear.fit([linear.Cell("a", 10, 100, 1.0), linear.Cell("b", 20, 200, 2.1)])
+    with pytest.raises(linear.CannotFit, match="too few"):
+        linear.fit([linear.Cell("a", 10, 100, 1.0)])
+
+
+def test_the_sentence_says_per_document_within_and_per_request_slower():
+    article = linear.fit([linear.Cell(str(b), 1e4 / b, 1e4, 1e4 / b * 650e-6 + 1e4 * 25.4e-6) for b in (1, 10, 100, 1000)])
+    here = linear.fit([linear.Cell(str(b), 1e4 / b, 1e4, 1e4 / b * 1030e-6 + 1e4 * 23.6e-6) for b in (1, 10, 100, 1000)])
+    sentence = linear.compare_sentence(here, article, "the speed-ups")
+    assert sentence.startswith("Against the article's machine: per document within 7%; per request 1.6× slower here")
+    assert "come out larger here" in sentence
+
+
+def test_the_usl_recovers_sigma_kappa_and_the_peak():
+    points = [(n, float(usl.throughput(n, 1000, 0.1, 0.01))) for n in (1, 2, 4, 8, 16, 32)]
+    fit = usl.fit(points)
+    assert fit.sigma.value == pytest.approx(0.1, abs=1e-3) and fit.kappa.value == pytest.approx(0.01, abs=1e-4)
+    assert fit.peak == pytest.approx(math.sqrt(0.9 / 0.01), rel=1e-2)
+
+
+def test_the_usl_needs_three_distinct_points_and_a_fit_that_explains_them():
+    assert usl.try_fit([(1, 40_951.4), (3, 70_045.9)])[1].startswith("2 point(s) at 2 distinct N")
+    assert "explains too little" in usl.try_fit([(1, 100), (2, 300), (3, 90), (4, 310), (5, 95)])[1]
+
+
+def test_the_published_dvf_grid_gives_a_peak_near_its_largest_client_count():
+    grid = {(f["bulk"], f["clients"]): f["docs_per_s"] for f in published.load("dvf")["figures"]}
+    rec = recommend.clients([(c, grid[(1000, c)]) for c in (1, 4, 8, 16)])
+    assert rec.value is not None and 8 < rec.value < 40 and rec.text.startswith("the clients' peak N* is")
+
+
+def test_a_bulk_size_recommendation_or_why_not():
+    points = [(b, 1 / (25e-6 + 650e-6 / b)) for b in (10, 100, 1000, 10000)]
+    rec = recommend.bulk_size(points)
+    assert rec.value == pytest.approx(19 * 650e-6 / 25e-6, rel=0.01) and "of the sizes tried, 1000" in rec.text
+    assert recommend.bulk_size(points[:2]).text == "cannot fit: 2 bulk size(s); the model needs at least 3"
