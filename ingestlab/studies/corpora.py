@@ -91,11 +91,31 @@ def counted_documents(result: RaceResult) -> int | None:
     return found.pop() if len(found) == 1 else None
 
 
+def node_scaling_lines(per_nodes: dict[str, dict[int, float | None]], published: dict) -> list[str]:
+    """The Universal Scalability Law over the node counts of each track, here and published (1-node RAID0 and 3-node
+    RAID0): two node counts cannot carry its three parameters, which the line says rather than fit them."""
+    from ingestlab.models import usl
+    from ingestlab.report import cost
+
+    lines = []
+    for track, by_nodes in per_nodes.items():
+        pub = published["figures"].get(track, {})
+        here = usl.try_fit([(n, x) for n, x in by_nodes.items() if x])
+        there = usl.try_fit([(1, pub.get(ONE_NODE_RAID)), (3, pub.get(THREE_NODES))])
+        lines += cost.usl_lines(f"{track}: nodes", here[0], there[0], here[1], there[1])
+    return lines
+
+
 def scaling_markdown(results: dict[str, dict[str, float]], published: dict, machine_line: str, docs: dict | None = None,
                      versions: str | None = None) -> str:
     """``results``: {track: {"1 node": docs/s, "3 nodes": docs/s, "3 nodes, 1 replica": docs/s}}; ``docs``: {track:
     documents indexed, as the count checks found them}."""
-    lines = ["## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)", "",
+    against = [(t, ratio(r.get("1 node"), published["figures"].get(t, {}).get(ONE_NODE))) for t, r in results.items()]
+    against = [(t, x) for t, x in against if x]
+    opening = ("Against the article's one-disk node of 12 cores: one node here indexes "
+               + ", ".join(f"{t} at {x:,.2f}×" for t, x in against) + " its rate, on this machine's cores; "
+               "the node and replica ratios below are made each side against itself." if against else "")
+    lines = ["## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)", "", *([opening, ""] if opening else []),
              "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) | 1 replica ÷ 0: here / published |",
              "|---|---:|---:|---:|---:|---:|"]
     for track, r in results.items():
@@ -107,6 +127,7 @@ def scaling_markdown(results: dict[str, dict[str, float]], published: dict, mach
     if docs:
         lines += ["", "- Documents per race, as the count checks found them: "
                   + ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items()) + "."]
+    lines += node_scaling_lines({t: {1: r.get("1 node"), 3: r.get("3 nodes")} for t, r in results.items()}, published)
     raid = [f"{t} {ratio(p.get(ONE_NODE_RAID), p.get(ONE_NODE)):,.2f}×" for t, p in published["figures"].items()
             if t in results and p.get(ONE_NODE_RAID) and p.get(ONE_NODE)]
     lines += ["", "- Published RAID0 of 4 disks ÷ a single disk, 1 node: " + (", ".join(raid) or "—")

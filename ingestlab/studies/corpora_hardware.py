@@ -13,7 +13,7 @@ import time
 from ingestlab import machine, paths, published as published_data
 from ingestlab.report.common import fmt, ratio
 from ingestlab.studies.corpora import (ONE_NODE, ONE_NODE_RAID, THREE_NODES, THREE_NODES_REPLICA, TRACKS, bulk_task_per_replicas,
-                                       counted_documents)
+                                       counted_documents, node_scaling_lines)
 
 # (configuration, hosts, RAID0 devices, challenge); the 3-node race sweeps 0 and 1 replica in one race
 SETUPS = (
@@ -106,6 +106,8 @@ def markdown(rows: dict, published: dict, verdicts: list, profiles: dict, docs: 
                  + ("." if not broken else "; not in: " + "; ".join(f"{t} {c} ({'; '.join(p)})" for t, c, _, p, _ in broken) + "."))
     if docs:
         lines.append("- Documents per race, as the count checks found them: " + ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items()) + ".")
+    lines += node_scaling_lines({t: {1: m.get(ONE_NODE_RAID, {}).get("median"), 3: m.get(THREE_NODES, {}).get("median")}
+                                 for t, m in rows.items()}, published)
     lines += [f"- This machine: {machine_line}. One Rally load driver outside the hosts, in a CPU share of its own.",
               f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; the node ratio is the pack's derivation "
               "(3-node RAID0 ÷ 1-node RAID0); the article says each added node adds about 40 %."]
