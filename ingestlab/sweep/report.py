@@ -117,11 +117,40 @@ def markdown(state: dict) -> str:
         lines += [_row(c, e, verdicts.get(c)) for c, e in summary.items()]
         if best:
             lines += ["", f"- Best cell: **{best}**; within the noise margin of it: {', '.join(close) or 'none'}."]
+        lines += [f"- {r}" for r in recommendations(state, summary, unit)]
         lines.append("")
     lines.append("Each figure is Rally's median throughput of the task in one race; median, min and max are over the repetitions. "
                  "A cell is within noise of the best when the difference is inside the margin `ingestlab compare` uses "
                  "(twice the larger CV with several repetitions; with one, the cells' samples must not overlap).")
     return "\n".join(lines) + "\n"
+
+
+def _is(key: str, kind: str) -> bool:
+    return {"bulk": key.endswith("bulk_size") or key == "bulk-size", "clients": key.endswith("clients")}[kind]
+
+
+def recommendations(state: dict, summary: dict, unit: str) -> list[str]:
+    """What the cost models recommend from the swept bulk sizes and clients, for each setting of the other keys: the
+    smallest bulk size within 5 % of the modelled maximum, the clients' peak; or why the points cannot carry a fit."""
+    from ingestlab.models import recommend
+    from ingestlab.sweep.grid import Grid, cell_id
+
+    if not unit.startswith("docs"):
+        return []
+    grid = {**state["cluster_grid"], **state["grid"]}
+    out = []
+    for key, kind, fit in [(k, kind, f) for k in grid for kind, f in (("bulk", recommend.bulk_size), ("clients", recommend.clients))
+                           if _is(k, kind)]:
+        others = {k: v for k, v in grid.items() if k != key}
+        for fixed in Grid(others, {}).cells() if others else [{}]:
+            points = []
+            for value in grid[key]:
+                e = summary.get(cell_id({k: ({**fixed, key: value}).get(k) for k in grid}), {})
+                if "aggregate" in e and isinstance(value, (int, float)):
+                    points.append((float(value), e["aggregate"].median))
+            at = ", ".join(f"{k}={v}" for k, v in fixed.items())
+            out.append(f"Recommendation from `{key}`" + (f" at {at}" if at else "") + f" ({len(points)} point(s), medians): {fit(points).text}.")
+    return out
 
 
 def _spread(entry: dict) -> str | None:

@@ -55,3 +55,25 @@ def test_a_bulk_size_recommendation_or_why_not():
     rec = recommend.bulk_size(points)
     assert rec.value == pytest.approx(19 * 650e-6 / 25e-6, rel=0.01) and "of the sizes tried, 1000" in rec.text
     assert recommend.bulk_size(points[:2]).text == "cannot fit: 2 bulk size(s); the model needs at least 3"
+
+
+def sweep_state(bulks, clients, rate):
+    runs = [{"cell_id": f"bulk_size={b};bulk_indexing_clients={c}", "cell": {}, "repetition": 1, "status": "done",
+             "figures": {"index-append": {"median": rate(b, c), "min": rate(b, c) * 0.97, "max": rate(b, c) * 1.03, "unit": "docs/s",
+                                          "error_rate": 0}}} for b in bulks for c in clients]
+    return {"id": "s", "track": "/t", "challenge": "c", "grid": {"bulk_size": bulks, "bulk_indexing_clients": clients},
+            "cluster_grid": {}, "fixed": {}, "repeat": 1, "test_mode": False, "runs": runs}
+
+
+def test_a_sweep_report_recommends_from_its_grid_or_says_it_cannot():
+    from ingestlab.sweep import report
+
+    def rate(b, c):
+        return float(usl.throughput(c, 1 / (25e-6 + 650e-6 / b), 0.1, 0.01))
+
+    text = report.markdown(sweep_state([100, 1000, 10000], [1, 2, 4, 8], rate))
+    assert "Recommendation from `bulk_size` at bulk_indexing_clients=1 (3 point(s), medians): the smallest bulk size within 5% of" in text
+    assert "Recommendation from `bulk_indexing_clients` at bulk_size=1000 (4 point(s), medians): the clients' peak N* is 9.5" in text
+    small = report.markdown(sweep_state([500, 5000], [1, 2], rate))  # the README's 2 x 2 example
+    assert "(2 point(s), medians): cannot fit: 2 bulk size(s); the model needs at least 3." in small
+    assert "cannot fit: 2 point(s) at 2 distinct N" in small
