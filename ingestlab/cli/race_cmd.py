@@ -67,19 +67,20 @@ def cmd_report(args) -> int:
     return 0
 
 
-def _races(selector: str, study: str | None, test_mode: bool, notes: list[str]) -> tuple[str, list[dict]]:
+def _races(selector: str, study: str | None, test_mode: bool, notes: list[str], home: Path | None = None) -> tuple[str, list[dict]]:
     """``RACE_ID`` or ``key:value`` (every stored race with that tag, of the study if given), without the races
-    that do not belong in an aggregate (failed requests; test mode, unless ``test_mode``), each named in ``notes``."""
+    that do not belong in an aggregate (failed requests; test mode, unless ``test_mode``), each named in ``notes``.
+    ``home``: a Rally home whose races to read (its own rally.ini says where: files, or an Elasticsearch metrics store)."""
     from ingestlab import compare
 
     if ":" in selector:
         key, value = selector.split(":", 1)
         tags = {key: value, **({"study": study} if study else {})}
-        races = results.races_with_tags(tags)
+        races = results.races_with_tags(tags, home)
         if not races:
             raise IngestlabError(f"no stored race tagged {selector}" + (f" of study {study}" if study else ""))
     else:
-        races = [results.load_race(selector)[0]]
+        races = [results.load_race(selector, home)[0]]
     kept, left = compare.select(races, test_mode)
     notes += [f"{selector}: {n}" for n in left]
     if not kept:
@@ -92,12 +93,32 @@ def cmd_compare(args) -> int:
     from ingestlab import compare
 
     notes: list[str] = []
-    name, baseline = _races(args.baseline, args.study, args.test_mode, notes)
-    contenders = [_races(c, args.study, args.test_mode, notes) for c in args.contender]
+    name, baseline = _races(args.baseline, args.study, args.test_mode, notes, args.rally_home)
+    contenders = [_races(c, args.study, args.test_mode, notes, args.rally_home) for c in args.contender]
     margin = args.margin / 100.0 if args.margin is not None else None
-    print(compare.markdown(f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", compare.aggregate(baseline),
-                           [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders], margin,
-                           notes + (["test-mode races only: one sample per task, so most verdicts cannot be called"] if args.test_mode else [])))
+    text = compare.render(args.format, f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", compare.aggregate(baseline),
+                          [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders], margin,
+                          notes + (["test-mode races only: one sample per task, so most verdicts cannot be called"] if args.test_mode else []),
+                          args.method, _measured_rates())
+    if args.output:
+        Path(args.output).write_text(text)
+        print(f"[ingestlab] comparison written to {args.output} ({args.format})")
+    else:
+        print(text)
+    return 0
+
+
+def _measured_rates() -> str | None:
+    """The rules' false-alarm and detection rates, as the newest `ingestlab calibrate` measured them here."""
+    from ingestlab.bench import calibrate
+
+    return calibrate.latest_summary()
+
+
+def cmd_calibrate(args) -> int:
+    from ingestlab.bench import calibrate
+
+    calibrate.run(races=args.races, pairs=args.pairs, size=args.size, quota=args.quota, docs=args.docs)
     return 0
 
 
@@ -134,6 +155,21 @@ def add(sub) -> None:
     cmp.add_argument("--baseline", required=True, metavar="RACE_ID|TAG:VALUE")
     cmp.add_argument("--contender", required=True, action="append", metavar="RACE_ID|TAG:VALUE", help="repeatable")
     cmp.add_argument("--study", help="only races of this study (with tags)")
-    cmp.add_argument("--margin", type=float, metavar="PERCENT", help="noise margin; default: derived from the races' spread")
+    cmp.add_argument("--margin", type=float, metavar="PERCENT", help="a fixed noise margin (the margin rule with it)")
+    cmp.add_argument("--method", choices=["t", "margin"], default="t",
+                     help="t (default): Welch's t-test on log throughput, a 95 %% interval (3 races a side, or one race a side with its "
+                          "samples); margin: the earlier rule (2x CV, or non-overlapping min-max with one race a side)")
+    cmp.add_argument("--format", choices=["markdown", "csv", "json", "html"], default="markdown")
+    cmp.add_argument("--output", help="write the comparison to this file instead of printing it")
+    cmp.add_argument("--rally-home", type=Path, help="read the races of this Rally home (default: the pack's, then $RALLY_HOME or ~); "
+                                                     "its rally.ini says where they are: files, or an Elasticsearch metrics store")
     cmp.add_argument("--test-mode", action="store_true", help="compare test-mode races (left out otherwise, as are races with failed requests)")
     cmp.set_defaults(func=cmd_compare)
+    cal = sub.add_parser("calibrate", help="measure compare's false-alarm and detection rates here: A/A pairs and pairs with a known "
+                                           "change (the node's CPU quota 10 %% lower), judged by both rules")
+    cal.add_argument("--races", type=int, default=24, help="races of each side (A, then B, interleaved; default 24)")
+    cal.add_argument("--pairs", type=int, default=20, help="pairs of each kind drawn from them (default 20)")
+    cal.add_argument("--size", type=int, default=3, help="races per side of a pair (default 3)")
+    cal.add_argument("--quota", type=float, default=1.5, help="the node's CPU quota in cores on side A; B gets 10 %% less (default 1.5)")
+    cal.add_argument("--docs", type=int, default=100_000, help="eventdata documents per race (default 100,000)")
+    cal.set_defaults(func=cmd_calibrate)

@@ -28,6 +28,7 @@ release.cache = true
 """
 RUNNER_STATS_FILE = "ingestlab-runner-stats.jsonl"
 EMULATION_FILE = "ingestlab-emulation.json"
+SAMPLES_FILE = "ingestlab-samples.json"  # each task's throughput samples, as Rally's driver held them (race.json keeps only their summary)
 
 
 def ensure_rally_home(home: Path | None = None) -> Path:
@@ -60,6 +61,10 @@ def runner_stats_file(race_id: str, home: Path | None = None) -> Path:
 def emulation_file(race_id: str, home: Path | None = None) -> Path:
     """The fidelity monitor's report of a race on emulated hardware (see ingestlab.hosts.fidelity)."""
     return race_json(race_id, home).with_name(EMULATION_FILE)
+
+
+def samples_file(race_id: str, home: Path | None = None) -> Path:
+    return race_json(race_id, home).with_name(SAMPLES_FILE)
 
 
 def data_cache(home: Path | None = None) -> Path:

@@ -70,7 +70,7 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
         env = environment(race_id, home, drivers.actor_port if drivers is not None else net.free_port(), Path(tmp) / "progress.jsonl")
         driver_stats = DriverStats(drivers) if drivers is not None else None
         watch = DriverWatch(drivers) if drivers is not None else None
-        with open(Path(tmp) / "output.txt", "w+") as captured, Progress(Path(tmp) / "progress.jsonl", log):
+        with open(Path(tmp) / "output.txt", "w+") as captured, Progress(Path(tmp) / "progress.jsonl", log) as progress:
             started = time.monotonic()
             proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
                                     stderr=None if stream else subprocess.STDOUT)
@@ -81,6 +81,9 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
             output = captured.read()
         if driver_stats:
             driver_stats.collect(rally_home.runner_stats_file(race_id, home))
+        samples = {f["task"]: f["throughput_samples"] for event in progress.events for f in event["tasks"] if f.get("throughput_samples")}
+        if samples and rally_home.race_json(race_id, home).is_file():
+            rally_home.samples_file(race_id, home).write_text(json.dumps(samples))
     if stopped_because:
         rally_home.race_json(race_id, home).unlink(missing_ok=True)  # a race the pack stopped is not a result
     return Outcome(race_id, returncode, stopped_because, output, seconds, peaks.summary())

@@ -123,22 +123,32 @@ def _homes(home: Path | None) -> list[Path]:
 
 
 EMULATION_KEY = "ingestlab-emulation"  # the fidelity report, read from beside race.json into the race's dict
+SAMPLES_KEY = "ingestlab-samples"  # each task's throughput samples, likewise
 
 
 def _read_race(f: Path) -> dict:
     race = json.loads(f.read_text())
-    emulation = f.with_name(rally_paths.EMULATION_FILE)
-    if emulation.is_file():
-        race[EMULATION_KEY] = json.loads(emulation.read_text())
+    for key, name in ((EMULATION_KEY, rally_paths.EMULATION_FILE), (SAMPLES_KEY, rally_paths.SAMPLES_FILE)):
+        beside = f.with_name(name)
+        if beside.is_file():
+            race[key] = json.loads(beside.read_text())
     return race
 
 
 def load_race(race_id: str, home: Path | None = None) -> tuple[dict, Path]:
-    """race.json of a stored race and the Rally home it was found in (the pack's, then the user's own)."""
+    """race.json of a stored race and the Rally home it was found in (the pack's, then the user's own); from the
+    Elasticsearch metrics store where that home's rally.ini keeps its races there."""
+    from ingestlab.rally import metrics_store
+
     for h in _homes(home):
         f = rally_paths.race_json(race_id, h)
         if f.is_file():
             return _read_race(f), h
+        store = metrics_store.datastore(h)
+        if store:
+            found = metrics_store.races(store, race_id)
+            if found:
+                return found[0], h
     raise IngestlabError(f"no race {race_id} under {' or '.join(str(races_dir(h)) for h in _homes(home))}")
 
 
@@ -156,13 +166,15 @@ def of(race: dict, home: Path | None = None, track_path: Path | None = None) -> 
 
 
 def races_with_tags(tags: dict, rally_home: Path | None = None) -> list[dict]:
-    """Every stored race whose user tags include ``tags``, oldest first."""
+    """Every stored race whose user tags include ``tags``, oldest first (from race.json files, or from the
+    Elasticsearch metrics store the Rally home's rally.ini names)."""
+    from ingestlab.rally import metrics_store
+
+    store = metrics_store.datastore(rally_home) if rally_home else None
     root = races_dir(rally_home)
-    found = []
-    for f in root.glob("*/race.json") if root.is_dir() else []:
-        race = _read_race(f)
-        if all(str(race.get("user-tags", {}).get(k)).lower() == str(v).lower() for k, v in tags.items()):
-            found.append(race)
+    candidates = metrics_store.races(store) if store else [_read_race(f) for f in (root.glob("*/race.json") if root.is_dir() else [])]
+    found = [race for race in candidates
+             if all(str((race.get("user-tags") or {}).get(k)).lower() == str(v).lower() for k, v in tags.items())]
     return sorted(found, key=lambda r: r["race-timestamp"])
 
 
