@@ -1,0 +1,71 @@
+"""compare as a user keeps it: races read from an Elasticsearch metrics store that the user's own rally.ini names,
+every format, service times; and `ingestlab calibrate` measuring both rules against a real change of the node's CPU
+quota (a small run: its rates are the README's job, not a test's)."""
+import csv
+import io
+import json
+import uuid
+
+import pytest
+
+from ingestlab import paths
+from ingestlab.hosts import cgroups
+from tests.integration.conftest import ingestlab, plain_esrally, port_1900_taken
+
+pytestmark = pytest.mark.integration
+
+STORE_INI = """[meta]
+config.version = 17
+
+[system]
+env.name = local
+
+[node]
+root.dir = ${{CONFIG_DIR}}/benchmarks
+src.root.dir = ${{CONFIG_DIR}}/benchmarks/src
+
+[benchmarks]
+local.dataset.cache = ${{CONFIG_DIR}}/benchmarks/data
+
+[reporting]
+datastore.type = elasticsearch
+datastore.host = 127.0.0.1
+datastore.port = {port}
+datastore.secure = False
+"""
+
+
+@pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")
+def test_races_in_a_users_elasticsearch_metrics_store_compare_in_every_format(es_node, tmp_path):
+    home = tmp_path / "user-home"
+    (home / ".rally").mkdir(parents=True)
+    (home / ".rally" / "rally.ini").write_text(STORE_INI.format(port=es_node.nodes[0].http_port))
+    uid = uuid.uuid4().hex[:8]
+    for side in ("a", "b"):
+        proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}", f"--target-hosts={es_node.hosts}",
+                             "--test-mode", "--challenge=bulk", f"--user-tags=run:{uid}-{side}", "--track-params=index_name:posts-store",
+                             rally_home=home)
+        assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
+    assert not list((home / ".rally" / "benchmarks" / "races").glob("*/race.json")) if (home / ".rally" / "benchmarks" / "races").exists() else True
+    args = ["compare", "--rally-home", str(home), "--baseline", f"run:{uid}-a", "--contender", f"run:{uid}-b", "--test-mode"]
+    as_json = ingestlab(*args, "--format", "json")
+    assert as_json.returncode == 0, as_json.stdout[-2000:] + as_json.stderr[-2000:]
+    rows = json.loads(as_json.stdout)["rows"]
+    assert any(r["task"] == "bulk-1000" for r in rows) and all("baseline_service_p50_ms" in r for r in rows)
+    as_csv = ingestlab(*args, "--format", "csv")
+    assert list(csv.DictReader(io.StringIO(as_csv.stdout)))[0]["verdict"]
+    out = tmp_path / "compare.html"
+    as_html = ingestlab(*args, "--format", "html", "--output", str(out))
+    assert as_html.returncode == 0 and "<table>" in out.read_text()
+    markdown = ingestlab(*args)
+    assert "service p50 / p90 / p99 ms" in markdown.stdout and "not enough data to call" in markdown.stdout
+
+
+def test_calibration_judges_a_a_and_a_b_pairs_with_both_rules():
+    if cgroups.unavailable_reason():
+        pytest.skip(cgroups.unavailable_reason())
+    proc = ingestlab("calibrate", "--races", "3", "--pairs", "3", "--size", "1", "--docs", "20000", timeout=1200)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert proc.stdout.count("[ingestlab] calibration ") >= 6 and "side B (1.35 cores)" in proc.stdout
+    assert "| t | 1 | " in proc.stdout and "| margin | 1 | " in proc.stdout
+    assert cgroups.existing("calibrate") == []
