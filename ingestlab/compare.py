@@ -24,7 +24,7 @@ import io
 import json
 import math
 import statistics
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field
 
 from ingestlab.rally.results import SAMPLES_KEY, task_results
 

@@ -24,21 +24,19 @@ import logging
 import os
 from pathlib import Path
 
-from esrally import exceptions
-from esrally.track import loader
-
 from ingestlab.corpus.files import TEST_MODE_DOCS, one_k_path, read_meta
 from ingestlab.corpus.makers import declared as spec
+from ingestlab.runners import compat
 
 LOG = logging.getLogger(__name__)
 
 
 def _test_mode(cfg) -> bool:
-    return bool(cfg and cfg.opts("track", "test.mode.enabled", mandatory=False, default_value=False))
+    return compat.test_mode(cfg)
 
 
 def _data_dirs(cfg, track_name: str, corpus_name: str) -> list[str]:
-    return loader.data_dir(cfg, track_name, corpus_name) if cfg else []
+    return compat.data_dirs(cfg, track_name, corpus_name)
 
 
 def find_supplied(file_name: str, data_dirs: list[str]) -> Path | None:
@@ -54,7 +52,7 @@ def apply_supplied(document_set, found: Path, test_mode: bool) -> None:
     """Count and sizes from the file's entry; in test mode its -1k file, as Rally does for any corpus."""
     entry = read_meta(found)
     if entry is None:
-        raise exceptions.DataError(f"{found} has no entry {found.stem}.meta.json beside it (its document count); "
+        raise compat.data_error(f"{found} has no entry {found.stem}.meta.json beside it (its document count); "
                                    f"make the corpus again with the command that made it")
     document_set.number_of_documents = entry["document-count"]
     document_set.uncompressed_size_in_bytes = entry.get("uncompressed-bytes")
@@ -87,14 +85,12 @@ def generated_target(data_dirs: list[str], file_name: str) -> Path:
                 continue
         if os.path.isdir(root) and os.access(root, os.W_OK | os.X_OK):
             return Path(root) / file_name
-    raise exceptions.DataError(f"none of {', '.join(data_dirs)} is writable for the generated corpus")
+    raise compat.data_error(f"none of {', '.join(data_dirs)} is writable for the generated corpus")
 
 
 def _log(message: str) -> None:
     LOG.info(message)
-    from esrally.utils import console
-
-    console.info(message.removeprefix("[ingestlab] "), logger=None)
+    compat.console_info(message.removeprefix("[ingestlab] "))
 
 
 ON_THE_FLY = {"eventdata": "docs"}  # param source → the parameter that says how many documents it makes
@@ -111,7 +107,7 @@ def cut_made_on_the_fly(track) -> None:
                     op.params[key] = TEST_MODE_DOCS
 
 
-class CorpusProcessor(loader.TrackProcessor):
+class CorpusProcessor(compat.processor_base()):
     def __init__(self):
         self.cfg = None  # Rally sets it when it registers the processor
 
@@ -125,7 +121,7 @@ class CorpusProcessor(loader.TrackProcessor):
                     continue
                 found = find_supplied(document_set.document_file, _data_dirs(self.cfg, track.name, corpus.name))
                 if found is None:
-                    raise exceptions.DataError(f"corpus file {document_set.document_file} of track {track.name} does not exist; "
+                    raise compat.data_error(f"corpus file {document_set.document_file} of track {track.name} does not exist; "
                                                f"make it with: {how}")
                 apply_supplied(document_set, found, _test_mode(self.cfg))
 

@@ -12,6 +12,7 @@ import socket
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+from ingestlab.runners.compat import request
 from ingestlab.runners.failures import RequestFailed
 from ingestlab.runners.indexing import JSON
 
@@ -58,7 +59,7 @@ def pick_local(nodes: dict, own=is_own_address) -> NodeOnHost:
 
 
 async def local_node(es) -> NodeOnHost:
-    info = await es.perform_request("GET", "/_nodes/http", headers=dict(JSON),
+    info = await request(es, "GET", "/_nodes/http", headers=dict(JSON),
                                     params={"filter_path": "nodes.*.name,nodes.*.http.publish_address"})
     return pick_local(info["nodes"])
 

@@ -47,7 +47,9 @@ class reporting_failures:
 def describe(error) -> str:
     """An Elasticsearch error in a line: the root cause's type and reason, whatever shape the body came in
     (a dict, or bytes when the runner asked for raw responses)."""
-    body = getattr(error, "body", None)
+    from ingestlab.runners.compat import error_body
+
+    body = error_body(error)
     if hasattr(body, "getvalue"):
         body = body.getvalue()
     if isinstance(body, (bytes, bytearray)):

@@ -7,8 +7,7 @@ from __future__ import annotations
 
 import copy
 
-from elasticsearch import ApiError
-
+from ingestlab.runners.compat import ApiErrors, request, status as http_status
 from ingestlab.runners.indexing import JSON
 from ingestlab.runners.params import positive_int
 from ingestlab.runners.track_lookup import (
@@ -37,16 +36,16 @@ class DocumentsLost(RequestFailed):
 
 async def recreate_index(es, index: str, body: dict) -> None:
     try:
-        await es.perform_request("DELETE", f"/{index}", headers=dict(JSON))
-    except ApiError as e:
-        if e.meta.status != 404:
+        await request(es, "DELETE", f"/{index}", headers=dict(JSON))
+    except ApiErrors as e:
+        if http_status(e) != 404:
             raise
-    await es.perform_request("PUT", f"/{index}", headers=dict(JSON), body=body)
+    await request(es, "PUT", f"/{index}", headers=dict(JSON), body=body)
     # every copy the cluster can hold must be started before writing: a replica still recovering when a
     # node fails cannot take over, and the study would measure recovery instead of indexing
-    data_nodes = (await es.perform_request("GET", "/_cluster/health", headers=dict(JSON)))["number_of_data_nodes"]
+    data_nodes = (await request(es, "GET", "/_cluster/health", headers=dict(JSON)))["number_of_data_nodes"]
     status = "green" if data_nodes >= replicas(body) + 1 else "yellow"
-    await es.perform_request(
+    await request(es, 
         "GET",
         f"/_cluster/health/{index}",
         headers=dict(JSON),
@@ -63,8 +62,8 @@ def replicas(body: dict) -> int:
 
 
 async def count_documents(es, index: str) -> int:
-    await es.perform_request("POST", f"/{index}/_refresh", headers=dict(JSON))
-    response = await es.perform_request("GET", f"/{index}/_count", headers=dict(JSON))
+    await request(es, "POST", f"/{index}/_refresh", headers=dict(JSON))
+    response = await request(es, "GET", f"/{index}/_count", headers=dict(JSON))
     return int(response["count"])
 
 

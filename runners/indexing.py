@@ -12,9 +12,8 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from elasticsearch import ApiError
-
 from ingestlab.runners.bulk_bodies import Batch, acknowledged_ids, clean_bulk, failed_items
+from ingestlab.runners.compat import ApiErrors, request, status as http_status
 from ingestlab.runners.failures import RequestFailed, describe
 
 JSON = {"content-type": "application/json", "accept": "application/json"}
@@ -81,24 +80,23 @@ async def index_one_by_one(es, index: str, documents, refresh: str | None, backo
             stats.requests += 1
             stats.bytes += len(doc)
             try:
-                response = _as_dict(await es.perform_request("POST", path, params=query, headers=dict(JSON), body=doc))
+                response = _as_dict(await request(es, "POST", path, params=query, headers=dict(JSON), body=doc))
                 stats.acknowledge([response.get("_id")])
                 break
-            except ApiError as e:
-                if e.meta.status != 429 or attempt >= backoff.max_retries:
-                    raise IndexingFailed(f"index API refused a document into [{index}] (HTTP {e.meta.status}): {describe(e)}") from e
+            except ApiErrors as e:
+                if http_status(e) != 429 or attempt >= backoff.max_retries:
+                    raise IndexingFailed(f"index API refused a document into [{index}] (HTTP {http_status(e)}): {describe(e)}") from e
                 stats.retries += 1
                 await asyncio.sleep(backoff.delay(attempt))
                 attempt += 1
 
 
 def raw_responses(es) -> None:
-    """Ask Rally's client to hand this call's responses over as bytes: the pack reads them with orjson (a bulk
-    without errors only by counting its items), not the client's JSON decoder. (A client without it — a test's
-    stand-in — keeps decoding.)"""
-    ask = getattr(es, "return_raw_response", None)
-    if ask is not None:
-        ask()
+    """Ask the client to hand this call's responses over as bytes: the pack reads them with orjson (a bulk without
+    errors only by counting its items), not the client's JSON decoder."""
+    from ingestlab.runners import compat
+
+    compat.raw_responses(es)
 
 
 def _raw(response) -> bytes | None:
@@ -143,10 +141,10 @@ async def index_in_bulks(
             if gzip_level is not None:
                 body = gzip.compress(body, compresslevel=gzip_level)
             try:
-                answer = await es.perform_request("POST", path, params=query or None, headers=dict(headers), body=body)
-            except ApiError as e:
-                if e.meta.status != 429 or attempt >= backoff.max_retries:
-                    raise IndexingFailed(f"bulk request into [{index}] failed (HTTP {e.meta.status}): {describe(e)}") from e
+                answer = await request(es, "POST", path, params=query or None, headers=dict(headers), body=body)
+            except ApiErrors as e:
+                if http_status(e) != 429 or attempt >= backoff.max_retries:
+                    raise IndexingFailed(f"bulk request into [{index}] failed (HTTP {http_status(e)}): {describe(e)}") from e
                 rejected = list(range(batch.size))
             else:
                 raw = _raw(answer)

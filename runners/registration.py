@@ -56,10 +56,10 @@ def register_corpora(registry) -> None:
     """The track makes its generated corpus on first use and checks a supplied one
     (:mod:`~ingestlab.runners.corpus_processor`), then Rally prepares every corpus as it always does.
     (Registering a processor replaces Rally's own preparation, so it is registered again after ours.)"""
-    from esrally.track.loader import DefaultTrackPreparator
-
+    from ingestlab.runners import compat
     from ingestlab.runners.corpus_processor import CorpusProcessor
 
     transport_log.restore()  # every track registers its corpora: the one place each worker passes
-    registry.register_track_processor(CorpusProcessor())
-    registry.register_track_processor(DefaultTrackPreparator())
+    register = getattr(registry, "register_track_processor", None) or registry.register_workload_processor  # OSB: workloads
+    register(CorpusProcessor())
+    register(compat.default_preparator())

@@ -13,8 +13,7 @@ from __future__ import annotations
 import re
 import time
 
-from elasticsearch import ApiError
-
+from ingestlab.runners.compat import ApiErrors, error_body, request, status as http_status
 from ingestlab.runners.failures import RequestFailed, describe
 from ingestlab.runners.index_lifecycle import DocumentsLost, count_documents, recreate_index
 from ingestlab.runners.indexing import JSON
@@ -38,9 +37,9 @@ def poll_timeout(params: dict, operation: str) -> str:
     return value
 
 
-def _timed_out(error: ApiError) -> bool:
+def _timed_out(error) -> bool:
     """A poll whose wait ran out before the task ended (Elasticsearch answers with a timeout error)."""
-    return error.meta.status in (408, 500, 504) and "timeout" in describe(error).lower()
+    return http_status(error) in (408, 500, 504) and "timeout" in describe(error).lower()
 
 
 async def wait_for(es, task: str, timeout: str) -> tuple[dict, int]:
@@ -49,9 +48,9 @@ async def wait_for(es, task: str, timeout: str) -> tuple[dict, int]:
     while True:
         polls += 1
         try:
-            status = await es.perform_request("GET", f"/_tasks/{task}", headers=dict(JSON),
+            status = await request(es, "GET", f"/_tasks/{task}", headers=dict(JSON),
                                               params={"wait_for_completion": "true", "timeout": timeout})
-        except ApiError as e:
+        except ApiErrors as e:
             if _timed_out(e):
                 continue
             raise
@@ -63,9 +62,9 @@ async def forget(es, task: str) -> str | None:
     """Remove the task's stored result from ``.tasks`` (Elasticsearch keeps every result of a task run with
     ``wait_for_completion=false``); why not, where it could not be."""
     try:
-        await es.perform_request("DELETE", f"/.tasks/_doc/{task}", headers=dict(JSON))
-    except ApiError as e:
-        return None if e.meta.status == 404 else f"HTTP {e.meta.status}: {describe(e)}"
+        await request(es, "DELETE", f"/.tasks/_doc/{task}", headers=dict(JSON))
+    except ApiErrors as e:
+        return None if http_status(e) == 404 else f"HTTP {http_status(e)}: {describe(e)}"
     return None
 
 
@@ -80,14 +79,14 @@ class ReindexApi:
         start = time.perf_counter()
         cpu = time.process_time()
         try:
-            response = await es.perform_request(
+            response = await request(es, 
                 "POST", "/_reindex", headers=dict(JSON),
                 params={"wait_for_completion": "false", "slices": slices, "refresh": "false"},
                 body={"source": {"index": source, "size": scroll_size}, "dest": {"index": dest}},
             )
-        except ApiError as e:
-            if e.meta.status == 405 or (e.meta.status == 400 and "no handler found" in str(e.body)):
-                raise ReindexFailed(f"POST /_reindex is not available on this Elasticsearch (HTTP {e.meta.status}): "
+        except ApiErrors as e:
+            if http_status(e) == 405 or (http_status(e) == 400 and "no handler found" in str(error_body(e))):
+                raise ReindexFailed(f"POST /_reindex is not available on this Elasticsearch (HTTP {http_status(e)}): "
                                     f"it has no {MODULE} module; race with --exclude-tasks=type:{NAME}") from e
             raise
         task = response["task"]

@@ -25,8 +25,7 @@ import socket
 import time
 from dataclasses import dataclass
 
-from elasticsearch import ApiError
-
+from ingestlab.runners.compat import ApiErrors, request, status as http_status
 from ingestlab.runners.bulk_bodies import Batch
 from ingestlab.runners.driver_host import local_node, pinned_to
 from ingestlab.runners.index_lifecycle import DocumentsLost, count_documents, recreate_index
@@ -87,9 +86,9 @@ class Options:
 
 async def primaries(es, index: str) -> tuple[list[str], list[str]]:
     """(all primary shard numbers, those on the node this client talks to)."""
-    nodes = await es.perform_request("GET", "/_nodes/_local", headers=dict(JSON), params={"filter_path": "nodes.*.name"})
+    nodes = await request(es, "GET", "/_nodes/_local", headers=dict(JSON), params={"filter_path": "nodes.*.name"})
     local_node = next(iter(nodes["nodes"]))
-    shards = await es.perform_request("GET", f"/_cat/shards/{index}", headers=dict(JSON), params={"format": "json", "h": "shard,prirep,id"})
+    shards = await request(es, "GET", f"/_cat/shards/{index}", headers=dict(JSON), params={"format": "json", "h": "shard,prirep,id"})
     all_primaries = sorted({s["shard"] for s in shards if s["prirep"] == "p"}, key=int)
     local = sorted({s["shard"] for s in shards if s["prirep"] == "p" and s["id"] == local_node}, key=int)
     return all_primaries, local
@@ -106,8 +105,8 @@ async def count_shards(es, index: str, preference: str | None) -> int:
     """Documents in ``index`` (refreshed first), or in the shards a preference picks."""
     if preference is None:
         return await count_documents(es, index)
-    await es.perform_request("POST", f"/{index}/_refresh", headers=dict(JSON))
-    response = await es.perform_request("GET", f"/{index}/_count", headers=dict(JSON), params={"preference": preference})
+    await request(es, "POST", f"/{index}/_refresh", headers=dict(JSON))
+    response = await request(es, "GET", f"/{index}/_count", headers=dict(JSON), params={"preference": preference})
     return int(response["count"])
 
 
@@ -217,7 +216,7 @@ class _Run:
             query["preference"] = self.preference
         scroll_id = None
         try:
-            response = await es.perform_request("POST", f"/{self.source}/_search", params=query, headers=dict(self.headers), body=body)
+            response = await request(es, "POST", f"/{self.source}/_search", params=query, headers=dict(self.headers), body=body)
             while True:
                 try:
                     new_id, actions, sources = raw_page(response.read()) if opts.raw else decoded_page(response)
@@ -230,16 +229,16 @@ class _Run:
                 self.read.docs_read += len(actions)
                 self.read.source_bytes += sum(map(len, sources))
                 await self.queue.put((actions, sources))
-                response = await es.perform_request("POST", "/_search/scroll", params={"filter_path": SCROLL_FILTER},
+                response = await request(es, "POST", "/_search/scroll", params={"filter_path": SCROLL_FILTER},
                                                     headers=dict(self.headers), body={"scroll": opts.keep_alive, "scroll_id": scroll_id})
-        except ApiError as e:
-            hint = f"; the scroll context is gone: did its keep-alive ({opts.keep_alive}) run out between pages?" if e.meta.status == 404 else ""
-            raise ScrollFailed(f"slice {slice_id} of [{self.source}]: scroll failed (HTTP {e.meta.status}): {describe(e)}{hint}") from e
+        except ApiErrors as e:
+            hint = f"; the scroll context is gone: did its keep-alive ({opts.keep_alive}) run out between pages?" if http_status(e) == 404 else ""
+            raise ScrollFailed(f"slice {slice_id} of [{self.source}]: scroll failed (HTTP {http_status(e)}): {describe(e)}{hint}") from e
         finally:
             if scroll_id:
                 try:
-                    await es.perform_request("DELETE", "/_search/scroll", headers=dict(JSON), body={"scroll_id": [scroll_id]})
-                except ApiError:
+                    await request(es, "DELETE", "/_search/scroll", headers=dict(JSON), body={"scroll_id": [scroll_id]})
+                except ApiErrors:
                     pass  # already gone (expired): nothing left to free
 
     async def write(self) -> None:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import asyncio
 import time
 
+from ingestlab.runners.compat import request
 from ingestlab.runners.bulk_bodies import Batch
 from ingestlab.runners.indexing import JSON, Backoff, WriteStats, index_in_bulks, index_one_by_one
 from ingestlab.runners.failures import RequestFailed
@@ -35,7 +36,7 @@ def total_hits(response: dict) -> int:
 
 
 async def count_probe(es, index: str, probe: str) -> int:
-    response = await es.perform_request(
+    response = await request(es, 
         "POST",
         f"/{index}/_search",
         params={"request_cache": "false"},

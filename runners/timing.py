@@ -6,14 +6,14 @@ whose context gets a fresh, throw-away request context, so its requests are not 
 """
 import asyncio
 
-from esrally.client.context import RequestContextHolder
+from ingestlab.runners.compat import request_context
 
 
 async def untimed(work):
     """Await ``work()`` (a coroutine function) without it counting towards the runner's service time."""
 
     async def isolated():
-        RequestContextHolder.init_request_context()
+        request_context().init_request_context()
         return await work()
 
     return await asyncio.create_task(isolated())

@@ -32,111 +32,40 @@ WAKEUP_VARIABLE = "INGESTLAB_RALLY_WAKEUP_S"
 DEFAULT_WAKEUP_S = 0.5
 
 
-def move_actor_port(port: int) -> None:
-    from esrally import actor
-    from thespian.system.transport import TCPTransport
-
-    TCPTransport.DEFAULT_ADMIN_PORT = port
-    probe = actor.actor_system_already_running
-
-    def already_running_on_our_port(ip=None, port_=None, system_base=None, **kwargs):
-        return probe(ip=ip, port=kwargs.get("port", port_) or port, system_base=system_base)
-
-    actor.actor_system_already_running = already_running_on_our_port
-    _share_the_machine()
-
-
-def _share_the_machine() -> None:
-    """Rally's one-Rally-per-machine check, for a Rally whose actor system has a port of its own: name the
-    others on stderr instead of refusing."""
-    from esrally.utils import process
-
-    find_others = process.find_all_other_rally_processes
-
-    def others_noted():
-        others = find_others()
-        if others:
-            print(f"[ingestlab] other Rally processes run on this machine (PIDs {', '.join(str(p.pid) for p in others)}); "
-                  f"this race's actor system has a port of its own, so it starts, but they share the machine's CPU", file=sys.stderr)
-        return []
-
-    process.find_all_other_rally_processes = others_noted
-
-
-def poll_tasks_every(seconds: float) -> None:
-    """How often Rally's workers (and its track-preparation actor) look whether their work is done."""
-    from esrally.driver import driver
-
-    driver.Worker.WAKEUP_INTERVAL_SECONDS = seconds
-    init = driver.TaskExecutionActor.__init__
-
-    def task_execution_actor_init(self, *args, **kwargs):
-        init(self, *args, **kwargs)
-        self.wakeup_interval = min(self.wakeup_interval, seconds)
-
-    driver.TaskExecutionActor.__init__ = task_execution_actor_init
-
-
-def task_figures(store, name: str) -> dict:
-    """Rally's own figures of one finished task, from the driver's metrics store."""
-    from esrally.metrics import SampleType
-
-    measured = store.get("service_time", task=name, sample_type=SampleType.Normal)
-    return {
-        "task": name,
-        "throughput_samples": [v for v in store.get("throughput", task=name, sample_type=SampleType.Normal) if v is not None],
-        "median": store.get_median("throughput", task=name, sample_type=SampleType.Normal),
-        "unit": store.get_unit("throughput", task=name),
-        "samples": len(measured),
-        "warmup_samples": len(store.get("service_time", task=name, sample_type=SampleType.Warmup)),
-        "error_rate": store.get_error_rate(task=name, sample_type=SampleType.Normal) if measured else None,
-    }
+def _note_others(others) -> None:
+    print(f"[ingestlab] other Rally processes run on this machine (PIDs {', '.join(str(p.pid) for p in others)}); "
+          f"this race's actor system has a port of its own, so it starts, but they share the machine's CPU", file=sys.stderr)
 
 
 def install_progress_hook(path: str) -> None:
     """When the driver reaches a join point, append the finished tasks' figures to ``path`` (one JSON line)."""
     import json
 
-    from esrally.driver import driver
+    from ingestlab.runners import compat
 
-    update, post_process = driver.Driver.update_progress_message, driver.Driver.post_process_samples
+    def write(driver, step, steps, names):
+        event = {"time": time.time(), "step": step, "steps": steps, "tasks": [compat.task_figures(driver.metrics_store, n) for n in names]}
+        with open(path, "a") as out:
+            out.write(json.dumps(event) + "\n")
 
-    def update_progress_message(self, task_finished=False):
-        if task_finished and self.current_step >= 0:  # step -1 is the join point before the first task
-            self._ingestlab_finished = (self.current_step, [t.name for t in self.tasks_per_join_point[self.current_step]])
-        return update(self, task_finished)
-
-    def post_process_samples(self):
-        post_process(self)
-        finished, self._ingestlab_finished = getattr(self, "_ingestlab_finished", None), None
-        if finished and self.metrics_store is not None:
-            step, names = finished
-            event = {"time": time.time(), "step": step, "steps": self.number_of_steps,
-                     "tasks": [task_figures(self.metrics_store, name) for name in names]}
-            with open(path, "a") as out:
-                out.write(json.dumps(event) + "\n")
-
-    driver.Driver.update_progress_message = update_progress_message
-    driver.Driver.post_process_samples = post_process_samples
+    compat.on_finished_tasks(write)
 
 
 def main() -> int:
+    from ingestlab.runners import compat
+
+    try:
+        compat.checked()
+    except compat.Unsupported as e:
+        print(f"ingestlab: error: {e}", file=sys.stderr)
+        return 2
     port = os.environ.get(PORT_VARIABLE)
     if port:
-        move_actor_port(int(port))
-    poll_tasks_every(float(os.environ.get(WAKEUP_VARIABLE) or DEFAULT_WAKEUP_S))
+        compat.move_actor_port(int(port), _note_others)
+    compat.poll_tasks_every(float(os.environ.get(WAKEUP_VARIABLE) or DEFAULT_WAKEUP_S))
     if os.environ.get(PROGRESS_VARIABLE):
         install_progress_hook(os.environ[PROGRESS_VARIABLE])
-    if sys.argv[1:2] == ["daemon"]:
-        from esrally import rallyd
-
-        sys.argv[0:2] = ["esrallyd"]
-        rallyd.main()
-        return 0
-    from esrally import rally
-
-    sys.argv[0] = "esrally"
-    return rally.main()
+    return compat.run_rally(daemon=sys.argv[1:2] == ["daemon"])
 
 
 if __name__ == "__main__":

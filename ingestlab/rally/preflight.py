@@ -24,10 +24,10 @@ def parse_client_options(client_options: str | None) -> dict:
     """The ``default`` cluster's options as Rally reads ``--client-options``."""
     if not client_options:
         return {}
-    from esrally.utils import opts
+    from ingestlab.runners import compat
 
     try:
-        return dict(opts.ClientOptions(client_options).default)
+        return compat.client_options(client_options)
     except Exception as e:  # Rally's parser raises assorted errors for malformed strings
         raise IngestlabError(f"--client-options could not be read ({e.__class__.__name__}); "
                              f"expected key:value pairs like use_ssl:true,basic_auth_user:'elastic'") from None

@@ -56,18 +56,16 @@ class Challenge:
 
 
 def _assembled(directory: Path, file_name: str) -> str:
-    from esrally.track.loader import TemplateSource
+    from ingestlab.runners import compat
 
-    source = TemplateSource(str(directory), file_name)
-    source.load_template_from_file()
-    return source.assembled_source
+    return compat.assembled_template(str(directory), file_name)
 
 
 def _parse(text: str):
-    from esrally.track.loader import default_internal_template_vars
+    from ingestlab.runners import compat
 
     env = jinja2.Environment()
-    for kind, values in default_internal_template_vars().items():
+    for kind, values in compat.template_globals().items():
         getattr(env, kind).update(values)
     return env.parse(text)
 
@@ -154,11 +152,11 @@ class TrackInfo:
 
     @cached_property
     def rendered(self) -> dict:
-        from esrally.track.loader import render_template_from_file
+        from ingestlab.runners import compat
 
         self._require_track_json()
         try:
-            text = render_template_from_file(str(self.path / "track.json"), self.given)
+            text = compat.rendered_track(str(self.path / "track.json"), self.given)
             return json.loads(text)
         except Exception as e:
             raise IngestlabError(f"track {self.path} does not render with {json.dumps(self.given)}: {e}") from None

@@ -39,8 +39,6 @@ def figures(result) -> dict:
 
 def execute(state: dict, target: racing.Target | None, log=print) -> dict:
     """Race every run the state has not finished; the state is saved after each one."""
-    from ingestlab.cluster import lifecycle
-
     todo = [(cell, rep) for cell, rep in planned(state) if (cell_id(cell), rep) not in finished(state)]
     total, started = len(planned(state)), time.monotonic()
     if not todo:

@@ -2,13 +2,14 @@ from esrally import actor
 from thespian.system.transport import TCPTransport
 
 from ingestlab.rally import launcher
+from ingestlab.runners import compat
 
 
 def test_moves_the_actor_port_and_the_running_probe(monkeypatch):
     probed = []
     monkeypatch.setattr(actor, "actor_system_already_running", lambda ip=None, port=None, system_base=None: probed.append(port) or False)
     monkeypatch.setattr(TCPTransport, "DEFAULT_ADMIN_PORT", 1900)
-    launcher.move_actor_port(45123)
+    compat.move_actor_port(45123, launcher._note_others)
     assert TCPTransport.DEFAULT_ADMIN_PORT == 45123
     assert actor.actor_system_already_running() is False
     assert probed == [45123]
@@ -23,7 +24,7 @@ def test_on_its_own_port_rally_starts_beside_other_rally_processes_and_names_the
     monkeypatch.setattr(actor, "actor_system_already_running", lambda ip=None, port=None, system_base=None: False)
     monkeypatch.setattr(TCPTransport, "DEFAULT_ADMIN_PORT", 1900)
     monkeypatch.setattr(process, "find_all_other_rally_processes", lambda: [Other()])
-    launcher.move_actor_port(45124)
+    compat.move_actor_port(45124, launcher._note_others)
     assert process.find_all_other_rally_processes() == []  # Rally's refusal is for a shared port 1900
     assert "other Rally processes run on this machine (PIDs 4242)" in capsys.readouterr().err
 
@@ -34,8 +35,20 @@ def test_workers_look_for_the_end_of_their_task_as_often_as_asked(monkeypatch):
     monkeypatch.setattr(driver.Worker, "WAKEUP_INTERVAL_SECONDS", 5)
     monkeypatch.setattr(driver.TaskExecutionActor, "__init__", driver.TaskExecutionActor.__init__)
     monkeypatch.setattr(actor.RallyActor, "__init__", lambda self: None)  # no logging set-up in a unit test
-    launcher.poll_tasks_every(0.5)
+    compat.poll_tasks_every(0.5)
     assert driver.Worker.WAKEUP_INTERVAL_SECONDS == 0.5
     actor_ = driver.TaskExecutionActor.__new__(driver.TaskExecutionActor)
     driver.TaskExecutionActor.__init__(actor_)
     assert actor_.wakeup_interval == 0.5
+
+
+def test_an_unsupported_rally_is_one_line(monkeypatch):
+    import importlib.metadata
+
+    import pytest
+
+    compat.checked.cache_clear()
+    monkeypatch.setattr(importlib.metadata, "version", lambda name: "2.9.1")
+    with pytest.raises(compat.Unsupported, match=r"esrally 2.9.1 is not supported by this pack \(supported: 2.12–2.13.x\)"):
+        compat.checked()
+    compat.checked.cache_clear()

@@ -1,9 +1,6 @@
 """The reindex runners at full size, with a scripted client: a ``_reindex`` that outlasts any number of poll
 timeouts, timed by Elasticsearch's own ``took``; a malformed scroll page as a failed request; ``_routing``
 kept in raw mode; and who reports throughput when several clients copy."""
-import asyncio
-import json
-
 import orjson
 import pytest
 from elasticsearch import ApiError
