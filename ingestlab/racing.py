@@ -24,6 +24,7 @@ class Target:
     drivers: object | None = None
     distribution: dict | None = None
     emulation: object | None = None  # a lab with emulated hardware (ingestlab.hosts.lab.Lab): monitored while racing
+    engine: str = "elasticsearch"  # "opensearch": the race is opensearch-benchmark's (ingestlab.osb.race)
     launcher: tuple = ()  # a command prefix esrally starts through (the coordinator's load-driver CPU share)
 
 
@@ -97,7 +98,17 @@ def race(track_path: Path, target: Target, options: Options, log=print, stream: 
 
         return from_distribution.run(request, track=track, log=log, **target.distribution)
     facts = preflight.check_hosts(target.hosts, target.client_options)
+    if (facts.distribution == "opensearch") != (target.engine == "opensearch"):
+        from ingestlab.errors import IngestlabError
+
+        raise IngestlabError(f"{target.hosts} runs {facts.distribution} {facts.version}: race it with "
+                             + ("--engine opensearch (opensearch-benchmark)" if facts.distribution == "opensearch" else "the default engine (esrally)"))
     track = fit_to_cluster(request, track, facts, options, log)
+    if target.engine == "opensearch":
+        from ingestlab.osb import race as osb_race
+
+        return osb_race.run(track, target.hosts, options.challenge, request.track_params, request.user_tags, options.test_mode,
+                            options.on_error, request.exclude_tasks, log=log, stream=stream)
     if target.emulation is None:
         return rally_race.run(request, track=track, log=log, stream=stream)
     return _monitored(request, track, target.emulation, log, stream)
@@ -129,7 +140,8 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
     if facts.nodes:
         request.user_tags = {**request.user_tags, "nodes": str(facts.nodes)}
 
-    if facts.major is not None and facts.major < 7 and "mapping_type" in track.defaults and "mapping_type" not in track.given:
+    if (facts.distribution == "elasticsearch" and facts.major is not None and facts.major < 7 and "mapping_type" in track.defaults
+            and "mapping_type" not in track.given):
         track = track.with_params({**track.given, "mapping_type": "_doc"})
         request.track_params = track.given
         log("[ingestlab] Elasticsearch 6.x: the track's indices get the mapping type _doc (track param mapping_type)")
@@ -137,6 +149,6 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
     if REINDEX in uses and facts.lacks(REINDEX_MODULE):
         request.exclude_tasks = ",".join(filter(None, [request.exclude_tasks, f"type:{REINDEX}"]))
         request.user_tags = {**request.user_tags, "unavailable": REINDEX}
-        log(f"[ingestlab] Elasticsearch {facts.version} here has no {REINDEX_MODULE} module: the {REINDEX} tasks are left out "
+        log(f"[ingestlab] {facts.distribution.capitalize()} {facts.version} here has no {REINDEX_MODULE} module: the {REINDEX} tasks are left out "
             f"(--exclude-tasks=type:{REINDEX}) and reported as not available on this distribution")
     return track

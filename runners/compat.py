@@ -287,3 +287,41 @@ def run_rally(daemon: bool) -> int:
 
     sys.argv[0] = "esrally"
     return rally.main()
+
+
+# ---- opensearch-benchmark only: its launcher's hooks -----------------------------------------------------------------
+
+def osb_move_actor_port(port: int, note) -> None:
+    """OSB's actor system on ``port`` instead of 1900 (its probe and its convention address say 1900 outright); other
+    OSB processes named (``note``) instead of refused."""
+    from osbenchmark import actor
+    from osbenchmark.utils import process
+    from thespian.system.transport import TCPTransport
+
+    checked()
+    TCPTransport.DEFAULT_ADMIN_PORT = port
+
+    def already_running(ip="127.0.0.1"):
+        import socket
+
+        with socket.socket() as s:
+            return s.connect_ex((ip, port)) == 0
+
+    actor.actor_system_already_running = already_running
+    find_others = process.find_all_other_benchmark_processes
+
+    def others_noted():
+        others = find_others()
+        if others:
+            note(others)
+        return []
+
+    process.find_all_other_benchmark_processes = others_noted
+
+
+def run_osb() -> int:
+    checked()
+    from osbenchmark import benchmark
+
+    sys.argv[0] = "opensearch-benchmark"
+    return benchmark.main() or 0

@@ -7,10 +7,10 @@ import json
 
 from ingestlab import racing
 from ingestlab.cluster import lifecycle
-from ingestlab.cluster.versions import DEFAULT_VERSION, DISTRIBUTIONS
+from ingestlab.cluster.versions import DEFAULT_OPENSEARCH, DEFAULT_VERSION, DISTRIBUTIONS, ENGINES, OPENSEARCH
 from ingestlab.errors import IngestlabError
 
-VERSIONS = sorted(DISTRIBUTIONS, key=lambda v: tuple(int(x) for x in v.split(".")))
+VERSIONS = sorted({*DISTRIBUTIONS, *OPENSEARCH}, key=lambda v: tuple(int(x) for x in v.split(".")))
 
 
 def parse_value(text: str):
@@ -35,16 +35,31 @@ def track_params(args) -> dict:
 
 
 def add_shape(p: argparse.ArgumentParser, heap: str = "1g", nodes: bool = True, version: str | None = DEFAULT_VERSION) -> None:
-    """--nodes, --version, --heap; ``version=None``: the default is the study's own (see Study.default_version)."""
+    """--nodes, --version, --heap, --engine; ``version=None``: the default is the study's own (see Study.default_version)."""
     if nodes:
         p.add_argument("--nodes", type=int, default=1)
+    p.add_argument("--engine", choices=sorted(ENGINES), default="elasticsearch",
+                   help="what to provision and race: Elasticsearch (with esrally) or OpenSearch (with opensearch-benchmark)")
     p.add_argument("--version", default=version, choices=VERSIONS,
-                   help=f"Elasticsearch to provision (default: {version or 'the study’s own, named in its README'})")
+                   help=f"the engine's version (default: {version or 'the study’s own, named in its README'}; OpenSearch: "
+                        f"{DEFAULT_OPENSEARCH})")
     p.add_argument("--heap", default=heap)
 
 
+def engine_version(args, default: str | None = None) -> str:
+    """The version to provision: the one given, else the engine's default (for Elasticsearch, ``default`` first)."""
+    engine = getattr(args, "engine", "elasticsearch")
+    version = args.version if args.version and (engine == "elasticsearch") == (args.version in DISTRIBUTIONS) else None
+    if args.version and version is None:
+        from ingestlab.cluster.versions import spec_for
+
+        spec_for(args.version, engine)  # names what the engine has
+    return version or (default or DEFAULT_VERSION if engine == "elasticsearch" else DEFAULT_OPENSEARCH)
+
+
 def shape(args, **fixed) -> lifecycle.Shape:
-    chosen = {"nodes": getattr(args, "nodes", 1), "version": args.version, "heap": args.heap, **fixed}
+    engine = getattr(args, "engine", "elasticsearch")
+    chosen = {"nodes": getattr(args, "nodes", 1), "version": engine_version(args), "heap": args.heap, "engine": engine, **fixed}
     chosen["heap"] = lifecycle.validate_heap(chosen["heap"])
     return lifecycle.Shape(**chosen)
 
@@ -88,6 +103,6 @@ def target(args) -> racing.Target:
                                  launcher=tuple(drivers.driver_launcher("coordinator")))
         return racing.Target(hosts=drivers.target_hosts, client_options=args.client_options, drivers=drivers, emulation=emulation)
     if getattr(args, "target_hosts", None):
-        return racing.Target(hosts=args.target_hosts, client_options=args.client_options)
+        return racing.Target(hosts=args.target_hosts, client_options=args.client_options, engine=getattr(args, "engine", None) or "elasticsearch")
     cluster = lifecycle.running_cluster(args.cluster)
-    return racing.Target(hosts=cluster.hosts, client_options=args.client_options or cluster.client_options())
+    return racing.Target(hosts=cluster.hosts, client_options=args.client_options or cluster.client_options(), engine=cluster.engine)

@@ -33,9 +33,9 @@ def cmd_race(args) -> int:
 def cmd_demo(args) -> int:
     study = studies.get(args.study)  # an unknown study fails before a cluster starts
     heap = args.heap or (study.full_size_heap if args.full_size else "1g")
-    shape = options.shape(args, name=args.cluster, version=args.version or study.default_version, heap=heap)
+    shape = options.shape(args, name=args.cluster, version=options.engine_version(args, study.default_version), heap=heap)
     with lifecycle.running(shape, keep=args.keep_cluster) as cluster:
-        target = racing.Target(hosts=cluster.hosts, client_options=args.client_options)
+        target = racing.Target(hosts=cluster.hosts, client_options=args.client_options, engine=cluster.engine)
         result = racing.race(study.track, target, options.race_options(args, study).tagged(study=study.name))
     load_side = None
     if study.load_bench:
@@ -127,6 +127,9 @@ def add(sub) -> None:
     r.add_argument("study", nargs="?", default="posts", help="study to race (default: posts)")
     options.add_race(r)
     r.add_argument("--target-hosts", help="default: the pack's running local cluster")
+    r.add_argument("--engine", choices=["elasticsearch", "opensearch"],
+                   help="with --target-hosts: OpenSearch is raced by opensearch-benchmark (default: Elasticsearch, esrally); "
+                        "the pack's own cluster says which it is")
     r.add_argument("--hosts", nargs="?", const="ingl", metavar="PREFIX",
                    help="race on a lab of test hosts (`ingestlab hosts up`): its cluster, with Rally's load drivers on its hosts")
     r.add_argument("--one-driver", action="store_true",

@@ -51,13 +51,7 @@ def _local_repository() -> Path:
 
 def fetch_zip(spec: DistributionSpec) -> Path:
     """Resolve the distribution zip through Maven; returns its path in the local repository."""
-    zip_path = (
-        _local_repository()
-        / spec.group_id.replace(".", "/")
-        / "elasticsearch"
-        / spec.version
-        / f"elasticsearch-{spec.version}.zip"
-    )
+    zip_path = _local_repository() / spec.group_id.replace(".", "/") / spec.artifact / spec.version / f"{spec.home_name}.zip"
     if not zip_path.is_file():
         _run_maven(["dependency:get", "-Dtransitive=false", f"-Dartifact={spec.coordinates}"], spec.coordinates)
     if not zip_path.is_file():
@@ -132,15 +126,15 @@ def install_module(es_home: Path, module: ExtraModule, version: str) -> None:
         (module_dir / "plugin-descriptor.properties").write_text(plugin_descriptor(module, version))
 
 
-def ensure_distribution(version: str = DEFAULT_VERSION, log=print) -> Path:
-    """Return the ES home for ``version``, fetching and assembling it on first use."""
-    spec = spec_for(version)
-    base = paths.distributions_dir() / version
-    es_home = base / f"elasticsearch-{version}"
+def ensure_distribution(version: str = DEFAULT_VERSION, log=print, engine: str = "elasticsearch") -> Path:
+    """Return the home of ``version`` of ``engine``, fetching and assembling it on first use."""
+    spec = spec_for(version, engine)
+    base = paths.distributions_dir() / (version if engine == "elasticsearch" else spec.home_name)
+    es_home = base / spec.home_name
     marker = base / READY_MARKER
     if marker.is_file() and es_home.is_dir():
         return es_home
-    log(f"[ingestlab] preparing Elasticsearch {version} ({spec.flavor_note}) from Maven Central ...")
+    log(f"[ingestlab] preparing {spec.label} ({spec.flavor_note}) from Maven Central ...")
     zip_path = fetch_zip(spec)
     if base.exists():
         shutil.rmtree(base)
@@ -148,7 +142,7 @@ def ensure_distribution(version: str = DEFAULT_VERSION, log=print) -> Path:
     staging = Path(tempfile.mkdtemp(prefix=f"es-{version}-", dir=base.parent))
     try:
         unzip_keeping_modes(zip_path, staging)
-        staged_home = staging / f"elasticsearch-{version}"
+        staged_home = staging / spec.home_name
         for module in spec.extra_modules:
             log(f"[ingestlab]   + module {module.name}")
             install_module(staged_home, module, version)

@@ -32,8 +32,8 @@ def start_node(cluster: Cluster, node_name: str, log=print) -> Node:
     node = cluster.node(node_name)
     if node.running:
         raise IngestlabError(f"{node_name} of cluster {cluster.name!r} is running (pid {node.pid})")
-    spec = spec_for(cluster.version)
-    es_home = distribution.ensure_distribution(cluster.version, log=log)
+    spec = spec_for(cluster.version, cluster.engine)
+    es_home = distribution.ensure_distribution(cluster.version, log=log, engine=cluster.engine)
     log(f"[ingestlab] restarting {node.name} of {cluster.name} on {node.url}")
     node_process.start(es_home, spec, cluster, node, ensure_service_user(), java_home_for(spec), fresh=False)
     cluster.save()

@@ -56,7 +56,7 @@ def java_home_for(spec: DistributionSpec) -> Path:
         if m is not None and low <= m <= high:
             return home
     if not seen:
-        raise IngestlabError(f"no Java found: install a JDK {spec.java_text} for Elasticsearch {spec.version} "
+        raise IngestlabError(f"no Java found: install a JDK {spec.java_text} for {spec.label} "
                              f"(e.g. `apt-get install openjdk-{low}-jdk-headless`) or set ES_JAVA_HOME")
-    raise IngestlabError(f"Elasticsearch {spec.version} needs a JDK {spec.java_text}; found only {', '.join(seen)}. "
+    raise IngestlabError(f"{spec.label} needs a JDK {spec.java_text}; found only {', '.join(seen)}. "
                          f"Install one (e.g. openjdk-{low}-jdk-headless) or set ES_JAVA_HOME to it")

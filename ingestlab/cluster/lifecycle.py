@@ -40,6 +40,7 @@ class Shape:
     settings: dict = field(default_factory=dict)
     data_dir: str | None = None
     secured: bool = False
+    engine: str = "elasticsearch"  # or "opensearch"
 
 
 def validate_heap(heap: str) -> str:
@@ -60,7 +61,8 @@ def _make_writable_dir(path: Path) -> None:
 
 def _layout(shape: Shape, hosts: list | None, placement: dict | None = None) -> Cluster:
     cluster_dir = (Path(shape.data_dir).resolve() if shape.data_dir else paths.clusters_dir()) / shape.name
-    cluster = Cluster(name=shape.name, version=shape.version, heap=shape.heap, settings=dict(shape.settings), security=shape.secured)
+    cluster = Cluster(name=shape.name, version=shape.version, heap=shape.heap, settings=dict(shape.settings), security=shape.secured,
+                      engine=shape.engine)
     for i in range(len(hosts) if hosts else shape.nodes):
         host = hosts[i] if hosts else None
         cluster.nodes.append(Node(
@@ -99,11 +101,13 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
     if shape.nodes < 1:
         raise IngestlabError("a cluster needs at least one node")
     validate_heap(shape.heap)
-    spec = spec_for(shape.version)
+    spec = spec_for(shape.version, shape.engine)
+    if shape.secured and shape.engine == "opensearch":
+        raise IngestlabError("--secured sets up Elasticsearch's x-pack security; the OpenSearch integration-test zip has no security plugin")
     cluster = _layout(shape, hosts, placement)
     _check_free(cluster)
     java_home = java_home_for(spec)
-    es_home = distribution.ensure_distribution(shape.version, log=log)
+    es_home = distribution.ensure_distribution(shape.version, log=log, engine=shape.engine)
     user = ensure_service_user()
     check_reachable(user, es_home)
     _make_writable_dir(cluster.directory)
@@ -114,7 +118,7 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
         node_process.meet_bootstrap_checks(log)
     try:
         for node in cluster.nodes:
-            log(f"[ingestlab] starting {node.name} (Elasticsearch {shape.version}, heap {shape.heap}, JDK {java_home.name}) "
+            log(f"[ingestlab] starting {node.name} ({spec.label}, heap {shape.heap}, JDK {java_home.name}) "
                 f"on {node.url} as {user.name}")
             node_process.start(es_home, spec, cluster, node, user, java_home)
             cluster.save()
@@ -169,7 +173,7 @@ def status(name: str = DEFAULT_CLUSTER) -> dict:
     cluster = Cluster.load(name)
     if cluster is None:
         return {"cluster": name, "running": False}
-    result = {"cluster": name, "version": cluster.version, "hosts": cluster.hosts,
+    result = {"cluster": name, "engine": cluster.engine, "version": cluster.version, "hosts": cluster.hosts,
               "nodes": [{"name": n.name, "url": n.url, "pid": n.pid, "alive": n.running} for n in cluster.nodes]}
     result["running"] = any(n["alive"] for n in result["nodes"])
     try:

@@ -50,6 +50,7 @@ class Cluster:
     nodes: list[Node] = field(default_factory=list)
     settings: dict = field(default_factory=dict)
     security: bool = False  # basic auth and TLS; see ingestlab.cluster.security
+    engine: str = "elasticsearch"  # or "opensearch"
 
     @property
     def directory(self) -> Path:

@@ -25,7 +25,7 @@ def node_settings(spec: DistributionSpec, cluster: Cluster, node: Node) -> dict:
         "node.name": node.name,
         "network.host": node.address,
         "http.port": str(node.http_port),
-        "transport.port" if spec.major >= 7 else "transport.tcp.port": str(node.transport_port),
+        "transport.port" if spec.major >= 7 or spec.engine == "opensearch" else "transport.tcp.port": str(node.transport_port),
         "path.data": node.data_path or str(Path(node.directory) / "data"),
         "path.logs": str(Path(node.directory) / "logs"),
         # a benchmark must not stop because a shared disk is filling up
@@ -36,7 +36,10 @@ def node_settings(spec: DistributionSpec, cluster: Cluster, node: Node) -> dict:
         settings["discovery.type"] = "single-node"
     else:
         seeds = ",".join(f"{n.address}:{n.transport_port}" for n in cluster.nodes)
-        if spec.major >= 7:
+        if spec.engine == "opensearch":
+            settings["discovery.seed_hosts"] = seeds
+            settings["cluster.initial_cluster_manager_nodes"] = ",".join(n.name for n in cluster.nodes)
+        elif spec.major >= 7:
             settings["discovery.seed_hosts"] = seeds
             settings["cluster.initial_master_nodes"] = ",".join(n.name for n in cluster.nodes)
         else:
@@ -86,13 +89,14 @@ def start(es_home: Path, spec: DistributionSpec, cluster: Cluster, node: Node, u
           fresh: bool = True) -> None:
     """Start one node and record its PID; ``fresh`` empties its directory first, else it restarts on its data."""
     node_dir = Path(node.directory)
+    prefix = spec.env_prefix
     env = {
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
-        "ES_JAVA_HOME": str(java_home),
+        f"{prefix}_JAVA_HOME": str(java_home),
         "JAVA_HOME": str(java_home),
-        "ES_JAVA_OPTS": f"-Xms{cluster.heap} -Xmx{cluster.heap}",
-        "ES_PATH_CONF": str(node_dir / "config"),
-        "ES_TMPDIR": str(node_dir / "tmp"),
+        f"{prefix}_JAVA_OPTS": f"-Xms{cluster.heap} -Xmx{cluster.heap}",
+        f"{prefix}_PATH_CONF": str(node_dir / "config"),
+        f"{prefix}_TMPDIR": str(node_dir / "tmp"),
         "HOME": str(node_dir),
         "LANG": "C.UTF-8",
     }
@@ -102,7 +106,7 @@ def start(es_home: Path, spec: DistributionSpec, cluster: Cluster, node: Node, u
         raise IngestlabError(f"node {node.name} has no directory at {node_dir} to restart from; start the cluster with `ingestlab cluster up`")
     pid_file = node_dir / "es.pid"
     pid_file.unlink(missing_ok=True)  # a node that was killed leaves its PID file behind
-    cmd = [str(es_home / "bin" / "elasticsearch"), "-d", "-p", str(pid_file)]
+    cmd = [str(es_home / "bin" / spec.artifact), "-d", "-p", str(pid_file)]
     cmd += [f"-E{k}={v}" for k, v in node_settings(spec, cluster, node).items()]
     kwargs = {} if user.is_current else {"user": user.uid, "group": user.gid, "extra_groups": []}
     if node.namespace:  # join the node's cgroups, if any (`ip netns exec` hides /sys/fs/cgroup), enter the namespace as

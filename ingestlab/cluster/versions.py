@@ -1,4 +1,4 @@
-"""The Elasticsearch versions the pack can provision, what each needs, and what each lacks.
+"""The Elasticsearch and OpenSearch versions the pack can provision, what each needs, and what each lacks.
 
 Every version comes from Maven Central. The integration-test zips carry a minimal set of modules; what a
 study needs beyond them is assembled (``extra_modules``, from published module jars) or built from the
@@ -35,19 +35,42 @@ class DistributionSpec:
     node_settings: dict = field(default_factory=dict)  # settings only this major understands
     root_endpoint: bool = False  # the zip lacks rest-root: build the pack's GET / module
     lacks: tuple[str, ...] = ()  # APIs this distribution does not have, e.g. "_reindex"
+    engine: str = "elasticsearch"  # or "opensearch"
 
     @property
     def major(self) -> int:
         return int(self.version.split(".")[0])
 
     @property
+    def artifact(self) -> str:
+        """The Maven artifact, the home's and the start script's name: ``elasticsearch`` or ``opensearch``."""
+        return self.engine
+
+    @property
+    def product(self) -> str:
+        return "OpenSearch" if self.engine == "opensearch" else "Elasticsearch"
+
+    @property
+    def home_name(self) -> str:
+        return f"{self.artifact}-{self.version}"
+
+    @property
+    def env_prefix(self) -> str:
+        """Of the start script's variables: ES_JAVA_HOME, ES_JAVA_OPTS, … or OPENSEARCH_JAVA_HOME, …"""
+        return "OPENSEARCH" if self.engine == "opensearch" else "ES"
+
+    @property
+    def label(self) -> str:
+        return f"{self.product} {self.version}"
+
+    @property
     def coordinates(self) -> str:
-        return f"{self.group_id}:elasticsearch:{self.version}:zip"
+        return f"{self.group_id}:{self.artifact}:{self.version}:zip"
 
     @property
     def mapping_type(self) -> str | None:
-        """6.x needs a mapping type (the tracks are typeless): ``_doc``, as 7.x names the one type."""
-        return "_doc" if self.major < 7 else None
+        """Elasticsearch 6.x needs a mapping type (the tracks are typeless): ``_doc``, as 7.x names the one type."""
+        return "_doc" if self.engine == "elasticsearch" and self.major < 7 else None
 
     @property
     def java_text(self) -> str:
@@ -88,11 +111,25 @@ DISTRIBUTIONS = {
     **{v: _current(v) for v in ("8.19.7", "9.0.0", "9.1.5", "9.2.0")},
 }
 DEFAULT_VERSION = "7.17.29"
+OPENSEARCH_ZIP = "org.opensearch.distribution.integ-test-zip"
+OPENSEARCH = {  # integration-test zips: transport-netty4 only (no reindex module, no security plugin)
+    v: DistributionSpec(version=v, group_id=OPENSEARCH_ZIP, engine="opensearch",
+                        flavor_note="integ-test-zip (transport-netty4 only: no reindex module, no security plugin)",
+                        java=(21, 99) if v.startswith("3.") else (17, 21), lacks=("_reindex",))
+    for v in ("2.19.0", "3.0.0", "3.2.0")
+}
+DEFAULT_OPENSEARCH = "2.19.0"
+ENGINES = {"elasticsearch": DISTRIBUTIONS, "opensearch": OPENSEARCH}
 
 
-def spec_for(version: str) -> DistributionSpec:
+def spec_for(version: str, engine: str = "elasticsearch") -> DistributionSpec:
+    known = ENGINES.get(engine)
+    if known is None:
+        raise IngestlabError(f"unknown engine {engine!r}; the pack provisions {', '.join(ENGINES)}")
     try:
-        return DISTRIBUTIONS[version]
+        return known[version]
     except KeyError:
-        raise IngestlabError(f"unknown Elasticsearch version {version!r}; these can be provisioned here: {', '.join(DISTRIBUTIONS)} "
-                             f"(from Maven Central; 9.2.1, for one, did not resolve there)") from None
+        product = "OpenSearch" if engine == "opensearch" else "Elasticsearch"
+        raise IngestlabError(f"unknown {product} version {version!r}; these can be provisioned here: {', '.join(known)} "
+                             + ("(from Maven Central; 9.2.1, for one, did not resolve there)" if engine == "elasticsearch"
+                                else "(integration-test zips from Maven Central)")) from None

@@ -60,6 +60,10 @@ def main() -> int:
         print(f"ingestlab: error: {e}", file=sys.stderr)
         return 2
     port = os.environ.get(PORT_VARIABLE)
+    if compat.engine() == "osb":  # opensearch-benchmark, in its own environment: the same port move, its own main
+        if port:
+            compat.osb_move_actor_port(int(port), _note_others)
+        return compat.run_osb()
     if port:
         compat.move_actor_port(int(port), _note_others)
     compat.poll_tasks_every(float(os.environ.get(WAKEUP_VARIABLE) or DEFAULT_WAKEUP_S))

@@ -66,6 +66,7 @@ class ClusterFacts:
     version: str | None
     modules: frozenset = frozenset()
     nodes: int | None = None
+    distribution: str = "elasticsearch"  # or "opensearch", as GET / says
 
     @property
     def major(self) -> int | None:
@@ -143,4 +144,4 @@ def _facts(url: str, authorization: str | None, context, timeout: float) -> Clus
         count = len(nodes.get("nodes", {})) or None
     except (urllib.error.URLError, OSError, ValueError):
         modules, count = frozenset(), None
-    return ClusterFacts(root.get("version", {}).get("number"), modules, count)
+    return ClusterFacts(root.get("version", {}).get("number"), modules, count, root.get("version", {}).get("distribution") or "elasticsearch")

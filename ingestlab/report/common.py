@@ -18,12 +18,21 @@ def machine_line(result: RaceResult) -> str:
     return machine.one_line(result.machine or machine.describe())
 
 
+def load_generator(race: dict) -> str:
+    """What raced it: ``esrally 2.13.0``, or ``opensearch-benchmark 2.4.0``."""
+    return race.get("load-generator") or f"esrally {race.get('rally-version')}"
+
+
+def engine_name(race: dict) -> str:
+    return "OpenSearch" if race.get("engine") == "opensearch" else "Elasticsearch"
+
+
 def this_machine(result: RaceResult) -> str:
     """"This machine: …" with the Elasticsearch and esrally versions and the race id, as every report states it,
     and what the race cost where the pack ran it (duration, disk, memory)."""
     cluster = result.cluster
-    line = (f"This machine: {machine_line(result)}; Elasticsearch {cluster.get('distribution-version')} "
-            f"({cluster.get('distribution-flavor')}), esrally {result.race.get('rally-version')}, race {result.race_id}")
+    line = (f"This machine: {machine_line(result)}; {engine_name(result.race)} {cluster.get('distribution-version')} "
+            f"({cluster.get('distribution-flavor')}), {load_generator(result.race)}, race {result.race_id}")
     cost = footprint_line(result.footprint)
     return f"{line}. {cost}" if cost else line
 

@@ -3,7 +3,7 @@ task as tables and charts, with the versions Rally recorded. Nothing here knows 
 from __future__ import annotations
 
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import fmt, invalid_lines, machine_line
+from ingestlab.report.common import fmt, invalid_lines, load_generator, machine_line
 
 
 def markdown(result: RaceResult) -> str:
@@ -14,7 +14,7 @@ def markdown(result: RaceResult) -> str:
              f"- Track parameters: {race.get('track-params') or 'none'}; user tags: {result.tags or 'none'}.",
              f"- Elasticsearch {cluster.get('distribution-version')} ({cluster.get('distribution-flavor')}), "
              + (f"{len(cluster['nodes'])} node(s)" if cluster.get("nodes") else "nodes not recorded in race.json")
-             + f"; esrally {race.get('rally-version')}.",
+             + f"; {load_generator(race)}.",
              f"- Reported on: {machine_line(result)} (race.json does not record the load-driver machine).", "",
              "| task | throughput median | min | max | unit | error rate | service time p50 ms | p90 | p99 | max | latency p50 ms | p99 |",
              "|---|---:|---:|---:|---|---:|---:|---:|---:|---:|---:|---:|"]

@@ -40,8 +40,10 @@ def png(fig) -> bytes:
 def here_line(result) -> str:
     from ingestlab.report.common import machine_line
 
+    from ingestlab.report.common import engine_name, load_generator
+
     cluster = result.cluster
-    return f"{machine_line(result)}; Elasticsearch {cluster.get('distribution-version')}, esrally {result.race.get('rally-version')}"
+    return f"{machine_line(result)}; {engine_name(result.race)} {cluster.get('distribution-version')}, {load_generator(result.race)}"
 
 
 def published_line(published: dict | None) -> str | None:

@@ -10,7 +10,7 @@ import time
 from ingestlab import machine, paths, published as published_data
 from ingestlab.bench import loadbench
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
+from ingestlab.report.common import engine_name, fmt, invalid_lines, load_generator, ratio, this_machine
 from ingestlab.studies.base import Study
 
 ONE_NODE = "1 node, 1 disk, 0 replicas"
@@ -195,7 +195,7 @@ def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = 
                 figures = {task: r["median"] for task, r in indexing(result).items()}
                 per_replicas = {n: figures.get(task) for n, task in bulk_task_per_replicas(result).items()}
                 docs[study.name] = counted_documents(result)
-                ran.add(f"Elasticsearch {result.es_version} ({result.cluster.get('distribution-flavor')}), esrally {result.race.get('rally-version')}")
+                ran.add(f"{engine_name(result.race)} {result.es_version} ({result.cluster.get('distribution-flavor')}), {load_generator(result.race)}")
                 if shape["nodes"] == 1:
                     results[study.name]["1 node"] = per_replicas.get(0)
                 else:

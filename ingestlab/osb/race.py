@@ -1,0 +1,126 @@
+"""A study raced by opensearch-benchmark against OpenSearch, read back as the pack's race result.
+
+Before the race, the workload is exported from the track (:mod:`.workloads`) and its generated corpora are made by
+the pack, in its own interpreter, where OSB looks for them (its data cache): OSB's environment has none of the
+generators. OSB then runs stock (``execute-test --pipeline=benchmark-only --offline``) through the pack's launcher,
+which moves its actor system off port 1900 as it does Rally's. Its ``test_run.json`` is read into the same
+:class:`~ingestlab.rally.results.RaceResult` a Rally race gives (its fields renamed: test run → race, workload →
+track, test procedure → challenge), so every study's report works on it unchanged.
+"""
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import tempfile
+import time
+import uuid
+from pathlib import Path
+
+from ingestlab import machine, net, paths
+from ingestlab.errors import IngestlabError
+from ingestlab.osb import tool, workloads
+from ingestlab.rally.results import RaceResult
+from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
+
+LOAD_GENERATOR = "opensearch-benchmark"
+
+
+def config_dir() -> Path:
+    return tool.home() / ".osb"
+
+
+def test_run_file(test_run_id: str) -> Path:
+    return config_dir() / "benchmarks" / "test-runs" / test_run_id / "test_run.json"
+
+
+def data_cache() -> Path:
+    return config_dir() / "benchmarks" / "data"
+
+
+def make_corpora(track, test_mode: bool, log=print) -> None:
+    """Every generated corpus of the rendered track, made where OSB finds it (test mode: only the -1k files)."""
+    from ingestlab.corpus import makers
+    from ingestlab.corpus.files import TEST_MODE_DOCS, one_k_path
+
+    for corpus in track.rendered.get("corpora", []):
+        for document_set in corpus.get("documents", []):
+            spec = makers.declared(document_set.get("meta"))
+            if not spec.get("generator"):
+                continue
+            name, docs = Path(document_set["source-file"]), int(document_set["document-count"])
+            if test_mode and docs > TEST_MODE_DOCS:
+                name, docs = one_k_path(name), TEST_MODE_DOCS
+            makers.make_as_declared(data_cache() / corpus["name"] / name.name, docs, spec, log=log)
+
+
+def as_race(doc: dict) -> dict:
+    """OSB's test_run.json with the names a Rally race.json has (the original keys stay too)."""
+    return {**doc, "race-id": doc.get("test-run-id"), "race-timestamp": doc.get("test-run-timestamp"), "track": doc.get("workload"),
+            "challenge": doc.get("test_procedure"), "track-params": doc.get("workload-params") or {},
+            "load-generator": f"{LOAD_GENERATOR} {doc.get('benchmark-version')}", "engine": "opensearch"}
+
+
+def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test_mode: bool, on_error: str = "abort",
+        exclude_tasks: str | None = None, log=print, stream: bool = True) -> RaceResult:
+    """Race the track's workload with OSB; its result, or an error naming OSB's log."""
+    from ingestlab.rally.command import format_tags
+    from ingestlab.rally.launcher import PORT_VARIABLE
+
+    python = tool.python(log)
+    make_corpora(track, test_mode, log)
+    test_run_id = str(uuid.uuid4())
+    stats_file = test_run_file(test_run_id).with_name("ingestlab-runner-stats.jsonl")
+    with tempfile.TemporaryDirectory(prefix="ingestlab-osb-") as tmp:
+        exported = workloads.export(Path(tmp), [track.name]) / track.name
+        cmd = [str(python), "-m", "ingestlab.rally.launcher", "execute-test", "--offline", "--pipeline=benchmark-only",
+               f"--workload-path={exported}", f"--target-hosts={hosts}", f"--test-run-id={test_run_id}", f"--on-error={on_error}",
+               "--results-format=markdown", f"--results-file={Path(tmp) / 'summary.md'}"]
+        if challenge:
+            cmd.append(f"--test-procedure={challenge}")
+        if params:
+            (Path(tmp) / "params.json").write_text(json.dumps(params))
+            cmd.append(f"--workload-params={Path(tmp) / 'params.json'}")
+        if tags:
+            cmd.append(f"--user-tag={format_tags(tags)}")
+        if exclude_tasks:
+            cmd.append(f"--exclude-tasks={exclude_tasks}")
+        if test_mode:
+            cmd.append("--test-mode")
+        env = {**os.environ, "BENCHMARK_HOME": str(tool.home()), PORT_VARIABLE: str(net.free_port()), RUNNER_STATS: str(stats_file),
+               "MALLOC_TRIM_THRESHOLD_": "268435456"}
+        log(f"[ingestlab] {' '.join(cmd)}")
+        started = time.monotonic()
+        proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else subprocess.PIPE,
+                              stderr=None if stream else subprocess.STDOUT, text=True)
+        seconds = time.monotonic() - started
+    found = test_run_file(test_run_id)
+    if proc.returncode != 0 or not found.is_file():
+        output = "" if stream else (proc.stdout or "")[-3000:]
+        raise IngestlabError(f"the OSB test run failed (exit {proc.returncode}); its log: {config_dir() / 'logs' / 'benchmark.log'}"
+                             + (f"\n{output}" if output else ""))
+    race = as_race(json.loads(found.read_text()))
+    return RaceResult(race=race, runner_stats=read_runner_stats(stats_file), machine=machine.describe(),
+                      track=track.with_params(race.get("track-params", {}) or {}), rally_home=None,
+                      footprint={"seconds": seconds})
+
+
+def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:
+    """A stored OSB test run as a race result (``ingestlab report --engine opensearch``)."""
+    from ingestlab.rally import trackinfo
+
+    found = test_run_file(test_run_id)
+    if not found.is_file():
+        raise IngestlabError(f"no OSB test run {test_run_id} under {found.parent.parent}")
+    race = as_race(json.loads(found.read_text()))
+    return RaceResult(race=race, runner_stats=read_runner_stats(found.with_name("ingestlab-runner-stats.jsonl")),
+                      machine=machine.describe(), track=trackinfo.load(track_path, race["track-params"]) if track_path else None)
+
+
+def stored() -> list[dict]:
+    root = config_dir() / "benchmarks" / "test-runs"
+    return sorted((as_race(json.loads(f.read_text())) for f in root.glob("*/test_run.json")), key=lambda r: r["race-timestamp"] or "") \
+        if root.is_dir() else []
+
+
+__all__ = ["run", "load", "stored", "as_race", "make_corpora", "paths"]
