@@ -2,8 +2,9 @@
 indices took.
 
 :class:`ProcessPeaks` watches the esrally process and everything it starts (its actor system: the driver, the
-load-driver workers) once a second and keeps each process's peak resident set size (``VmHWM``, which the kernel
-keeps itself, so a short peak between two looks is not missed). :func:`indices_bytes` asks the cluster how much
+load-driver workers, which thespian detaches from the esrally process, so they are found by a variable of the race's
+own in their environment) once a second and keeps each process's peak resident set size (``VmHWM``, which the
+kernel keeps itself, so a short peak between two looks is not missed). :func:`indices_bytes` asks the cluster how much
 disk its indices use (every copy: primaries and replicas).
 """
 from __future__ import annotations
@@ -46,17 +47,31 @@ def peak_kib(pid: int) -> int | None:
     return None
 
 
-class ProcessPeaks:
-    """Peak RSS of ``pid`` and its descendants while the ``with`` block runs (polled every ``interval`` s)."""
+def carrying(marker: bytes) -> list[int]:
+    """Processes with ``marker`` (``NAME=value``) among their environment variables."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker in (entry / "environ").read_bytes().split(b"\0"):
+                    found.append(int(entry.name))
+            except OSError:
+                continue
+    return found
 
-    def __init__(self, pid: int, interval: float = 1.0):
-        self.pid, self.interval = pid, interval
+
+class ProcessPeaks:
+    """Peak RSS of ``pid``, its descendants and the processes carrying ``marker`` in their environment while the
+    ``with`` block runs (polled every ``interval`` s)."""
+
+    def __init__(self, pid: int, interval: float = 1.0, marker: str | None = None):
+        self.pid, self.interval, self.marker = pid, interval, marker.encode() if marker else None
         self.peaks: dict[int, int] = {}
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def look(self) -> None:
-        for p in descendants(self.pid):
+        for p in set(descendants(self.pid)) | set(carrying(self.marker) if self.marker else []):
             kib = peak_kib(p)
             if kib is not None and kib > self.peaks.get(p, 0):
                 self.peaks[p] = kib

@@ -67,14 +67,15 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
             params_file.write_text(json.dumps(request.track_params))
         cmd = build_command(request, race_id, params_file)
         log(f"[ingestlab] {redacted(cmd)}")
-        env = environment(race_id, home, drivers.actor_port if drivers is not None else net.free_port(), Path(tmp) / "progress.jsonl")
+        port = drivers.actor_port if drivers is not None else net.free_port()
+        env = environment(race_id, home, port, Path(tmp) / "progress.jsonl")
         driver_stats = DriverStats(drivers) if drivers is not None else None
         watch = DriverWatch(drivers) if drivers is not None else None
         with open(Path(tmp) / "output.txt", "w+") as captured, Progress(Path(tmp) / "progress.jsonl", log) as progress:
             started = time.monotonic()
             proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
                                     stderr=None if stream else subprocess.STDOUT)
-            with ProcessPeaks(proc.pid) as peaks:
+            with ProcessPeaks(proc.pid, marker=f"{RUNNER_STATS_VARIABLE}={env[RUNNER_STATS_VARIABLE]}") as peaks:
                 returncode, stopped_because = _wait(proc, watch, log)
             seconds = time.monotonic() - started
             captured.seek(0)

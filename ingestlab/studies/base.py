@@ -118,11 +118,32 @@ def iterations(result: RaceResult, task_name: str, warmup: bool = False) -> int 
     return min(int(declared), task.clients) if result.test_mode else int(declared)
 
 
+def task_calls(result: RaceResult, task: str, method: str = "corpus-load") -> list[dict]:
+    """The writer's records of one task's calls. A record names the task's operation (a parameter source knows no
+    more), which several tasks may share (DVF: one per bulk size, raced with 1, 4, 8 and 16 clients): those tasks run
+    one after the other, so their records are told apart at the largest gaps between calls, in schedule order."""
+    names = [t.name for t in result.schedule]
+    mine = next((t for t in result.schedule if t.name == task), None)
+    operation = mine.operation.get("name") if mine else task
+    sharing = [t.name for t in result.schedule if t.operation.get("name") == operation] or [task]
+    calls = sorted((s for s in result.runner_stats if s.get("task") in (operation, task) and s.get("method") == method and "start" in s),
+                   key=lambda s: s["start"])
+    if len(sharing) == 1 or not calls or task not in names:
+        return calls
+    end, gaps = calls[0]["end"], []
+    for i in range(1, len(calls)):
+        gaps.append((calls[i]["start"] - end, i))
+        end = max(end, calls[i]["end"])
+    cuts = sorted(i for _, i in sorted(gaps, reverse=True)[:len(sharing) - 1])
+    groups = [calls[a:b] for a, b in zip([0, *cuts], [*cuts, len(calls)])]
+    return groups[sharing.index(task)] if len(groups) == len(sharing) else []
+
+
 def whole_task_rate(result: RaceResult, task: str, method: str = "corpus-load") -> float | None:
     """A task's documents ÷ the time from its first request's start to its last request's end, from the records
     the pack's writer keeps of every call; None without them (a race plain esrally ran). Unlike Rally's median of
     one-second buckets it holds for a task of one or two seconds too, ramp-up and tail included."""
-    calls = [s for s in result.runner_stats if s.get("task") == task and s.get("method") == method and "start" in s]
+    calls = task_calls(result, task, method)
     if not calls:
         return None
     span = max(c["end"] for c in calls) - min(c["start"] for c in calls)
