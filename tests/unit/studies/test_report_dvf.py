@@ -1,6 +1,8 @@
 """The DVF report, on the race.json of a real test-mode race of tracks/dvf (ES 7.17.29)."""
 import copy
 
+import pytest
+
 from ingestlab import published
 from ingestlab.studies import dvf
 from tests.unit.studies.races import race, result
@@ -45,10 +47,13 @@ def test_published_context_is_the_articles():
 
 def test_a_cell_is_its_documents_over_first_request_to_last_not_a_median_of_few_buckets():
     """A 1.5 s cell: Rally's median rests on one or two one-second buckets; the report takes every call the writer
-    recorded: 100,000 documents from the first request's start to the last one's end."""
-    calls = [{"task": "b1000-t4", "method": "corpus-load", "acknowledged": 1000, "start": 100.0 + i * 0.015, "end": 100.02 + i * 0.015}
-             for i in range(100)]
+    recorded: 100,000 documents from the first request's start to the last one's end. The records name the cell's
+    operation, which the four cells of a bulk size share: they are told apart at the gaps between the cells."""
+    calls = []
+    for cell, t0 in enumerate((10.0, 50.0, 100.0, 150.0)):  # b1000-t1, -t4, -t8, -t16, one after the other
+        calls += [{"task": "load-bulk-1000", "method": "corpus-load", "acknowledged": 1000, "start": t0 + i * 0.015,
+                   "end": t0 + 0.02 + i * 0.015} for i in range(100)]
     grid = dvf.measured_grid(result("dvf", stats=calls))
-    assert grid[(1000, 4)]["docs_per_s"] == 100_000 / (100.02 + 99 * 0.015 - 100.0)
-    assert grid[(1000, 4)]["whole_task"] and not grid[(1000, 1)]["whole_task"]  # no records: Rally's median
+    assert grid[(1000, 4)]["docs_per_s"] == pytest.approx(100_000 / (0.02 + 99 * 0.015))
+    assert grid[(1000, 4)]["whole_task"] and not grid[(100, 1)]["whole_task"]  # no records: Rally's median
     assert grid[(1000, 4)]["rally_median"] == result("dvf").tasks["b1000-t4"].throughput_median
