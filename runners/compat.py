@@ -55,9 +55,14 @@ def _is_opensearch(es) -> bool:
 
 
 async def request(es, method: str, path: str, params: dict | None = None, headers: dict | None = None, body=None):
-    """One request with the runner's client: Rally's ``perform_request``, or opensearch-py's transport's."""
+    """One request with the runner's client: Rally's ``perform_request``, or opensearch-py's transport's. (opensearch-py
+    takes a ``timeout`` query parameter for its own request timeout: the query goes into the URL for it instead.)"""
     if _is_opensearch(es):
-        return await es.transport.perform_request(method, path, params=params, headers=headers, body=body)
+        if params:
+            from urllib.parse import urlencode
+
+            path = f"{path}?{urlencode({k: str(v).lower() if isinstance(v, bool) else v for k, v in params.items()})}"
+        return await es.transport.perform_request(method, path, params=None, headers=headers, body=body)
     return await es.perform_request(method, path, params=params, headers=headers, body=body)
 
 
@@ -129,10 +134,23 @@ def processor_base():
     return getattr(found, "TrackProcessor", None) or getattr(found, "WorkloadProcessor")
 
 
-def default_preparator():
-    """The generator's own corpus preparation (which a registered processor replaces unless registered again)."""
-    found = loader()
-    return (getattr(found, "DefaultTrackPreparator", None) or getattr(found, "DefaultWorkloadPreparator"))()
+def register_processor(registry, processor) -> None:
+    """Register ``processor`` and then the generator's own corpus preparation again (registering any processor
+    replaces the defaults). Rally hands each processor its config; OSB does not, and builds its own preparation
+    with the config: both take it from OSB's processor registry here."""
+    if engine() == "osb":
+        cfg = getattr(getattr(registry.workload_processor_registry, "__self__", None), "base_config", None)
+        processor.cfg = cfg
+        registry.register_workload_processor(processor)
+        registry.register_workload_processor(loader().DefaultWorkloadPreparator(cfg))
+        return
+    registry.register_track_processor(processor)
+    registry.register_track_processor(loader().DefaultTrackPreparator())
+
+
+def schedules(track) -> list:
+    """A track's challenges (OSB: a workload's test procedures)."""
+    return getattr(track, "challenges", None) or getattr(track, "test_procedures", None) or []
 
 
 def data_dirs(cfg, name: str, corpus: str) -> list[str]:

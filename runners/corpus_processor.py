@@ -98,7 +98,7 @@ ON_THE_FLY = {"eventdata": "docs"}  # param source → the parameter that says h
 
 def cut_made_on_the_fly(track) -> None:
     """Test mode: at most 1,000 documents from sources that make them while racing, and their checks expect as many."""
-    for challenge in track.challenges:
+    for challenge in compat.schedules(track):
         for task in challenge.schedule:
             for leaf in task:
                 op = leaf.operation
@@ -134,3 +134,10 @@ class CorpusProcessor(compat.processor_base()):
                         "data_dirs": _data_dirs(self.cfg, track.name, corpus.name) or [os.path.join(data_root_dir, corpus.name)],
                         "file_name": document_set.document_file, "docs": document_set.number_of_documents, "spec": wanted,
                     }
+
+    # opensearch-benchmark calls the same hooks by its own names
+    def on_after_load_workload(self, workload, **kwargs):
+        return self.on_after_load_track(workload)
+
+    def on_prepare_workload(self, workload, data_root_dir):
+        return self.on_prepare_track(workload, data_root_dir)

@@ -60,6 +60,4 @@ def register_corpora(registry) -> None:
     from ingestlab.runners.corpus_processor import CorpusProcessor
 
     transport_log.restore()  # every track registers its corpora: the one place each worker passes
-    register = getattr(registry, "register_track_processor", None) or registry.register_workload_processor  # OSB: workloads
-    register(CorpusProcessor())
-    register(compat.default_preparator())
+    compat.register_processor(registry, CorpusProcessor())

@@ -2,7 +2,7 @@
 
 Before the race, the workload is exported from the track (:mod:`.workloads`) and its generated corpora are made by
 the pack, in its own interpreter, where OSB looks for them (its data cache): OSB's environment has none of the
-generators. OSB then runs stock (``execute-test --pipeline=benchmark-only --offline``) through the pack's launcher,
+generators. OSB then runs stock (``run --pipeline=benchmark-only --offline``) through the pack's launcher,
 which moves its actor system off port 1900 as it does Rally's. Its ``test_run.json`` is read into the same
 :class:`~ingestlab.rally.results.RaceResult` a Rally race gives (its fields renamed: test run → race, workload →
 track, test procedure → challenge), so every study's report works on it unchanged.
@@ -73,8 +73,8 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
     stats_file = test_run_file(test_run_id).with_name("ingestlab-runner-stats.jsonl")
     with tempfile.TemporaryDirectory(prefix="ingestlab-osb-") as tmp:
         exported = workloads.export(Path(tmp), [track.name]) / track.name
-        cmd = [str(python), "-m", "ingestlab.rally.launcher", "execute-test", "--offline", "--pipeline=benchmark-only",
-               f"--workload-path={exported}", f"--target-hosts={hosts}", f"--test-run-id={test_run_id}", f"--on-error={on_error}",
+        cmd = [str(python), "-m", "ingestlab.rally.launcher", "run", "--offline", "--pipeline=benchmark-only",
+               f"--workload-path={exported}", f"--target-hosts={hosts}", f"--test-run-id={test_run_id}", f"--on-error={'abort' if on_error == 'abort' else 'continue'}",
                "--results-format=markdown", f"--results-file={Path(tmp) / 'summary.md'}"]
         if challenge:
             cmd.append(f"--test-procedure={challenge}")
