@@ -4,6 +4,7 @@ Each command group is one module here with an ``add(subparsers)``; this module o
 from __future__ import annotations
 
 import argparse
+import signal
 import sys
 
 from ingestlab.errors import IngestlabError
@@ -19,13 +20,26 @@ def parser() -> argparse.ArgumentParser:
     return top
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised where the pack is: everything it set up is taken down as after Ctrl-C."""
+
+
+def _terminated(signum, frame):
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # an inherited "ignore" stays
+        signal.signal(signal.SIGTERM, _terminated)
     try:
         return args.func(args)
     except IngestlabError as e:
         print(f"ingestlab: error: {e}", file=sys.stderr)
         return 2
+    except Terminated:
+        print("ingestlab: terminated", file=sys.stderr)
+        return 143
     except KeyboardInterrupt:
         print("ingestlab: interrupted", file=sys.stderr)
         return 130

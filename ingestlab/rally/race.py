@@ -22,6 +22,7 @@ from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.driver_watch import DriverStats, DriverWatch
+from ingestlab.rally import footprint
 from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
 from ingestlab.rally.progress import Progress
@@ -75,8 +76,13 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
             started = time.monotonic()
             proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
                                     stderr=None if stream else subprocess.STDOUT)
-            with ProcessPeaks(proc.pid, marker=f"{RUNNER_STATS_VARIABLE}={env[RUNNER_STATS_VARIABLE]}") as peaks:
-                returncode, stopped_because = _wait(proc, watch, log)
+            marker = f"{RUNNER_STATS_VARIABLE}={env[RUNNER_STATS_VARIABLE]}"
+            with ProcessPeaks(proc.pid, marker=marker) as peaks:
+                try:
+                    returncode, stopped_because = _wait(proc, watch, log)
+                except BaseException:  # interrupted or terminated: Rally and its actors go too, not only the pack
+                    _stop_race(proc, marker)
+                    raise
             seconds = time.monotonic() - started
             captured.seek(0)
             output = captured.read()
@@ -103,6 +109,13 @@ def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int,
             return proc.wait(), problem
         time.sleep(1.0)
     return proc.returncode, None
+
+
+def _stop_race(proc: subprocess.Popen, marker: str, grace: float = 20.0) -> None:
+    """Stop esrally (SIGINT first: it cancels the race and ends its actor system) and then any actor it left behind
+    (thespian detaches them: found by the race's own variable in their environment)."""
+    procs.stop(lambda: [proc.pid] if proc.poll() is None else [], grace=grace, signals=(signal.SIGINT, signal.SIGTERM, signal.SIGKILL))
+    procs.stop(lambda: footprint.carrying(marker.encode()), grace=5.0)
 
 
 def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream: bool = True, home: Path | None = None) -> RaceResult:

@@ -49,7 +49,8 @@ def test_a_two_by_two_sweep_with_repeats_survives_ctrl_c_and_resumes(es_node, ti
     cmd = [sys.executable, "-m", "ingestlab.cli", "sweep", "--track-path", str(TRACK), "--challenge", "append-only",
            "--grid", "bulk_size=500,5000", "--grid", "bulk_indexing_clients=1,2", "--repeat", "2", "--target-hosts", es_node.hosts,
            "--test-mode"]  # Rally's test mode: each race a few seconds instead of ~45 (the sweep machinery is what is tested)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
+    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # CI may start with Ctrl-C ignored
     lines = []
     for line in proc.stdout:  # progress reaches a pipe: one line per finished run
         lines.append(line)
