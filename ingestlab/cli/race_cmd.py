@@ -33,7 +33,8 @@ def cmd_race(args) -> int:
 def cmd_demo(args) -> int:
     study = studies.get(args.study)  # an unknown study fails before a cluster starts
     heap = args.heap or (study.full_size_heap if args.full_size else "1g")
-    shape = options.shape(args, name=args.cluster, version=options.engine_version(args, study.default_version), heap=heap)
+    settings = study.full_size_settings if args.full_size else {}
+    shape = options.shape(args, name=args.cluster, version=options.engine_version(args, study.default_version), heap=heap, settings=settings)
     with lifecycle.running(shape, keep=args.keep_cluster) as cluster:
         target = racing.Target(hosts=cluster.hosts, client_options=args.client_options, engine=cluster.engine)
         result = racing.race(study.track, target, options.race_options(args, study).tagged(study=study.name))

@@ -48,6 +48,8 @@ def node_settings(spec: DistributionSpec, cluster: Cluster, node: Node) -> dict:
     if cluster.security:
         settings.update(security.node_settings())
     settings.update(cluster.settings)
+    if spec.engine == "elasticsearch" and spec.major < 7:  # no indexing pressure before 7.9: nothing to raise
+        settings = {k: v for k, v in settings.items() if not k.startswith("indexing_pressure.")}
     return settings
 
 

@@ -61,6 +61,7 @@ class Study:
     default_version: str = DEFAULT_VERSION
     full_size: dict = {}  # the article's own size: the track's defaults unless the study says otherwise
     full_size_heap: str = "1g"
+    full_size_settings: dict = {}  # node settings a node the pack provisions for the article's size needs
 
     @property
     def track(self) -> Path:

@@ -36,6 +36,14 @@ def test_six_eight_uses_zen_discovery():
     assert s["discovery.zen.minimum_master_nodes"] == "2" and "transport.tcp.port" in s
 
 
+def test_indexing_pressure_is_raised_where_it_exists():
+    for version, kept in (("7.17.29", True), ("9.2.0", True), ("6.8.23", False)):
+        c = cluster_of(1, version)
+        c.settings = {"indexing_pressure.memory.limit": "50%"}
+        s = node_process.node_settings(versions.spec_for(version), c, c.nodes[0])
+        assert ("indexing_pressure.memory.limit" in s) is kept, version
+
+
 def test_port_in_use_is_detected():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
