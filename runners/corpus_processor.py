@@ -67,7 +67,12 @@ def make_document_set(data_dirs: list[str], file_name: str, docs: int, spec: dic
     """Run by Rally's track preparation (on every load-driver host): make the file unless it is there."""
     from ingestlab.corpus import makers
 
-    makers.make_as_declared(generated_target(data_dirs, file_name), docs, spec, log=_log)
+    target = generated_target(data_dirs, file_name)
+    if compat.engine() == "osb" and not target.is_file():  # OSB's environment has other generator versions (mimesis 11)
+        raise compat.data_error(f"{target} is not there: the pack makes its generated corpora in its own environment; run "
+                                f"`ingestlab osb export DIR --corpora{' --test-mode' if target.name.endswith('-1k.json') else ''}` "
+                                f"first (`ingestlab race --engine opensearch` makes them itself)")
+    makers.make_as_declared(target, docs, spec, log=_log)
 
 
 def generated_target(data_dirs: list[str], file_name: str) -> Path:

@@ -34,11 +34,12 @@ def test_run_file(test_run_id: str) -> Path:
     return config_dir() / "benchmarks" / "test-runs" / test_run_id / "test_run.json"
 
 
-def data_cache() -> Path:
-    return config_dir() / "benchmarks" / "data"
+def data_cache(benchmark_home: Path | None = None) -> Path:
+    """OSB's data cache: the pack's OSB home's, or ``benchmark_home``'s (OSB's own default: the user's home)."""
+    return (benchmark_home / ".osb" if benchmark_home else config_dir()) / "benchmarks" / "data"
 
 
-def make_corpora(track, test_mode: bool, log=print) -> None:
+def make_corpora(track, test_mode: bool, log=print, cache: Path | None = None) -> None:
     """Every generated corpus of the rendered track, made where OSB finds it (test mode: only the -1k files)."""
     from ingestlab.corpus import makers
     from ingestlab.corpus.files import TEST_MODE_DOCS, one_k_path
@@ -49,9 +50,9 @@ def make_corpora(track, test_mode: bool, log=print) -> None:
             if not spec.get("generator"):
                 continue
             name, docs = Path(document_set["source-file"]), int(document_set["document-count"])
-            if test_mode and docs > TEST_MODE_DOCS:
-                name, docs = one_k_path(name), TEST_MODE_DOCS
-            makers.make_as_declared(data_cache() / corpus["name"] / name.name, docs, spec, log=log)
+            if test_mode:  # OSB, as Rally, reads the -1k file of every set in test mode, whatever its size
+                name, docs = one_k_path(name), min(docs, TEST_MODE_DOCS)
+            makers.make_as_declared((cache or data_cache()) / corpus["name"] / name.name, docs, spec, log=log)
 
 
 def as_race(doc: dict) -> dict:

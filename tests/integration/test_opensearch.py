@@ -1,0 +1,109 @@
+"""OpenSearch through opensearch-benchmark: every study workload, exported from the tracks, races in test mode with
+stock ``opensearch-benchmark run`` against the pack's OpenSearch node; and ``ingestlab demo posts --engine opensearch``
+runs end to end."""
+import json
+import os
+import subprocess
+import time
+
+import pytest
+
+from ingestlab import paths
+from ingestlab.cluster import lifecycle
+from ingestlab.osb import tool
+from ingestlab.rally import trackinfo
+from tests.integration.conftest import get_json, ingestlab, port_1900_taken
+from tests.integration.test_plain_esrally import LANDED, PARAMS
+
+pytestmark = [pytest.mark.integration,
+              pytest.mark.skipif(port_1900_taken(), reason="another actor system holds 127.0.0.1:1900; plain OSB would join it")]
+
+VERSION = "2.19.0"
+# the integration-test zip has no reindex module: the _reindex rows are left out as `ingestlab race` leaves them out
+EXCLUDE = {"wikipedia": "type:reindex-api"}
+
+
+@pytest.fixture(scope="module")
+def os_node():
+    cluster = lifecycle.up(lifecycle.Shape(nodes=1, version=VERSION, engine="opensearch", heap="768m", http_port=39460,
+                                           transport_port=39560, name="ingestlab-it-os"))
+    yield cluster
+    lifecycle.stop(cluster)
+
+
+@pytest.fixture(scope="module")
+def exported(tmp_path_factory):
+    """The workloads and their -1k corpora, as a user of their own OSB makes them, in a BENCHMARK_HOME of its own."""
+    root = tmp_path_factory.mktemp("osb")
+    env = {"BENCHMARK_HOME": str(root / "home")}
+    made = ingestlab("osb", "export", str(root), "--corpora", "--test-mode", env=env)
+    assert made.returncode == 0, made.stdout[-2000:] + made.stderr[-2000:]
+    for name, params in PARAMS.items():  # corpora as those parameters size them
+        sized = ingestlab("osb", "export", str(root / f"sized-{name}"), "--tracks", name, "--corpora", "--test-mode",
+                          *[f"--track-param={k}={json.dumps(v)}" for k, v in params.items()], env=env)
+        assert sized.returncode == 0, sized.stdout[-2000:] + sized.stderr[-2000:]
+    return root
+
+
+def osb(*args, home, timeout=600) -> subprocess.CompletedProcess:
+    deadline = time.monotonic() + 30  # the actor processes of the run before linger a moment on 1900
+    while port_1900_taken() and time.monotonic() < deadline:
+        time.sleep(0.5)
+    return subprocess.run([str(tool.python().parent / "opensearch-benchmark"), *args, "--offline"], capture_output=True, text=True,
+                          timeout=timeout, env={**os.environ, "BENCHMARK_HOME": str(home)})
+
+
+RENDER = """
+import json, sys
+from osbenchmark.workload import loader
+print(loader.render_template_from_file(sys.argv[1], {}, complete_workload_params=loader.CompleteWorkloadParams()))
+"""
+
+
+@pytest.mark.parametrize("workload", list(LANDED))
+def test_osb_renders_each_workload_as_rally_renders_its_track(exported, workload):
+    """One source: OSB's loader (its own Jinja set-up, which escapes what an expression prints) reads the exported
+    workload into the same operations and schedule as Rally's loader reads the track."""
+    proc = subprocess.run([str(tool.python()), "-c", RENDER, str(exported / "workloads" / workload / "workload.json")],
+                          capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    osb_side = json.loads(proc.stdout)
+    rally_side = trackinfo.load(paths.TRACKS_DIR / workload).rendered
+    by_name = lambda items: sorted(items, key=lambda i: i["name"])  # noqa: E731 (each loader globs the parts in its own order)
+    assert by_name(osb_side["operations"]) == by_name(rally_side["operations"])
+    assert by_name(osb_side["test_procedures"]) == by_name(rally_side["challenges"])
+    assert osb_side.get("corpora") == rally_side.get("corpora")
+
+
+@pytest.mark.parametrize("workload", list(LANDED))
+def test_every_study_workload_races_with_stock_opensearch_benchmark(os_node, exported, tmp_path, workload):
+    args = []
+    if workload in PARAMS:
+        (tmp_path / "params.json").write_text(json.dumps(PARAMS[workload]))
+        args.append(f"--workload-params={tmp_path / 'params.json'}")
+    if workload in EXCLUDE:
+        args.append(f"--exclude-tasks={EXCLUDE[workload]}")
+    proc = osb("run", "--pipeline=benchmark-only", f"--workload-path={exported / 'workloads' / workload}", f"--target-hosts={os_node.hosts}",
+               "--test-mode", "--on-error=abort", f"--results-file={tmp_path / 'results.md'}", *args, home=exported / "home")
+    assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
+    index, count = LANDED[workload]
+    assert get_json(f"{os_node.url}/{index}/_count")["count"] == count
+
+
+def test_a_missing_generated_corpus_is_named_with_the_command_that_makes_it(os_node, exported, tmp_path):
+    proc = osb("run", "--pipeline=benchmark-only", f"--workload-path={exported / 'workloads' / 'posts'}", f"--target-hosts={os_node.hosts}",
+               "--test-mode", home=tmp_path)  # a BENCHMARK_HOME without the corpora
+    assert proc.returncode != 0
+    assert "ingestlab osb export DIR --corpora --test-mode" in proc.stdout + proc.stderr + _log(tmp_path)
+
+
+def _log(home) -> str:
+    log = home / ".osb" / "logs" / "benchmark.log"
+    return log.read_text() if log.is_file() else ""
+
+
+def test_demo_posts_on_opensearch_end_to_end():
+    done = ingestlab("demo", "posts", "--engine", "opensearch", "--test-mode", timeout=900)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert f"OpenSearch {VERSION}" in done.stdout and "opensearch-benchmark 2.4.0" in done.stdout
+    assert "report written to" in done.stdout
