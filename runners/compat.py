@@ -173,6 +173,24 @@ def console_info(message: str) -> None:
     console.info(message, logger=None)
 
 
+def add_user_tags(cfg, tags: dict) -> None:
+    """Tags the race stores (race.json's ``user-tags``; OSB: the test run's): ``tags`` under the user's own, which win.
+    Called while the coordinator loads the track, before the race record is made from the config."""
+    if not cfg or not tags:
+        return
+    from importlib import import_module
+
+    config = import_module("osbenchmark.config" if engine() == "osb" else "esrally.config")
+    if engine() == "osb":  # one string, "key:value,key:value"
+        given = cfg.opts("test_run", "user.tag", mandatory=False) or ""
+        own = {k: v for k, _, v in (t.partition(":") for t in given.split(",") if t.strip())}
+        merged = {**tags, **own}
+        cfg.add(config.Scope.applicationOverride, "test_run", "user.tag", ",".join(f"{k}:{v}" for k, v in merged.items()))
+    else:
+        own = cfg.opts("race", "user.tags", default_value={}, mandatory=False) or {}
+        cfg.add(config.Scope.applicationOverride, "race", "user.tags", {**tags, **own})
+
+
 def test_mode(cfg) -> bool:
     if not cfg:
         return False

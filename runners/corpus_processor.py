@@ -112,6 +112,30 @@ def cut_made_on_the_fly(track) -> None:
                     op.params[key] = TEST_MODE_DOCS
 
 
+def corpus_tags(track) -> dict:
+    """What the race's documents are, as tags on the race: ``corpus:generated`` with the pack's generator(s) and
+    seed(s), or ``corpus:supplied`` (a file the user made): so a race of the pack's geonames never passes for one of
+    rally-tracks' real corpus in ``esrally list races`` or a comparison."""
+    generated, supplied = [], False
+    for corpus in track.corpora:
+        for document_set in corpus.documents:
+            declared = spec(document_set.meta_data)
+            if declared.get("generator"):
+                generated.append((declared["generator"], declared.get("seed")))
+            elif declared.get("supplied"):
+                supplied = True
+    for challenge in compat.schedules(track):  # documents made while racing
+        for task in challenge.schedule:
+            for leaf in task:
+                if leaf.operation.param_source in ON_THE_FLY:
+                    generated.append((leaf.operation.param_source, leaf.operation.params.get("seed", 1)))
+    generated = list(dict.fromkeys(generated))
+    if generated:
+        return {"corpus": "generated", "generator": "+".join(dict.fromkeys(g for g, _ in generated)),
+                "seed": "+".join(dict.fromkeys(str(s) for _, s in generated))}
+    return {"corpus": "supplied"} if supplied else {}
+
+
 class CorpusProcessor(compat.processor_base()):
     def __init__(self):
         self.cfg = None  # Rally sets it when it registers the processor
@@ -119,6 +143,7 @@ class CorpusProcessor(compat.processor_base()):
     def on_after_load_track(self, track) -> None:
         if _test_mode(self.cfg):
             cut_made_on_the_fly(track)
+        compat.add_user_tags(self.cfg, corpus_tags(track))
         for corpus in track.corpora:
             for document_set in corpus.documents:
                 how = spec(document_set.meta_data).get("supplied")

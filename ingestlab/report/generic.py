@@ -3,7 +3,7 @@ task as tables and charts, with the versions Rally recorded. Nothing here knows 
 from __future__ import annotations
 
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import fmt, invalid_lines, load_generator, machine_line
+from ingestlab.report.common import corpus_words, engine_name, fmt, invalid_lines, load_generator, machine_line
 
 
 def markdown(result: RaceResult) -> str:
@@ -12,7 +12,8 @@ def markdown(result: RaceResult) -> str:
              f"- Challenge `{race.get('challenge')}`, pipeline {race.get('pipeline')}" + (", test mode" if result.test_mode else "")
              + f", {race.get('race-timestamp')}.",
              f"- Track parameters: {race.get('track-params') or 'none'}; user tags: {result.tags or 'none'}.",
-             f"- Elasticsearch {cluster.get('distribution-version')} ({cluster.get('distribution-flavor')}), "
+             *([f"- Corpus: {corpus_words(race)}."] if corpus_words(race) else []),
+             f"- {engine_name(race)} {cluster.get('distribution-version')} ({cluster.get('distribution-flavor')}), "
              + (f"{len(cluster['nodes'])} node(s)" if cluster.get("nodes") else "nodes not recorded in race.json")
              + f"; {load_generator(race)}.",
              f"- Reported on: {machine_line(result)} (race.json does not record the load-driver machine).", "",

@@ -47,6 +47,8 @@ def test_every_challenge_races_with_plain_esrally(es_node, clean_tracks, tmp_pat
                          "--test-mode", f"--challenge={challenge}", f"--report-file={tmp_path / 'report.md'}", *params, rally_home=tmp_path)
     assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert (tmp_path / "report.md").is_file()
+    race = json.loads(next((tmp_path / ".rally" / "benchmarks" / "races").glob("*/race.json")).read_text())
+    assert race["user-tags"]["corpus"] == "generated"  # never passes for rally-tracks' real corpus
     index, count = LANDED[track]
     if challenge != "time-to-searchable":  # that one writes probes into its own index, removed at the end
         assert get_json(f"{es_node.url}/{index}/_count")["count"] == count
