@@ -1,6 +1,8 @@
-"""The cross-version study: each Elasticsearch version in turn on this same machine, the studies raced on it,
-and one report of each study's headline ratios per version beside the figure the study published on its
-own version (ratios made as the article made its own, so the hardware cancels out).
+"""The cross-version study: each Elasticsearch (or OpenSearch) version in turn on this same machine, the studies raced
+on it (OpenSearch through opensearch-benchmark), and one report of each study's headline ratios and fitted cost-model
+parameters per version beside the figure the study published on its own version (ratios made as the article made its
+own, so the hardware cancels out). Every row names its distribution's flavour: full, or an integration-test zip and
+what the pack added to it.
 
 What a version cannot run is named in its cell (e.g. no ``_reindex`` in the 8.19/9.x integration-test zips),
 never left blank or drawn as 0.
@@ -12,7 +14,7 @@ from dataclasses import dataclass, field
 
 from ingestlab import machine, paths, racing
 from ingestlab.cluster import lifecycle
-from ingestlab.report.common import fmt
+from ingestlab.cluster.versions import resolve
 from ingestlab.studies import Study
 from ingestlab.studies.base import Headline
 
@@ -40,13 +42,14 @@ def run(studies: list[Study], versions: list[str], full: bool = False, test_mode
     cells: list[Cell] = []
     started = time.monotonic()
     for i, version in enumerate(versions):
-        log(f"[ingestlab] versions {stamp}: Elasticsearch {version} ({i + 1}/{len(versions)}), {time.monotonic() - started:,.0f} s so far")
+        spec = resolve(version)
+        log(f"[ingestlab] versions {stamp}: {spec.label} ({i + 1}/{len(versions)}), {time.monotonic() - started:,.0f} s so far")
         try:
-            with lifecycle.running(lifecycle.Shape(version=version, **SHAPE), log=log) as cluster:
+            with lifecycle.running(lifecycle.Shape(version=spec.version, engine=spec.engine, **SHAPE), log=log) as cluster:
                 for study in studies:
                     cells.append(_race(study, version, cluster, full, test_mode, stamp, log))
         except IngestlabError as e:  # a version that does not come up is a row that says so
-            cells += [Cell(version, s.name, error=f"Elasticsearch {version} did not start: {str(e).splitlines()[0]}")
+            cells += [Cell(version, s.name, error=f"{spec.label} did not start: {str(e).splitlines()[0]}")
                       for s in studies if not any(c.version == version and c.study == s.name for c in cells)]
     text, out = write(stamp, studies, versions, cells, full, test_mode)
     log(text)
@@ -58,7 +61,7 @@ def write(stamp: str, studies: list[Study], versions: list[str], cells: list[Cel
     from ingestlab.report import writer
 
     text = markdown(studies, versions, cells, stamp, full, test_mode)
-    out = writer.write(paths.results_dir() / "versions" / stamp, f"ingestlab: studies across Elasticsearch versions {stamp}", text,
+    out = writer.write(paths.results_dir() / "versions" / stamp, f"ingestlab: studies across versions and engines {stamp}", text,
                        charts(studies, versions, cells), {"versions": versions, "studies": [s.name for s in studies], "full": full,
                                                           "test_mode": test_mode, "cells": [_cell_json(c) for c in cells]})
     return text, out
@@ -97,7 +100,7 @@ def _race(study: Study, version: str, cluster, full: bool, test_mode: bool, stam
     options = racing.Options(challenge=study.headline_challenge, params={} if full else dict(small), test_mode=test_mode,
                              tags={"study": study.name, "versions": stamp, "es": version})
     try:
-        result = racing.race(study.track, racing.Target(hosts=cluster.hosts), options, log=log)
+        result = racing.race(study.track, racing.Target(hosts=cluster.hosts, engine=cluster.engine), options, log=log)
     except IngestlabError as e:
         return Cell(version, study.name, error=str(e).splitlines()[0])
     return Cell(version, study.name, result.race_id, study.headlines(result, study.published_figures()))
@@ -108,6 +111,12 @@ def _cell_json(c: Cell) -> dict:
             "headlines": [{"key": h.key, "label": h.label, "here": h.here, "published": h.published, "note": h.note} for h in c.headlines]}
 
 
+def _number(value: float | None, unit: str) -> str:
+    if value is None:
+        return "—"
+    return f"{value:,.2f}{unit}" if abs(value) < 10 else f"{value:,.1f}{unit}"
+
+
 def _value(cell: Cell | None, key: str) -> str:
     if cell is None:
         return "not raced"
@@ -116,13 +125,19 @@ def _value(cell: Cell | None, key: str) -> str:
     h = next((h for h in cell.headlines if h.key == key), None)
     if h is None or h.here is None:
         return h.note if h and h.note else "—"
-    return f"{h.here:,.2f}×" if h.here < 10 else f"{h.here:,.1f}×"
+    return _number(h.here, h.unit)
+
+
+def label(version: str) -> str:
+    """A row's name: the engine, its version and the distribution's flavour (what it is, what the pack added)."""
+    spec = resolve(version)
+    return f"{spec.label} ({spec.flavor_note})"
 
 
 def markdown(studies: list[Study], versions: list[str], cells: list[Cell], stamp: str, full: bool, test_mode: bool) -> str:
     by = {(c.version, c.study): c for c in cells}
     size = "full size" if full else "small sizes (each study's smallest race that measures its headline)" + (", test mode" if test_mode else "")
-    lines = [f"# The studies across Elasticsearch versions ({stamp})", "",
+    lines = [f"# The studies across versions and engines ({stamp})", "",
              f"This machine: {machine.one_line()}; one node per version (1 GB heap), {size}. Each version ran alone, "
              "in turn, on the same machine.", ""]
     for study in studies:
@@ -132,15 +147,15 @@ def markdown(studies: list[Study], versions: list[str], cells: list[Cell], stamp
         for h in keys:
             seen.setdefault(h.key, h)
         if not seen:
-            lines += [f"## {study.name}", "", *(f"- Elasticsearch {v}: {_value(by.get((v, study.name)), '')}" for v in versions), ""]
+            lines += [f"## {study.name}", "", *(f"- {label(v)}: {_value(by.get((v, study.name)), '')}" for v in versions), ""]
             continue
         lines += [f"## {study.name}: {study.title}", "",
-                  "| Elasticsearch | " + " | ".join(h.label for h in seen.values()) + " |", "|---|" + "---:|" * len(seen)]
+                  "| engine and version (distribution) | " + " | ".join(h.label for h in seen.values()) + " |", "|---|" + "---:|" * len(seen)]
         for v in versions:
-            lines.append(f"| {v} | " + " | ".join(_value(by.get((v, study.name)), k) for k in seen) + " |")
+            lines.append(f"| {label(v)} | " + " | ".join(_value(by.get((v, study.name)), k) for k in seen) + " |")
         if published:
-            lines.append(f"| published (Elasticsearch {published['elasticsearch']}) | "
-                         + " | ".join(fmt(h.published, ',.1f', '×') for h in seen.values()) + " |")
+            lines.append(f"| published (Elasticsearch {published['elasticsearch']}; fitted figures: the model on the article's own) | "
+                         + " | ".join(_number(h.published, h.unit) for h in seen.values()) + " |")
         lines += ["", "Race ids: " + ", ".join(f"{v} {by[(v, study.name)].race_id}" for v in versions
                                               if (v, study.name) in by and by[(v, study.name)].race_id), ""]
     return "\n".join(lines) + "\n"
@@ -152,7 +167,8 @@ def _panels(study: Study, versions: list[str], cells: list[Cell]) -> list:
     keys: dict[str, Headline] = {}
     for c in cells:
         for h in c.headlines if c.study == study.name else []:
-            keys.setdefault(h.key, h)
+            if h.is_ratio:  # the charts draw ratios; fitted costs are in the tables
+                keys.setdefault(h.key, h)
     panels = []
     for key, first in keys.items():
         points = []
@@ -175,13 +191,13 @@ def charts(studies: list[Study], versions: list[str], cells: list[Cell]) -> list
     everything = [p for _, panels in per_study for p in panels]
     out = []
     if len(per_study) > 1 and everything:
-        out.append(("Every study's headline ratio by Elasticsearch version", plot.version_lines(
-            everything, versions, ylabel="ratio (×)", title="The studies across Elasticsearch versions: headline ratios",
+        out.append(("Every study's headline ratio by version", plot.version_lines(
+            everything, versions, ylabel="ratio (×)", title="The studies across versions and engines: headline ratios",
             caption_here=machine.one_line() + "; one node per version, 1 GB heap, each version alone in turn",
             caption_published="dashed: each study's own published ratio, on the version it ran")))
     for study, panels in per_study:
         if panels:
-            out.append((f"{study.name}: headline ratios by Elasticsearch version", plot.version_lines(
+            out.append((f"{study.name}: headline ratios by version", plot.version_lines(
                 panels, versions, ylabel="ratio (×)", title=f"{study.name}: headline ratios by version",
                 caption_here=machine.one_line(), caption_published=plot.published_line(study.published_figures()))))
     return out

@@ -53,13 +53,13 @@ def cmd_corpora(args) -> int:
 
 def cmd_versions(args) -> int:
     from ingestlab import versions
-    from ingestlab.cluster.versions import spec_for
+    from ingestlab.cluster.versions import key_of, resolve
 
     if args.report:
         versions.again(args.report, studies.ALL)
         return 0
     chosen = [studies.get(s.strip()) for s in args.studies.split(",") if s.strip()]
-    wanted = [spec_for(v.strip()).version for v in args.versions.split(",") if v.strip()]
+    wanted = [key_of(resolve(v.strip())) for v in args.versions.split(",") if v.strip()]
     versions.run(chosen, wanted, full=args.full, test_mode=args.test_mode)
     return 0
 
@@ -101,7 +101,8 @@ def add(sub) -> None:
 
     vs = sub.add_parser("versions", help="race the studies on each Elasticsearch version in turn; one report of their headline ratios per version")
     vs.add_argument("--studies", default="posts,refresh,dvf,wikipedia")
-    vs.add_argument("--versions", default="6.8.23,7.17.29,8.19.7,9.2.0", help=f"any of {', '.join(options.VERSIONS)}")
+    vs.add_argument("--versions", default="6.8.23,7.17.29,8.19.7,9.2.0", help=f"any of {', '.join(options.VERSIONS)}; OpenSearch as opensearch:2.19.0 (or 3.0.0, 3.2.0), "
+                                                                          "raced through opensearch-benchmark")
     vs.add_argument("--full", action="store_true", help="the studies at full size (default: each study's small parameters)")
     vs.add_argument("--test-mode", action="store_true", help="Rally's test mode on top (a smoke run: 1,000 docs, one run per task)")
     vs.add_argument("--report", metavar="STAMP", help="write the report of an earlier run again from its stored races")

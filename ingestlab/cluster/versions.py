@@ -133,3 +133,21 @@ def spec_for(version: str, engine: str = "elasticsearch") -> DistributionSpec:
         raise IngestlabError(f"unknown {product} version {version!r}; these can be provisioned here: {', '.join(known)} "
                              + ("(from Maven Central; 9.2.1, for one, did not resolve there)" if engine == "elasticsearch"
                                 else "(integration-test zips from Maven Central)")) from None
+
+
+def resolve(version: str) -> DistributionSpec:
+    """A version as the cross-version commands take it: ``9.2.0``, or ``opensearch:2.19.0`` (a bare OpenSearch version
+    is found too: the two engines' version lists do not overlap)."""
+    engine, _, bare = version.rpartition(":")
+    if engine:
+        return spec_for(bare, engine)
+    for known in ENGINES.values():
+        if version in known:
+            return known[version]
+    return spec_for(version)  # names what Elasticsearch has
+
+
+def key_of(spec: DistributionSpec) -> str:
+    """The version's name in a cross-version run: the bare version for Elasticsearch, ``opensearch:<v>`` otherwise."""
+    return spec.version if spec.engine == "elasticsearch" else f"{spec.engine}:{spec.version}"
+

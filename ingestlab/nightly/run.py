@@ -96,7 +96,7 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
             result = results[study.name]
             figures = compare.task_figures(result.race)
             published = study.published_figures()
-            headlines = {h.key: h for h in study.headlines(result, published)}
+            headlines = {h.key: h for h in study.headlines(result, published) if h.is_ratio}  # (a drop is a regression)
             figures.update({history.HEADLINE + k: h.here for k, h in headlines.items() if h.here is not None})
             rows = history.regressions(db, study.name, night, figures, margin, setup.name)
             found += [r for r in rows if r["regression"]]

@@ -48,6 +48,26 @@ class Headline:
     here: float | None
     published: float | None = None
     note: str | None = None  # why ``here`` is missing, where that is known (e.g. the API is not in this distribution)
+    unit: str = "×"  # a ratio; a cost model's fitted parameter has its own unit (" ms", " µs")
+
+    @property
+    def is_ratio(self) -> bool:
+        return self.unit == "×"
+
+
+def fitted_headlines(here, there, terms: dict[str, tuple[str, float, str]]) -> list[Headline]:
+    """A cost model's fitted parameters as headlines: ``terms`` maps a term to (label, scale, unit), e.g.
+    ``{"request": ("cost per request", 1e3, " ms")}``; ``here``/``there`` the fits on this race and on the article's
+    figures (None where the cells do not determine one: shown as missing)."""
+    def value(fit, term):
+        parameter = fit.per(term) if fit else None
+        return parameter.value * scale if parameter else None
+
+    out = []
+    for term, (label, scale, unit) in terms.items():
+        out.append(Headline(f"fitted-{term}", f"fitted {label} ({unit.strip()})", value(here, term), value(there, term),
+                            None if here else "too few cells for the model", unit=unit))
+    return out
 
 
 class Study:

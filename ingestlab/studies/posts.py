@@ -4,7 +4,7 @@ from __future__ import annotations
 from ingestlab.bench import loadbench
 from ingestlab.rally.results import RaceResult
 from ingestlab.report.common import fmt, invalid_lines, this_machine
-from ingestlab.studies.base import Headline, Study, corpus_documents, documents_written, iterations
+from ingestlab.studies.base import Headline, Study, corpus_documents, documents_written, fitted_headlines, iterations
 
 
 def documents_per_run(result: RaceResult) -> int | None:
@@ -172,7 +172,10 @@ class Posts(Study):
     def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
         table = {r["task"]: r for r in rows(result, published)}
         bulk = table.get(task_of(result, "bulk", 1000), {})
-        return [Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", bulk.get("speedup"), bulk.get("published_speedup"))]
+        here_fit, _, there_fit, _ = fits(result, published)
+        return [Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", bulk.get("speedup"), bulk.get("published_speedup")),
+                *fitted_headlines(here_fit, there_fit, {"request": ("cost per request", 1e3, " ms"),
+                                                        "document": ("cost per document", 1e6, " µs")})]
 
 
 STUDY = Posts()

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from ingestlab.rally.results import RaceResult, TaskResult
 from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
-from ingestlab.studies.base import TEST_MODE_DOCS, Headline, Study, documents_written, iterations
+from ingestlab.studies.base import TEST_MODE_DOCS, Headline, Study, documents_written, fitted_headlines, iterations
 
 COLUMNS = [("single", "none"), ("bulk", "none"), ("single", "true"), ("bulk", "true"), ("single", "wait_for"), ("bulk", "wait_for")]
 STUDY_COLUMNS = COLUMNS[:4]
@@ -334,7 +334,9 @@ class Refresh(Study):
         here = ratio(num.median_ms if num else None, den.median_ms if den else None)
         return [Headline("bulk-refresh-over-single-refresh", f"bulk+refresh ÷ single+refresh (speed, {docs:,} docs)", here,
                          ratio(num.published_ms if num else None, den.published_ms if den else None),
-                         None if here else f"this race wrote no {docs:,}-document cell with refresh=true")]
+                         None if here else f"this race wrote no {docs:,}-document cell with refresh=true"),
+                *fitted_headlines(*fits(result, table)[0::2], {"refresh": ("cost per refresh=true", 1e3, " ms"),
+                                                                "request": ("cost per request", 1e3, " ms")})]
 
 
 STUDY = Refresh()
