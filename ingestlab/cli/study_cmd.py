@@ -34,6 +34,9 @@ def cmd_corpora(args) -> int:
     from ingestlab.studies import corpora
 
     chosen = [studies.get(t.strip()) for t in args.tracks.split(",") if t.strip()]
+    if args.report:
+        corpora.report([s.strip() for s in args.report.split(",") if s.strip()], chosen)
+        return 0
     extra: dict = {}
     for key, value in options.pairs(args.track_param, "=", "track param").items():
         track, _, name = key.partition(".")
@@ -97,6 +100,8 @@ def add(sub) -> None:
     cs.add_argument("--clients", type=int, help="bulk_indexing_clients (default: the tracks' 8)")
     cs.add_argument("--version", choices=options.VERSIONS, help="Elasticsearch of both clusters (default: the study's own, see tracks/eventdata/README.md)")
     cs.add_argument("--track-param", action="append", metavar="TRACK.KEY=VALUE", help="e.g. geonames.geonames_docs=234908, repeatable")
+    cs.add_argument("--report", metavar="STAMP[,STAMP]", help="one table from the stored races of earlier runs (their corpora:STAMP "
+                                                              "tags), e.g. a 1-node and a 3-node full-size run made apart")
     cs.set_defaults(func=cmd_corpora)
 
     vs = sub.add_parser("versions", help="race the studies on each Elasticsearch version in turn; one report of their headline ratios per version")

@@ -28,6 +28,7 @@ release.cache = true
 """
 RUNNER_STATS_FILE = "ingestlab-runner-stats.jsonl"
 EMULATION_FILE = "ingestlab-emulation.json"
+FOOTPRINT_FILE = "ingestlab-footprint.json"  # what the race cost: duration, peak RSS of Rally's processes, disk
 SAMPLES_FILE = "ingestlab-samples.json"  # each task's throughput samples, as Rally's driver held them (race.json keeps only their summary)
 
 
@@ -80,3 +81,7 @@ def corpus_dirs(track: Path, corpus: str, home: Path | None = None) -> list[str]
 
 def rally_log(home: Path | None = None) -> Path:
     return (home or paths.rally_home()) / ".rally" / "logs" / "rally.log"
+
+
+def footprint_file(race_id: str, home: Path | None = None) -> Path:
+    return race_json(race_id, home).with_name(FOOTPRINT_FILE)

@@ -131,6 +131,7 @@ def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream:
     race = json.loads(race_file.read_text())
     footprint = {"seconds": outcome.seconds, "rally_memory": outcome.rally_memory,
                  "indices_bytes": indices_bytes(request.target_hosts, request.client_options) if request.target_hosts else None}
+    rally_home.footprint_file(outcome.race_id, home).write_text(json.dumps(footprint))  # for every later report of the race
     return RaceResult(race=race, runner_stats=read_runner_stats(rally_home.runner_stats_file(outcome.race_id, home)),
                       machine=machine.describe(), track=track.with_params(race.get("track-params", {}) or {}) if track else None,
                       rally_home=home, footprint=footprint)

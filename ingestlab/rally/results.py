@@ -124,11 +124,13 @@ def _homes(home: Path | None) -> list[Path]:
 
 EMULATION_KEY = "ingestlab-emulation"  # the fidelity report, read from beside race.json into the race's dict
 SAMPLES_KEY = "ingestlab-samples"  # each task's throughput samples, likewise
+FOOTPRINT_KEY = "ingestlab-footprint"  # what the race cost (duration, peak RSS, disk), likewise
 
 
 def _read_race(f: Path) -> dict:
     race = json.loads(f.read_text())
-    for key, name in ((EMULATION_KEY, rally_paths.EMULATION_FILE), (SAMPLES_KEY, rally_paths.SAMPLES_FILE)):
+    for key, name in ((EMULATION_KEY, rally_paths.EMULATION_FILE), (SAMPLES_KEY, rally_paths.SAMPLES_FILE),
+                      (FOOTPRINT_KEY, rally_paths.FOOTPRINT_FILE)):
         beside = f.with_name(name)
         if beside.is_file():
             race[key] = json.loads(beside.read_text())
@@ -161,7 +163,9 @@ def of(race: dict, home: Path | None = None, track_path: Path | None = None) -> 
     """The result value of a stored race.json; ``track_path`` renders the track it ran (when known)."""
     track = TrackInfo(Path(track_path).resolve(), dict(race.get("track-params", {}) or {})) if track_path else None
     stats = read_runner_stats(rally_paths.runner_stats_file(race["race-id"], home)) if race.get("race-id") and home else []
-    footprint = {"emulation": race[EMULATION_KEY]} if EMULATION_KEY in race else {}
+    footprint = dict(race.get(FOOTPRINT_KEY) or {})
+    if EMULATION_KEY in race:
+        footprint["emulation"] = race[EMULATION_KEY]
     return RaceResult(race=race, runner_stats=stats, machine=machine.describe(), track=track, rally_home=home, footprint=footprint)
 
 

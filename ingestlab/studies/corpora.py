@@ -166,18 +166,57 @@ SHAPES = (  # (cluster, challenge): the study's shapes of race, on this one mach
 FULL_SIZE_HEAP = "2g"  # per node, for Rally's own corpus sizes (--full-size)
 
 
+class Table:
+    """The study's table as races come in: each race's bulk figures per replica count, its documents and its cost."""
+
+    def __init__(self, tracks):
+        self.results: dict[str, dict[str, float]] = {t.name: {} for t in tracks}
+        self.docs: dict[str, int | None] = {}
+        self.ran: set[str] = set()
+        self.costs: list[str] = []
+
+    def add(self, study_name: str, nodes: int, result: RaceResult) -> None:
+        from ingestlab.report.common import footprint_line
+
+        figures = {task: r["median"] for task, r in indexing(result).items()}
+        per_replicas = {n: figures.get(task) for n, task in bulk_task_per_replicas(result).items()}
+        self.docs[study_name] = counted_documents(result)
+        self.ran.add(f"{engine_name(result.race)} {result.es_version} ({result.cluster.get('distribution-flavor')}), {load_generator(result.race)}")
+        if nodes == 1:
+            self.results[study_name]["1 node"] = per_replicas.get(0)
+        else:
+            self.results[study_name]["3 nodes"] = per_replicas.get(0)
+            self.results[study_name]["3 nodes, 1 replica"] = per_replicas.get(1)
+        cost = footprint_line(result.footprint)
+        self.costs.append(f"{study_name} on {nodes} node(s), race {result.race_id}" + (f": {cost[0].lower()}{cost[1:]}" if cost else ""))
+
+    def write(self, stamp: str, test_mode: bool, log=print) -> str:
+        from ingestlab.report import writer
+
+        line = machine.one_line(machine.describe())
+        published = published_data.load("rally-corpora")
+        text = scaling_markdown(self.results, published, line, self.docs, ", ".join(sorted(self.ran)))
+        if self.costs:
+            text += "\nWhat each race cost:\n\n" + "".join(f"- {c}.\n" for c in self.costs)
+        if test_mode:
+            text = text.replace("## Rally corpora:", "## Rally corpora (test mode, noisy):", 1)
+        out = writer.write(paths.results_dir() / "rally-corpora" / stamp, "ingestlab: Rally corpora", text,
+                           [scaling_chart(self.results, published, line)],
+                           {"results": self.results, "documents": self.docs, "test_mode": test_mode, "costs": self.costs})
+        log(text)
+        log(f"[ingestlab] report written to {out}/report.md and report.html")
+        return text
+
+
 def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = None, clients: int | None = None,
             version: str | None = None, full_size: bool = False, shapes: tuple[int, ...] = (1, 3), log=print):
     """Race each track on 1 node, then on 3 nodes with 0 and 1 replica; write the report beside the study's.
     ``full_size``: Rally's own corpus sizes (each track's ``full_size``), nodes with a larger heap."""
     from ingestlab import racing
     from ingestlab.cluster import lifecycle
-    from ingestlab.report import writer
 
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
-    results: dict[str, dict[str, float]] = {t.name: {} for t in tracks}
-    docs: dict[str, int | None] = {}
-    ran: set[str] = set()
+    table = Table(tracks)
     for shape, challenge in (s for s in SHAPES if s[0]["nodes"] in shapes):
         sized = {**shape, "heap": FULL_SIZE_HEAP} if full_size else shape
         with lifecycle.running(lifecycle.Shape(**sized, version=version or tracks[0].default_version), log=log) as cluster:
@@ -192,22 +231,26 @@ def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = 
                     challenge=challenge, params=params, tags={"study": study.name, "corpora": stamp, "nodes": str(shape["nodes"]),
                                                               **({"size": "full"} if full_size else {})},
                     test_mode=test_mode), log=log)
-                figures = {task: r["median"] for task, r in indexing(result).items()}
-                per_replicas = {n: figures.get(task) for n, task in bulk_task_per_replicas(result).items()}
-                docs[study.name] = counted_documents(result)
-                ran.add(f"{engine_name(result.race)} {result.es_version} ({result.cluster.get('distribution-flavor')}), {load_generator(result.race)}")
-                if shape["nodes"] == 1:
-                    results[study.name]["1 node"] = per_replicas.get(0)
-                else:
-                    results[study.name]["3 nodes"] = per_replicas.get(0)
-                    results[study.name]["3 nodes, 1 replica"] = per_replicas.get(1)
-    line = machine.one_line(machine.describe())
-    published = published_data.load("rally-corpora")
-    text = scaling_markdown(results, published, line, docs, ", ".join(sorted(ran)))
-    if test_mode:
-        text = text.replace("## Rally corpora:", "## Rally corpora (test mode, noisy):", 1)
-    out = writer.write(paths.results_dir() / "rally-corpora" / stamp, "ingestlab: Rally corpora", text,
-                       [scaling_chart(results, published, line)], {"results": results, "documents": docs, "test_mode": test_mode})
-    log(text)
-    log(f"[ingestlab] report written to {out}/report.md and report.html")
-    return text
+                table.add(study.name, shape["nodes"], result)
+    return table.write(stamp, test_mode, log)
+
+
+def report(stamps: list[str], tracks=TRACKS, log=print) -> str:
+    """One table from the stored races of earlier runs (e.g. a 1-node and a 3-node run at full size, made apart)."""
+    from ingestlab.errors import IngestlabError
+    from ingestlab.rally import results
+
+    table, test_mode = Table(tracks), False
+    by_name = {t.name: t for t in tracks}
+    for stamp in stamps:
+        races = results.races_with_tags({"corpora": stamp})
+        if not races:
+            raise IngestlabError(f"no stored race tagged corpora:{stamp}")
+        for race in races:
+            study = by_name.get(race.get("user-tags", {}).get("study"))
+            if study is None:
+                continue
+            result = results.load(race["race-id"], track_path=study.track)
+            test_mode = test_mode or result.test_mode
+            table.add(study.name, int(race["user-tags"].get("nodes", 1)), result)
+    return table.write("+".join(stamps), test_mode, log)
