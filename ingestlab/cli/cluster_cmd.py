@@ -35,6 +35,10 @@ def cmd_hosts(args) -> int:
     if args.action == "up":
         from ingestlab.hosts import hardware
 
+        if getattr(args, "engine", "elasticsearch") != "elasticsearch":
+            raise IngestlabError("test hosts run Elasticsearch nodes and Rally's load-driver daemons only; for OpenSearch, "
+                                 "`ingestlab cluster up --engine opensearch [--nodes 3]`")
+
         profile = hardware.from_options(cpus=args.cpus, memory=args.memory, disk=args.disk, link=args.link,
                                         driver_cpus=args.driver_cpus, scale=args.scale)
         lab.up(count=args.hosts, prefix=args.prefix, subnet=args.subnet, version=args.version, heap=lifecycle.validate_heap(args.heap),

@@ -22,13 +22,17 @@ def cmd_sweep(args) -> int:
             study = studies.get(args.study) if args.study else None
             track = Path(args.track_path) if args.track_path else study.track
             provisioned = not args.target_hosts
-            cluster = {"version": args.version, "heap": options.lifecycle.validate_heap(args.heap), "nodes": args.nodes,
+            engine = getattr(args, "engine", "elasticsearch")
+            cluster = {"version": options.engine_version(args) if engine != "elasticsearch" else args.version,
+                       "heap": options.lifecycle.validate_heap(args.heap), "nodes": args.nodes,
+                       **({"engine": engine} if engine != "elasticsearch" else {}),
                        **({"driver_cpus": args.driver_cpus} if args.driver_cpus is not None else {}),
                        **({"scale": args.scale} if args.scale else {})} if provisioned else None
             state = sweep_state.new(track, grid.parse(args.grid), options.track_params(args), args.challenge, args.repeat, args.test_mode,
                             provisioned, cluster, args.on_error, study.name if study else None)
             print(f"[ingestlab] sweep {state['id']}: {len(sweep_state.planned(state))} runs over {state['track']}")
-        target = racing.Target(hosts=args.target_hosts, client_options=args.client_options) if args.target_hosts else None
+        target = racing.Target(hosts=args.target_hosts, client_options=args.client_options,
+                               engine=getattr(args, "engine", "elasticsearch")) if args.target_hosts else None
         if target is None and state.get("cluster") is None:
             raise IngestlabError(f"sweep {state['id']} raced against given hosts, which a sweep does not store "
                                  f"(client options may hold credentials): resume it with --target-hosts (and --client-options)")

@@ -95,7 +95,7 @@ def parse(items: list[str] | None) -> dict:
 def check(track: TrackInfo, grid: dict, fixed: dict, challenge: str | None, provisioned: bool) -> Grid:
     """The grid, once every key and value fits the track (or the pack's provisioning), and the challenge exists."""
     from ingestlab.cluster.lifecycle import validate_heap
-    from ingestlab.cluster.versions import spec_for
+    from ingestlab.cluster.versions import resolve
 
     track.challenge(challenge)
     cluster = {k: v for k, v in grid.items() if k in CLUSTER_KEYS}
@@ -103,7 +103,7 @@ def check(track: TrackInfo, grid: dict, fixed: dict, challenge: str | None, prov
     if cluster and not provisioned:
         raise IngestlabError(f"--grid {', '.join(cluster)} chooses clusters the pack provisions; drop --target-hosts to use them")
     for v in cluster.get("version", []):
-        spec_for(str(v))
+        resolve(str(v))
     for v in cluster.get("heap", []):
         validate_heap(str(v))
     for v in cluster.get("nodes", []):

@@ -108,16 +108,25 @@ def provisioned(state: dict, setup: dict):
     from ingestlab.cluster import lifecycle
 
     base = {**dict(state["cluster"]), **setup}
+    if base.get("version"):  # a grid may hold both engines: 9.2.0, opensearch:2.19.0
+        from ingestlab.cluster.versions import resolve
+
+        spec = resolve(str(base["version"]))
+        base.update(version=spec.version, engine=spec.engine)
     hardware_given = {k: base.pop(k) for k in HARDWARE_KEYS if base.get(k) is not None}
     extra = {k: base.pop(k) for k in ("driver_cpus", "scale") if k in base}
     if not hardware_given and not extra.get("scale"):
         with lifecycle.running(lifecycle.Shape(**{**SHAPE, **base}), log=lambda *_: None) as cluster:
-            yield racing.Target(hosts=cluster.hosts)
+            yield racing.Target(hosts=cluster.hosts, engine=cluster.engine)
         return
     from ingestlab.hosts import hardware, lab as labs
 
     profile = hardware.from_options(cpus=hardware_given.get("cpus"), memory=hardware_given.get("memory"), disk=hardware_given.get("disk"),
                                     link=hardware_given.get("link"), driver_cpus=extra.get("driver_cpus"), scale=extra.get("scale"))
+    if base.get("engine", "elasticsearch") != "elasticsearch":
+        from ingestlab.errors import IngestlabError
+
+        raise IngestlabError("emulated hardware (the test hosts' lab) provisions Elasticsearch only; drop the hardware keys for OpenSearch")
     lab = labs.up(count=int(base.get("nodes", 1)), version=base.get("version"), heap=base.get("heap") or "512m", hardware=profile,
                   log=lambda *_: None, **LAB)
     try:

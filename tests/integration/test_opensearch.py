@@ -107,3 +107,11 @@ def test_demo_posts_on_opensearch_end_to_end():
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert f"OpenSearch {VERSION}" in done.stdout and "opensearch-benchmark 2.4.0" in done.stdout
     assert "report written to" in done.stdout
+
+
+def test_a_sweep_puts_both_engines_side_by_side():
+    """One grid over the engines: a 7.17.29 node raced by esrally, an OpenSearch node by opensearch-benchmark."""
+    done = ingestlab("sweep", "posts", "--challenge", "bulk", "--grid", f"version=7.17.29,opensearch:{VERSION}", "--test-mode",
+                     "--heap", "768m", timeout=1200)
+    assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
+    assert "| version=7.17.29 | 1 | " in done.stdout and f"| version=opensearch:{VERSION} | 1 | " in done.stdout
