@@ -35,7 +35,7 @@ from ingestlab.cluster.health import wait_for_health_at
 from ingestlab.cluster.model import DEFAULT_HTTP_PORT, Cluster
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
-from ingestlab.hosts import cgroups, disks, hardware as hw, links, namespaces
+from ingestlab.hosts import cgroups, disks, emulation, hardware as hw, namespaces
 from ingestlab.hosts.namespaces import Host
 
 LAB_VARIABLE = "INGESTLAB_LAB"
@@ -158,44 +158,6 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
 PROVISIONERS = ("ingestlab", "rally")
 
 
-def _missing(hardware: hw.Hardware) -> str | None:
-    """What this machine lacks for the profile, in one line; None when it has all."""
-    checks = []
-    if hardware.cpus is not None or hardware.memory_bytes is not None or hardware.driver_cpus is not None:
-        checks.append(cgroups.unavailable_reason)
-    if hardware.disk is not None:
-        checks.append(disks.unavailable_reason)
-    if hardware.link_bits is not None:
-        checks.append(links.unavailable_reason)
-    return next((r for r in (c() for c in checks) if r), None)
-
-
-def _emulate(lab: Lab, hosts: list[Host], hardware: hw.Hardware, log) -> dict:
-    """Each host's cgroups, disk and link; the node placement (data path, launcher) for lifecycle.up."""
-    from ingestlab.cluster.service_user import ensure_service_user
-
-    placement = {}
-    user = ensure_service_user()
-    for host in [*hosts, None]:
-        name = host.name if host else "coordinator"
-        lab.group(name, "driver").create(hardware.driver_cpus, None)
-        if host is None:
-            continue
-        node = lab.group(name, "node")
-        node.create(hardware.cpus, hardware.memory_bytes)
-        place = {"launcher": cgroups.joining([node], []) if hardware.cpus is not None or hardware.memory_bytes is not None else []}
-        if hardware.disk is not None:
-            mounted = disks.create(lab.directory, name, hardware.disk, (user.uid, user.gid))
-            lab.disks.append({"host": name, "mount": mounted.mount, "devices": list(mounted.devices), "numbers": list(mounted.numbers)})
-            lab.save()
-            place["data_path"] = mounted.mount
-        if hardware.link_bits is not None:
-            links.shape(host, hardware.link_bits)
-        placement[name] = place
-    log(f"[ingestlab] each host's hardware: {hardware.label()}")
-    return placement
-
-
 def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = namespaces.DEFAULT_SUBNET,
        version: str = DEFAULT_VERSION, heap: str = "512m", provision: str = "ingestlab", car: str = "defaults",
        log=print, hardware: hw.Hardware | None = None) -> Lab:
@@ -209,15 +171,7 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
     if reason:
         raise IngestlabError(f"test hosts cannot be made here: {reason}")
     hardware = hardware or hw.Hardware()
-    if hardware.emulated or hardware.driver_cpus is not None:
-        if provision == "rally":
-            raise IngestlabError("emulated hardware is provisioned by the pack: leave out --provision rally")
-        missing = _missing(hardware)
-        if missing:
-            raise IngestlabError(f"emulated hardware cannot be made here: {missing}")
-        from ingestlab.machine import memory_gib
-
-        hw.check_fits(hardware, count, os.cpu_count() or 1, int((memory_gib() or 0) * (1 << 30)), hardware.driver_cpus or 0)
+    emulation.check(hardware, count, provision)
     if Lab.load(prefix):
         raise IngestlabError(f"a lab {prefix!r} is recorded as up; `ingestlab hosts down --prefix {prefix}` first")
     namespaces.check_names(prefix, subnet)
@@ -241,7 +195,7 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
             wait_for_health_at(lab.url, count, "green", timeout=180, name="started by Rally")
             log(f"[ingestlab] Rally started one node per host (car {car}): {lab.target_hosts}")
         else:
-            placement = _emulate(lab, hosts, hardware, log) if lab.hardware else None
+            placement = emulation.emulate(lab, hosts, hardware, log) if lab.hardware else None
             settings = {"node.processors": str(hardware.processors)} if hardware.processors else {}
             lifecycle.up(lifecycle.Shape(name=cluster_name(prefix), version=version, heap=hardware.heap or heap, settings=settings),
                          hosts=hosts, log=log, placement=placement)

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingestlab import compare, machine, paths, racing
+from ingestlab.report.common import engine_name
 from ingestlab.nightly import changepoints, history, trends
 from ingestlab.studies import Study
 
@@ -114,18 +115,11 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
             charts.append((f"{where}: trends over the nights", trends.chart(
                 study.name, setup.name, series, history.annotations(db, setup.name),
                 {k: h.published for k, h in headlines.items()}, [r["task"] for r in rows if r["missing"]],
-                f"{machine.one_line()}; Elasticsearch {result.es_version}",
+                f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}",
                 {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
             races[f"{setup.name}/{study.name}"] = result.race_id
-    verdict = (f"**{len(found)} regression(s)** beyond the margin: " + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
-               if found else "No regression beyond the margin.")
-    if missing:
-        verdict += (f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
-                    + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing) + ".")
     regressing = [s for s in shifts if s["change"] < 0 and not s["task"].startswith(history.HEADLINE)]
-    verdict += (f" Change points (Apache Otava, p < {changepoints.MAX_PVALUE}): **{len(regressing)} new regression(s)**: "
-                + ", ".join(f"{s['setup']}/{s['study']}/{s['task']} from {s['night']} {s['change']:+.1%}" for s in regressing) + "."
-                if regressing else f" No new regression among the change points (Apache Otava, p < {changepoints.MAX_PVALUE}).")
+    verdict = _verdict(found, missing, regressing)
     text = (f"# ingestlab nightly {night}\n\n{verdict}\n\nThis machine: {machine.one_line()}. Setups: "
             + ", ".join(s.name for s in setups) + ".\n\n" + "\n".join(sections))
     out = writer.write(paths.results_dir() / "nightly" / night, f"ingestlab nightly {night}", text, charts,
@@ -134,6 +128,17 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
     log(text)
     log(f"[ingestlab] nightly report: {out}/report.html; history: {history_file or history.history_path()}")
     return 1 if found or missing or regressing else 0
+
+
+def _verdict(found: list[dict], missing: list[dict], regressing: list[dict]) -> str:
+    verdict = (f"**{len(found)} regression(s)** beyond the margin: " + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
+               if found else "No regression beyond the margin.")
+    if missing:
+        verdict += (f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
+                    + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing) + ".")
+    return verdict + (f" Change points (Apache Otava, p < {changepoints.MAX_PVALUE}): **{len(regressing)} new regression(s)**: "
+                      + ", ".join(f"{s['setup']}/{s['study']}/{s['task']} from {s['night']} {s['change']:+.1%}" for s in regressing) + "."
+                      if regressing else f" No new regression among the change points (Apache Otava, p < {changepoints.MAX_PVALUE}).")
 
 
 def change_points(db, setup: str, study: str, series: dict, night: str, log) -> tuple[dict, list[dict]]:

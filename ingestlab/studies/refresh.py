@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from ingestlab.rally.results import RaceResult, TaskResult
 from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
 from ingestlab.studies.base import TEST_MODE_DOCS, Headline, Study, documents_written, fitted_headlines, iterations
+from ingestlab.studies.refresh_searchable import ms as _ms, searchable, section as searchable_section
 
 COLUMNS = [("single", "none"), ("bulk", "none"), ("single", "true"), ("bulk", "true"), ("single", "wait_for"), ("bulk", "wait_for")]
 STUDY_COLUMNS = COLUMNS[:4]
@@ -91,37 +92,6 @@ def ordering(table: dict, docs: int, key: str) -> list[str]:
     return [label for _, label in sorted(present)]
 
 
-@dataclass(frozen=True)
-class Searchable:
-    interval_ms: int
-    refresh: str
-    samples: int
-    percentiles: dict
-    error_rate: float
-    counted: bool = False  # samples counted from the runner's records (else: from the schedule)
-
-
-def searchable(result: RaceResult) -> list[Searchable]:
-    out = []
-    for t in result.schedule:
-        r = result.tasks.get(t.name)
-        if t.operation_type == "time-to-searchable" and r:
-            counted = [s for s in result.runner_stats if s.get("task") == t.operation["name"] and "searchable_ms" in s]
-            # the samples behind Rally's percentiles: what the runner recorded, less each client's first (warm-up) calls;
-            # without its records (plain esrally), the schedule's
-            warm = t.clients * (iterations(result, t.name, warmup=True) or 0)
-            samples = len(counted) - warm if counted else t.clients * (iterations(result, t.name) or 0)
-            out.append(Searchable(int(t.param("phase-jitter-ms")), str(t.param("refresh")), samples, r.service_time_ms, r.error_rate,
-                                  counted=bool(counted)))
-    return out
-
-
-def _ms(value) -> str:
-    if value is None:
-        return "—"
-    return format(value, ",.0f" if value >= 100 else ",.1f")
-
-
 def _table_section(result: RaceResult, table: dict, published: dict) -> list[str]:
     tasks = table_tasks(result)
     runs = iterations(result, next(iter(tasks.values()))) if tasks else None
@@ -169,28 +139,6 @@ def _ratio_section(result: RaceResult, table: dict) -> list[str]:
             ends = "yes" if (here[0], here[-1]) == (there[0], there[-1]) else "no"
             order = "yes" if here == there else "no: " + " < ".join(here)
         lines.append(f"| {docs:,} | " + " | ".join(values) + f" | {ends} | {order} |")
-    return lines
-
-
-def _searchable_section(result: RaceResult) -> list[str]:
-    rows = searchable(result)
-    if not rows:
-        return []
-    poll = next((t.param("poll-interval-ms") for t in result.schedule if t.operation_type == "time-to-searchable"), None)
-    lines = ["", "### Time to searchable: from the write request's start until a search finds the document, ms", "",
-             "| refresh_interval | refresh | samples | p50 | p90 | p99 | max |", "|---:|---|---:|---:|---:|---:|---:|"]
-    for r in rows:
-        p = r.percentiles
-        lines.append(f"| {r.interval_ms:,} ms | {r.refresh} | {r.samples} | {_ms(p.get('p50'))} | {_ms(p.get('p90'))} "
-                     f"| {_ms(p.get('p99'))} | {_ms(p.get('p100'))} |")
-    lines += ["", f"- Each sample writes one probe at a random point of the refresh cycle and then searches for it every {poll} ms, "
-              "so every figure includes one search round trip and up to one poll interval.",
-              "- Rally reports p90 from 10 samples and p99 from 100 samples on; a dash means too few samples for it. "
-              + ("Samples are the runner's records of the race, less the warm-up calls (which Rally leaves out of its percentiles)." if all(r.counted for r in rows) else
-                 "Samples are the schedule's (clients × iterations): this race left no runner records to count."),
-              "- The article's own time until searchable is its refresh=true columns above: writes that are searchable when the call "
-              "returns. It left refresh=wait_for out on purpose (what it waits for depends on refresh_interval); this table is the "
-              "pack's own addition, not a figure of the article."]
     return lines
 
 
@@ -263,7 +211,7 @@ class Refresh(Study):
         lines += ["", "### Cost model: time = requests × r + documents × c + refreshes × f (medians; refresh=true refreshes per request)", ""]
         lines += cost.linear_table(here, there, why_here, why_there, TERMS)
         lines += ["", *cost.predictions(here, there)]
-        lines += _searchable_section(result)
+        lines += searchable_section(result)
         tasks = table_tasks(result)
         skipped = [d for d in doc_counts(result) if (d, "bulk", "wait_for") in tasks and (d, "single", "wait_for") not in tasks]
         lines += ["", f"- {this_machine(result)}.",

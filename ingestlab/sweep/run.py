@@ -86,18 +86,22 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
                             if {k: cell[k] for k in setup} == setup:
                                 one(cell, rep, setup_target)
                 except IngestlabError as e:  # a setup that cannot be made (e.g. shares beyond this machine): its runs fail
-                    for cell, rep in todo:
-                        if {k: cell[k] for k in setup} == setup and (cell_id(cell), rep) not in finished(state):
-                            state["runs"].append({"cell": cell, "cell_id": cell_id(cell), "repetition": rep, "status": "failed",
-                                                  "error": str(e).splitlines()[0][:500], "seconds": 0.0})
-                            save(state)
-                    log(f"[ingestlab] sweep {state['id']}: setup {setup} failed: {str(e).splitlines()[0]}")
+                    _setup_failed(state, todo, setup, e, log)
     except KeyboardInterrupt:
         given = " --target-hosts HOSTS" + (" --client-options …" if target.client_options else "") if target is not None else ""
         log(f"[ingestlab] sweep {state['id']} stopped after {len(finished(state))} of {total} runs; "
             f"continue with: ingestlab sweep --resume {state['id']}{given}")
         raise
     return state
+
+
+def _setup_failed(state: dict, todo: list, setup: dict, error: Exception, log) -> None:
+    for cell, rep in todo:
+        if {k: cell[k] for k in setup} == setup and (cell_id(cell), rep) not in finished(state):
+            state["runs"].append({"cell": cell, "cell_id": cell_id(cell), "repetition": rep, "status": "failed",
+                                  "error": str(error).splitlines()[0][:500], "seconds": 0.0})
+            save(state)
+    log(f"[ingestlab] sweep {state['id']}: setup {setup} failed: {str(error).splitlines()[0]}")
 
 
 @contextmanager

@@ -16,7 +16,10 @@ import struct
 import subprocess
 import sys
 import threading
+from pathlib import Path
 from typing import Iterator
+
+from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, lines, pages
 
 PIECE_BYTES = 4 << 20
 _ROOT = re.compile(rb"<mediawiki\b[^>]*>")
@@ -56,15 +59,11 @@ def pieces(raw, size: int = PIECE_BYTES) -> Iterator[tuple[bytes, bytes]]:
 
 def convert_piece(root: bytes, piece: bytes) -> tuple[bytes, int]:
     """The corpus lines of one piece, and how many pages it held."""
-    from pathlib import Path
-
-    from ingestlab.corpus.wikipedia.convert import BadDump, _CountingReader, _lines, pages
-
-    source = _CountingReader(io.BytesIO(root + piece + b"</mediawiki>"))
+    source = CountingReader(io.BytesIO(root + piece + b"</mediawiki>"))
     out, count = [], 0
     try:
         for page_id, doc in pages(source, Path("piece")):
-            out.append(_lines(page_id, doc))
+            out.append(lines(page_id, doc))
             count += 1
     except BadDump as e:
         raise BrokenPiece(str(e)) from None

@@ -1,6 +1,6 @@
 """The scale-out rows: runs lined up by wall clock, a run's span, ratios beside the published rows."""
 from ingestlab import published
-from ingestlab.studies import wikipedia as so
+from ingestlab.studies import wikipedia_scale_out as so
 from tests.unit.studies.races import result
 
 

@@ -1,0 +1,80 @@
+"""A MediaWiki XML export's pages, one at a time: lxml's ``iterparse`` reads one ``<page>`` at a time and every finished
+page is cleared, so memory stays flat whatever the dump's size. Each page becomes one document, preceded by its bulk
+action line carrying the page id as ``_id``. Used by the converter (:mod:`.convert`) and its workers (:mod:`.parallel`).
+"""
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Iterator
+
+import orjson
+from lxml import etree
+
+from ingestlab.corpus.read_ahead import Bz2Ahead
+from ingestlab.corpus.wikipedia import markup
+from ingestlab.errors import IngestlabError
+
+
+class BadDump(IngestlabError):
+    """Malformed or truncated input; the message gives the position and what was kept."""
+
+
+class CountingReader:
+    """A file object that counts the (uncompressed) bytes the parser has read, for MB/s and positions."""
+
+    def __init__(self, raw):
+        self.raw = raw
+        self.bytes = 0
+
+    def read(self, size=-1):
+        data = self.raw.read(size)
+        self.bytes += len(data)
+        return data
+
+
+def open_dump(path: Path):
+    """A ``.bz2`` dump is decompressed in a thread of its own, ahead of the parser (:mod:`ingestlab.corpus.read_ahead`)."""
+    return Bz2Ahead(path) if path.suffix == ".bz2" else open(path, "rb")
+
+
+def page_document(title: str, ns: str, text: str, redirect: bool) -> dict:
+    names = markup.template_names(text)
+    categories, links = markup.categories_and_links(text)
+    return {
+        "title": title,
+        "text": "" if redirect else markup.plain_text(text),
+        "redirect": redirect,
+        "special": ns not in ("0", ""),
+        "stub": markup.is_stub(names),
+        "disambiguation": markup.is_disambiguation(names),
+        "category": categories,
+        "link": links,
+    }
+
+
+def pages(source: CountingReader, path: Path) -> Iterator[tuple[str, dict]]:
+    """(page id, document) for every page of the dump, in order."""
+    context = etree.iterparse(source, events=("end",), tag="{*}page", huge_tree=True, recover=False)
+    try:
+        for _, page in context:
+            page_id = page.findtext("{*}id")
+            title = page.findtext("{*}title") or ""
+            ns = page.findtext("{*}ns") or "0"
+            redirect = page.find("{*}redirect") is not None
+            text = page.findtext("{*}revision/{*}text") or ""
+            page.clear(keep_tail=False)
+            while page.getprevious() is not None:
+                del page.getparent()[0]
+            if not page_id:
+                raise BadDump(f"{path}: a <page> without <id> (title {title!r}) near byte {source.bytes:,}")
+            yield page_id, page_document(title, ns, text, redirect)
+    except etree.XMLSyntaxError as e:
+        line, column = e.position if e.position else (e.lineno, 0)
+        raise BadDump(f"{path}: malformed XML at line {line}, column {column}: {e.msg}") from None
+    except EOFError as e:
+        raise BadDump(f"{path}: the .bz2 stream ends early ({e}) after {source.bytes:,} bytes of XML") from None
+
+
+def lines(page_id: str, doc: dict, dumps=orjson.dumps) -> bytes:
+    """A page's action line (its id) and document line."""
+    return b'{"index":{"_id":' + dumps(page_id) + b"}}\n" + dumps(doc) + b"\n"

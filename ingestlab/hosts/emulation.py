@@ -1,0 +1,61 @@
+"""A lab's hosts on their emulated hardware: whether this machine can make the profile (cgroups, loop devices and
+btrfs, tc) and whether it fits the machine, then each host's cgroups, disk and link, and where its node goes."""
+from __future__ import annotations
+
+import os
+
+from ingestlab.errors import IngestlabError
+from ingestlab.hosts import cgroups, disks, hardware as hw, links
+from ingestlab.hosts.namespaces import Host
+
+
+def check(hardware: hw.Hardware, count: int, provision: str) -> None:
+    """Stop, in one line, when the profile cannot be made here or does not fit the machine."""
+    if not (hardware.emulated or hardware.driver_cpus is not None):
+        return
+    if provision == "rally":
+        raise IngestlabError("emulated hardware is provisioned by the pack: leave out --provision rally")
+    reason = missing(hardware)
+    if reason:
+        raise IngestlabError(f"emulated hardware cannot be made here: {reason}")
+    from ingestlab.machine import memory_gib
+
+    hw.check_fits(hardware, count, os.cpu_count() or 1, int((memory_gib() or 0) * (1 << 30)), hardware.driver_cpus or 0)
+
+
+def missing(hardware: hw.Hardware) -> str | None:
+    """What this machine lacks for the profile, in one line; None when it has all."""
+    checks = []
+    if hardware.cpus is not None or hardware.memory_bytes is not None or hardware.driver_cpus is not None:
+        checks.append(cgroups.unavailable_reason)
+    if hardware.disk is not None:
+        checks.append(disks.unavailable_reason)
+    if hardware.link_bits is not None:
+        checks.append(links.unavailable_reason)
+    return next((r for r in (c() for c in checks) if r), None)
+
+
+def emulate(lab, hosts: list[Host], hardware: hw.Hardware, log) -> dict:
+    """Each host's cgroups, disk and link; the node placement (data path, launcher) for lifecycle.up."""
+    from ingestlab.cluster.service_user import ensure_service_user
+
+    placement = {}
+    user = ensure_service_user()
+    for host in [*hosts, None]:
+        name = host.name if host else "coordinator"
+        lab.group(name, "driver").create(hardware.driver_cpus, None)
+        if host is None:
+            continue
+        node = lab.group(name, "node")
+        node.create(hardware.cpus, hardware.memory_bytes)
+        place = {"launcher": cgroups.joining([node], []) if hardware.cpus is not None or hardware.memory_bytes is not None else []}
+        if hardware.disk is not None:
+            mounted = disks.create(lab.directory, name, hardware.disk, (user.uid, user.gid))
+            lab.disks.append({"host": name, "mount": mounted.mount, "devices": list(mounted.devices), "numbers": list(mounted.numbers)})
+            lab.save()
+            place["data_path"] = mounted.mount
+        if hardware.link_bits is not None:
+            links.shape(host, hardware.link_bits)
+        placement[name] = place
+    log(f"[ingestlab] each host's hardware: {hardware.label()}")
+    return placement

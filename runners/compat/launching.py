@@ -1,0 +1,135 @@
+"""The launcher's hooks into Rally (actor port, task polling, progress lines, running it) and into opensearch-benchmark
+(its actor port, running it)."""
+from __future__ import annotations
+
+import sys
+
+from ingestlab.runners.compat.core import checked
+
+def move_actor_port(port: int, note) -> None:
+    """Rally's actor system on ``port`` instead of 1900; other Rally processes named (``note``) instead of refused."""
+    from esrally import actor
+    from esrally.utils import process
+    from thespian.system.transport import TCPTransport
+
+    checked()
+    TCPTransport.DEFAULT_ADMIN_PORT = port
+    probe = actor.actor_system_already_running
+
+    def already_running_on_our_port(ip=None, port_=None, system_base=None, **kwargs):
+        return probe(ip=ip, port=kwargs.get("port", port_) or port, system_base=system_base)
+
+    actor.actor_system_already_running = already_running_on_our_port
+    find_others = process.find_all_other_rally_processes
+
+    def others_noted():
+        others = find_others()
+        if others:
+            note(others)
+        return []
+
+    process.find_all_other_rally_processes = others_noted
+
+
+def poll_tasks_every(seconds: float) -> None:
+    """How often Rally's workers (and its task-execution actor) look whether their work is done."""
+    from esrally.driver import driver
+
+    driver.Worker.WAKEUP_INTERVAL_SECONDS = seconds
+    init = driver.TaskExecutionActor.__init__
+
+    def task_execution_actor_init(self, *args, **kwargs):
+        init(self, *args, **kwargs)
+        self.wakeup_interval = min(self.wakeup_interval, seconds)
+
+    driver.TaskExecutionActor.__init__ = task_execution_actor_init
+
+
+def task_figures(store, name: str) -> dict:
+    """Rally's own figures of one finished task, from the driver's metrics store."""
+    from esrally.metrics import SampleType
+
+    measured = store.get("service_time", task=name, sample_type=SampleType.Normal)
+    return {
+        "task": name,
+        "throughput_samples": [v for v in store.get("throughput", task=name, sample_type=SampleType.Normal) if v is not None],
+        "median": store.get_median("throughput", task=name, sample_type=SampleType.Normal),
+        "unit": store.get_unit("throughput", task=name),
+        "samples": len(measured),
+        "warmup_samples": len(store.get("service_time", task=name, sample_type=SampleType.Warmup)),
+        "error_rate": store.get_error_rate(task=name, sample_type=SampleType.Normal) if measured else None,
+    }
+
+
+def on_finished_tasks(callback) -> None:
+    """``callback(driver, step, steps, [task names])`` each time Rally's driver has processed the samples of tasks that
+    just finished (a join point)."""
+    from esrally.driver import driver
+
+    update, post_process = driver.Driver.update_progress_message, driver.Driver.post_process_samples
+
+    def update_progress_message(self, task_finished=False):
+        if task_finished and self.current_step >= 0:  # step -1 is the join point before the first task
+            self._ingestlab_finished = (self.current_step, [t.name for t in self.tasks_per_join_point[self.current_step]])
+        return update(self, task_finished)
+
+    def post_process_samples(self):
+        post_process(self)
+        finished, self._ingestlab_finished = getattr(self, "_ingestlab_finished", None), None
+        if finished and self.metrics_store is not None:
+            callback(self, finished[0], self.number_of_steps, finished[1])
+
+    driver.Driver.update_progress_message = update_progress_message
+    driver.Driver.post_process_samples = post_process_samples
+
+
+def run_rally(daemon: bool) -> int:
+    checked()
+    if daemon:
+        from esrally import rallyd
+
+        sys.argv[0:2] = ["esrallyd"]
+        rallyd.main()
+        return 0
+    from esrally import rally
+
+    sys.argv[0] = "esrally"
+    return rally.main()
+
+
+# opensearch-benchmark only
+
+def osb_move_actor_port(port: int, note) -> None:
+    """OSB's actor system on ``port`` instead of 1900 (its probe and its convention address say 1900 outright); other
+    OSB processes named (``note``) instead of refused."""
+    from osbenchmark import actor
+    from osbenchmark.utils import process
+    from thespian.system.transport import TCPTransport
+
+    checked()
+    TCPTransport.DEFAULT_ADMIN_PORT = port
+
+    def already_running(ip="127.0.0.1"):
+        import socket
+
+        with socket.socket() as s:
+            return s.connect_ex((ip, port)) == 0
+
+    actor.actor_system_already_running = already_running
+    find_others = process.find_all_other_benchmark_processes
+
+    def others_noted():
+        others = find_others()
+        if others:
+            note(others)
+        return []
+
+    process.find_all_other_benchmark_processes = others_noted
+
+
+def run_osb() -> int:
+    checked()
+    from osbenchmark import benchmark
+
+    sys.argv[0] = "opensearch-benchmark"
+    return benchmark.main() or 0
