@@ -143,7 +143,8 @@ class CorpusProcessor(compat.processor_base()):
     def on_after_load_track(self, track) -> None:
         if _test_mode(self.cfg):
             cut_made_on_the_fly(track)
-        compat.add_user_tags(self.cfg, corpus_tags(track))
+        # test mode as a tag too, as `ingestlab race` tags it: a plain `esrally race --test-mode` never passes for a full one
+        compat.add_user_tags(self.cfg, {**corpus_tags(track), **({"test-mode": "true"} if _test_mode(self.cfg) else {})})
         for corpus in track.corpora:
             for document_set in corpus.documents:
                 how = spec(document_set.meta_data).get("supplied")

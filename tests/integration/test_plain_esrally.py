@@ -49,6 +49,7 @@ def test_every_challenge_races_with_plain_esrally(es_node, clean_tracks, tmp_pat
     assert (tmp_path / "report.md").is_file()
     race = json.loads(next((tmp_path / ".rally" / "benchmarks" / "races").glob("*/race.json")).read_text())
     assert race["user-tags"]["corpus"] == "generated"  # never passes for rally-tracks' real corpus
+    assert race["user-tags"]["test-mode"] == "true"  # nor for a full-size race
     index, count = LANDED[track]
     if challenge != "time-to-searchable":  # that one writes probes into its own index, removed at the end
         assert get_json(f"{es_node.url}/{index}/_count")["count"] == count
