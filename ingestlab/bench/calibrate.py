@@ -34,10 +34,9 @@ def _node_into_group(cluster, group) -> None:
 
 
 def _race(cluster, docs: int, side: str, stamp: str, log) -> dict:
-    from ingestlab import racing, studies
+    from ingestlab import racing
 
-    study = studies.get("eventdata")
-    result = racing.race(study.track, racing.Target(hosts=cluster.hosts), racing.Options(
+    result = racing.race(paths.TRACKS_DIR / "eventdata", racing.Target(hosts=cluster.hosts), racing.Options(
         challenge="append-no-conflicts-index-only", tags={"calibration": stamp, "side": side},
         params={"eventdata_docs": docs, "bulk_indexing_clients": 2, "bulk_size": 1000, "index_name": "calibration"}),
         log=lambda *_: None, stream=False)
