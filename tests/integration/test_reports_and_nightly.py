@@ -109,7 +109,9 @@ def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_v
         assert [t for (t,) in db.execute("SELECT DISTINCT task FROM figures WHERE task LIKE 'headline:%'")] == ["headline:bulk1000-over-single"]
     report = Path(re.search(r"nightly report: (\S+report\.html)", third.stdout).group(1))
     assert "posts on default: trends over the nights" in report.read_text()
-    assert 'data-images-loaded="3/3"' in chromium_dom(report)  # the study's chart, its trend chart, the cost's trend chart
+    # every chart decodes: the study's own (its ratios, its cost model), its trend chart, the cost's trend chart
+    loaded = re.search(r'data-images-loaded="(\d+)/(\d+)"', chromium_dom(report))
+    assert loaded and loaded[1] == loaded[2] == str(report.read_text().count("<img")) and int(loaded[2]) >= 3, loaded
 
 
 def test_report_of_a_race_plain_esrally_ran(es_node, tmp_path):
