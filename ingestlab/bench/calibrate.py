@@ -113,7 +113,7 @@ def run(races: int = 24, pairs: int = 20, size: int = 3, quota: float = 1.5, doc
                 pool[side].append(race)
                 figure = compare.task_figures(race).get(TASK)
                 log(f"[ingestlab] calibration {i + 1}/{2 * races}: side {side} ({group.stats()['quota_us'] / cgroups.PERIOD_US:g} cores) "
-                    f"{figure or 0:,.0f} docs/s")
+                    + (f"{figure:,.0f} docs/s" if figure is not None else "no throughput figure"))
     finally:
         cgroups.remove("calibrate")
     medians = {s: compare.aggregate(r)[TASK].median for s, r in pool.items()}

@@ -166,7 +166,7 @@ def test_what_is_missing_is_one_line(monkeypatch):
 
 def test_a_sweep_over_disks_provisions_each_setup_on_emulated_hosts():
     _need(namespaces.unavailable_reason() or cgroups.unavailable_reason() or disks.unavailable_reason())
-    proc = ingestlab("sweep", "posts", "--challenge", "bulk", "--test-mode", "--grid", "disk=ssd,raid0:2xssd", "--grid", "cpus=0.4",
+    proc = ingestlab("sweep", "posts", "--challenge", "bulk", "--test-mode", "--grid", "disk=ssd,raid0:2xssd", "--grid", "cpus=0.8",
                      "--driver-cpus", "0.3", timeout=1200)
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
     runs = [line for line in proc.stdout.splitlines() if line.startswith("[ingestlab] sweep ") and "(run 1)" in line]

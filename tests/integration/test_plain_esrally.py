@@ -13,9 +13,11 @@ from tests.integration.conftest import get_json, plain_esrally, port_1900_taken
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")]
 
-# small sizes where a challenge would otherwise take minutes in test mode (refresh's 5 s refresh_interval, the DVF grid)
+# small sizes where a challenge would otherwise take minutes in test mode (refresh's 5 s refresh_interval, its single +
+# wait_for cell that waits a scheduled refresh per document, the DVF grid); test_refresh_race races refresh's own defaults
 PARAMS = {
-    "refresh": {"doc_counts": [10, 1000], "searchable_intervals_ms": [100], "searchable_clients": 2},
+    "refresh": {"doc_counts": [10, 1000], "searchable_intervals_ms": [100], "searchable_clients": 2, "single_wait_for_max_docs": 0,
+                "repetitions": 1},
     "dvf": {"bulk_sizes": [1, 100], "client_counts": [1, 2]},
     "wikipedia": {"source_shards": 2},
 }

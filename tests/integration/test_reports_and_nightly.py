@@ -49,9 +49,10 @@ def test_tagged_races_compare_and_the_html_report_shows_its_charts(es_node, tmp_
     change, low, high, verdict = float(row[1]), float(row[2]), float(row[3]), row[4]
     assert low <= change <= high
     assert verdict == ("faster" if low > 0 else "slower" if high < 0 else "within noise")
-    for side, bulk in (("small", 10), ("large", 1000)):
+    # bulk 10 gives tens of one-second samples from 30,000 docs; bulk 1000 needs 100,000 for a few
+    for side, bulk, docs in (("small", 10, 30_000), ("large", 1000, 100_000)):
         proc = ingestlab("race", "eventdata", "--target-hosts", es_node.hosts, "--challenge", "append-no-conflicts-index-only",
-                         "--tag", f"cmp:{uid}-{side}", "--track-param", "eventdata_docs=100000", "--track-param", f"bulk_size={bulk}",
+                         "--tag", f"cmp:{uid}-{side}", "--track-param", f"eventdata_docs={docs}", "--track-param", f"bulk_size={bulk}",
                          "--track-param", "bulk_indexing_clients=2", "--track-param", "index_name=eventdata-cmp")
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     change = ingestlab("compare", "--baseline", f"cmp:{uid}-small", "--contender", f"cmp:{uid}-large")
