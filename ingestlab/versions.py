@@ -98,7 +98,7 @@ def _race(study: Study, version: str, cluster, full: bool, test_mode: bool, stam
 
     small = study.headline_params if study.headline_params is not None else study.small_params
     options = racing.Options(challenge=study.headline_challenge, params={} if full else dict(small), test_mode=test_mode,
-                             tags={"study": study.name, "versions": stamp, "es": version})
+                             tags={"study": study.name, "versions": stamp, "engine": cluster.engine, "version": cluster.version})
     try:
         result = racing.race(study.track, racing.Target(hosts=cluster.hosts, engine=cluster.engine), options, log=log)
     except IngestlabError as e:

@@ -28,3 +28,28 @@ def test_each_row_names_engine_and_flavour_and_fitted_units():
     assert "0.63 ms" in text
     panels = versions._panels(posts, ["6.8.23", "opensearch:2.19.0"], cells)
     assert [p[0] for p in panels] == ["posts: bulk 1000 ÷ index API (speed)"]  # fitted costs stay in the tables
+
+
+@pytest.mark.parametrize("key", ["7.17.29", "opensearch:2.19.0"])
+def test_a_version_race_carries_tags_rally_accepts(monkeypatch, key):
+    """The tags name the engine and version apart: 'opensearch:2.19.0' as one tag value is refused by Rally (and by the
+    pack before it), and failed every OpenSearch cell of `ingestlab versions`."""
+    from types import SimpleNamespace
+
+    from ingestlab import racing
+    from ingestlab.rally.command import format_tags
+
+    seen = {}
+
+    def fake_race(track, target, options, log=print):
+        seen.update(options.tags)
+        raise versions_error("stop here")
+
+    versions_error = IngestlabError
+    monkeypatch.setattr(racing, "race", fake_race)
+    version = resolve(key)
+    cluster = SimpleNamespace(hosts="127.0.0.1:1", engine=version.engine, version=version.version)
+    cell = versions._race(studies.get("posts"), key, cluster, False, False, "stamp", print)
+    assert cell.error == "stop here"
+    format_tags(seen)  # raises on ',' or ':'
+    assert seen["engine"] == version.engine and seen["version"] == version.version
