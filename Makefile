@@ -17,7 +17,7 @@ demo: install
 	$(BIN)/ingestlab demo $(STUDY)
 
 test: install
-	$(BIN)/pytest -v --durations=30 tests
+	$(BIN)/pytest -v --durations=60 tests
 
 unit: install
 	$(BIN)/pytest -v tests/unit

@@ -26,7 +26,10 @@ STUDIES = {  # study: (extra params, index that holds the race's documents, coun
 # every track on the newest line (9.2.0) and the oldest (6.8.23, the mapping type); 8.19.7's zip is 9.2.0's flavour with
 # JDK 17: the tracks that touch what differs there (the root endpoint every race reads, refresh's x-pack-free paths, the
 # missing reindex module)
-CASES = [(v, s) for v in ("9.2.0", "6.8.23") for s in STUDIES] + [("8.19.7", s) for s in ("posts", "refresh", "wikipedia")]
+# (9.2.0's eventdata and geonames race in test_rally_corpora, on one node and three; 6.8.23's geonames and pmc take
+# the mapping type from the same template lines as eventdata's)
+CASES = ([("9.2.0", s) for s in STUDIES if s not in ("eventdata", "geonames")] + [("6.8.23", s) for s in STUDIES if s not in ("geonames", "pmc")]
+         + [("8.19.7", s) for s in ("posts", "refresh", "wikipedia")])
 
 
 @pytest.mark.parametrize("version,study", CASES, ids=[f"{v}-{s}" for v, s in CASES])
