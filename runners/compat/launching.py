@@ -6,6 +6,20 @@ import sys
 
 from ingestlab.runners.compat.core import checked
 
+def _note_others(process, finder: str, note) -> None:
+    """The tool's check for other running instances names them (``note``) and lets this one go on: each instance here
+    has an actor port of its own."""
+    find_others = getattr(process, finder)
+
+    def others_noted():
+        others = find_others()
+        if others:
+            note(others)
+        return []
+
+    setattr(process, finder, others_noted)
+
+
 def move_actor_port(port: int, note) -> None:
     """Rally's actor system on ``port`` instead of 1900; other Rally processes named (``note``) instead of refused."""
     from esrally import actor
@@ -20,15 +34,7 @@ def move_actor_port(port: int, note) -> None:
         return probe(ip=ip, port=kwargs.get("port", port_) or port, system_base=system_base)
 
     actor.actor_system_already_running = already_running_on_our_port
-    find_others = process.find_all_other_rally_processes
-
-    def others_noted():
-        others = find_others()
-        if others:
-            note(others)
-        return []
-
-    process.find_all_other_rally_processes = others_noted
+    _note_others(process, "find_all_other_rally_processes", note)
 
 
 def poll_tasks_every(seconds: float) -> None:
@@ -116,15 +122,7 @@ def osb_move_actor_port(port: int, note) -> None:
             return s.connect_ex((ip, port)) == 0
 
     actor.actor_system_already_running = already_running
-    find_others = process.find_all_other_benchmark_processes
-
-    def others_noted():
-        others = find_others()
-        if others:
-            note(others)
-        return []
-
-    process.find_all_other_benchmark_processes = others_noted
+    _note_others(process, "find_all_other_benchmark_processes", note)
 
 
 def run_osb() -> int:
