@@ -20,7 +20,7 @@ from ingestlab.studies.base import Headline
 
 DEFAULT_VERSIONS = ("6.8.23", "7.17.29", "8.19.7", "9.2.0")
 DEFAULT_STUDIES = ("posts", "refresh", "dvf", "wikipedia")
-SHAPE = {"name": "ingestlab-versions", "http_port": 39260, "transport_port": 39360, "heap": "1g"}
+SHAPE = {"name": "ingestlab-versions", "http_port": 29260, "transport_port": 29360, "heap": "1g"}
 
 
 @dataclass

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ingestlab import compare, machine, paths
 
-SHAPE = {"name": "ingestlab-calibrate", "http_port": 39470, "transport_port": 39570, "heap": "1g"}
+SHAPE = {"name": "ingestlab-calibrate", "http_port": 29470, "transport_port": 29570, "heap": "1g"}
 TASK = "index-append"
 
 

@@ -7,7 +7,7 @@ import json
 from ingestlab.cli import options
 
 LOADS = ("posts", "dvf", "wikipedia", "eventdata")
-SHAPE = {"name": "ingestlab-bench", "http_port": 39270, "transport_port": 39370}
+SHAPE = {"name": "ingestlab-bench", "http_port": 29270, "transport_port": 29370}
 
 
 def cmd_overhead(args) -> int:

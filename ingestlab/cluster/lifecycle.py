@@ -81,8 +81,7 @@ def _check_free(cluster: Cluster) -> None:
     busy = [p for p in ports if not port_is_free(p)]
     deadline = time.monotonic() + 15
     while busy and time.monotonic() < deadline:
-        # the ports lie in the kernel's ephemeral range: a client connection may hold one as its local port for a
-        # moment (seen right after another cluster stopped); only a port that stays taken is an error
+        # a port a node has just let go of may stay taken a moment; only a port that stays taken is an error
         time.sleep(0.5)
         busy = [p for p in busy if not port_is_free(p)]
     if busy:

@@ -12,8 +12,10 @@ from ingestlab.cluster.http import http_json
 from ingestlab.procs import alive
 
 DEFAULT_CLUSTER = "ingestlab"
-DEFAULT_HTTP_PORT = 39200
-DEFAULT_TRANSPORT_PORT = 39300
+# below the kernel's ephemeral range (32768-60999 by default): a client connection can never hold one of the
+# pack's ports as its own local port for as long as it lives (39300 once did, failing a start in CI)
+DEFAULT_HTTP_PORT = 29200
+DEFAULT_TRANSPORT_PORT = 29300
 
 
 @dataclass

@@ -13,7 +13,7 @@ from ingestlab.nightly import changepoints, history, trends
 from ingestlab.studies import Study
 
 DEFAULT_STUDIES = ("posts", "refresh", "dvf", "wikipedia")
-PORTS = {"http_port": 39250, "transport_port": 39350}
+PORTS = {"http_port": 29250, "transport_port": 29350}
 
 
 @dataclass(frozen=True)

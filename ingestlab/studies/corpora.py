@@ -158,8 +158,8 @@ def scaling_chart(results: dict[str, dict[str, float]], published: dict, machine
 
 
 SHAPES = (  # (cluster, challenge): the study's shapes of race, on this one machine
-    ({"name": "ingestlab-corpora-1", "http_port": 39240, "transport_port": 39340, "nodes": 1, "heap": "1g"}, "append-no-conflicts-index-only"),
-    ({"name": "ingestlab-corpora-3", "http_port": 39241, "transport_port": 39341, "nodes": 3, "heap": "512m"}, "append-replica-sweep"),
+    ({"name": "ingestlab-corpora-1", "http_port": 29240, "transport_port": 29340, "nodes": 1, "heap": "1g"}, "append-no-conflicts-index-only"),
+    ({"name": "ingestlab-corpora-3", "http_port": 29241, "transport_port": 29341, "nodes": 3, "heap": "512m"}, "append-replica-sweep"),
 )
 
 

@@ -17,7 +17,7 @@ from ingestlab.sweep.grid import CLUSTER_KEYS, HARDWARE_KEYS, cell_id
 from ingestlab.sweep.report import headline_figure
 from ingestlab.sweep.state import finished, planned, save
 
-SHAPE = {"name": "ingestlab-sweep", "http_port": 39460, "transport_port": 39560}
+SHAPE = {"name": "ingestlab-sweep", "http_port": 29460, "transport_port": 29560}
 LAB = {"prefix": "inglsw", "subnet": "127.213.20"}  # test hosts of a sweep over emulated hardware
 
 

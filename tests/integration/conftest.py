@@ -62,14 +62,14 @@ def plain_esrally(*args, rally_home, timeout=600) -> subprocess.CompletedProcess
 
 @pytest.fixture(scope="session")
 def es_node():
-    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="1g", http_port=39280, transport_port=39380, name="ingestlab-it"))
+    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="1g", http_port=29280, transport_port=29380, name="ingestlab-it"))
     yield cluster
     lifecycle.stop(cluster)
 
 
 @pytest.fixture(scope="module")
 def es_three_nodes():
-    cluster = lifecycle.up(lifecycle.Shape(nodes=3, heap="512m", http_port=39290, transport_port=39390, name="ingestlab-it3"))
+    cluster = lifecycle.up(lifecycle.Shape(nodes=3, heap="512m", http_port=29290, transport_port=29390, name="ingestlab-it3"))
     yield cluster
     lifecycle.stop(cluster)
 
@@ -78,7 +78,7 @@ def es_three_nodes():
 def es_tiny_write_queue():
     """A node for fault tests. It rejects writes (HTTP 429) as soon as two wait: the runners must retry, and
     lose nothing. Its scroll reaper runs every 10 ms, so a scroll keep-alive is enforced to the millisecond."""
-    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="512m", http_port=39285, transport_port=39385, name="ingestlab-it-q",
+    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="512m", http_port=29285, transport_port=29385, name="ingestlab-it-q",
                                            settings={"thread_pool.write.queue_size": "2", "search.keep_alive_interval": "10ms"}))
     yield cluster
     lifecycle.stop(cluster)
@@ -89,7 +89,7 @@ def es_versions():
     """One node per current line (8.19 on JDK 17, 9.2 on JDK ≥ 21) and the 6.8 full distribution, shared by the suite;
     started lazily, at most once each."""
     started: dict = {}
-    ports = {"6.8.23": 39430, "8.19.7": 39440, "9.2.0": 39450}
+    ports = {"6.8.23": 29430, "8.19.7": 29440, "9.2.0": 29450}
 
     def node(version: str):
         if version not in started:

@@ -31,7 +31,7 @@ def test_race_without_a_cluster():
 
 
 def test_node_that_does_not_start_reports_its_log_and_leaves_nothing_running():
-    proc = ingestlab("cluster", "up", "--name", "ingestlab-bad", "--http-port", "39270", "--transport-port", "39370",
+    proc = ingestlab("cluster", "up", "--name", "ingestlab-bad", "--http-port", "29270", "--transport-port", "29370",
                      "--setting", "no.such.setting=1")
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "node-1 did not start" in proc.stderr or "exited during start-up" in proc.stderr
@@ -67,7 +67,7 @@ def test_plain_esrally_against_a_wrong_address_fails_fast(tmp_path):
 def test_data_dir_that_cannot_hold_the_nodes_is_named(tmp_path):
     not_a_dir = tmp_path / "a-file"
     not_a_dir.write_text("")
-    proc = ingestlab("cluster", "up", "--name", "ingestlab-nodir", "--http-port", "39273", "--transport-port", "39373",
+    proc = ingestlab("cluster", "up", "--name", "ingestlab-nodir", "--http-port", "29273", "--transport-port", "29373",
                      "--data-dir", str(not_a_dir))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"cannot create {not_a_dir}/ingestlab-nodir for the nodes' data" in proc.stderr and "--data-dir" in proc.stderr
@@ -76,7 +76,7 @@ def test_data_dir_that_cannot_hold_the_nodes_is_named(tmp_path):
 def test_data_dir_the_service_user_cannot_write_is_named(tmp_path):
     private = tmp_path / "private"
     private.mkdir(mode=0o500)  # root: Elasticsearch's user cannot enter it; anyone else: cannot write it
-    proc = ingestlab("cluster", "up", "--name", "ingestlab-ro", "--http-port", "39273", "--transport-port", "39373",
+    proc = ingestlab("cluster", "up", "--name", "ingestlab-ro", "--http-port", "29273", "--transport-port", "29373",
                      "--data-dir", str(private / "nodes"))
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert str(private) in proc.stderr and "--data-dir" in proc.stderr
@@ -92,7 +92,7 @@ def test_maven_unreachable_with_an_empty_cache_is_a_clear_error_and_leaves_nothi
     )
     env = {"MAVEN_OPTS": f"-Duser.home={tmp_path}", "INGESTLAB_MAVEN_REPO": str(tmp_path / ".m2" / "repository"),
            "INGESTLAB_HOME": str(tmp_path / "home")}
-    proc = ingestlab("cluster", "up", "--name", "ingestlab-nomaven", "--http-port", "39274", "--transport-port", "39374", env=env)
+    proc = ingestlab("cluster", "up", "--name", "ingestlab-nomaven", "--http-port", "29274", "--transport-port", "29374", env=env)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "Maven could not resolve org.elasticsearch.distribution.integ-test-zip:elasticsearch:7.17.29:zip" in proc.stderr
     assert "127.0.0.1:1" in proc.stderr  # Maven's own words name the repository it could not reach

@@ -26,7 +26,7 @@ CELL = ["--challenge", "one-cell", "--track-param", "bulk_size=100", "--track-pa
 
 @pytest.fixture(scope="module")
 def cluster():
-    c = lifecycle.up(lifecycle.Shape(nodes=3, heap="512m", http_port=39295, transport_port=39395, name="ingestlab-it-loss"))
+    c = lifecycle.up(lifecycle.Shape(nodes=3, heap="512m", http_port=29295, transport_port=29395, name="ingestlab-it-loss"))
     yield c
     lifecycle.stop(c)
 

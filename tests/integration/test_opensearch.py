@@ -25,8 +25,8 @@ EXCLUDE = {"wikipedia": "type:reindex-api"}
 
 @pytest.fixture(scope="module")
 def os_node():
-    cluster = lifecycle.up(lifecycle.Shape(nodes=1, version=VERSION, engine="opensearch", heap="768m", http_port=39480,
-                                           transport_port=39580, name="ingestlab-it-os"))
+    cluster = lifecycle.up(lifecycle.Shape(nodes=1, version=VERSION, engine="opensearch", heap="768m", http_port=29480,
+                                           transport_port=29580, name="ingestlab-it-os"))
     yield cluster
     lifecycle.stop(cluster)
 

@@ -39,7 +39,7 @@ def lab():
         assert labs.leftovers(PREFIX) == []
         if recorded:  # nothing listens any more on the coordinator's actor port or the nodes' ports
             assert not net.answers(recorded.coordinator, recorded.actor_port)
-            assert not any(net.answers(h.address, 39200) for h in recorded.hosts)
+            assert not any(net.answers(h.address, 29200) for h in recorded.hosts)
 
 
 def test_three_drivers_each_copy_their_own_nodes_primaries(lab):

@@ -29,7 +29,7 @@ def rally_lab():
 def test_rally_started_one_node_per_host_from_the_packs_car(rally_lab):
     assert rally_lab.provision == "rally" and sorted(rally_lab.installations) == ["h1", "h2", "h3"]
     nodes = get_json(f"{rally_lab.url}/_nodes/http,settings")["nodes"].values()
-    assert sorted(n["http"]["publish_address"] for n in nodes) == [f"{SUBNET}.{10 + i}:39200" for i in (1, 2, 3)]
+    assert sorted(n["http"]["publish_address"] for n in nodes) == [f"{SUBNET}.{10 + i}:29200" for i in (1, 2, 3)]
     assert {n["settings"]["cluster"]["name"] for n in nodes} == {"rally-benchmark"}  # Rally's own cluster name
     proc = ingestlab("race", "posts", "--hosts", PREFIX, "--test-mode", timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

@@ -17,7 +17,7 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def es_secured():
-    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="512m", http_port=39287, transport_port=39387, name="ingestlab-it-sec", secured=True))
+    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="512m", http_port=29287, transport_port=29387, name="ingestlab-it-sec", secured=True))
     yield cluster
     lifecycle.stop(cluster)
 

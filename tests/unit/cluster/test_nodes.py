@@ -10,7 +10,7 @@ from ingestlab.errors import IngestlabError
 
 def cluster_of(n, version="7.17.29"):
     c = Cluster(name="t", version=version, heap="512m")
-    c.nodes = [Node(f"node-{i+1}", 39200 + i, 39300 + i, f"/tmp/n{i}") for i in range(n)]
+    c.nodes = [Node(f"node-{i+1}", 29200 + i, 29300 + i, f"/tmp/n{i}") for i in range(n)]
     return c
 
 
@@ -18,14 +18,14 @@ def test_single_node_settings():
     c = cluster_of(1)
     s = node_process.node_settings(versions.spec_for("7.17.29"), c, c.nodes[0])
     assert s["discovery.type"] == "single-node" and s["network.host"] == "127.0.0.1"
-    assert s["http.port"] == "39200" and s["transport.port"] == "39300"
+    assert s["http.port"] == "29200" and s["transport.port"] == "29300"
     assert s["xpack.security.enabled"] == "false"
 
 
 def test_three_nodes_discover_each_other():
     c = cluster_of(3)
     s = node_process.node_settings(versions.spec_for("7.17.29"), c, c.nodes[1])
-    assert s["discovery.seed_hosts"] == "127.0.0.1:39300,127.0.0.1:39301,127.0.0.1:39302"
+    assert s["discovery.seed_hosts"] == "127.0.0.1:29300,127.0.0.1:29301,127.0.0.1:29302"
     assert s["cluster.initial_master_nodes"] == "node-1,node-2,node-3"
     assert "discovery.type" not in s
 
