@@ -11,7 +11,7 @@ from ingestlab.hosts.namespaces import Host
 
 def check(hardware: hw.Hardware, count: int, provision: str) -> None:
     """Stop, in one line, when the profile cannot be made here or does not fit the machine."""
-    if not (hardware.emulated or hardware.driver_cpus is not None):
+    if not (hardware.emulated or hardware.drivers_limited):
         return
     if provision == "rally":
         raise IngestlabError("emulated hardware is provisioned by the pack: leave out --provision rally")
@@ -20,13 +20,14 @@ def check(hardware: hw.Hardware, count: int, provision: str) -> None:
         raise IngestlabError(f"emulated hardware cannot be made here: {reason}")
     from ingestlab.machine import memory_gib
 
-    hw.check_fits(hardware, count, os.cpu_count() or 1, int((memory_gib() or 0) * (1 << 30)), hardware.driver_cpus or 0)
+    hw.check_fits(hardware, count, os.cpu_count() or 1, int((memory_gib() or 0) * (1 << 30)),
+                 hardware.coordinator_share or 0)
 
 
 def missing(hardware: hw.Hardware) -> str | None:
     """What this machine lacks for the profile, in one line; None when it has all."""
     checks = []
-    if hardware.cpus is not None or hardware.memory_bytes is not None or hardware.driver_cpus is not None:
+    if hardware.cpus is not None or hardware.memory_bytes is not None or hardware.drivers_limited:
         checks.append(cgroups.unavailable_reason)
     if hardware.disk is not None:
         checks.append(disks.unavailable_reason)
@@ -43,7 +44,7 @@ def emulate(lab, hosts: list[Host], hardware: hw.Hardware, log) -> dict:
     user = ensure_service_user()
     for host in [*hosts, None]:
         name = host.name if host else "coordinator"
-        lab.group(name, "driver").create(hardware.driver_cpus, None)
+        lab.group(name, "driver").create(hardware.driver_cpus if host else hardware.coordinator_share, None)
         if host is None:
             continue
         node = lab.group(name, "node")

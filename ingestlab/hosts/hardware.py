@@ -104,12 +104,23 @@ class Hardware:
     disk: Disk | None = None
     link_bits: int | None = None
     driver_cpus: float | None = None
+    # the coordinator's load driver, when races run there rather than on the hosts (None: as a host's driver_cpus)
+    coordinator_cpus: float | None = None
     source: str = "given"  # "given", or the study the profile was scaled from
     notes: tuple[str, ...] = field(default_factory=tuple)
 
     @property
     def emulated(self) -> bool:
         return any(v is not None for v in (self.cpus, self.memory_bytes, self.disk, self.link_bits))
+
+    @property
+    def drivers_limited(self) -> bool:
+        """Whether any load driver, a host's or the coordinator's, has a CPU share of its own."""
+        return self.driver_cpus is not None or self.coordinator_cpus is not None
+
+    @property
+    def coordinator_share(self) -> float | None:
+        return self.coordinator_cpus if self.coordinator_cpus is not None else self.driver_cpus
 
     @property
     def heap(self) -> str | None:
@@ -135,6 +146,8 @@ class Hardware:
             parts.append(f"link {self.link_bits / 1e6:,.1f} Mbit/s")
         if self.driver_cpus is not None:
             parts.append(f"load driver {self.driver_cpus:g} cores")
+        if self.coordinator_cpus is not None:
+            parts.append(f"the coordinator's load driver {self.coordinator_cpus:g} cores")
         return ", ".join(parts) + (f" (scaled from {self.source})" if self.source != "given" else "") if parts else "this machine, shared"
 
     def tag(self) -> str:
@@ -159,7 +172,8 @@ class Hardware:
         disk = data.get("disk")
         return cls(cpus=data.get("cpus"), memory_bytes=data.get("memory_bytes"),
                    disk=Disk(disk["kind"], disk["devices"], disk.get("scale", 1.0)) if disk else None,
-                   link_bits=data.get("link_bits"), driver_cpus=data.get("driver_cpus"), source=data.get("source", "given"),
+                   link_bits=data.get("link_bits"), driver_cpus=data.get("driver_cpus"), coordinator_cpus=data.get("coordinator_cpus"),
+                   source=data.get("source", "given"),
                    notes=tuple(data.get("notes") or ()))
 
 
@@ -186,7 +200,7 @@ STUDY_MACHINES = {
 }
 
 
-def scaled(study: str, cpus: float, devices: int = 1, driver_cpus: float | None = None) -> Hardware:
+def scaled(study: str, cpus: float, devices: int = 1, driver_cpus: float | None = None, coordinator_cpus: float | None = None) -> Hardware:
     """A host with ``cpus`` cores here, and memory, disk and link shrunk from the study's machine by the same factor."""
     try:
         machine = STUDY_MACHINES[study]
@@ -194,7 +208,7 @@ def scaled(study: str, cpus: float, devices: int = 1, driver_cpus: float | None 
         raise IngestlabError(f"--scale {study!r}: one of {', '.join(STUDY_MACHINES)}") from None
     factor = cpus / machine.cores
     return Hardware(cpus=cpus, memory_bytes=int(machine.memory_bytes * factor), disk=Disk(machine.disk, devices, factor),
-                    link_bits=int(machine.link_bits * factor), driver_cpus=driver_cpus, source=machine.name,
+                    link_bits=int(machine.link_bits * factor), driver_cpus=driver_cpus, coordinator_cpus=coordinator_cpus, source=machine.name,
                     notes=(f"× {factor:.4f} of the study's machine ({cpus:g} of {machine.cores} cores)", *machine.assumed))
 
 

@@ -71,7 +71,7 @@ class Lab:
 
     def driver_launcher(self, host: str) -> list[str]:
         """A command prefix that runs a load driver in its host's (or the coordinator's) CPU share; none when not emulated."""
-        if self.profile.cpus is None and self.profile.driver_cpus is None:
+        if self.profile.cpus is None and not self.profile.drivers_limited:
             return []
         return cgroups.joining([self.group(host, "driver")], [])
 
@@ -177,7 +177,7 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
     namespaces.check_names(prefix, subnet)
     # the coordinator's daemon listens on every address of the root namespace
     lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=net.free_port("0.0.0.0"), provision=provision, version=version,
-              hardware=hardware.to_json() if hardware.emulated or hardware.driver_cpus is not None else {})
+              hardware=hardware.to_json() if hardware.emulated or hardware.drivers_limited else {})
     try:
         hosts = namespaces.create(prefix, subnet, count)
         lab.save()

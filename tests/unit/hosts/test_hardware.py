@@ -57,3 +57,15 @@ def test_a_process_joins_its_groups_before_it_becomes_the_program():
     cmd = cgroups.joining([cgroups.Group("ingl", "h1-node")], ["elasticsearch", "-d"])
     assert cmd[:2] == ["sh", "-c"] and cmd[-2:] == ["elasticsearch", "-d"]
     assert "ingestlab-ingl/h1-node/cgroup.procs" in cmd[2] and 'exec "$@"' in cmd[2]
+
+
+def test_study_5_on_emulated_hosts_fits_two_cores_with_one_load_driver_at_the_coordinator():
+    """`corpora --emulated` races from the coordinator: its share counts once, the hosts' idle daemons get none."""
+    from ingestlab.studies import corpora_hardware
+
+    for _, hosts, devices, _ in corpora_hardware.SETUPS:
+        profile = hardware.scaled("study5", corpora_hardware.CPUS, devices, coordinator_cpus=corpora_hardware.DRIVER_CPUS)
+        assert profile.driver_cpus is None and profile.coordinator_share == 0.5 and profile.drivers_limited
+        hardware.check_fits(profile, hosts, cores=2, memory_bytes=24 << 30, coordinator_cpus=profile.coordinator_share)
+        assert "the coordinator's load driver 0.5 cores" in profile.label()
+        assert hardware.Hardware.from_json(profile.to_json()) == profile
