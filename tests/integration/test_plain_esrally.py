@@ -14,15 +14,15 @@ pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")]
 
 # small sizes where a challenge would otherwise take minutes in test mode (refresh's 5 s refresh_interval, its single +
-# wait_for cell that waits a scheduled refresh per document, the DVF grid); test_refresh_race races refresh's own defaults
+# wait_for cell that waits a scheduled refresh per document, its single + refresh=true cell at 1,000 documents, the DVF grid); test_refresh_race races refresh's own defaults
 PARAMS = {
-    "refresh": {"doc_counts": [10, 1000], "searchable_intervals_ms": [100], "searchable_clients": 2, "single_wait_for_max_docs": 0,
+    "refresh": {"doc_counts": [10, 100], "searchable_intervals_ms": [100], "searchable_clients": 2, "single_wait_for_max_docs": 0,
                 "repetitions": 1},
     "dvf": {"bulk_sizes": [1, 100], "client_counts": [1, 2]},
     "wikipedia": {"source_shards": 2},
 }
 # (index that holds the race's documents afterwards, how many)
-LANDED = {"posts": ("posts", 1000), "refresh": ("refresh", 1000), "dvf": ("dvf", 1000), "wikipedia": ("wikipedia-dest", 1000),
+LANDED = {"posts": ("posts", 1000), "refresh": ("refresh", 100), "dvf": ("dvf", 1000), "wikipedia": ("wikipedia-dest", 1000),
           "eventdata": ("eventdata", 1000), "geonames": ("geonames", 1000), "pmc": ("pmc", 1000)}
 # (eventdata: test mode cuts what it makes on the fly, 200,000 by default, to 1,000, as Rally cuts a corpus to its -1k file)
 # every challenge of every track; geonames and pmc share eventdata's challenge files (challenges/append-*.j2), so the

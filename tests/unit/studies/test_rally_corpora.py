@@ -94,10 +94,12 @@ def test_tracks_render_with_the_shared_challenges(tmp_path, track):
 
 
 def test_scaling_table_shows_ratios_on_both_sides():
-    text = corpora.scaling_markdown({"eventdata": {"1 node": 10_000, "3 nodes": 15_000, "3 nodes, 1 replica": 7_500}},
-                                          published.load("rally-corpora"), "m")
+    text = corpora.scaling_markdown({"eventdata": {"1 node": 10_000, "3 nodes": 15_000, "3 nodes, 1 replica": 7_500},
+                                     "geonames": {"1 node": 20_000, "3 nodes": 24_000, "3 nodes, 1 replica": 12_000}},
+                                    published.load("rally-corpora"), "m")
     # the study's 3-node rows ran on RAID0: its node ratio is RAID0 ÷ RAID0 (70,045.9 ÷ 40,951.4), not ÷ the single disk
     assert "| eventdata | 10,000 | 15,000 | 7,500 | 1.50× / 1.71× | 0.50× / 0.55× |" in text
+    assert "| geonames | 20,000 | 24,000 | 12,000 | 1.20× / 1.60× | 0.50× / — |" in text  # no published replica row for it
     assert "Published RAID0 of 4 disks ÷ a single disk, 1 node: eventdata 1.19×" in text
 
 
