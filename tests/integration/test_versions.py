@@ -13,9 +13,8 @@ from tests.integration.conftest import get_json, ingestlab, plain_esrally, port_
 
 pytestmark = pytest.mark.integration
 STUDIES = {  # study: (extra params, index that holds the race's documents, count)
-    # posts: 2 of its 10 runs per cell, refresh: up to 100 documents (single + refresh=true costs a refresh per document)
-    # and one run per cell; what differs between versions shows in one run as in ten
-    "posts": (["--track-param", "repetitions=2"], "posts", 1000),
+    # refresh: up to 100 documents (single + refresh=true costs a refresh per document) and one run per cell
+    "posts": ([], "posts", 1000),
     "refresh": (["--track-param", "doc_counts=[10,100]", "--track-param", "searchable_intervals_ms=[100]",
                  "--track-param", "searchable_clients=2", "--track-param", "single_wait_for_max_docs=0",
                  "--track-param", "repetitions=1"], "refresh", 100),
