@@ -91,7 +91,14 @@ class Group:
             "memory_peak": int(_read(self.path("memory") / "memory.max_usage_in_bytes") or 0),
             "memory_limit": None if limit >= _UNLIMITED else limit,
             "memory_failcnt": int(_read(self.path("memory") / "memory.failcnt") or 0),
+            "oom_kills": _oom_kills(_read(self.path("memory") / "memory.oom_control")),
         }
+
+
+def _oom_kills(oom_control: str) -> int:
+    """Processes of the group the kernel killed for memory (``oom_kill`` of memory.oom_control; 0 where absent)."""
+    fields = dict(line.split() for line in oom_control.splitlines() if len(line.split()) == 2)
+    return int(fields.get("oom_kill", 0))
 
 
 def _read(path: Path) -> str:
