@@ -81,7 +81,7 @@ class Group:
 
     def stats(self) -> dict:
         """CPU used (cpuacct, ns), CFS periods and throttling, memory peak and limit, limit hits."""
-        cpu_stat = dict(line.split() for line in _read(self.path("cpu") / "cpu.stat").splitlines() if line.strip())
+        cpu_stat = _fields(_read(self.path("cpu") / "cpu.stat"))
         limit = int(_read(self.path("memory") / "memory.limit_in_bytes") or _UNLIMITED)
         return {
             "usage_ns": int(_read(self.path("cpuacct") / "cpuacct.usage") or 0),
@@ -91,14 +91,14 @@ class Group:
             "memory_peak": int(_read(self.path("memory") / "memory.max_usage_in_bytes") or 0),
             "memory_limit": None if limit >= _UNLIMITED else limit,
             "memory_failcnt": int(_read(self.path("memory") / "memory.failcnt") or 0),
-            "oom_kills": _oom_kills(_read(self.path("memory") / "memory.oom_control")),
+            # processes the kernel killed for memory (``oom_kill``; absent on older kernels)
+            "oom_kills": int(_fields(_read(self.path("memory") / "memory.oom_control")).get("oom_kill", 0)),
         }
 
 
-def _oom_kills(oom_control: str) -> int:
-    """Processes of the group the kernel killed for memory (``oom_kill`` of memory.oom_control; 0 where absent)."""
-    fields = dict(line.split() for line in oom_control.splitlines() if len(line.split()) == 2)
-    return int(fields.get("oom_kill", 0))
+def _fields(text: str) -> dict[str, str]:
+    """A cgroup file of ``key value`` lines (cpu.stat, memory.oom_control) as a dict."""
+    return dict(line.split() for line in text.splitlines() if line.strip())
 
 
 def _read(path: Path) -> str:

@@ -70,6 +70,7 @@ class Monitor:
         self.watched.append(_Watched("coordinator", "driver", lab.group("coordinator", "driver")))
         self.disks = {d["host"]: d for d in lab.disks}
         self.peak_disk: dict = {}
+        self._disk_history: list = []  # (time, device counters), the newest at least a window old first
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
         self.report: dict = {}
@@ -103,7 +104,7 @@ class Monitor:
 
     def _disk_peaks(self, stamp: float, now: dict) -> None:
         """Each device's highest rate over any window of at least DISK_WINDOW_S seconds so far."""
-        history = self.__dict__.setdefault("_disk_history", [])
+        history = self._disk_history
         history.append((stamp, now))
         while len(history) > 1 and stamp - history[1][0] >= DISK_WINDOW_S:
             history.pop(0)  # keep the newest sample at least a window old, and those after it

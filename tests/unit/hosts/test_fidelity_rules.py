@@ -6,7 +6,7 @@ from ingestlab.hosts import cgroups, fidelity
 
 def _monitor():
     m = fidelity.Monitor.__new__(fidelity.Monitor)
-    m.peak_disk = {}
+    m.peak_disk, m._disk_history = {}, []
     return m
 
 
@@ -32,5 +32,5 @@ def test_no_peak_before_a_full_window():
 
 
 def test_oom_kills_are_read_from_oom_control():
-    assert cgroups._oom_kills("oom_kill_disable 0\nunder_oom 0\noom_kill 3\n") == 3
-    assert cgroups._oom_kills("oom_kill_disable 0\nunder_oom 0\n") == 0  # older kernels lack the field
+    assert int(cgroups._fields("oom_kill_disable 0\nunder_oom 0\noom_kill 3\n").get("oom_kill", 0)) == 3
+    assert int(cgroups._fields("oom_kill_disable 0\nunder_oom 0\n").get("oom_kill", 0)) == 0  # older kernels lack it
