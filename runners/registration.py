@@ -5,7 +5,7 @@ from ingestlab.runners.corpus_load_source import CorpusLoadParamSource
 from ingestlab.runners.failures import reporting_failures
 from ingestlab.runners.fresh_index_load_source import FreshIndexLoadParamSource
 from ingestlab.runners.time_to_searchable_source import TimeToSearchableParamSource
-from ingestlab.runners import transport_log
+from ingestlab.runners import transport_log, worker_name
 
 
 def register_fresh_index_load(registry) -> None:
@@ -60,4 +60,5 @@ def register_corpora(registry) -> None:
     from ingestlab.runners.corpus_processor import CorpusProcessor
 
     transport_log.restore()  # every track registers its corpora: the one place each worker passes
+    worker_name.mark()  # a race's footprint can then give the workers' own peak RSS
     compat.register_processor(registry, CorpusProcessor())

@@ -4,7 +4,8 @@ indices took.
 :class:`ProcessPeaks` watches the esrally process and everything it starts (its actor system: the driver, the
 load-driver workers, which thespian detaches from the esrally process, so they are found by a variable of the race's
 own in their environment) once a second and keeps each process's peak resident set size (``VmHWM``, which the
-kernel keeps itself, so a short peak between two looks is not missed). :func:`indices_bytes` asks the cluster how much
+kernel keeps itself, so a short peak between two looks is not missed), and which of them are load-driver workers
+(the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/worker_name.py``). :func:`indices_bytes` asks the cluster how much
 disk its indices use (every copy: primaries and replicas).
 """
 from __future__ import annotations
@@ -12,6 +13,8 @@ from __future__ import annotations
 import os
 import threading
 from pathlib import Path
+
+WORKER_NAME = "rally-worker"  # runners/worker_name.py: the name a pack track gives each load-driver worker
 
 
 def _children() -> dict[int, list[int]]:
@@ -47,6 +50,13 @@ def peak_kib(pid: int) -> int | None:
     return None
 
 
+def kernel_name(pid: int) -> str | None:
+    try:
+        return Path(f"/proc/{pid}/comm").read_text().strip()
+    except OSError:
+        return None
+
+
 def carrying(marker: bytes) -> list[int]:
     """Processes with ``marker`` (``NAME=value``) among their environment variables."""
     found = []
@@ -67,6 +77,7 @@ class ProcessPeaks:
     def __init__(self, pid: int, interval: float = 1.0, marker: str | None = None):
         self.pid, self.interval, self.marker = pid, interval, marker.encode() if marker else None
         self.peaks: dict[int, int] = {}
+        self.workers: set[int] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
@@ -75,6 +86,8 @@ class ProcessPeaks:
             kib = peak_kib(p)
             if kib is not None and kib > self.peaks.get(p, 0):
                 self.peaks[p] = kib
+            if kernel_name(p) == WORKER_NAME:
+                self.workers.add(p)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -90,11 +103,14 @@ class ProcessPeaks:
         self._thread.join()
 
     def summary(self) -> dict:
-        """The largest process's peak and every process's, in MiB (largest first), leaving out this one's own."""
+        """The largest process's peak and every process's, in MiB (largest first), leaving out this one's own; and the
+        load-driver workers' peaks (``workers_mib``, largest first; empty when no worker was named, e.g. a track
+        not of the pack)."""
         mine = os.getpid()
         values = sorted((kib / 1024 for p, kib in self.peaks.items() if p != mine), reverse=True)
+        workers = sorted((kib / 1024 for p, kib in self.peaks.items() if p in self.workers and p != mine), reverse=True)
         return {"largest_mib": round(values[0], 1) if values else None, "processes": len(values),
-                "peaks_mib": [round(v, 1) for v in values]}
+                "peaks_mib": [round(v, 1) for v in values], "workers_mib": [round(v, 1) for v in workers]}
 
 
 def indices_bytes(target_hosts: str, client_options: str | None = None, timeout: float = 30.0) -> int | None:

@@ -67,6 +67,10 @@ def footprint_line(footprint: dict | None) -> str:
     memory = footprint.get("rally_memory") or {}
     if memory.get("largest_mib"):
         parts.append(f"Rally's largest process (of {memory['processes']}) peaked at {memory['largest_mib']:,.0f} MiB RSS")
+    workers = memory.get("workers_mib") or []
+    if workers:
+        each = f"{workers[0]:,.0f} MiB" if len(workers) == 1 else f"{workers[-1]:,.0f}–{workers[0]:,.0f} MiB"
+        parts.append(f"its load-driver {'worker' if len(workers) == 1 else f'workers ({len(workers)})'} peaked at {each} RSS")
     return (", ".join(parts)[0].upper() + ", ".join(parts)[1:]) if parts else ""
 
 

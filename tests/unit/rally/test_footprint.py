@@ -1,0 +1,53 @@
+import os
+import subprocess
+import sys
+import uuid
+
+import pytest
+
+from ingestlab.rally import footprint
+from ingestlab.report.common import footprint_line
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+
+CHILD = """
+import ctypes, ctypes.util, sys, time
+if sys.argv[1] == "worker":
+    ctypes.CDLL(ctypes.util.find_library("c"), use_errno=True).prctl(15, ctypes.c_char_p(b"rally-worker"), 0, 0, 0)
+block = bytearray(int(sys.argv[2]) << 20)  # touched: resident
+print("ready", flush=True)
+time.sleep(30)
+"""
+
+
+MARKER = f"INGESTLAB_FOOTPRINT_TEST={uuid.uuid4().hex}"  # as the race's own variable finds thespian's detached actors
+
+
+def _child(kind: str, mib: int) -> subprocess.Popen:
+    name, value = MARKER.split("=")
+    proc = subprocess.Popen([sys.executable, "-c", CHILD, kind, str(mib)], stdout=subprocess.PIPE, text=True,
+                            env={**os.environ, name: value})
+    assert proc.stdout.readline().strip() == "ready"
+    return proc
+
+
+def test_the_workers_peaks_are_told_apart_from_the_other_processes():
+    procs = [_child("worker", 40), _child("worker", 80), _child("other", 120)]
+    try:
+        peaks = footprint.ProcessPeaks(procs[0].pid, interval=60, marker=MARKER)
+        peaks.look()
+        summary = peaks.summary()
+    finally:
+        for p in procs:
+            p.kill()
+            p.wait()
+    assert summary["processes"] == 3 and len(summary["workers_mib"]) == 2
+    assert summary["largest_mib"] > 120 and 80 < summary["workers_mib"][0] < 120 < summary["largest_mib"]
+    assert 40 < summary["workers_mib"][1] < 80
+
+
+def test_the_report_line_gives_the_workers_when_known_and_says_nothing_of_them_otherwise():
+    known = footprint_line({"rally_memory": {"largest_mib": 275.3, "processes": 20, "workers_mib": [108.2, 90.7]}})
+    assert "largest process (of 20) peaked at 275 MiB RSS" in known and "load-driver workers (2) peaked at 91–108 MiB RSS" in known
+    unknown = footprint_line({"rally_memory": {"largest_mib": 275.3, "processes": 20, "peaks_mib": [275.3]}})
+    assert "worker" not in unknown
