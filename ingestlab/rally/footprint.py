@@ -5,8 +5,8 @@ indices took.
 load-driver workers, which thespian detaches from the esrally process, so they are found by a variable of the race's
 own in their environment) once a second and keeps each process's peak resident set size (``VmHWM``, which the
 kernel keeps itself, so a short peak between two looks is not missed), and which of them are load-driver workers
-(the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/worker_name.py``). :func:`indices_bytes` asks the cluster how much
-disk its indices use (every copy: primaries and replicas).
+(the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/worker_name.py``).
+:func:`indices_bytes` asks the cluster how much disk its indices use (every copy: primaries and replicas).
 """
 from __future__ import annotations
 
@@ -86,7 +86,7 @@ class ProcessPeaks:
             kib = peak_kib(p)
             if kib is not None and kib > self.peaks.get(p, 0):
                 self.peaks[p] = kib
-            if kernel_name(p) == WORKER_NAME:
+            if p not in self.workers and kernel_name(p) == WORKER_NAME:  # a worker is named once, early
                 self.workers.add(p)
 
     def _run(self) -> None:

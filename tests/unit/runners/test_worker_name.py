@@ -19,9 +19,9 @@ def test_only_rallys_worker_actor_counts_as_a_worker(name, worker):
     assert worker_name.is_worker(name) is worker
 
 
-def _comm_after_mark(process_name: str) -> tuple[str, str]:
-    """Mark a fresh interpreter as if it had ``process_name``; its kernel name before and after (this test process
-    is never renamed)."""
+def _comm_after_mark(process_name: str) -> tuple[str, str, str]:
+    """Mark a fresh interpreter as if it had ``process_name``; whether it marked, its kernel name before and
+    after (this test process is never renamed)."""
     code = textwrap.dedent(f"""
         from pathlib import Path
         from ingestlab.runners import worker_name
