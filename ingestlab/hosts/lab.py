@@ -65,6 +65,11 @@ class Lab:
     def profile(self) -> hw.Hardware:
         return hw.Hardware.from_json(self.hardware)
 
+    @property
+    def process_marker(self) -> str:
+        """``NAME=value`` in the environment of every process started for the lab (its daemons and their workers)."""
+        return f"{LAB_VARIABLE}={self.prefix}"
+
     def group(self, host: str, role: str) -> cgroups.Group:
         """The cgroup of a host's node or load driver (``role``), or of the coordinator's load driver."""
         return cgroups.Group(self.prefix, f"{host}-{role}")
@@ -216,7 +221,7 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
 
 def tagged_processes(prefix: str) -> list[int]:
     """PIDs of processes started for the lab (they and their children carry ``INGESTLAB_LAB=<prefix>``)."""
-    mark = f"{LAB_VARIABLE}={prefix}".encode()
+    mark = f"{LAB_VARIABLE}={prefix}".encode()  # Lab.process_marker
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit() or int(entry.name) == os.getpid():

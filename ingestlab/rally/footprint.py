@@ -5,7 +5,9 @@ indices took.
 load-driver workers, which thespian detaches from the esrally process, so they are found by a variable of the race's
 own in their environment) once a second and keeps each process's peak resident set size (``VmHWM``, which the
 kernel keeps itself, so a short peak between two looks is not missed), and which of them are load-driver workers
-(the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/worker_name.py``).
+(the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/worker_name.py``). With load-driver
+hosts of a lab on this machine, the workers run under the hosts' Rally daemons, which started before the race: those
+are found by the lab's own variable (``workers_marker``), and of them only the processes named as workers count.
 :func:`indices_bytes` asks the cluster how much disk its indices use (every copy: primaries and replicas).
 """
 from __future__ import annotations
@@ -57,32 +59,41 @@ def kernel_name(pid: int) -> str | None:
         return None
 
 
-def carrying(marker: bytes) -> list[int]:
-    """Processes with ``marker`` (``NAME=value``) among their environment variables."""
-    found = []
+def carrying(*markers: bytes) -> dict[bytes, list[int]]:
+    """Per marker (``NAME=value``), the processes with it among their environment variables (one pass over /proc)."""
+    found: dict[bytes, list[int]] = {m: [] for m in markers}
     for entry in Path("/proc").iterdir():
         if entry.name.isdigit():
             try:
-                if marker in (entry / "environ").read_bytes().split(b"\0"):
-                    found.append(int(entry.name))
+                variables = set((entry / "environ").read_bytes().split(b"\0"))
             except OSError:
                 continue
+            for m in markers:
+                if m in variables:
+                    found[m].append(int(entry.name))
     return found
 
 
 class ProcessPeaks:
-    """Peak RSS of ``pid``, its descendants and the processes carrying ``marker`` in their environment while the
-    ``with`` block runs (polled every ``interval`` s)."""
+    """Peak RSS of ``pid``, its descendants and the processes carrying ``marker`` in their environment, and of the
+    workers among the processes carrying ``workers_marker``, while the ``with`` block runs (polled every ``interval`` s)."""
 
-    def __init__(self, pid: int, interval: float = 1.0, marker: str | None = None):
-        self.pid, self.interval, self.marker = pid, interval, marker.encode() if marker else None
+    def __init__(self, pid: int, interval: float = 1.0, marker: str | None = None, workers_marker: str | None = None):
+        self.pid, self.interval = pid, interval
+        self.marker = marker.encode() if marker else None
+        self.workers_marker = workers_marker.encode() if workers_marker else None
         self.peaks: dict[int, int] = {}
         self.workers: set[int] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def look(self) -> None:
-        for p in set(descendants(self.pid)) | set(carrying(self.marker) if self.marker else []):
+        markers = [m for m in (self.marker, self.workers_marker) if m]
+        found = carrying(*markers) if markers else {}
+        watched = set(descendants(self.pid)) | set(found.get(self.marker, []))
+        # a host daemon's process counts once it is a worker (it keeps its lifetime peak, so none is missed)
+        watched |= {p for p in found.get(self.workers_marker, []) if p in self.workers or kernel_name(p) == WORKER_NAME}
+        for p in watched:
             kib = peak_kib(p)
             if kib is not None and kib > self.peaks.get(p, 0):
                 self.peaks[p] = kib

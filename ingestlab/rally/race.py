@@ -77,7 +77,8 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
             proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
                                     stderr=None if stream else subprocess.STDOUT)
             marker = f"{RUNNER_STATS_VARIABLE}={env[RUNNER_STATS_VARIABLE]}"
-            with ProcessPeaks(proc.pid, marker=marker) as peaks:
+            # load-driver hosts' daemons (a lab's) run the workers: their processes carry the lab's own variable
+            with ProcessPeaks(proc.pid, marker=marker, workers_marker=getattr(drivers, "process_marker", None)) as peaks:
                 try:
                     returncode, stopped_because = _wait(proc, watch, log)
                 except BaseException:  # interrupted or terminated: Rally and its actors go too, not only the pack
@@ -115,7 +116,7 @@ def _stop_race(proc: subprocess.Popen, marker: str, grace: float = 20.0) -> None
     """Stop esrally (SIGINT first: it cancels the race and ends its actor system) and then any actor it left behind
     (thespian detaches them: found by the race's own variable in their environment)."""
     procs.stop(lambda: [proc.pid] if proc.poll() is None else [], grace=grace, signals=(signal.SIGINT, signal.SIGTERM, signal.SIGKILL))
-    procs.stop(lambda: footprint.carrying(marker.encode()), grace=5.0)
+    procs.stop(lambda: footprint.carrying(marker.encode())[marker.encode()], grace=5.0)
 
 
 def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream: bool = True, home: Path | None = None) -> RaceResult:

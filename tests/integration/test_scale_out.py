@@ -2,6 +2,7 @@
 the coordinator here; the reindex study's scale-out challenge raced with Rally's --load-driver-hosts.
 A host cut off mid-race stops the race with an error naming it; tear-down leaves nothing behind."""
 import os
+import re
 import subprocess
 import sys
 import time
@@ -62,6 +63,9 @@ def test_three_drivers_each_copy_their_own_nodes_primaries(lab):
     assert get_json(f"{lab.url}/so-dest/_count")["count"] == 1000
     assert "### Scale-out: one tool vs. one tool per node" in proc.stdout
     assert "| one tool per node: its local primaries, raw | 3 | 3 | 1 | 1,000 |" in proc.stdout
+    # the workers ran under the hosts' daemons, not under this race's esrally: their peaks are found all the same
+    workers = re.search(r"load-driver workers \((\d+)\) peaked at", proc.stdout)
+    assert workers and int(workers.group(1)) >= 3, proc.stdout[-2000:]
 
 
 def test_a_driver_host_cut_off_mid_race_stops_it_with_an_error_naming_the_host(lab, tmp_path):

@@ -24,8 +24,8 @@ time.sleep(30)
 MARKER = f"INGESTLAB_FOOTPRINT_TEST={uuid.uuid4().hex}"  # as the race's own variable finds thespian's detached actors
 
 
-def _child(kind: str, mib: int) -> subprocess.Popen:
-    name, value = MARKER.split("=")
+def _child(kind: str, mib: int, marker: str = MARKER) -> subprocess.Popen:
+    name, value = marker.split("=")
     proc = subprocess.Popen([sys.executable, "-c", CHILD, kind, str(mib)], stdout=subprocess.PIPE, text=True,
                             env={**os.environ, name: value})
     assert proc.stdout.readline().strip() == "ready"
@@ -45,6 +45,22 @@ def test_the_workers_peaks_are_told_apart_from_the_other_processes():
     assert summary["processes"] == 3 and len(summary["workers_mib"]) == 2
     assert summary["largest_mib"] > 120 and 80 < summary["workers_mib"][0] < 120 < summary["largest_mib"]
     assert 40 < summary["workers_mib"][1] < 80
+
+
+def test_a_host_daemons_workers_count_and_its_other_processes_do_not():
+    lab = f"INGESTLAB_FOOTPRINT_LAB={uuid.uuid4().hex}"  # as a lab's daemons carry its variable (Lab.process_marker)
+    race = _child("other", 10)
+    on_hosts = [_child("worker", 60, lab), _child("other", 120, lab)]
+    try:
+        peaks = footprint.ProcessPeaks(race.pid, interval=60, marker=MARKER, workers_marker=lab)
+        peaks.look()
+        summary = peaks.summary()
+    finally:
+        for p in [race, *on_hosts]:
+            p.kill()
+            p.wait()
+    assert summary["processes"] == 2 and len(summary["workers_mib"]) == 1
+    assert 60 < summary["workers_mib"][0] < 120 and summary["largest_mib"] < 120
 
 
 def test_the_report_line_gives_the_workers_when_known_and_says_nothing_of_them_otherwise():
