@@ -88,7 +88,7 @@ def add(sub) -> None:
     cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")
     cs.add_argument("--tracks", default="eventdata,geonames,pmc")
     cs.add_argument("--test-mode", action="store_true")
-    cs.add_argument("--nodes", default="1,3", choices=["1,3", "1", "3"],
+    cs.add_argument("--nodes", default="1,3", choices=["1,3", "1", "3"], metavar="{1,3 | 1 | 3}",
                     help="which clusters: 1 node, 3 nodes (0 and 1 replica), or both (default) — e.g. to size each apart")
     cs.add_argument("--emulated", action="store_true",
                     help="on test hosts with the article's hardware scaled to this machine: 1 node on one disk and on RAID0 of 4, "
