@@ -103,6 +103,18 @@ def test_scaling_table_shows_ratios_on_both_sides():
     assert "Published RAID0 of 4 disks ÷ a single disk, 1 node: eventdata 1.19×" in text
 
 
+def test_the_emulated_report_says_whether_each_new_lab_was_warmed_up():
+    from ingestlab.studies import corpora_hardware
+
+    rows = {"geonames": {c: {"median": 1000.0, "p90": 10.0, "p99": None} for c in
+                         (corpora.ONE_NODE, corpora.ONE_NODE_RAID, corpora.THREE_NODES, corpora.THREE_NODES_REPLICA)}}
+    args = (rows, published.load("rally-corpora"), [("geonames", corpora.ONE_NODE, True, [], "r1")], {}, {}, "m")
+    warmed = corpora_hardware.markdown(*args, False, "geonames")
+    assert "warmed up by one race of geonames first, not kept" in warmed
+    assert "| 1,000 (10 / —) |" in warmed  # a missing p99 is shown as missing
+    assert "No warm-up race" in corpora_hardware.markdown(*args, True)
+
+
 def test_car_configs_team_names_the_pre_placed_distribution():
     cars = paths.REPO_ROOT / "car-configs" / "cars" / "v1"
     base = configparser.ConfigParser()
