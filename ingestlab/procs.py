@@ -1,4 +1,5 @@
-"""Stopping processes: the one way the pack ends what it started (nodes, daemons, a race).
+"""Stopping processes: the one way the pack ends what it started (nodes, daemons, a race); and finding them by a
+variable the pack put in their environment (:func:`carrying`).
 
 Each signal of a sequence is sent to every process still alive, then up to ``grace`` seconds pass
 for them to go before the next, harsher one. ``pids_now`` is asked anew each time, so processes that
@@ -9,9 +10,28 @@ from __future__ import annotations
 import os
 import signal
 import time
+from pathlib import Path
 from typing import Callable, Iterable
 
 POLITE = (signal.SIGTERM, signal.SIGKILL)
+
+
+def carrying(*markers: bytes) -> dict[bytes, list[int]]:
+    """Per marker (``NAME=value``), the processes other than this one with it among their environment variables (one
+    pass over /proc)."""
+    found: dict[bytes, list[int]] = {m: [] for m in markers}
+    mine = os.getpid()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit() or int(entry.name) == mine:
+            continue
+        try:
+            variables = set((entry / "environ").read_bytes().split(b"\0"))
+        except OSError:
+            continue
+        for m in markers:
+            if m in variables:
+                found[m].append(int(entry.name))
+    return found
 
 
 def alive(pid: int | None) -> bool:

@@ -41,6 +41,11 @@ from ingestlab.hosts.namespaces import Host
 LAB_VARIABLE = "INGESTLAB_LAB"
 
 
+def marker(prefix: str) -> str:
+    """``INGESTLAB_LAB=<prefix>``: what every process started for the lab carries in its environment."""
+    return f"{LAB_VARIABLE}={prefix}"
+
+
 def lab_dir(prefix: str) -> Path:
     return paths.home() / "hosts" / prefix
 
@@ -68,7 +73,7 @@ class Lab:
     @property
     def process_marker(self) -> str:
         """``NAME=value`` in the environment of every process started for the lab (its daemons and their workers)."""
-        return f"{LAB_VARIABLE}={self.prefix}"
+        return marker(self.prefix)
 
     def group(self, host: str, role: str) -> cgroups.Group:
         """The cgroup of a host's node or load driver (``role``), or of the coordinator's load driver."""
@@ -221,18 +226,8 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
 
 def tagged_processes(prefix: str) -> list[int]:
     """PIDs of processes started for the lab (they and their children carry ``INGESTLAB_LAB=<prefix>``)."""
-    mark = f"{LAB_VARIABLE}={prefix}".encode()  # Lab.process_marker
-    found = []
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit() or int(entry.name) == os.getpid():
-            continue
-        try:
-            environ = (entry / "environ").read_bytes()
-        except OSError:
-            continue
-        if mark in environ.split(b"\0"):
-            found.append(int(entry.name))
-    return found
+    mark = marker(prefix).encode()
+    return procs.carrying(mark)[mark]
 
 
 def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:

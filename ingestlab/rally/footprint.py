@@ -16,6 +16,8 @@ import os
 import threading
 from pathlib import Path
 
+from ingestlab.procs import carrying
+
 WORKER_NAME = "rally-worker"  # runners/worker_name.py: the name a pack track gives each load-driver worker
 
 
@@ -59,21 +61,6 @@ def kernel_name(pid: int) -> str | None:
         return None
 
 
-def carrying(*markers: bytes) -> dict[bytes, list[int]]:
-    """Per marker (``NAME=value``), the processes with it among their environment variables (one pass over /proc)."""
-    found: dict[bytes, list[int]] = {m: [] for m in markers}
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit():
-            try:
-                variables = set((entry / "environ").read_bytes().split(b"\0"))
-            except OSError:
-                continue
-            for m in markers:
-                if m in variables:
-                    found[m].append(int(entry.name))
-    return found
-
-
 class ProcessPeaks:
     """Peak RSS of ``pid``, its descendants and the processes carrying ``marker`` in their environment, and of the
     workers among the processes carrying ``workers_marker``, while the ``with`` block runs (polled every ``interval`` s)."""
@@ -88,17 +75,16 @@ class ProcessPeaks:
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def look(self) -> None:
-        markers = [m for m in (self.marker, self.workers_marker) if m]
-        found = carrying(*markers) if markers else {}
-        watched = set(descendants(self.pid)) | set(found.get(self.marker, []))
-        # a host daemon's process counts once it is a worker (it keeps its lifetime peak, so none is missed)
-        watched |= {p for p in found.get(self.workers_marker, []) if p in self.workers or kernel_name(p) == WORKER_NAME}
-        for p in watched:
+        found = carrying(*(m for m in (self.marker, self.workers_marker) if m))
+        race = set(descendants(self.pid)) | set(found.get(self.marker, []))
+        for p in race | set(found.get(self.workers_marker, [])):
+            if p not in self.workers and kernel_name(p) == WORKER_NAME:  # a worker is named once, early
+                self.workers.add(p)
+            if p not in race and p not in self.workers:
+                continue  # a host daemon's process counts once it is a worker (its lifetime peak: none is missed)
             kib = peak_kib(p)
             if kib is not None and kib > self.peaks.get(p, 0):
                 self.peaks[p] = kib
-            if p not in self.workers and kernel_name(p) == WORKER_NAME:  # a worker is named once, early
-                self.workers.add(p)
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):

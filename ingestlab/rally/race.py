@@ -22,7 +22,6 @@ from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.driver_watch import DriverStats, DriverWatch
-from ingestlab.rally import footprint
 from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
 from ingestlab.rally.progress import Progress
@@ -116,7 +115,8 @@ def _stop_race(proc: subprocess.Popen, marker: str, grace: float = 20.0) -> None
     """Stop esrally (SIGINT first: it cancels the race and ends its actor system) and then any actor it left behind
     (thespian detaches them: found by the race's own variable in their environment)."""
     procs.stop(lambda: [proc.pid] if proc.poll() is None else [], grace=grace, signals=(signal.SIGINT, signal.SIGTERM, signal.SIGKILL))
-    procs.stop(lambda: footprint.carrying(marker.encode())[marker.encode()], grace=5.0)
+    mark = marker.encode()
+    procs.stop(lambda: procs.carrying(mark)[mark], grace=5.0)
 
 
 def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream: bool = True, home: Path | None = None) -> RaceResult:

@@ -54,6 +54,8 @@ def run(tracks=TRACKS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS, ext
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     rows: dict[str, dict[str, dict]] = {t.name: {} for t in tracks}
     verdicts, docs, profiles = [], {}, {}
+    params = {t.name: {**SIZES.get(t.name, {}), **(extra_params or {}).get(t.name, {})} for t in tracks}
+    warmed_with = tracks[0].name if warm_up and not test_mode else None
     for configuration, hosts, devices, challenge in SETUPS:
         profile = hardware.scaled("study5", cpus, devices, coordinator_cpus=driver_cpus)
         lab = labs.up(count=hosts, version=version or tracks[0].default_version, hardware=profile, log=log, **LAB)
@@ -61,17 +63,15 @@ def run(tracks=TRACKS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS, ext
         try:
             target = racing.Target(hosts=lab.target_hosts, emulation=lab, launcher=tuple(lab.driver_launcher("coordinator")),
                                    client_options=CLIENT_OPTIONS)
-            if warm_up and not test_mode:
-                study = tracks[0]
-                log(f"[ingestlab] study 5 on emulated hosts: warming up the new lab ({configuration}) with {study.name}; not kept")
-                racing.race(study.track, target, racing.Options(
-                    challenge="append-no-conflicts-index-only", params={**SIZES.get(study.name, {}), **(extra_params or {}).get(study.name, {})},
-                    tags={"study": study.name, "corpora-hardware-warm-up": stamp}), log=log)
+            if warmed_with:
+                log(f"[ingestlab] study 5 on emulated hosts: warming up the new lab ({configuration}) with {warmed_with}; not kept")
+                racing.race(tracks[0].track, target, racing.Options(
+                    challenge="append-no-conflicts-index-only", params=params[warmed_with],
+                    tags={"study": warmed_with, "corpora-hardware-warm-up": stamp}), log=log)
             for study in tracks:
-                params = {**SIZES.get(study.name, {}), **(extra_params or {}).get(study.name, {})}
                 log(f"[ingestlab] study 5 on emulated hosts: {study.name}, {configuration}")
                 result = racing.race(study.track, target, racing.Options(
-                    challenge=challenge, params=params, test_mode=test_mode,
+                    challenge=challenge, params=params[study.name], test_mode=test_mode,
                     tags={"study": study.name, "corpora-hardware": stamp, "configuration": configuration.replace(",", ";")}), log=log)
                 per_replicas = bulk_task_per_replicas(result)
                 if hosts == 1:
@@ -85,7 +85,6 @@ def run(tracks=TRACKS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS, ext
         finally:
             labs.down(LAB["prefix"], log=log)
     published = published_data.load("rally-corpora")
-    warmed_with = tracks[0].name if warm_up and not test_mode else None
     text = markdown(rows, published, verdicts, profiles, docs, machine.one_line(machine.describe()), test_mode, warmed_with)
     out = writer.write(paths.results_dir() / "rally-corpora-hardware" / stamp, "ingestlab: study 5 on emulated hardware", text,
                        [chart(rows, published)], {"rows": rows, "verdicts": verdicts, "profiles": profiles, "documents": docs})
