@@ -8,6 +8,10 @@ kernel keeps itself, so a short peak between two looks is not missed), and which
 (the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/worker_name.py``). With load-driver
 hosts of a lab on this machine, the workers run under the hosts' Rally daemons, which started before the race: those
 are found by the lab's own variable (``workers_marker``), and of them only the processes named as workers count.
+A worker's RSS also holds the file pages it maps: Rally's own bulk reads a corpus file through mmap, so a worker
+streaming a 2 GB pmc file shows GBs of RSS that are page cache, not its memory. So each look also reads a worker's
+anonymous resident memory (``RssAnon``: its heap and stacks), whose largest value seen is kept beside the peak (a
+sample once a second: a peak shorter than that can be missed, which VmHWM never misses).
 :func:`indices_bytes` asks the cluster how much disk its indices use (every copy: primaries and replicas).
 """
 from __future__ import annotations
@@ -44,14 +48,22 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def peak_kib(pid: int) -> int | None:
+def status_kib(pid: int, *fields: str) -> dict[str, int]:
+    """The named memory fields of ``/proc/PID/status`` in KiB (those it has; none once the process is gone)."""
     try:
-        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-            if line.startswith("VmHWM:"):
-                return int(line.split()[1])
+        lines = Path(f"/proc/{pid}/status").read_text().splitlines()
     except OSError:
-        return None
-    return None
+        return {}
+    found = {}
+    for line in lines:
+        key, _, rest = line.partition(":")
+        if key in fields:
+            found[key] = int(rest.split()[0])
+    return found
+
+
+def peak_kib(pid: int) -> int | None:
+    return status_kib(pid, "VmHWM").get("VmHWM")
 
 
 def kernel_name(pid: int) -> str | None:
@@ -70,6 +82,7 @@ class ProcessPeaks:
         self.marker = marker.encode() if marker else None
         self.workers_marker = workers_marker.encode() if workers_marker else None
         self.peaks: dict[int, int] = {}
+        self.anonymous: dict[int, int] = {}  # a worker's largest RssAnon seen (KiB)
         self.workers: set[int] = set()
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
@@ -82,9 +95,11 @@ class ProcessPeaks:
                 self.workers.add(p)
             if p not in race and p not in self.workers:
                 continue  # a host daemon's process counts once it is a worker (its lifetime peak: none is missed)
-            kib = peak_kib(p)
-            if kib is not None and kib > self.peaks.get(p, 0):
-                self.peaks[p] = kib
+            kib = status_kib(p, "VmHWM", "RssAnon")
+            if kib.get("VmHWM", 0) > self.peaks.get(p, 0):
+                self.peaks[p] = kib["VmHWM"]
+            if p in self.workers and kib.get("RssAnon", 0) > self.anonymous.get(p, 0):
+                self.anonymous[p] = kib["RssAnon"]
 
     def _run(self) -> None:
         while not self._stop.wait(self.interval):
@@ -102,12 +117,14 @@ class ProcessPeaks:
     def summary(self) -> dict:
         """The largest process's peak and every process's, in MiB (largest first), leaving out this one's own; and the
         load-driver workers' peaks (``workers_mib``, largest first; empty when no worker was named, e.g. a track
-        not of the pack)."""
+        not of the pack) and their largest anonymous memory seen (``workers_anonymous_mib``, largest first)."""
         mine = os.getpid()
         values = sorted((kib / 1024 for p, kib in self.peaks.items() if p != mine), reverse=True)
         workers = sorted((kib / 1024 for p, kib in self.peaks.items() if p in self.workers and p != mine), reverse=True)
+        anonymous = sorted((kib / 1024 for p, kib in self.anonymous.items() if p in self.peaks and p != mine), reverse=True)
         return {"largest_mib": round(values[0], 1) if values else None, "processes": len(values),
-                "peaks_mib": [round(v, 1) for v in values], "workers_mib": [round(v, 1) for v in workers]}
+                "peaks_mib": [round(v, 1) for v in values], "workers_mib": [round(v, 1) for v in workers],
+                "workers_anonymous_mib": [round(v, 1) for v in anonymous]}
 
 
 def indices_bytes(target_hosts: str, client_options: str | None = None, timeout: float = 30.0) -> int | None:

@@ -71,6 +71,11 @@ def footprint_line(footprint: dict | None) -> str:
     if workers:
         each = f"{workers[0]:,.0f} MiB" if len(workers) == 1 else f"{workers[-1]:,.0f}–{workers[0]:,.0f} MiB"
         parts.append(f"its load-driver {'worker' if len(workers) == 1 else f'workers ({len(workers)})'} peaked at {each} RSS")
+        anonymous = memory.get("workers_anonymous_mib") or []
+        if anonymous and anonymous[0] < 0.5 * workers[0]:  # most of it file pages: say how much was the worker's own
+            own = f"{anonymous[0]:,.0f} MiB" if len(anonymous) == 1 else f"{anonymous[-1]:,.0f}–{anonymous[0]:,.0f} MiB"
+            parts[-1] += (f" ({own} of it anonymous memory, the worker's own, sampled each second; the rest file pages it "
+                          f"mapped, as Rally's bulk maps its corpus file)")
     return (", ".join(parts)[0].upper() + ", ".join(parts)[1:]) if parts else ""
 
 
