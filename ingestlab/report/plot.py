@@ -130,7 +130,8 @@ def grouped_bars(labels: list[str], series: dict, *, ylabel: str, title: str, ca
         ax.set_yscale("log")
     ax.set_ylabel(ylabel)
     ax.set_title(title)
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:  # none when every series is missing (e.g. one cluster of several raced)
+        ax.legend()
     caption(fig, caption_here, caption_published)
     return png(fig)
 
