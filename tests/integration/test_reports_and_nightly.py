@@ -49,8 +49,9 @@ def test_tagged_races_compare_and_the_html_report_shows_its_charts(es_node, tmp_
     change, low, high, verdict = float(row[1]), float(row[2]), float(row[3]), row[4]
     assert low <= change <= high
     assert verdict == ("faster" if low > 0 else "slower" if high < 0 else "within noise")
-    # bulk 10 gives tens of one-second samples from 30,000 docs; bulk 1000 needs 100,000 for a few
-    for side, bulk, docs in (("small", 10, 30_000), ("large", 1000, 100_000)):
+    # bulk 10 gives several one-second samples from 30,000 docs; bulk 1000 indexed 100,000 in two seconds on a fast
+    # day (2 samples, where the one-race rule needs 3 a side), so it gets 300,000
+    for side, bulk, docs in (("small", 10, 30_000), ("large", 1000, 300_000)):
         proc = ingestlab("race", "eventdata", "--target-hosts", es_node.hosts, "--challenge", "append-no-conflicts-index-only",
                          "--tag", f"cmp:{uid}-{side}", "--track-param", f"eventdata_docs={docs}", "--track-param", f"bulk_size={bulk}",
                          "--track-param", "bulk_indexing_clients=2", "--track-param", "index_name=eventdata-cmp")
