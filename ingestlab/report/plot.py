@@ -5,7 +5,9 @@ A missing value is never drawn as 0: its bar is left out and a dash marks the ga
 """
 from __future__ import annotations
 
+import functools
 import io
+import re
 import textwrap
 
 import matplotlib
@@ -21,11 +23,35 @@ def new_figure(width: float = 8.0, height: float = 4.8):
     return plt.subplots(figsize=(width, height), layout="constrained")
 
 
+@functools.cache
+def _font_chars() -> frozenset[int]:
+    from matplotlib import font_manager
+    from matplotlib.ft2font import FT2Font
+
+    return frozenset(FT2Font(font_manager.findfont(font_manager.FontProperties())).get_charmap())
+
+
+def drawable(text: str) -> str:
+    """``text`` as the chart's font can draw it: a parenthesis holding characters the font lacks (e.g. an article's
+    Japanese words where no CJK font is installed) is left out, and any other such run becomes "…", where matplotlib
+    would draw empty boxes. The reports' tables keep the words whole."""
+    chars = _font_chars()
+
+    def lacks(s: str) -> bool:
+        return any(ord(c) not in chars for c in s if not c.isspace())
+
+    if not lacks(text):
+        return text
+    text = re.sub(r" ?\([^()]*\)", lambda m: "" if lacks(m.group()) else m.group(), text)
+    marked = "".join("\0" if ord(c) not in chars and not c.isspace() else c for c in text)
+    return re.sub("\0+", "…", marked)
+
+
 def caption(fig, here: str, published: str | None) -> None:
     width = max(60, int(fig.get_figwidth() * 14))  # characters of 7-point text across the figure
-    lines = textwrap.wrap(f"This machine: {here}", width)
+    lines = textwrap.wrap(f"This machine: {drawable(here)}", width)
     if published:
-        lines += textwrap.wrap(f"Published: {published}", width)
+        lines += textwrap.wrap(f"Published: {drawable(published)}", width)
     fig.get_layout_engine().set(h_pad=0.1)
     fig.supxlabel("\n".join(lines), fontsize=7, color="#444444", x=0.01, ha="left")
 

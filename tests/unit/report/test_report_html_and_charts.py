@@ -1,9 +1,11 @@
 """Every study's charts render from a real race.json fixture, and the HTML page embeds them."""
 import base64
+import warnings
+
 import pytest
 
 from ingestlab import published
-from ingestlab.report import html
+from ingestlab.report import html, plot
 from ingestlab.runners.runner_stats import read
 from ingestlab.studies import dvf, posts, refresh, wikipedia
 from tests.unit.studies.races import FIXTURES, result
@@ -27,3 +29,13 @@ def test_page_embeds_charts_and_renders_tables():
     page = html.page("t", "## Title\n\n| a | b |\n|---|---:|\n| x | 1 |\n\n- note", [("chart one", PNG + b"rest")])
     assert f'src="data:image/png;base64,{base64.b64encode(PNG + b"rest").decode()}"' in page
     assert "<table>" in page and "<h2>Title</h2>" in page and "<li>note</li>" in page and "data-images-loaded" in page
+
+
+def test_a_caption_leaves_out_words_its_font_cannot_draw_and_the_chart_draws_no_empty_boxes():
+    words = published.load("posts")["hardware"]
+    assert "localhost上のElasticsearch" in words  # the data keeps the article's words; only the chart's caption drops them
+    assert plot.drawable(words) == "MacBook Pro 13-inch (2016), client and node on it together"
+    assert plot.drawable("a 再インデクシング b (2016)") == "a … b (2016)" and plot.drawable("plain — text") == "plain — text"
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns of each glyph its font lacks
+        posts.STUDY.charts(result("posts"), published.load("posts"))
