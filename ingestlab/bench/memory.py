@@ -141,10 +141,14 @@ def peak_rss_mib(kind: str, n: int, tmp: Path) -> float:
 
 
 def _own_peak_kib() -> int:
-    for line in Path("/proc/self/status").read_text().splitlines():
-        if line.startswith("VmHWM:"):
-            return int(line.split()[1])
-    raise RuntimeError("no VmHWM in /proc/self/status (Linux only)")
+    import os
+
+    from ingestlab.rally.footprint import status_kib
+
+    kib = status_kib(os.getpid(), "VmHWM").get("VmHWM")
+    if kib is None:
+        raise RuntimeError("no VmHWM in /proc/self/status (Linux only)")
+    return kib
 
 
 def measure(kinds=None, scale: int = 10, base: int | None = None, worker_scale: int = 100) -> dict:

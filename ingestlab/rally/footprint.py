@@ -62,10 +62,6 @@ def status_kib(pid: int, *fields: str) -> dict[str, int]:
     return found
 
 
-def peak_kib(pid: int) -> int | None:
-    return status_kib(pid, "VmHWM").get("VmHWM")
-
-
 def kernel_name(pid: int) -> str | None:
     try:
         return Path(f"/proc/{pid}/comm").read_text().strip()
@@ -121,7 +117,7 @@ class ProcessPeaks:
         mine = os.getpid()
         values = sorted((kib / 1024 for p, kib in self.peaks.items() if p != mine), reverse=True)
         workers = sorted((kib / 1024 for p, kib in self.peaks.items() if p in self.workers and p != mine), reverse=True)
-        anonymous = sorted((kib / 1024 for p, kib in self.anonymous.items() if p in self.peaks and p != mine), reverse=True)
+        anonymous = sorted((kib / 1024 for p, kib in self.anonymous.items() if p != mine), reverse=True)
         return {"largest_mib": round(values[0], 1) if values else None, "processes": len(values),
                 "peaks_mib": [round(v, 1) for v in values], "workers_mib": [round(v, 1) for v in workers],
                 "workers_anonymous_mib": [round(v, 1) for v in anonymous]}

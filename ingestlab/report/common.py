@@ -56,6 +56,11 @@ def duration(seconds: float) -> str:
     return f"{hours} h {minutes} min" if hours else (f"{minutes} min {rest} s" if minutes else f"{rest} s")
 
 
+def _span_mib(values: list[float]) -> str:
+    """"N MiB", or "least–most MiB" of values sorted largest first."""
+    return f"{values[0]:,.0f} MiB" if len(values) == 1 else f"{values[-1]:,.0f}–{values[0]:,.0f} MiB"
+
+
 def footprint_line(footprint: dict | None) -> str:
     """"The race took …, its indices held … on disk, Rally's largest process peaked at … RSS" (what is known)."""
     footprint = footprint or {}
@@ -69,12 +74,10 @@ def footprint_line(footprint: dict | None) -> str:
         parts.append(f"Rally's largest process (of {memory['processes']}) peaked at {memory['largest_mib']:,.0f} MiB RSS")
     workers = memory.get("workers_mib") or []
     if workers:
-        each = f"{workers[0]:,.0f} MiB" if len(workers) == 1 else f"{workers[-1]:,.0f}–{workers[0]:,.0f} MiB"
-        parts.append(f"its load-driver {'worker' if len(workers) == 1 else f'workers ({len(workers)})'} peaked at {each} RSS")
+        parts.append(f"its load-driver {'worker' if len(workers) == 1 else f'workers ({len(workers)})'} peaked at {_span_mib(workers)} RSS")
         anonymous = memory.get("workers_anonymous_mib") or []
         if anonymous and anonymous[0] < 0.5 * workers[0]:  # most of it file pages: say how much was the worker's own
-            own = f"{anonymous[0]:,.0f} MiB" if len(anonymous) == 1 else f"{anonymous[-1]:,.0f}–{anonymous[0]:,.0f} MiB"
-            parts[-1] += (f" ({own} of it anonymous memory, the worker's own, sampled each second; the rest file pages it "
+            parts[-1] += (f" ({_span_mib(anonymous)} of it anonymous memory, the worker's own, sampled each second; the rest file pages it "
                           f"mapped, as Rally's bulk maps its corpus file)")
     return (", ".join(parts)[0].upper() + ", ".join(parts)[1:]) if parts else ""
 

@@ -37,14 +37,16 @@ def drawable(text: str) -> str:
     would draw empty boxes. The reports' tables keep the words whole."""
     chars = _font_chars()
 
+    def missing(c: str) -> bool:
+        return ord(c) not in chars and not c.isspace()
+
     def lacks(s: str) -> bool:
-        return any(ord(c) not in chars for c in s if not c.isspace())
+        return any(map(missing, s))
 
     if not lacks(text):
         return text
     text = re.sub(r" ?\([^()]*\)", lambda m: "" if lacks(m.group()) else m.group(), text)
-    marked = "".join("\0" if ord(c) not in chars and not c.isspace() else c for c in text)
-    return re.sub("\0+", "…", marked)
+    return re.sub("\0+", "…", "".join("\0" if missing(c) else c for c in text))
 
 
 def caption(fig, here: str, published: str | None) -> None:
