@@ -14,6 +14,7 @@ script can read it; min and max of the rounds are in the table.
 from __future__ import annotations
 
 import json
+import os
 import statistics
 import subprocess
 import sys
@@ -21,7 +22,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingestlab import machine, paths, racing
+from ingestlab import allocator, machine, paths, racing
 from ingestlab.cluster.http import http_json
 from ingestlab.rally.trackinfo import load as load_track
 
@@ -106,7 +107,7 @@ def _pack(task: Task, hosts: str, url: str, log) -> Side:
 def _minimal(task: Task, host: str, url: str) -> Side:
     before = _node_cpu_ms(url)
     proc = subprocess.run([sys.executable, "-m", "ingestlab.bench.minimal", task.minimal[0], "--host", host, *task.minimal[1:]],
-                          capture_output=True, text=True, env={**__import__("os").environ, "MALLOC_TRIM_THRESHOLD_": "268435456"})
+                          capture_output=True, text=True, env=allocator.with_settings(dict(os.environ)))
     if proc.returncode != 0:
         from ingestlab.errors import IngestlabError
 

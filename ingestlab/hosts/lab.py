@@ -29,7 +29,7 @@ import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ingestlab import net, paths, procs
+from ingestlab import allocator, net, paths, procs
 from ingestlab.cluster import lifecycle
 from ingestlab.cluster.health import wait_for_health_at
 from ingestlab.cluster.model import DEFAULT_HTTP_PORT, Cluster
@@ -150,8 +150,8 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
         PORT_VARIABLE: str(lab.actor_port),
         RUNNER_STATS: str(lab.runner_stats_file(host)),
         LAB_VARIABLE: lab.prefix,
-        "MALLOC_TRIM_THRESHOLD_": "268435456",
     })
+    env = allocator.with_settings(env)
     cmd = [sys.executable, "-m", "ingestlab.rally.launcher", "daemon", "start", f"--node-ip={address}", f"--coordinator-ip={lab.coordinator}"]
     if host:
         cmd = namespaces.in_namespace(host, cmd)

@@ -17,7 +17,7 @@ import time
 import uuid
 from pathlib import Path
 
-from ingestlab import machine, net, paths
+from ingestlab import allocator, machine, net, paths
 from ingestlab.errors import IngestlabError
 from ingestlab.osb import tool, workloads
 from ingestlab.rally.results import RaceResult
@@ -88,8 +88,8 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
             cmd.append(f"--exclude-tasks={exclude_tasks}")
         if test_mode:
             cmd.append("--test-mode")
-        env = {**os.environ, "BENCHMARK_HOME": str(tool.home()), PORT_VARIABLE: str(net.free_port()), RUNNER_STATS: str(stats_file),
-               "MALLOC_TRIM_THRESHOLD_": "268435456"}
+        env = allocator.with_settings({**os.environ, "BENCHMARK_HOME": str(tool.home()), PORT_VARIABLE: str(net.free_port()),
+                                       RUNNER_STATS: str(stats_file)})
         log(f"[ingestlab] {' '.join(cmd)}")
         started = time.monotonic()
         proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else subprocess.PIPE,

@@ -17,7 +17,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingestlab import machine, net, paths, procs
+from ingestlab import allocator, machine, net, paths, procs
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
@@ -51,9 +51,7 @@ def environment(race_id: str, home: Path, actor_port: int, progress: Path) -> di
         # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
         RUNNER_STATS_VARIABLE: str(rally_home.runner_stats_file(race_id, home)),
     })
-    # glibc otherwise returns freed memory to the OS after every batch: ~1 page fault per document
-    env.setdefault("MALLOC_TRIM_THRESHOLD_", "268435456")
-    return env
+    return allocator.with_settings(env)  # big request bodies from the heap, not a fresh mmap each
 
 
 def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | None = None) -> Outcome:

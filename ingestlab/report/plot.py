@@ -86,11 +86,12 @@ def bars(ax, positions, values, width, horizontal: bool, **style) -> None:
         if value is None:
             ax.annotate(MISSING, (0, pos) if horizontal else (pos, 0), ha="left" if horizontal else "center",
                         va="center" if horizontal else "bottom", color=style.get("color", "#444444"), fontsize=9)
-        elif horizontal:
+            continue
+        if horizontal:
             ax.barh(pos, value, width, **style)
         else:
             ax.bar(pos, value, width, **style)
-        style.pop("label", None)  # one legend entry per series
+        style.pop("label", None)  # one legend entry per series, on its first drawn bar
 
 
 def paired_bars(labels: list[str], here: list, published_values: list, *, ylabel: str, title: str, result, published: dict | None,
@@ -113,7 +114,8 @@ def paired_bars(labels: list[str], here: list, published_values: list, *, ylabel
         if reference is not None:
             ax.axhline(reference, color="#888888", linewidth=0.8)
     ax.set_title(title)
-    ax.legend()
+    if ax.get_legend_handles_labels()[0]:  # none when every value is missing (a chart of ratios to a row not raced)
+        ax.legend()
     caption(fig, here_line(result) if result is not None else "", published_line(published))
     return png(fig)
 

@@ -39,3 +39,18 @@ def test_a_caption_leaves_out_words_its_font_cannot_draw_and_the_chart_draws_no_
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # matplotlib warns of each glyph its font lacks
         posts.STUDY.charts(result("posts"), published.load("posts"))
+
+
+@pytest.mark.parametrize("here, published_values, labels", [
+    ([None], [None], []),  # nothing raced that the chart can show: no legend, no warning
+    ([None, 2.0], [3.0, None], ["this machine", "published"]),  # a series whose first value is missing keeps its label
+])
+def test_paired_bars_legend_names_only_series_with_a_bar(here, published_values, labels, monkeypatch):
+    seen = []
+    monkeypatch.setattr(plot, "png", lambda fig: seen.append([t.get_text() for t in (fig.axes[0].get_legend().get_texts()
+                                                                                     if fig.axes[0].get_legend() else [])]) or b"")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # matplotlib warns when a legend has nothing to show
+        plot.paired_bars([f"row {i}" for i in range(len(here))], here, published_values, ylabel="x", title="t", result=None,
+                         published={"elasticsearch": "5.2"})
+    assert seen == [labels]

@@ -1,0 +1,23 @@
+"""glibc's allocator settings for the processes that send documents: Rally's (and opensearch-benchmark's) load
+drivers, the lab's esrallyd daemons and the overhead bench's minimal client, which gets the same as the pack's side.
+
+A load driver builds and frees a request body of megabytes per bulk and reads scroll pages as large. With glibc's
+defaults, freed memory is handed back to the kernel once the top of the heap holds more than the trim threshold,
+and the next batch faults its pages in again. Raising only the trim threshold (``M_TRIM_THRESHOLD``) is not enough:
+setting any of these thresholds turns off glibc's self-tuning mmap threshold, which then stays at 128 KiB, so every
+buffer over that size became a fresh ``mmap`` whose pages the kernel zeroes on first touch, and an ``munmap`` when
+freed. Measured with the raw sliced-scroll copy and Rally's client on the 2-core AMD EPYC (20,000 pages): 12.9–15.1 µs
+of client CPU per document with the trim threshold alone, 5.1–8.6 with both set, 6.1–9.1 with neither; the
+process's peak RSS 107, 123 and 123 MiB.
+"""
+from __future__ import annotations
+
+TRIM_THRESHOLD = 256 << 20  # freed memory stays in the process up to this much at the top of its heap
+MMAP_THRESHOLD = 32 << 20  # buffers under this come from the heap, not a fresh mmap each (glibc's largest allowed)
+
+SETTINGS = {"MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD), "MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD)}
+
+
+def with_settings(env: dict) -> dict:
+    """``env`` with the allocator settings added where it does not set them itself."""
+    return {**SETTINGS, **env}
