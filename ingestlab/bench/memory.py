@@ -14,10 +14,13 @@ are done (each body dropped once "sent"). Its input is a corpus file of ~500-byt
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 import tempfile
 from pathlib import Path
+
+from ingestlab import allocator
 
 # kind: (what N counts, N at 1×)
 KINDS = {
@@ -133,16 +136,17 @@ def _run(kind: str, n: int, source: Path, out: Path) -> int:
 
 def peak_rss_mib(kind: str, n: int, tmp: Path) -> float:
     source = _prepare(kind, n, tmp)
+    env = dict(os.environ)
+    if kind in WORKERS:  # a worker gets the allocator settings Rally's load drivers race with
+        env = allocator.with_settings(env)
     proc = subprocess.run([sys.executable, "-m", "ingestlab.bench.memory", kind, str(n), str(source), str(tmp / f"out-{n}")],
-                          capture_output=True, text=True)
+                          capture_output=True, text=True, env=env)
     if proc.returncode != 0:
         raise RuntimeError(f"{kind} with {n} failed (exit {proc.returncode}): {proc.stderr[-1000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])["peak_rss_kib"] / 1024
 
 
 def _own_peak_kib() -> int:
-    import os
-
     from ingestlab.rally.footprint import status_kib
 
     kib = status_kib(os.getpid(), "VmHWM").get("VmHWM")

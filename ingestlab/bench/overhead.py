@@ -73,6 +73,12 @@ def tasks(runs: int, scale: float = 1.0) -> list[Task]:
     ]
 
 
+def _node_us_per_doc(node_ms: float, docs: int) -> float | None:
+    """The nodes' CPU per document, or None (shown as missing) when their counter did not move: Elasticsearch refreshes
+    its process stats about once a second, so a side shorter than that may read the same value twice."""
+    return node_ms * 1000 / docs if docs and node_ms > 0 else None
+
+
 def _node_cpu_ms(url: str) -> float:
     nodes = http_json(f"{url}/_nodes/stats/process?filter_path=nodes.*.process.cpu.total_in_millis")["nodes"]
     return sum(n["process"]["cpu"]["total_in_millis"] for n in nodes.values())
@@ -101,7 +107,7 @@ def _pack(task: Task, hosts: str, url: str, log) -> Side:
     runs = [s for s in result.runner_stats if s.get("task") == measured and "client_cpu_s" in s]
     docs = sum(s["docs"] for s in runs)
     return Side(result.tasks[task.task].throughput_median, statistics.median(s["client_cpu_s"] / s["docs"] * 1e6 for s in runs) if runs else None,
-                node_ms * 1000 / docs if docs else None)
+                _node_us_per_doc(node_ms, docs))
 
 
 def _minimal(task: Task, host: str, url: str) -> Side:
@@ -116,7 +122,7 @@ def _minimal(task: Task, host: str, url: str) -> Side:
     runs = json.loads(proc.stdout.strip().splitlines()[-1])["runs"]
     docs = sum(r["docs"] for r in runs)
     return Side(statistics.median(r["docs"] / r["seconds"] for r in runs), statistics.median(r["cpu_s"] / r["docs"] * 1e6 for r in runs),
-                node_ms * 1000 / docs)
+                _node_us_per_doc(node_ms, docs))
 
 
 def chosen_tasks(runs: int, scale: float, wanted: str | None) -> list[Task]:
@@ -191,6 +197,8 @@ def report(chosen: list[Task], history: list[Round], rounds: int, runs: int, war
 
         def show(stat, pattern=",.0f"):
             low, mid, high = stat
+            if mid is None:
+                return fmt(None, pattern)
             return f"{fmt(mid, pattern)} ({fmt(low, pattern)}–{fmt(high, pattern)})"
 
         lines.append(f"| {t.name} | {show(cells['pack_docs_s'])} | {show(cells['minimal_docs_s'])} | {show(ratios, '.2f')}× "

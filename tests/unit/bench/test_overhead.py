@@ -1,0 +1,17 @@
+from ingestlab.bench import overhead
+
+
+def test_a_node_counter_that_did_not_move_is_missing_not_zero():
+    assert overhead._node_us_per_doc(0.0, 30000) is None  # process stats are refreshed about once a second
+    assert overhead._node_us_per_doc(120.0, 30000) == 4.0
+    assert overhead._node_us_per_doc(120.0, 0) is None
+
+
+def test_the_report_shows_a_missing_node_figure_as_missing():
+    task = overhead.tasks(runs=1, scale=0.01)[2]
+    history = [overhead.Round(pack={task.name: overhead.Side(80000.0, 0.4, 37.0)}, minimal={task.name: overhead.Side(72000.0, 2.1, None)})]
+    text, data = overhead.report([task], history, rounds=1, runs=1)
+    row = next(line for line in text.splitlines() if line.startswith(f"| {task.name} "))
+    assert row.rstrip(" |").endswith("37.0 (37.0–37.0) | —") and "0.0" not in row
+    assert data[task.name]["minimal_node_us"] == (None, None, None)
+    assert f"{task.name}: pack/minimal = 1.11x" in text
