@@ -6,13 +6,15 @@ defaults, freed memory is handed back to the kernel once the top of the heap hol
 and the next batch faults its pages in again. Raising only the trim threshold (``M_TRIM_THRESHOLD``) is not enough:
 setting any of these thresholds turns off glibc's self-tuning mmap threshold, which then stays at 128 KiB, so every
 buffer over that size became a fresh ``mmap`` whose pages the kernel zeroes on first touch, and an ``munmap`` when
-freed. Measured with the raw sliced-scroll copy and Rally's client on the 2-core AMD EPYC (20,000 pages): 12.9–15.1 µs
-of client CPU per document with the trim threshold alone, 5.1–8.6 with both set, 6.1–9.1 with neither; the
-process's peak RSS 107, 123 and 123 MiB.
+freed. Measured with the raw sliced-scroll copy and Rally's client on the 2-core AMD EPYC (20,000 pages): 11.5–15.1 µs
+of client CPU per document with the trim threshold alone, 5.0–7.9 with both set (a trim threshold of 64 or 256 MiB
+alike), 6.1–9.1 with neither; the process's peak RSS 107, 120–128 and 123 MiB. A pmc worker racing Rally's own bulk
+(57,420 articles, one node) kept 284 MiB of anonymous memory with 64 MiB, 298–306 with 256 MiB, and 193–210 with the
+trim threshold alone, when its ~15 MB bodies (500 articles of ~30 KB) were each a fresh mmap.
 """
 from __future__ import annotations
 
-TRIM_THRESHOLD = 256 << 20  # freed memory stays in the process up to this much at the top of its heap
+TRIM_THRESHOLD = 64 << 20  # freed memory stays in the process up to this much at the top of its heap
 MMAP_THRESHOLD = 32 << 20  # buffers under this come from the heap, not a fresh mmap each (glibc's largest allowed)
 
 SETTINGS = {"MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD), "MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD)}

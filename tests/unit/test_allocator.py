@@ -7,7 +7,7 @@ from ingestlab.rally.race import environment
 
 def test_both_thresholds_are_set_since_one_alone_pins_the_mmap_threshold_at_128_kib():
     env = allocator.with_settings({"PATH": "/bin"})
-    assert env["MALLOC_TRIM_THRESHOLD_"] == str(256 << 20)
+    assert env["MALLOC_TRIM_THRESHOLD_"] == str(64 << 20)
     assert env["MALLOC_MMAP_THRESHOLD_"] == str(32 << 20)  # glibc refuses more than 32 MiB on 64-bit
     assert env["PATH"] == "/bin"
 
