@@ -14,12 +14,14 @@ trim threshold alone, when its ~15 MB bodies (500 articles of ~30 KB) were each 
 """
 from __future__ import annotations
 
+from typing import Mapping
+
 TRIM_THRESHOLD = 64 << 20  # freed memory stays in the process up to this much at the top of its heap
 MMAP_THRESHOLD = 32 << 20  # buffers under this come from the heap, not a fresh mmap each (glibc's largest allowed)
 
 SETTINGS = {"MALLOC_TRIM_THRESHOLD_": str(TRIM_THRESHOLD), "MALLOC_MMAP_THRESHOLD_": str(MMAP_THRESHOLD)}
 
 
-def with_settings(env: dict) -> dict:
+def with_settings(env: Mapping[str, str]) -> dict:
     """``env`` with the allocator settings added where it does not set them itself."""
     return {**SETTINGS, **env}

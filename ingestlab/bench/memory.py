@@ -136,9 +136,7 @@ def _run(kind: str, n: int, source: Path, out: Path) -> int:
 
 def peak_rss_mib(kind: str, n: int, tmp: Path) -> float:
     source = _prepare(kind, n, tmp)
-    env = dict(os.environ)
-    if kind in WORKERS:  # a worker gets the allocator settings Rally's load drivers race with
-        env = allocator.with_settings(env)
+    env = allocator.with_settings(os.environ) if kind in WORKERS else None  # a worker: the settings Rally's load drivers race with
     proc = subprocess.run([sys.executable, "-m", "ingestlab.bench.memory", kind, str(n), str(source), str(tmp / f"out-{n}")],
                           capture_output=True, text=True, env=env)
     if proc.returncode != 0:

@@ -39,8 +39,8 @@ class Task:
     corpus_docs: int  # documents one run writes
     only: bool = False  # race only the measured task (Rally's --include-tasks): its challenge has other cells
     # race the whole challenge once before any round, then only the measured task: its challenge first makes what the
-    # task reads (the reindex's source index), and a source loaded anew in every race was still merging its segments
-    # during the pack's copies while the minimal client, running later, read it settled
+    # task reads (the reindex's source index); loaded anew in every race, the source's loading counted in the pack's
+    # node CPU and ran just before the pack's copies, never before the minimal client's
     prepare: bool = False
 
 
@@ -121,7 +121,7 @@ def _pack(task: Task, hosts: str, url: str, log) -> Side:
 def _minimal(task: Task, host: str, url: str) -> Side:
     before = _node_cpu_ms(url)
     proc = subprocess.run([sys.executable, "-m", "ingestlab.bench.minimal", task.minimal[0], "--host", host, *task.minimal[1:]],
-                          capture_output=True, text=True, env=allocator.with_settings(dict(os.environ)))
+                          capture_output=True, text=True, env=allocator.with_settings(os.environ))
     if proc.returncode != 0:
         from ingestlab.errors import IngestlabError
 
