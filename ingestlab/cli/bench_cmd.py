@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import shutil
 
 from ingestlab.cli import options
 
@@ -14,9 +15,9 @@ def cmd_overhead(args) -> int:
     from ingestlab.bench import overhead
     from ingestlab.cluster import lifecycle
 
-    def measure(hosts: str, url: str) -> None:
+    def measure(hosts: str, url: str, data_note: str | None = None) -> None:
         text, data = overhead.run(hosts, url, rounds=args.rounds, runs=args.runs, scale=args.scale, tasks=args.tasks,
-                                  warmup_rounds=args.warmup_rounds)
+                                  warmup_rounds=args.warmup_rounds, data_note=data_note)
         out = overhead.write(text, data)
         print(text)
         print(f"[ingestlab] overhead report: {out}/report.md and results.json")
@@ -24,9 +25,17 @@ def cmd_overhead(args) -> int:
     overhead.chosen_tasks(args.runs, args.scale, args.tasks)  # an unknown task is named before a node starts
     if args.target_hosts:
         measure(args.target_hosts, f"http://{args.target_hosts.split(',')[0]}")
-    else:
-        with lifecycle.running(options.shape(args, **SHAPE)) as cluster:
-            measure(cluster.hosts, cluster.url)
+        return 0
+    in_memory = None if args.data_dir else overhead.in_memory_data_dir()
+    data_dir = args.data_dir or in_memory
+    note = (f"The node kept its data in memory ({in_memory}, a tmpfs), so no side's figures carry the disk's fsync times "
+            "(`--data-dir` puts it on a disk)." if in_memory else f"The node kept its data on disk ({data_dir or 'under INGESTLAB_HOME'}).")
+    try:
+        with lifecycle.running(options.shape(args, **SHAPE, data_dir=str(data_dir) if data_dir else None)) as cluster:
+            measure(cluster.hosts, cluster.url, note)
+    finally:
+        if in_memory:  # memory, not disk: give it back now, also after an error or Ctrl-C
+            shutil.rmtree(in_memory, ignore_errors=True)
     return 0
 
 
@@ -74,6 +83,8 @@ def add(sub) -> None:
     ov.add_argument("--scale", type=float, default=1.0, help="corpus sizes × this (1.0: posts 10,000 docs, wikipedia 20,000 pages)")
     ov.add_argument("--tasks", help="a comma-separated subset of: posts-index, posts-bulk-1000, posts-bulk-10000, refresh, reindex-raw")
     ov.add_argument("--target-hosts", help="measure on this node (default: the pack provisions one)")
+    ov.add_argument("--data-dir", help="where the provisioned node keeps its data (default: in memory, /dev/shm, when it has 4 GB "
+                                       "free, so the disk's fsync noise stays out of both sides; else under INGESTLAB_HOME)")
     options.add_shape(ov, nodes=False)
     ov.set_defaults(func=cmd_overhead)
     _add_load(kinds.add_parser("load", help="the load side alone, no cluster: generators, converters, request bodies"))

@@ -15,3 +15,18 @@ def test_the_report_shows_a_missing_node_figure_as_missing():
     assert row.rstrip(" |").endswith("37.0 (37.0–37.0) | —") and "0.0" not in row
     assert data[task.name]["minimal_node_us"] == (None, None, None)
     assert f"{task.name}: pack/minimal = 1.11x" in text
+
+
+def test_the_bench_node_keeps_its_data_in_memory_only_where_there_is_room(tmp_path):
+    assert overhead.in_memory_data_dir(shm=tmp_path / "missing") is None
+    assert overhead.in_memory_data_dir(need_bytes=1 << 62, shm=tmp_path) is None  # no filesystem has 4 EiB free
+    chosen = overhead.in_memory_data_dir(need_bytes=1, shm=tmp_path)
+    assert chosen is not None and chosen.parent == tmp_path
+
+
+def test_the_report_says_where_the_node_kept_its_data():
+    task = overhead.tasks(1)[0]
+    side = overhead.Side(100.0, 1.0, 2.0)
+    text, _ = overhead.report([task], [overhead.Round(pack={task.name: side}, minimal={task.name: side})], 1, 1,
+                              data_note="The node kept its data in memory (/dev/shm/x, a tmpfs).")
+    assert "The node kept its data in memory (/dev/shm/x, a tmpfs)." in text
