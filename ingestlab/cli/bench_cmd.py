@@ -29,7 +29,7 @@ def cmd_overhead(args) -> int:
     in_memory = None if args.data_dir else overhead.in_memory_data_dir()
     data_dir = args.data_dir or in_memory
     note = (f"The node kept its data in memory ({in_memory}, a tmpfs), so no side's figures carry the disk's fsync times "
-            "(`--data-dir` puts it on a disk)." if in_memory else f"The node kept its data on disk ({data_dir or 'under INGESTLAB_HOME'}).")
+            "(`--data-dir` puts it on a disk)." if in_memory else f"The node kept its data in {data_dir or 'INGESTLAB_HOME'}.")
     try:
         with lifecycle.running(options.shape(args, **SHAPE, data_dir=str(data_dir) if data_dir else None)) as cluster:
             measure(cluster.hosts, cluster.url, note)
