@@ -50,7 +50,7 @@ def cmd_corpora(args) -> int:
                              test_mode=args.test_mode)
         return 0
     corpora.scaling(chosen, test_mode=args.test_mode, extra_params=extra, clients=args.clients, version=args.version,
-                    full_size=args.full_size, shapes=tuple(int(n) for n in args.nodes.split(",")))
+                    full_size=args.full_size, shapes=tuple(int(n) for n in args.nodes.split(",")), skip_disk_check=args.skip_disk_check)
     return 0
 
 
@@ -97,6 +97,9 @@ def add(sub) -> None:
     cs.add_argument("--driver-cpus", type=float, default=0.5, help="--emulated: the load driver's cores (default 0.5)")
     cs.add_argument("--full-size", action="store_true", help="Rally's own corpus sizes (eventdata 20 M, geonames 11.4 M, pmc 574 k "
                                                               "docs), 120 s warm-up, 2 GB heaps; --track-param still overrides")
+    cs.add_argument("--skip-disk-check", action="store_true",
+                    help="race even when the indices and corpus files the sizes asked for would not fit on the disk, as "
+                         "estimated from the pack's own full-size races (checked before any node starts)")
     cs.add_argument("--clients", type=int, help="bulk_indexing_clients (default: the tracks' 8)")
     cs.add_argument("--version", choices=options.VERSIONS, help="Elasticsearch of both clusters (default: the study's own, see tracks/eventdata/README.md)")
     cs.add_argument("--track-param", action="append", metavar="TRACK.KEY=VALUE", help="e.g. geonames.geonames_docs=234908, repeatable")

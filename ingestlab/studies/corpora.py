@@ -47,11 +47,16 @@ class Corpus(Study):
     published = "rally-corpora"
     default_version = "9.2.0"  # the study ran 5.2, which the pack cannot provision: the newest line instead
 
-    def __init__(self, name: str, title: str, small_params: dict, full_size: dict, load_bench=None):
+    def __init__(self, name: str, title: str, small_params: dict, full_size: dict, load_bench=None,
+                 stored_bytes_per_doc: float = 0, file_bytes_per_doc: float = 0):
         self.name, self.title, self.small_params = name, title, small_params
+        self.docs_param = next(iter(full_size))  # the track parameter that sets its documents
         # Rally's own corpus size, and the 120 s warm-up of the races the article ran with Rally's defaults
         self.full_size = {**full_size, "warmup_time_period": 120}
         self.load_bench = load_bench
+        # disk per document, measured in the pack's full-size races (see corpora_room): one copy of the index at
+        # a race's end, and the corpus file the pack makes (0: generated on the fly)
+        self.stored_bytes_per_doc, self.file_bytes_per_doc = stored_bytes_per_doc, file_bytes_per_doc
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
         rows = indexing(result)
@@ -77,11 +82,14 @@ class Corpus(Study):
 
 
 
+# Bytes per document: the larger of the 1-node full-size (2026-11-25T185718) and 3-node half-size (2026-11-25T203218)
+# races' indices at their end (Elasticsearch 9.2.0), per copy; the corpus files as the pack made them.
 EVENTDATA = Corpus("eventdata", "Rally corpora: eventdata (nginx logs generated on the fly)", {"eventdata_docs": 100_000},
-                   {"eventdata_docs": 20_000_000}, load_bench=loadbench.eventdata)
+                   {"eventdata_docs": 20_000_000}, load_bench=loadbench.eventdata, stored_bytes_per_doc=303)
 GEONAMES = Corpus("geonames", "Rally corpora: geonames (real GeoNames places)", {"geonames_docs": 100_000},
-                  {"geonames_docs": 11_396_503})
-PMC = Corpus("pmc", "Rally corpora: pmc (real PMC full-text articles)", {"pmc_docs": 1_000}, {"pmc_docs": 574_199})
+                  {"geonames_docs": 11_396_503}, stored_bytes_per_doc=783, file_bytes_per_doc=312)
+PMC = Corpus("pmc", "Rally corpora: pmc (real PMC full-text articles)", {"pmc_docs": 1_000}, {"pmc_docs": 574_199},
+             stored_bytes_per_doc=45_650, file_bytes_per_doc=30_031)
 TRACKS = (EVENTDATA, GEONAMES, PMC)
 
 
@@ -209,19 +217,31 @@ class Table:
 
 
 def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = None, clients: int | None = None,
-            version: str | None = None, full_size: bool = False, shapes: tuple[int, ...] = (1, 3), log=print):
+            version: str | None = None, full_size: bool = False, shapes: tuple[int, ...] = (1, 3), skip_disk_check: bool = False,
+            log=print):
     """Race each track on 1 node, then on 3 nodes with 0 and 1 replica; write the report beside the study's.
-    ``full_size``: Rally's own corpus sizes (each track's ``full_size``), nodes with a larger heap."""
+    ``full_size``: Rally's own corpus sizes (each track's ``full_size``), nodes with a larger heap. Unless
+    ``skip_disk_check``, first make sure the indices and corpus files fit on the disk (:mod:`.corpora_room`)."""
     from ingestlab import racing
     from ingestlab.cluster import lifecycle
 
+    def params_of(study) -> dict:
+        return {**(study.full_size if full_size else study.small_params), **(extra_params or {}).get(study.name, {})}
+
+    if not (test_mode or skip_disk_check):  # before any node starts: a full-size setup may outgrow the disk an hour in
+        from ingestlab.rally.home import data_cache
+        from ingestlab.studies import corpora_room
+
+        corpus_dir = data_cache()
+        corpora_room.check([n for nodes in shapes for n in corpora_room.needs(tracks, {t.name: params_of(t) for t in tracks}, nodes, corpus_dir)],
+                           paths.clusters_dir(), corpus_dir)
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     table = Table(tracks)
     for shape, challenge in (s for s in SHAPES if s[0]["nodes"] in shapes):
         sized = {**shape, "heap": FULL_SIZE_HEAP} if full_size else shape
         with lifecycle.running(lifecycle.Shape(**sized, version=version or tracks[0].default_version), log=log) as cluster:
             for study in tracks:
-                params = {**(study.full_size if full_size else study.small_params), **(extra_params or {}).get(study.name, {})}
+                params = params_of(study)
                 if clients:
                     params["bulk_indexing_clients"] = clients
                 if shape["nodes"] == 1:
