@@ -38,11 +38,17 @@ def needs(tracks, params: dict[str, dict], nodes: int, corpus_dir: Path) -> list
     for t in tracks:
         p = params[t.name]
         docs = p.get(t.docs_param)
-        if not isinstance(docs, int) or docs < 0:
+        if isinstance(docs, bool) or not isinstance(docs, int) or docs < 0:
             raise IngestlabError(f"track param {t.name}.{t.docs_param} must be a whole number of documents, not {docs!r}")
         sweep = p.get("replica_sweep", [0, 1])
-        copies = 1 if nodes == 1 else 1 + max((int(r) for r in sweep), default=0)
-        indexed = docs * min(float(p.get("ingest_percentage", 100)), 100.0) / 100
+        try:
+            replicas = [int(r) for r in (sweep if isinstance(sweep, (list, tuple)) else [sweep])]
+            percentage = float(p.get("ingest_percentage", 100))
+        except (TypeError, ValueError):
+            raise IngestlabError(f"track params {t.name}.replica_sweep (a list of replica counts) and {t.name}.ingest_percentage "
+                                 f"(a number) must be numbers, not {sweep!r} and {p.get('ingest_percentage')!r}") from None
+        copies = 1 if nodes == 1 else 1 + max(replicas, default=0)
+        indexed = docs * min(percentage, 100.0) / 100
         made = not t.file_bytes_per_doc or "corpus_file" in p or (corpus_dir / t.name / f"{t.name}-{docs}.json").exists()
         out.append(Need(t.name, t.docs_param, docs, nodes, copies, round(indexed * t.stored_bytes_per_doc * copies),
                         0 if made else round(docs * t.file_bytes_per_doc)))

@@ -29,6 +29,9 @@ def test_needs_count_copies_ingest_percentage_and_corpus_files_still_to_make(tmp
     assert supplied.file_bytes == 0
     with pytest.raises(IngestlabError, match=r"pmc\.pmc_docs must be a whole number"):
         corpora_room.needs([corpora.PMC], _full(corpora.PMC, pmc={"pmc_docs": "many"}), 1, tmp_path)
+    with pytest.raises(IngestlabError, match=r"pmc\.replica_sweep .* must be numbers, not \['one'\]"):
+        corpora_room.needs([corpora.PMC], _full(corpora.PMC, pmc={"replica_sweep": ["one"]}), 3, tmp_path)
+    assert corpora_room.needs([corpora.PMC], _full(corpora.PMC, pmc={"replica_sweep": 2}), 3, tmp_path)[0].copies == 3
 
 
 def test_the_check_names_each_need_the_room_and_the_parameter_to_lower(tmp_path, monkeypatch):
