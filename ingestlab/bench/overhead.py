@@ -42,6 +42,7 @@ class Task:
     # task reads (the reindex's source index); loaded anew in every race, the source's loading counted in the pack's
     # node CPU and ran just before the pack's copies, never before the minimal client's
     prepare: bool = False
+    posts_corpus: int = 0  # documents of the posts corpus file the minimal client reads (0: none)
 
 
 def _posts_file(name: str) -> Path:
@@ -63,18 +64,24 @@ def tasks(runs: int, scale: float = 1.0) -> list[Task]:
     write = ["write", "--index", "overhead-minimal", "--index-body", posts_index, "--corpus", str(posts_file), "--runs", str(runs)]
     return [
         Task("posts-index", "posts index API", "posts", "index-api", "index-api", {"posts_docs": posts, "repetitions": runs, "index_name": "overhead-pack"},
-             write + ["--method", "index", "--docs", str(single)], single),
+             write + ["--method", "index", "--docs", str(single)], single, posts_corpus=posts),
         Task("posts-bulk-1000", "posts bulk 1000", "posts", "bulk", "bulk-1000", {"posts_docs": posts, "repetitions": runs, "bulk_size": 1000, "index_name": "overhead-pack"},
-             write + ["--method", "bulk", "--bulk-size", "1000", "--docs", str(posts)], posts),
+             write + ["--method", "bulk", "--bulk-size", "1000", "--docs", str(posts)], posts, posts_corpus=posts),
         Task("posts-bulk-10000", "posts bulk 10000", "posts", "bulk", "bulk-10000", {"posts_docs": posts, "repetitions": runs, "bulk_size": 10000, "index_name": "overhead-pack"},
-             write + ["--method", "bulk", "--bulk-size", "10000", "--docs", str(posts)], posts),
+             write + ["--method", "bulk", "--bulk-size", "10000", "--docs", str(posts)], posts, posts_corpus=posts),
         Task("refresh", "refresh single+refresh", "refresh", "refresh-table", f"single-{refreshed}-refresh-true",
              {"doc_counts": [refreshed], "refresh_modes": ["true"], "repetitions": runs, "index_name": "overhead-pack"},
-             write + ["--method", "index", "--refresh", "true", "--docs", str(refreshed)], refreshed, only=True),
+             write + ["--method", "index", "--refresh", "true", "--docs", str(refreshed)], refreshed, only=True, posts_corpus=posts),
         Task("reindex-raw", "reindex raw sliced scroll", "wikipedia", "raw-copy", "tool-sliced-local-raw",
              {"wiki_pages": pages, "source_shards": 2, "repetitions": runs, "source_index": "overhead-source", "dest_index": "overhead-pack"},
              ["copy", "--source", "overhead-source", "--dest", "overhead-minimal", "--runs", str(runs)], pages, only=True, prepare=True),
     ]
+
+
+def posts_corpora(chosen: list[Task]) -> list[int]:
+    """The posts corpus sizes the chosen tasks' minimal clients read: the refresh task's too, whose pack side races
+    another track and so never makes it."""
+    return sorted({t.posts_corpus for t in chosen if t.posts_corpus})
 
 
 def _node_us_per_doc(node_ms: float, docs: int) -> float | None:
@@ -174,10 +181,9 @@ def run(hosts: str, url: str, rounds: int = 2, runs: int = 3, scale: float = 1.0
         load_track(paths.TRACKS_DIR / t)  # a broken track fails here, before anything runs
     from ingestlab.corpus import makers
 
-    for t in chosen:  # the minimal client reads the corpus the pack's race makes: make it first
-        if t.track == "posts":
-            for document_set, spec in makers.generated_sets(load_track(paths.TRACKS_DIR / "posts", t.params).rendered):
-                makers.make_as_declared(_posts_file(document_set["source-file"]), document_set["document-count"], spec, log=log)
+    for docs in posts_corpora(chosen):  # the minimal client reads the posts track's corpus: make it first, whatever the pack races
+        for document_set, spec in makers.generated_sets(load_track(paths.TRACKS_DIR / "posts", {"posts_docs": docs}).rendered):
+            makers.make_as_declared(_posts_file(document_set["source-file"]), document_set["document-count"], spec, log=log)
     for t in chosen:
         if t.prepare:
             log(f"[ingestlab] overhead: {t.name}: its whole challenge once first (the measured task reads what it makes)")

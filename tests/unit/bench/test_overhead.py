@@ -30,3 +30,14 @@ def test_the_report_says_where_the_node_kept_its_data():
     text, _ = overhead.report([task], [overhead.Round(pack={task.name: side}, minimal={task.name: side})], 1, 1,
                               data_note="The node kept its data in memory (/dev/shm/x, a tmpfs).")
     assert "The node kept its data in memory (/dev/shm/x, a tmpfs)." in text
+
+
+def test_the_refresh_task_alone_has_the_posts_corpus_its_minimal_client_reads_made():
+    """`bench overhead --tasks refresh --scale 5` failed: the minimal client read posts-50000.json, which only a posts
+    task's race had made. Every writing task names the posts corpus its minimal side reads, and the bench makes it."""
+    chosen = [t for t in overhead.tasks(runs=1, scale=5) if t.key == "refresh"]
+    assert overhead.posts_corpora(chosen) == [50000]
+    assert chosen[0].minimal[chosen[0].minimal.index("--corpus") + 1].endswith("posts-50000.json")
+    everything = overhead.tasks(runs=1)
+    assert overhead.posts_corpora(everything) == [10000]
+    assert all(t.posts_corpus for t in everything if t.minimal[0] == "write")
