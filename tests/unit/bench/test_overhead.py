@@ -41,3 +41,22 @@ def test_the_refresh_task_alone_has_the_posts_corpus_its_minimal_client_reads_ma
     everything = overhead.tasks(runs=1)
     assert overhead.posts_corpora(everything) == [10000]
     assert all(t.posts_corpus for t in everything if t.minimal[0] == "write")
+
+
+def test_node_cpu_is_asked_again_until_every_node_measured_it_after_the_side():
+    # Elasticsearch answers its copy of the process stats, up to a second old: the side's end must be in it
+    answers = iter([{"n1": (1000, 500), "n2": (1700, 400)}, {"n1": (1900, 560), "n2": (1700, 400)}, {"n1": (1900, 560), "n2": (2100, 470)}])
+    asked, slept = [], []
+
+    def fetch(url):
+        asked.append(url)
+        return {"nodes": {k: {"process": {"timestamp": ts, "cpu": {"total_in_millis": ms}}} for k, (ts, ms) in next(answers).items()}}
+
+    assert overhead._node_cpu_ms("http://n:9200", 1800, fetch=fetch, clock=lambda: 0.0, sleep=slept.append) == 1030
+    assert len(asked) == 3 and slept == [0.2, 0.2] and "process.timestamp" in asked[0]
+
+
+def test_a_node_whose_copy_never_catches_up_gives_what_it_has_after_the_wait():
+    clock = iter([0.0, 1.0, 2.0, 3.5])
+    fetch = lambda url: {"nodes": {"n1": {"process": {"timestamp": 10, "cpu": {"total_in_millis": 700}}}}}  # noqa: E731
+    assert overhead._node_cpu_ms("http://n:9200", 1e12, wait_s=3.0, fetch=fetch, clock=lambda: next(clock), sleep=lambda s: None) == 700
