@@ -147,15 +147,18 @@ def stop(cluster: Cluster, timeout: float = 60, log=lambda *_: None) -> None:
 
 
 @contextmanager
-def running(shape: Shape, keep: bool = False, log=print):
-    """A cluster for the length of a ``with`` block: up before it, stopped after it (unless ``keep``)."""
+def running(shape: Shape, keep: bool = False, drop_data: bool = False, log=print):
+    """A cluster for the length of a ``with`` block: up before it, stopped after it (unless ``keep``). ``drop_data``:
+    then empty its nodes' data directories too (their next start would anyway), so a full-size setup's indices do
+    not hold the disk the next setup needs; logs and config stay."""
     cluster = up(shape, log=log)
     try:
         yield cluster
     finally:
         if not keep:
             stop(cluster, log=log)
-            log(f"[ingestlab] cluster {cluster.name} stopped")
+            freed = sum(node_process.drop_data(n) for n in cluster.nodes) if drop_data else 0
+            log(f"[ingestlab] cluster {cluster.name} stopped" + (f"; its nodes' data removed ({freed / 1e9:,.2f} GB)" if drop_data else ""))
 
 
 def down(name: str = DEFAULT_CLUSTER, log=print) -> bool:

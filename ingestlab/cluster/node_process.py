@@ -26,7 +26,7 @@ def node_settings(spec: DistributionSpec, cluster: Cluster, node: Node) -> dict:
         "network.host": node.address,
         "http.port": str(node.http_port),
         "transport.port" if spec.major >= 7 or spec.engine == "opensearch" else "transport.tcp.port": str(node.transport_port),
-        "path.data": node.data_path or str(Path(node.directory) / "data"),
+        "path.data": str(data_dir(node)),
         "path.logs": str(Path(node.directory) / "logs"),
         # a benchmark must not stop because a shared disk is filling up
         "cluster.routing.allocation.disk.threshold_enabled": "false",
@@ -74,6 +74,23 @@ def log_tail(node: Node, lines: int = 30) -> str:
             tail = f.read_text(errors="replace").splitlines()[-lines:]
             chunks.append(f"--- {f} (last {len(tail)} lines)\n" + "\n".join(tail))
     return "\n".join(chunks[:2]) or "(no log output)"
+
+
+def data_dir(node: Node) -> Path:
+    """Where the node keeps its indices (its ``path.data``)."""
+    return Path(node.data_path or Path(node.directory) / "data")
+
+
+def drop_data(node: Node) -> int:
+    """Empty a stopped node's data directory, keeping its logs and config; the bytes it freed."""
+    where = data_dir(node)
+    freed = sum(f.stat().st_size for f in where.rglob("*") if f.is_file() and not f.is_symlink()) if where.is_dir() else 0
+    for child in (where.iterdir() if where.is_dir() else ()):
+        if child.is_dir() and not child.is_symlink():
+            shutil.rmtree(child)
+        else:
+            child.unlink()
+    return freed
 
 
 def _prepare_fresh(es_home: Path, cluster: Cluster, node_dir: Path, user: ServiceUser, env: dict) -> None:

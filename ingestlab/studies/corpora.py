@@ -232,14 +232,14 @@ def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = 
         from ingestlab.rally.home import data_cache
         from ingestlab.studies import corpora_room
 
-        corpus_dir = data_cache()
-        corpora_room.check([n for nodes in shapes for n in corpora_room.needs(tracks, {t.name: params_of(t) for t in tracks}, nodes, corpus_dir)],
-                           paths.clusters_dir(), corpus_dir)
+        corpora_room.check([n for nodes in shapes for n in corpora_room.needs(tracks, {t.name: params_of(t) for t in tracks}, nodes)],
+                           paths.clusters_dir(), data_cache())
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     table = Table(tracks)
     for shape, challenge in (s for s in SHAPES if s[0]["nodes"] in shapes):
         sized = {**shape, "heap": FULL_SIZE_HEAP} if full_size else shape
-        with lifecycle.running(lifecycle.Shape(**sized, version=version or tracks[0].default_version), log=log) as cluster:
+        # each setup's indices removed at its end: the next setup's room (the disk check counts one setup at a time)
+        with lifecycle.running(lifecycle.Shape(**sized, version=version or tracks[0].default_version), drop_data=True, log=log) as cluster:
             for study in tracks:
                 params = params_of(study)
                 if clients:

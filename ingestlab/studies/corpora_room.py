@@ -31,9 +31,13 @@ class Need:
     file_bytes: int  # 0 when the corpus file is there already, or is not a file (generated on the fly)
 
 
-def needs(tracks, params: dict[str, dict], nodes: int, corpus_dir: Path) -> list[Need]:
+def needs(tracks, params: dict[str, dict], nodes: int, home: Path | None = None) -> list[Need]:
     """What each track's race on ``nodes`` nodes needs at the parameters ``params`` give it (after overrides): its
-    documents (times ``ingest_percentage``), one copy on one node, 1 + the largest of ``replica_sweep`` on three."""
+    documents (times ``ingest_percentage``), one copy on one node, 1 + the largest of ``replica_sweep`` on three. A
+    corpus file counts as made where Rally would find it (the track's folder, then the data cache of the Rally home
+    ``home``, None: the pack's)."""
+    from ingestlab.rally.home import corpus_dirs
+
     out = []
     for t in tracks:
         p = params[t.name]
@@ -49,7 +53,8 @@ def needs(tracks, params: dict[str, dict], nodes: int, corpus_dir: Path) -> list
                                  f"(a number) must be numbers, not {sweep!r} and {p.get('ingest_percentage')!r}") from None
         copies = 1 if nodes == 1 else 1 + max(replicas, default=0)
         indexed = docs * min(percentage, 100.0) / 100
-        made = not t.file_bytes_per_doc or "corpus_file" in p or (corpus_dir / t.name / f"{t.name}-{docs}.json").exists()
+        made = (not t.file_bytes_per_doc or "corpus_file" in p
+                or any((Path(d) / f"{t.name}-{docs}.json").exists() for d in corpus_dirs(t.track, t.name, home)))
         out.append(Need(t.name, t.docs_param, docs, nodes, copies, round(indexed * t.stored_bytes_per_doc * copies),
                         0 if made else round(docs * t.file_bytes_per_doc)))
     return out

@@ -73,3 +73,26 @@ def test_a_secured_cluster_turns_on_security_and_tls_on_both_layers():
     assert s["xpack.security.enabled"] == "true"
     assert s["xpack.security.http.ssl.enabled"] == "true" and s["xpack.security.transport.ssl.enabled"] == "true"
     assert s["xpack.security.http.ssl.certificate"] == "node.crt"  # a copy in the node's own config dir
+
+
+def test_a_stopped_setups_data_can_be_dropped_keeping_its_logs(tmp_path, monkeypatch):
+    c = Cluster(name="t", version="9.2.0", heap="512m")
+    c.nodes = [Node(f"node-{i + 1}", 29200 + i, 29300 + i, str(tmp_path / f"node-{i + 1}")) for i in range(2)]
+    for n in c.nodes:
+        shard = tmp_path / n.name / "data" / "indices" / "abc" / "0"
+        shard.mkdir(parents=True)
+        (shard / "_0.cfs").write_bytes(b"x" * 1000)
+        (tmp_path / n.name / "logs").mkdir()
+        (tmp_path / n.name / "logs" / "t.log").write_text("kept")
+    monkeypatch.setattr(lifecycle, "up", lambda shape, log: c)
+    stopped, said = [], []
+    monkeypatch.setattr(lifecycle, "stop", lambda cluster, log: stopped.append(cluster))
+    with lifecycle.running(lifecycle.Shape(nodes=2), log=said.append):
+        pass
+    assert stopped and all(any((tmp_path / n.name / "data").iterdir()) for n in c.nodes)  # by default the data stays
+    with lifecycle.running(lifecycle.Shape(nodes=2), drop_data=True, log=said.append):
+        assert all(any((tmp_path / n.name / "data").iterdir()) for n in c.nodes)  # only after the block
+    assert all((tmp_path / n.name / "data").is_dir() and not any((tmp_path / n.name / "data").iterdir()) for n in c.nodes)
+    assert all((tmp_path / n.name / "logs" / "t.log").read_text() == "kept" for n in c.nodes)
+    assert said[-1] == "[ingestlab] cluster t stopped; its nodes' data removed (0.00 GB)" and len(stopped) == 2
+    assert node_process.drop_data(c.nodes[0]) == 0

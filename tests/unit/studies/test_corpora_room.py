@@ -14,9 +14,16 @@ def _full(*tracks, **extra):
     return {t.name: {**t.full_size, **extra.get(t.name, {})} for t in tracks}
 
 
+def _made(home, track, name):
+    """A corpus file in the data cache of the Rally home ``home``, where the pack makes it."""
+    from ingestlab.rally.home import data_cache
+
+    (data_cache(home) / track).mkdir(parents=True, exist_ok=True)
+    (data_cache(home) / track / name).write_bytes(b"")
+
+
 def test_needs_count_copies_ingest_percentage_and_corpus_files_still_to_make(tmp_path):
-    (tmp_path / "geonames").mkdir()
-    (tmp_path / "geonames" / "geonames-11396503.json").write_bytes(b"")  # made already
+    _made(tmp_path, "geonames", "geonames-11396503.json")  # made already
     tracks = (corpora.EVENTDATA, corpora.GEONAMES, corpora.PMC)
     one, three = (corpora_room.needs(tracks, _full(*tracks), n, tmp_path) for n in (1, 3))
     by = {n.track: n for n in three}
@@ -47,8 +54,7 @@ def test_the_check_names_each_need_the_room_and_the_parameter_to_lower(tmp_path,
     assert "needs ≈ 69.7 GB, has 44.0 GB free, 31.4 GB of it before Elasticsearch's flood stage (95% full)" in text
     assert "lower pmc.pmc_docs with --track-param" in text and "--skip-disk-check" in text
     # the races run one after another on emptied nodes: only the largest index counts, with every file still to make
-    (tmp_path / "pmc").mkdir()
-    (tmp_path / "pmc" / "pmc-287100.json").write_bytes(b"")
+    _made(tmp_path, "pmc", "pmc-287100.json")
     small = corpora_room.needs(tracks, _full(*tracks, pmc={"pmc_docs": 287_100}), 3, tmp_path)
     assert sum(n.index_bytes for n in small) > 31.4 * GB > max(n.index_bytes for n in small)
     corpora_room.check(small, tmp_path / "clusters", tmp_path)
@@ -78,9 +84,21 @@ def test_scaling_refuses_before_any_node_starts_and_can_be_told_to_race_anyway(t
 def test_indices_and_corpus_files_on_different_disks_are_counted_apart(tmp_path, monkeypatch):
     rooms = {"clusters": (1, 60 * GB, 65 * GB), "data": (2, 10 * GB, 15 * GB)}  # (device, room, free)
     monkeypatch.setattr(corpora_room, "_usable", lambda p: rooms[p.name])
-    need = corpora_room.needs((corpora.PMC,), _full(corpora.PMC), 3, tmp_path / "data")  # index 52.4 GB, file 17.2 GB
+    need = corpora_room.needs((corpora.PMC,), _full(corpora.PMC), 3, tmp_path)  # index 52.4 GB, file 17.2 GB
     with pytest.raises(IngestlabError) as e:
         corpora_room.check(need, tmp_path / "clusters", tmp_path / "data")
     assert f"{tmp_path / 'data'}: needs ≈ 17.2 GB" in str(e.value) and "clusters: needs" not in str(e.value)
     rooms["data"] = (2, 20 * GB, 25 * GB)
     corpora_room.check(need, tmp_path / "clusters", tmp_path / "data")
+
+
+def test_a_corpus_file_in_the_tracks_own_folder_counts_as_made(tmp_path, monkeypatch):
+    """Rally looks in the track's folder before its data cache (a user may have put Rally's own file there)."""
+    from ingestlab import paths
+
+    monkeypatch.setattr(paths, "TRACKS_DIR", tmp_path / "tracks")
+    home = tmp_path / "home"
+    assert corpora_room.needs((corpora.PMC,), _full(corpora.PMC), 1, home)[0].file_bytes == round(574_199 * 30_031)
+    (tmp_path / "tracks" / "pmc").mkdir(parents=True)
+    (tmp_path / "tracks" / "pmc" / "pmc-574199.json").write_bytes(b"")
+    assert corpora_room.needs((corpora.PMC,), _full(corpora.PMC), 1, home)[0].file_bytes == 0
