@@ -56,7 +56,7 @@ def _posts_file(name: str) -> Path:
 def tasks(runs: int, scale: float = 1.0) -> list[Task]:
     posts = int(10000 * scale)
     single = int(2000 * scale)
-    refreshed = int(200 * scale)
+    refreshed = int(1000 * scale)  # 200 a run swung 0.72–1.11x between rounds (a run under a second); 1,000 ran 0.94–1.06x
     pages = int(20000 * scale)
     posts_file = _posts_file(f"posts-{posts}.json")
     posts_index = json.dumps({"settings": {"index.number_of_shards": 1, "index.number_of_replicas": 0},

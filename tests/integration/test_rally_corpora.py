@@ -32,6 +32,10 @@ def test_one_and_three_nodes_report_the_ratios():
     # every shape measured (a number in each column, no dash), each ratio beside the study's own
     assert re.search(r"\| eventdata \| [\d,]+ \| [\d,]+ \| [\d,]+ \| [\d.]+× / 1\.71× \| [\d.]+× / 0\.55× \|", proc.stdout), proc.stdout
     assert "Documents per race, as the count checks found them: eventdata 1,000." in proc.stdout
+    # each setup's indices are gone when the study stops its nodes (a full-size setup's would hold the next one's disk)
+    assert len(re.findall(r"cluster ingestlab-corpora-[13] stopped; its nodes' data removed", proc.stdout)) == 2, proc.stdout[-3000:]
+    data = [paths.clusters_dir() / f"ingestlab-corpora-{n}" / f"node-{i}" / "data" for n in (1, 3) for i in range(1, n + 1)]
+    assert all(d.is_dir() and not any(d.iterdir()) for d in data) and all(d.parent.joinpath("logs").is_dir() for d in data)
 
 
 def test_from_distribution_pipeline_with_the_car_configs_team():
