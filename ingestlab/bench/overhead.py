@@ -91,17 +91,18 @@ def _node_us_per_doc(node_ms: float, docs: int) -> float | None:
 
 def _node_cpu_ms(url: str, taken_after_ms: float | None = None, wait_s: float = 3.0, fetch=http_json, clock=time.time,
                  sleep=time.sleep) -> float:
-    """The nodes' process CPU, summed, as they measured it at or after ``taken_after_ms`` (epoch ms; None: any).
+    """The nodes' process CPU, summed, as they measured it at or after ``taken_after_ms`` (epoch ms; None: now).
 
     Elasticsearch keeps its process stats for a second (``monitor.process.refresh_interval``, which cannot go lower)
     and answers that copy, stamped with when it was taken: a side shorter than that read the same copy before and
     after it, and its nodes seemed to have spent nothing (the minimal client's 1,000 posts in 0.12 s). So this asks
     again until every node's copy is no older than the moment given; after ``wait_s`` it takes what the nodes have
     (a node whose clock runs behind this machine's)."""
-    deadline = clock() + wait_s
+    now = clock()
+    taken_after_ms, deadline = now * 1000 if taken_after_ms is None else taken_after_ms, now + wait_s
     while True:
         nodes = fetch(f"{url}/_nodes/stats/process?filter_path=nodes.*.process.cpu.total_in_millis,nodes.*.process.timestamp")["nodes"]
-        fresh = taken_after_ms is None or all(n["process"].get("timestamp", 0) >= taken_after_ms for n in nodes.values())
+        fresh = all(n["process"].get("timestamp", 0) >= taken_after_ms for n in nodes.values())
         if fresh or clock() >= deadline:
             return sum(n["process"]["cpu"]["total_in_millis"] for n in nodes.values())
         sleep(0.2)
@@ -127,9 +128,9 @@ def _race(task: Task, hosts: str, only: bool):
 
 
 def _pack(task: Task, hosts: str, url: str, log) -> Side:
-    before = _node_cpu_ms(url, time.time() * 1000)
+    before = _node_cpu_ms(url)
     result = _race(task, hosts, task.only)
-    node_ms = _node_cpu_ms(url, time.time() * 1000) - before
+    node_ms = _node_cpu_ms(url) - before
     measured = next(t for t in result.schedule if t.name == task.task).operation["name"]  # the runner records it by operation
     runs = [s for s in result.runner_stats if s.get("task") == measured and "client_cpu_s" in s]
     docs = sum(s["docs"] for s in runs)
@@ -138,14 +139,14 @@ def _pack(task: Task, hosts: str, url: str, log) -> Side:
 
 
 def _minimal(task: Task, host: str, url: str) -> Side:
-    before = _node_cpu_ms(url, time.time() * 1000)
+    before = _node_cpu_ms(url)
     proc = subprocess.run([sys.executable, "-m", "ingestlab.bench.minimal", task.minimal[0], "--host", host, *task.minimal[1:]],
                           capture_output=True, text=True, env=allocator.with_settings(os.environ))
     if proc.returncode != 0:
         from ingestlab.errors import IngestlabError
 
         raise IngestlabError(f"the minimal client of {task.name} failed: {(proc.stderr or proc.stdout)[-1000:]}")
-    node_ms = _node_cpu_ms(url, time.time() * 1000) - before
+    node_ms = _node_cpu_ms(url) - before
     runs = json.loads(proc.stdout.strip().splitlines()[-1])["runs"]
     docs = sum(r["docs"] for r in runs)
     return Side(statistics.median(r["docs"] / r["seconds"] for r in runs), statistics.median(r["cpu_s"] / r["docs"] * 1e6 for r in runs),

@@ -84,8 +84,10 @@ def data_dir(node: Node) -> Path:
 def drop_data(node: Node) -> int:
     """Empty a stopped node's data directory, keeping its logs and config; the bytes it freed."""
     where = data_dir(node)
-    freed = sum(f.stat().st_size for f in where.rglob("*") if f.is_file() and not f.is_symlink()) if where.is_dir() else 0
-    for child in (where.iterdir() if where.is_dir() else ()):
+    if not where.is_dir():
+        return 0
+    freed = sum(f.stat().st_size for f in where.rglob("*") if f.is_file() and not f.is_symlink())
+    for child in where.iterdir():
         if child.is_dir() and not child.is_symlink():
             shutil.rmtree(child)
         else:
