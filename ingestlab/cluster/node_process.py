@@ -95,6 +95,16 @@ def drop_data(node: Node) -> int:
     return freed
 
 
+def _pid_in(pid_file: Path) -> int | None:
+    """The PID a node wrote, or None while there is none: the node creates the file before it writes the number,
+    and a read in between found it empty (CI failed on `int('')`)."""
+    try:
+        text = pid_file.read_text().strip()
+    except FileNotFoundError:
+        return None
+    return int(text) if text.isdigit() else None
+
+
 def _prepare_fresh(es_home: Path, cluster: Cluster, node_dir: Path, user: ServiceUser, env: dict) -> None:
     if node_dir.exists():
         shutil.rmtree(node_dir)
@@ -139,11 +149,11 @@ def start(es_home: Path, spec: DistributionSpec, cluster: Cluster, node: Node, u
     if proc.returncode != 0:
         raise IngestlabError(f"node {node.name} did not start (exit {proc.returncode})\n{log_tail(node)}")
     deadline = time.monotonic() + 30
-    while not pid_file.is_file() and time.monotonic() < deadline:
+    while not _pid_in(pid_file) and time.monotonic() < deadline:
         time.sleep(0.2)
-    if not pid_file.is_file():
+    if not _pid_in(pid_file):
         raise IngestlabError(f"node {node.name} wrote no PID file\n{log_tail(node)}")
-    node.pid = int(pid_file.read_text().strip())
+    node.pid = _pid_in(pid_file)
 
 
 def meet_bootstrap_checks(log=print) -> None:

@@ -96,3 +96,12 @@ def test_a_stopped_setups_data_can_be_dropped_keeping_its_logs(tmp_path, monkeyp
     assert all((tmp_path / n.name / "logs" / "t.log").read_text() == "kept" for n in c.nodes)
     assert said[-1] == "[ingestlab] cluster t stopped; its nodes' data removed (0.00 GB)" and len(stopped) == 2
     assert node_process.drop_data(c.nodes[0]) == 0
+
+
+def test_a_pid_file_is_read_only_once_the_node_wrote_its_number(tmp_path):
+    pid_file = tmp_path / "es.pid"
+    assert node_process._pid_in(pid_file) is None  # not there yet
+    pid_file.write_text("")  # created, the number not yet written
+    assert node_process._pid_in(pid_file) is None
+    pid_file.write_text("4242\n")
+    assert node_process._pid_in(pid_file) == 4242
