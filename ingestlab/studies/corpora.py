@@ -48,15 +48,15 @@ class Corpus(Study):
     default_version = "9.2.0"  # the study ran 5.2, which the pack cannot provision: the newest line instead
 
     def __init__(self, name: str, title: str, small_params: dict, full_size: dict, load_bench=None,
-                 stored_bytes_per_doc: float = 0, file_bytes_per_doc: float = 0):
+                 stored_bytes_per_doc: dict[int, float] | None = None, file_bytes_per_doc: float = 0):
         self.name, self.title, self.small_params = name, title, small_params
         self.docs_param = next(iter(full_size))  # the track parameter that sets its documents
         # Rally's own corpus size, and the 120 s warm-up of the races the article ran with Rally's defaults
         self.full_size = {**full_size, "warmup_time_period": 120}
         self.load_bench = load_bench
-        # disk per document, measured in the pack's full-size races (see corpora_room): one copy of the index at
-        # a race's end, and the corpus file the pack makes (0: generated on the fly)
-        self.stored_bytes_per_doc, self.file_bytes_per_doc = stored_bytes_per_doc, file_bytes_per_doc
+        # disk per document, measured in the pack's full-size races (see corpora_room): one copy of the index per
+        # cluster's node count (1, 3), and the corpus file the pack makes (0: generated on the fly)
+        self.stored_bytes_per_doc, self.file_bytes_per_doc = stored_bytes_per_doc or {}, file_bytes_per_doc
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
         rows = indexing(result)
@@ -82,14 +82,17 @@ class Corpus(Study):
 
 
 
-# Bytes per document: the larger of the 1-node full-size (2026-11-25T185718) and 3-node half-size (2026-11-25T203218)
-# races' indices at their end (Elasticsearch 9.2.0), per copy; the corpus files as the pack made them.
+# Bytes per document and copy, per node count, from the full-size races (Elasticsearch 9.2.0), the sizes the disk check
+# exists for: one node, its index at the race's end (2026-11-25T185718); three nodes, the larger of eventdata's and
+# geonames' half- and full-size races' ends (2026-11-25T203218, 2026-11-25T215909) and, for pmc, the disk's fullest
+# moment in its full-size race (2026-11-26T025454: 35.0 GiB used at the lowest free space over 574,199 articles in two
+# copies; 30.0 KB at its end). The corpus files as the pack made them.
 EVENTDATA = Corpus("eventdata", "Rally corpora: eventdata (nginx logs generated on the fly)", {"eventdata_docs": 100_000},
-                   {"eventdata_docs": 20_000_000}, load_bench=loadbench.eventdata, stored_bytes_per_doc=303)
+                   {"eventdata_docs": 20_000_000}, load_bench=loadbench.eventdata, stored_bytes_per_doc={1: 296, 3: 303})
 GEONAMES = Corpus("geonames", "Rally corpora: geonames (real GeoNames places)", {"geonames_docs": 100_000},
-                  {"geonames_docs": 11_396_503}, stored_bytes_per_doc=783, file_bytes_per_doc=312)
+                  {"geonames_docs": 11_396_503}, stored_bytes_per_doc={1: 783, 3: 841}, file_bytes_per_doc=312)
 PMC = Corpus("pmc", "Rally corpora: pmc (real PMC full-text articles)", {"pmc_docs": 1_000}, {"pmc_docs": 574_199},
-             stored_bytes_per_doc=45_650, file_bytes_per_doc=30_031)
+             stored_bytes_per_doc={1: 45_650, 3: 32_725}, file_bytes_per_doc=30_031)
 TRACKS = (EVENTDATA, GEONAMES, PMC)
 
 

@@ -28,10 +28,11 @@ def test_needs_count_copies_ingest_percentage_and_corpus_files_still_to_make(tmp
     one, three = (corpora_room.needs(tracks, _full(*tracks), n, tmp_path) for n in (1, 3))
     by = {n.track: n for n in three}
     assert [n.copies for n in one] == [1, 1, 1] and [n.copies for n in three] == [2, 2, 2]
-    assert by["pmc"].index_bytes == round(574_199 * 45_650 * 2) and by["pmc"].file_bytes == round(574_199 * 30_031)
+    assert by["pmc"].index_bytes == round(574_199 * 32_725 * 2) and by["pmc"].file_bytes == round(574_199 * 30_031)
+    assert {n.track: n for n in one}["pmc"].index_bytes == round(574_199 * 45_650)  # per copy as measured per node count
     assert by["geonames"].file_bytes == 0 and by["eventdata"].file_bytes == 0  # cached; generated on the fly
     half = corpora_room.needs([corpora.PMC], _full(corpora.PMC, pmc={"ingest_percentage": 50, "replica_sweep": [0, 2]}), 3, tmp_path)[0]
-    assert half.copies == 3 and half.index_bytes == round(574_199 / 2 * 45_650 * 3)
+    assert half.copies == 3 and half.index_bytes == round(574_199 / 2 * 32_725 * 3)
     supplied = corpora_room.needs([corpora.PMC], _full(corpora.PMC, pmc={"corpus_file": "/x/documents.json"}), 1, tmp_path)[0]
     assert supplied.file_bytes == 0
     with pytest.raises(IngestlabError, match=r"pmc\.pmc_docs must be a whole number"):
@@ -42,7 +43,7 @@ def test_needs_count_copies_ingest_percentage_and_corpus_files_still_to_make(tmp
 
 
 def test_the_check_names_each_need_the_room_and_the_parameter_to_lower(tmp_path, monkeypatch):
-    """pmc at Rally's size on three nodes (two copies, ~52 GB) against this machine's disk on the day (44 GB free of
+    """pmc at Rally's size on three nodes (two copies, ~38 GB) and its corpus file still to make (~17 GB) against this machine's disk on the day (44 GB free of
     252 GB): refused, with the flood stage's 5 % not counted as room."""
     monkeypatch.setattr(corpora_room.shutil, "disk_usage", lambda p: Usage(252 * GB, 208 * GB, 44 * GB))
     tracks = (corpora.EVENTDATA, corpora.PMC)
@@ -50,19 +51,32 @@ def test_the_check_names_each_need_the_room_and_the_parameter_to_lower(tmp_path,
     with pytest.raises(IngestlabError) as e:
         corpora_room.check(needs, tmp_path / "clusters", tmp_path)
     text = str(e.value)
-    assert "pmc on 3 nodes: 574,199 docs (pmc.pmc_docs), 2 copies of its index ≈ 52.4 GB, its corpus file to make ≈ 17.2 GB" in text
-    assert "needs ≈ 69.7 GB, has 44.0 GB free, 31.4 GB of it before Elasticsearch's flood stage (95% full)" in text
+    assert "pmc on 3 nodes: 574,199 docs (pmc.pmc_docs), 2 copies of its index ≈ 37.6 GB, its corpus file to make ≈ 17.2 GB" in text
+    assert "needs ≈ 54.8 GB, has 44.0 GB free, 31.4 GB of it before Elasticsearch's flood stage (95% full)" in text
     assert "lower pmc.pmc_docs with --track-param" in text and "--skip-disk-check" in text
     # the races run one after another on emptied nodes: only the largest index counts, with every file still to make
-    _made(tmp_path, "pmc", "pmc-287100.json")
-    small = corpora_room.needs(tracks, _full(*tracks, pmc={"pmc_docs": 287_100}), 3, tmp_path)
+    _made(tmp_path, "pmc", "pmc-400000.json")
+    small = corpora_room.needs(tracks, _full(*tracks, pmc={"pmc_docs": 400_000}), 3, tmp_path)
     assert sum(n.index_bytes for n in small) > 31.4 * GB > max(n.index_bytes for n in small)
     corpora_room.check(small, tmp_path / "clusters", tmp_path)
     # both clusters: a corpus file still to make is made once, not once per cluster
     both = [n for nodes in (1, 3) for n in corpora_room.needs((corpora.PMC,), _full(corpora.PMC, pmc={"pmc_docs": 200_000}), nodes, tmp_path)]
     monkeypatch.setattr(corpora_room.shutil, "disk_usage", lambda p: Usage(100 * GB, 70 * GB, 30 * GB))  # 25 GB of room
-    assert 200_000 * 45_650 * 2 + 200_000 * 30_031 < 25 * GB < 200_000 * 45_650 * 2 + 2 * 200_000 * 30_031
+    assert 200_000 * 32_725 * 2 + 200_000 * 30_031 < 25 * GB < 200_000 * 32_725 * 2 + 2 * 200_000 * 30_031
     corpora_room.check(both, tmp_path / "clusters", tmp_path)
+
+
+def test_pmc_at_full_size_on_three_nodes_fits_the_disk_it_raced_on(tmp_path, monkeypatch):
+    """The three-node full-size pmc race fitted (2026-11-26T025454: 55.9 GiB free before it, 20.9 GiB at its lowest, of
+    252 GB): the check lets it race, its copies counted at the three-node figure, not the one-node race's 45.6 KB
+    (two copies 52.4 GB, over the 47.4 GB of room below the flood stage)."""
+    monkeypatch.setattr(corpora_room.shutil, "disk_usage", lambda p: Usage(252 * GB, 192 * GB, round(55.9 * 2**30)))
+    _made(tmp_path, "pmc", "pmc-574199.json")
+    three = corpora_room.needs((corpora.PMC,), _full(corpora.PMC), 3, tmp_path)
+    assert three[0].index_bytes == round(574_199 * 32_725 * 2) < 47 * GB < 574_199 * 45_650 * 2
+    corpora_room.check(three, tmp_path / "clusters", tmp_path)
+    # a node count not measured takes the largest figure measured
+    assert corpora_room.needs((corpora.PMC,), _full(corpora.PMC), 2, tmp_path)[0].index_bytes == round(574_199 * 45_650 * 2)
 
 
 def test_scaling_refuses_before_any_node_starts_and_can_be_told_to_race_anyway(tmp_path, monkeypatch):
