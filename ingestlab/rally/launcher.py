@@ -17,6 +17,10 @@ race ends up to 5 s after its last request: a study of 18 tasks idles for a minu
 own) the pack's races poll as often outside test mode too. What Rally measures is unchanged: it times each
 request in the workers' executor, not at these wake-ups.
 
+A race ends with Rally waiting 3 s for messages still on their way to its actor system, then looking once a second
+whether the system has shut down: ~4 s a race. With ``INGESTLAB_RALLY_EXIT_GRACE_S`` (default 0.5; ``3`` restores
+Rally's) the pack's races wait that long, then look every 0.1 s. The race's results are all written before then.
+
 Rally draws its progress only on a terminal. With ``INGESTLAB_PROGRESS`` set, Rally's driver (in an actor
 process forked from this one, so it carries the hook) appends a JSON line to that file whenever tasks
 finish, with Rally's own figures for them: median throughput and its unit, the count of measured and of
@@ -30,6 +34,8 @@ PORT_VARIABLE = "INGESTLAB_RALLY_ACTOR_PORT"
 PROGRESS_VARIABLE = "INGESTLAB_PROGRESS"
 WAKEUP_VARIABLE = "INGESTLAB_RALLY_WAKEUP_S"
 DEFAULT_WAKEUP_S = 0.5
+GRACE_VARIABLE = "INGESTLAB_RALLY_EXIT_GRACE_S"
+DEFAULT_GRACE_S = 0.5
 
 
 def _note_others(others) -> None:
@@ -67,6 +73,7 @@ def main() -> int:
     if port:
         compat.move_actor_port(int(port), _note_others)
     compat.poll_tasks_every(float(os.environ.get(WAKEUP_VARIABLE) or DEFAULT_WAKEUP_S))
+    compat.end_quickly(float(os.environ.get(GRACE_VARIABLE) or DEFAULT_GRACE_S))
     if os.environ.get(PROGRESS_VARIABLE):
         install_progress_hook(os.environ[PROGRESS_VARIABLE])
     return compat.run_rally(daemon=sys.argv[1:2] == ["daemon"])

@@ -10,13 +10,13 @@ from __future__ import annotations
 
 from ingestlab.runners.compat.client import ApiErrors, error_body, raw_responses, request, request_context, status
 from ingestlab.runners.compat.core import SUPPORTED, Unsupported, checked, engine
-from ingestlab.runners.compat.launching import (move_actor_port, on_finished_tasks, osb_move_actor_port, poll_tasks_every, run_osb,
+from ingestlab.runners.compat.launching import (end_quickly, move_actor_port, on_finished_tasks, osb_move_actor_port, poll_tasks_every, run_osb,
                                                 run_rally, task_figures)
 from ingestlab.runners.compat.loading import (add_user_tags, assembled_template, client_options, console_info, data_dirs, data_error,
                                               loader, other_rally_processes, processor_base, register_processor, rendered_track,
                                               schedules, template_globals, test_mode)
 
 __all__ = ["ApiErrors", "SUPPORTED", "Unsupported", "add_user_tags", "assembled_template", "checked", "client_options", "console_info",
-           "data_dirs", "data_error", "engine", "error_body", "loader", "move_actor_port", "on_finished_tasks", "osb_move_actor_port",
+           "data_dirs", "data_error", "end_quickly", "engine", "error_body", "loader", "move_actor_port", "on_finished_tasks", "osb_move_actor_port",
            "other_rally_processes", "poll_tasks_every", "processor_base", "raw_responses", "register_processor", "rendered_track",
            "request", "request_context", "run_osb", "run_rally", "schedules", "status", "task_figures", "template_globals", "test_mode"]

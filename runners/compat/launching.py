@@ -51,6 +51,35 @@ def poll_tasks_every(seconds: float) -> None:
     driver.TaskExecutionActor.__init__ = task_execution_actor_init
 
 
+def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
+    """After a race, Rally waits 3 s for messages still on their way to its actor system, shuts the system down, then
+    looks once a second whether it is gone: the last ~4 s of every race, a third of a test-mode one. Here it waits
+    ``grace_s`` first, then looks every ``poll_s`` and goes on as soon as the system is gone, never waiting longer than
+    Rally would. The only sleeps of ``esrally.rally`` (2.12, 2.13) are those two waits, in that order: its view of the
+    ``time`` module gets a ``sleep`` that tells them apart (the first one is the grace)."""
+    import time
+
+    from esrally import actor, rally
+
+    class _Waits:
+        graced = False
+
+        def __getattr__(self, name):
+            return getattr(time, name)
+
+        def sleep(self, seconds):
+            if not self.graced:
+                self.graced = True
+                time.sleep(min(seconds, grace_s))
+                return
+            deadline = time.monotonic() + seconds
+            while time.monotonic() < deadline and actor.actor_system_already_running():
+                time.sleep(min(poll_s, max(0.0, deadline - time.monotonic())))
+
+    checked()
+    rally.time = _Waits()
+
+
 def task_figures(store, name: str) -> dict:
     """Rally's own figures of one finished task, from the driver's metrics store."""
     from esrally.metrics import SampleType

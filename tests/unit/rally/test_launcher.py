@@ -52,3 +52,27 @@ def test_an_unsupported_rally_is_one_line(monkeypatch):
     with pytest.raises(compat.Unsupported, match=r"esrally 2.9.1 is not supported by this pack \(supported: 2.12–2.13.x\)"):
         compat.checked()
     compat.checked.cache_clear()
+
+
+def test_a_race_ends_after_a_short_grace_and_as_soon_as_the_actor_system_is_gone(monkeypatch):
+    """Rally's end of race: sleep(3) for messages in flight, shut down, then sleep(1) while the system still runs. The
+    first wait is cut to the grace; a later one ends as soon as the probe says the system is gone, never longer."""
+    import time
+
+    from esrally import rally
+
+    slept, answers = [], iter([True, True, False])
+    monkeypatch.setattr(rally, "time", rally.time)  # restored after the test
+    monkeypatch.setattr(time, "sleep", slept.append)
+    monkeypatch.setattr(actor, "actor_system_already_running", lambda *a, **k: next(answers))
+    compat.end_quickly(0.5, poll_s=0.1)
+    assert rally.time.time is time.time  # everything else is the time module's own
+    rally.time.sleep(3)
+    assert slept == [0.5]
+    rally.time.sleep(1)  # running, running, gone: two polls, then on
+    assert slept[0] == 0.5 and len(slept) == 3 and all(0 < s <= 0.1 for s in slept[1:])
+    monkeypatch.setattr(actor, "actor_system_already_running", lambda *a, **k: True)
+    monkeypatch.setattr(time, "sleep", lambda s: None)
+    start = time.monotonic()
+    rally.time.sleep(0.3)  # a system that does not go: the wait still ends at its own length
+    assert 0.3 <= time.monotonic() - start < 1
