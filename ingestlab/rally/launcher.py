@@ -16,6 +16,8 @@ race ends up to 5 s after its last request: a study of 18 tasks idles for a minu
 ``INGESTLAB_RALLY_WAKEUP_S`` (default 0.5, the interval Rally uses itself in test mode; ``5`` restores Rally's
 own) the pack's races poll as often outside test mode too. What Rally measures is unchanged: it times each
 request in the workers' executor, not at these wake-ups.
+The steps of a track's preparation (its processors, run by Rally's task-execution actors) are looked at
+every 0.5 s too, each step one wake-up at least: ``INGESTLAB_RALLY_PREPARE_WAKEUP_S`` (default 0.1) sets it.
 
 A race ends with Rally waiting 3 s for messages still on their way to its actor system, then looking once a second
 whether the system has shut down: ~4 s a race. With ``INGESTLAB_RALLY_EXIT_GRACE_S`` (default 0.5; ``3`` restores
@@ -34,6 +36,8 @@ PORT_VARIABLE = "INGESTLAB_RALLY_ACTOR_PORT"
 PROGRESS_VARIABLE = "INGESTLAB_PROGRESS"
 WAKEUP_VARIABLE = "INGESTLAB_RALLY_WAKEUP_S"
 DEFAULT_WAKEUP_S = 0.5
+PREPARE_WAKEUP_VARIABLE = "INGESTLAB_RALLY_PREPARE_WAKEUP_S"
+DEFAULT_PREPARE_WAKEUP_S = 0.1
 GRACE_VARIABLE = "INGESTLAB_RALLY_EXIT_GRACE_S"
 DEFAULT_GRACE_S = 0.5
 
@@ -72,7 +76,8 @@ def main() -> int:
         return compat.run_osb()
     if port:
         compat.move_actor_port(int(port), _note_others)
-    compat.poll_tasks_every(float(os.environ.get(WAKEUP_VARIABLE) or DEFAULT_WAKEUP_S))
+    compat.poll_tasks_every(float(os.environ.get(WAKEUP_VARIABLE) or DEFAULT_WAKEUP_S),
+                            float(os.environ.get(PREPARE_WAKEUP_VARIABLE) or DEFAULT_PREPARE_WAKEUP_S))
     compat.end_quickly(float(os.environ.get(GRACE_VARIABLE) or DEFAULT_GRACE_S))
     if os.environ.get(PROGRESS_VARIABLE):
         install_progress_hook(os.environ[PROGRESS_VARIABLE])

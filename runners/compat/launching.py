@@ -37,18 +37,25 @@ def move_actor_port(port: int, note) -> None:
     _note_others(process, "find_all_other_rally_processes", note)
 
 
-def poll_tasks_every(seconds: float) -> None:
-    """How often Rally's workers (and its task-execution actor) look whether their work is done."""
+def poll_tasks_every(seconds: float, preparation_seconds: float | None = None) -> None:
+    """How often Rally's workers look whether their task is done (``seconds``), and its task-execution actors whether a
+    step of the track's preparation is (``preparation_seconds``, None: ``seconds``; Rally: 5 s, 0.5 s in test mode)."""
     from esrally.driver import driver
 
     driver.Worker.WAKEUP_INTERVAL_SECONDS = seconds
-    init = driver.TaskExecutionActor.__init__
+    preparation = seconds if preparation_seconds is None else preparation_seconds
+    init, start = driver.TaskExecutionActor.__init__, driver.TaskExecutionActor.receiveMsg_StartTaskLoop
 
     def task_execution_actor_init(self, *args, **kwargs):
         init(self, *args, **kwargs)
-        self.wakeup_interval = min(self.wakeup_interval, seconds)
+        self.wakeup_interval = min(self.wakeup_interval, preparation)
+
+    def start_task_loop(self, msg, sender):  # where Rally sets its test-mode interval
+        start(self, msg, sender)
+        self.wakeup_interval = min(self.wakeup_interval, preparation)
 
     driver.TaskExecutionActor.__init__ = task_execution_actor_init
+    driver.TaskExecutionActor.receiveMsg_StartTaskLoop = start_task_loop
 
 
 def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:

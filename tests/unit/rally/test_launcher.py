@@ -34,12 +34,37 @@ def test_workers_look_for_the_end_of_their_task_as_often_as_asked(monkeypatch):
 
     monkeypatch.setattr(driver.Worker, "WAKEUP_INTERVAL_SECONDS", 5)
     monkeypatch.setattr(driver.TaskExecutionActor, "__init__", driver.TaskExecutionActor.__init__)
+    monkeypatch.setattr(driver.TaskExecutionActor, "receiveMsg_StartTaskLoop", driver.TaskExecutionActor.receiveMsg_StartTaskLoop)
     monkeypatch.setattr(actor.RallyActor, "__init__", lambda self: None)  # no logging set-up in a unit test
     compat.poll_tasks_every(0.5)
     assert driver.Worker.WAKEUP_INTERVAL_SECONDS == 0.5
     actor_ = driver.TaskExecutionActor.__new__(driver.TaskExecutionActor)
     driver.TaskExecutionActor.__init__(actor_)
     assert actor_.wakeup_interval == 0.5
+
+
+def test_the_track_preparation_steps_are_looked_at_as_often_as_asked_in_test_mode_too(monkeypatch):
+    """Rally sets its task-execution actors' interval to 0.5 s when a test-mode preparation starts: asked 0.1 s, they
+    keep 0.1 s."""
+    from types import SimpleNamespace
+
+    from esrally.driver import driver
+
+    monkeypatch.setattr(driver.Worker, "WAKEUP_INTERVAL_SECONDS", 5)
+    monkeypatch.setattr(driver.TaskExecutionActor, "__init__", driver.TaskExecutionActor.__init__)
+    monkeypatch.setattr(driver.TaskExecutionActor, "receiveMsg_StartTaskLoop", driver.TaskExecutionActor.receiveMsg_StartTaskLoop)
+    monkeypatch.setattr(actor.RallyActor, "__init__", lambda self: None)
+    cfg = SimpleNamespace(opts=lambda section, key: True)  # test mode
+    monkeypatch.setattr(driver, "load_local_config", lambda c: cfg)
+    monkeypatch.setattr(driver.track, "load_track_plugins", lambda c, name: None)
+    compat.poll_tasks_every(0.5, 0.1)
+    actor_ = driver.TaskExecutionActor.__new__(driver.TaskExecutionActor)
+    driver.TaskExecutionActor.__init__(actor_)
+    assert actor_.wakeup_interval == 0.1
+    sent = []
+    actor_.send = lambda to, msg: sent.append(type(msg).__name__)
+    driver.TaskExecutionActor.receiveMsg_StartTaskLoop(actor_, SimpleNamespace(track_name="posts", cfg=None), "preparator")
+    assert actor_.wakeup_interval == 0.1 and sent == ["ReadyForWork"] and driver.Worker.WAKEUP_INTERVAL_SECONDS == 0.5
 
 
 def test_an_unsupported_rally_is_one_line(monkeypatch):
