@@ -149,11 +149,11 @@ def start(es_home: Path, spec: DistributionSpec, cluster: Cluster, node: Node, u
     if proc.returncode != 0:
         raise IngestlabError(f"node {node.name} did not start (exit {proc.returncode})\n{log_tail(node)}")
     deadline = time.monotonic() + 30
-    while not _pid_in(pid_file) and time.monotonic() < deadline:
+    while (pid := _pid_in(pid_file)) is None and time.monotonic() < deadline:
         time.sleep(0.2)
-    if not _pid_in(pid_file):
+    if pid is None:
         raise IngestlabError(f"node {node.name} wrote no PID file\n{log_tail(node)}")
-    node.pid = _pid_in(pid_file)
+    node.pid = pid
 
 
 def meet_bootstrap_checks(log=print) -> None:
