@@ -3,6 +3,11 @@ whether a page is a stub or a disambiguation page.
 
 Whitespace handling never uses ``\\s``: Python's ``\\s`` matches U+3000 (the ideographic space of
 Japanese text), which must survive where the original has it. Only ASCII spaces and tabs are collapsed.
+
+Every pattern that re's search can skip ahead on starts with a literal: re looks for a pattern's literal prefix with a
+fast scan and tries a match only where it occurs, but tries every position of the text for a pattern that starts with a
+repeat (``'{2,5}``) or a line anchor (``^`` in MULTILINE). So the text gets a leading newline, a line's start is
+matched as ``\\n`` and put back, and ``'{2,5}`` is written ``'''?'?'?``: the same matches, 2-4x faster scans.
 """
 from __future__ import annotations
 
@@ -14,23 +19,24 @@ FILE_PREFIXES = ("file", "image", "ファイル", "画像", "media")
 DISAMBIGUATION_TEMPLATES = {"aimai", "曖昧さ回避", "disambig", "人名の曖昧さ回避", "地名の曖昧さ回避", "dab"}
 
 _COMMENT = re.compile(r"<!--.*?-->", re.DOTALL)
-_REF = re.compile(r"<ref[^>]*?/>|<ref[^>]*>.*?</ref\s*>", re.DOTALL | re.IGNORECASE)
+_REF = re.compile(r"<(?i:ref)(?:[^>]*?/>|[^>]*>.*?</(?i:ref)\s*>)", re.DOTALL)  # not IGNORECASE as a whole: keeps "<" a prefix
 _TAG = re.compile(r"</?[a-zA-Z][^>]*>")
 _TEMPLATE = re.compile(r"\{\{[^{}]*\}\}")
 _TEMPLATE_NAME = re.compile(r"\{\{[ \t\n]*([^{}|\n]+?)[ \t\n]*(?:\||\}\})")
-_TABLE = re.compile(r"^\{\|.*?^\|\}", re.DOTALL | re.MULTILINE)
-_NAMESPACED_LINK = re.compile(r"\[\[[ \t]*([^\[\]|:]+?)[ \t]*:[ \t]*([^\[\]|]*?)[ \t]*(\|(?:[^\[\]]|\[\[[^\[\]]*\]\])*)?\]\]")
-_LINK = re.compile(r"\[\[([^\[\]|]+)(?:\|([^\[\]]*))?\]\]")
+_TABLE = re.compile(r"\n\{\|.*?\n\|\}", re.DOTALL)  # a line starting {| to one starting |}, put back as "\n"
+# [[ns:target|label]]; the lookahead, one quick scan, turns away a link with no ':' before the lazy match steps through it
+_NAMESPACED_LINK = re.compile(r"\[\[(?=[^\[\]|:]*:)[ \t]*([^\[\]|:]+?)[ \t]*:[ \t]*([^\[\]|]*?)[ \t]*(\|(?:[^\[\]]|\[\[[^\[\]]*\]\])*)?\]\]")
+_LINK_TARGET = re.compile(r"\[\[([^\[\]|]+)(?:\|[^\[\]]*)?\]\]")  # [[target]] or [[target|label]]: the target
 _LABELLED_LINK = re.compile(r"\[\[[^\[\]|]+\|([^\[\]]*)\]\]")  # [[target|label]] → label
 _PLAIN_LINK = re.compile(r"\[\[([^\[\]|]+)\]\]")  # [[target]] → target
 _EXTERNAL = re.compile(r"\[(?:https?|ftp)://[^ \]\n]+(?: ([^\]\n]*))?\]")
-_QUOTES = re.compile(r"'{2,5}")
-_HEADING = re.compile(r"^(=+)[ \t]*(.*?)[ \t]*\1[ \t]*$", re.MULTILINE)
-_LIST = re.compile(r"^[*#:;]+[ \t]*", re.MULTILINE)
+_QUOTES = re.compile(r"'''?'?'?")  # '{2,5}, greedy
+_HEADING = re.compile(r"\n(=+)[ \t]*(.*?)[ \t]*\1[ \t]*$", re.MULTILINE)  # put back as "\n" + the title
+_LIST = re.compile(r"\n[*#:;]+[ \t]*")  # put back as "\n"
 _SPACES = re.compile(r"[ \t]{2,}|\t")  # single ASCII spaces stay as they are
 _TRAILING_SPACES = re.compile(r"[ \t]+\n")
 _LEADING_SPACES = re.compile(r"\n[ \t]+")
-_BLANK_LINES = re.compile(r"\n{3,}")
+_BLANK_LINES = re.compile(r"\n\n\n+")
 
 # A group as the replacement, without Python 3.11's per-match template expansion (re's Python code, ~15 % of a
 # conversion): itemgetter calls the match's own __getitem__ in C. Only for groups that always take part in a match.
@@ -38,7 +44,7 @@ _GROUP_1, _GROUP_2 = itemgetter(1), itemgetter(2)
 
 
 def template_names(wikitext: str) -> list[str]:
-    return [m.group(1) for m in _TEMPLATE_NAME.finditer(wikitext)]
+    return _TEMPLATE_NAME.findall(wikitext)
 
 
 def is_disambiguation(names: list[str]) -> bool:
@@ -63,8 +69,7 @@ def categories_and_links(wikitext: str) -> tuple[list[str], list[str]]:
     links: dict[str, None] = {}
     if "[[" not in wikitext:
         return [], []
-    for m in _LINK.finditer(wikitext):
-        target = m.group(1)
+    for target in _LINK_TARGET.findall(wikitext):
         if ":" in target:
             prefix, _, rest = target.partition(":")
             kind = _KINDS.get(prefix.strip().lower())
@@ -75,7 +80,9 @@ def categories_and_links(wikitext: str) -> tuple[list[str], list[str]]:
                 continue
             if kind == "file":
                 continue
-        target = target.split("#", 1)[0].strip()
+        if "#" in target:
+            target = target[:target.index("#")]
+        target = target.strip()
         if target:
             links[target] = None
     return list(categories), list(links)
@@ -89,15 +96,21 @@ def _namespaced(m: re.Match) -> str:
     return label or f"{m.group(1)}:{m.group(2)}"
 
 
+def _heading(m: re.Match) -> str:
+    return "\n" + m.group(2)
+
+
 def plain_text(wikitext: str) -> str:
-    """Each pass runs only when its markup occurs at all: a substring test is far cheaper than a regex scan."""
-    text = wikitext
+    """Each pass runs only when its markup occurs at all: a substring test is far cheaper than a regex scan.
+    The leading newline lets a line's first character be found as ``\\n…`` (see the module's doc); the final strip
+    removes it with the rest of the leading whitespace."""
+    text = "\n" + wikitext
     if "<!--" in text:
         text = _COMMENT.sub("", text)
     if "<ref" in text or "<REF" in text:
         text = _REF.sub("", text)
-    if "{|" in text:
-        text = _TABLE.sub("", text)
+    if "\n{|" in text:
+        text = _TABLE.sub("\n", text)
     for _ in range(20):  # templates nest: remove the innermost ones until none is left
         if "{{" not in text:
             break
@@ -115,10 +128,10 @@ def plain_text(wikitext: str) -> str:
         text = _TAG.sub("", text)
     if "''" in text:
         text = _QUOTES.sub("", text)
-    if "=" in text:
-        text = _HEADING.sub(_GROUP_2, text)
-    if any(marker in text for marker in ("\n*", "\n#", "\n:", "\n;")) or text[:1] in ("*", "#", ":", ";"):
-        text = _LIST.sub("", text)
+    if "\n=" in text:
+        text = _HEADING.sub(_heading, text)
+    if "\n*" in text or "\n#" in text or "\n:" in text or "\n;" in text:
+        text = _LIST.sub("\n", text)
     if "  " in text or "\t" in text:
         text = _SPACES.sub(" ", text)
     if " \n" in text or "\t\n" in text:

@@ -52,16 +52,47 @@ def page_document(title: str, ns: str, text: str, redirect: bool) -> dict:
     }
 
 
+_FIELDS = {"id": "id", "title": "title", "ns": "ns", "redirect": "redirect", "revision": "revision"}
+
+
+def _fields(page, kinds: dict) -> tuple[str | None, str | None, str | None, bool, str | None]:
+    """A page's id, title, ns, redirect and first revision's text, in one walk over its children (five ``{*}`` path
+    searches cost a quarter more). Each field is the first child of its local name, in any namespace, as ``findtext``
+    would find it; ``kinds`` caches each full tag's field."""
+    page_id = title = ns = text = None
+    redirect = False
+    for child in page:
+        tag = child.tag
+        kind = kinds.get(tag)
+        if kind is None:
+            kind = kinds[tag] = _FIELDS.get(tag.rpartition("}")[2], "") if isinstance(tag, str) else ""
+        if kind == "id":
+            if page_id is None:
+                page_id = child.text or ""
+        elif kind == "title":
+            if title is None:
+                title = child.text or ""
+        elif kind == "ns":
+            if ns is None:
+                ns = child.text or ""
+        elif kind == "redirect":
+            redirect = True
+        elif kind == "revision" and text is None:
+            for part in child:
+                if isinstance(part.tag, str) and part.tag.rpartition("}")[2] == "text":
+                    text = part.text or ""
+                    break
+    return page_id, title, ns, redirect, text
+
+
 def pages(source: CountingReader, path: Path) -> Iterator[tuple[str, dict]]:
     """(page id, document) for every page of the dump, in order."""
     context = etree.iterparse(source, events=("end",), tag="{*}page", huge_tree=True, recover=False)
+    kinds: dict = {}
     try:
         for _, page in context:
-            page_id = page.findtext("{*}id")
-            title = page.findtext("{*}title") or ""
-            ns = page.findtext("{*}ns") or "0"
-            redirect = page.find("{*}redirect") is not None
-            text = page.findtext("{*}revision/{*}text") or ""
+            page_id, title, ns, redirect, text = _fields(page, kinds)
+            title, ns, text = title or "", ns or "0", text or ""
             page.clear(keep_tail=False)
             while page.getprevious() is not None:
                 del page.getparent()[0]

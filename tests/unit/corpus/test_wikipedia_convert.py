@@ -71,6 +71,32 @@ def test_markup_keeps_ideographic_spaces_and_collapses_ascii_ones():
     assert markup.plain_text("a \t  b\u3000\u3000c\n\n\n\n  d") == "a b\u3000\u3000c\n\nd"
 
 
+@pytest.mark.parametrize("wikitext, text", [
+    ("{|\n| a\n|}\nText", "Text"),  # a table on the page's first line
+    ("x{|\n|}y", "x{|\n|}y"),  # not at a line's start: not a table
+    ("== 見出し ==\n本文\n=== 小見出し===", "見出し\n本文\n小見出し"),
+    ("* 項目\n#: 二\n本文\n;語: 説明", "項目\n二\n本文\n語: 説明"),
+    ("''''''x'' '''y'''", "'x y"),  # '{2,5}, greedy: six quotes leave one
+    ("a\n\n\n\n\nb", "a\n\nb"),
+    ("<REF name=a/>文<ref>注</ref>末", "文末"),
+    ("  前 \n\t後  ", "前\n後"),
+    ("[[カテゴリ:猫]][[ファイル:a.png|thumb|図]][[犬|いぬ]][[鳥]]", "いぬ鳥"),
+])
+def test_markup_at_a_page_and_a_line_start(wikitext, text):
+    """Line-start markup is matched as "\\n…" after a leading newline: the page's first line as well as the others."""
+    assert markup.plain_text(wikitext) == text
+
+
+def test_an_export_without_a_namespace_gives_the_same_corpus(tmp_path):
+    """A page's fields are found by local name, as the ``{*}`` searches did."""
+    plain = tmp_path / "plain.xml"
+    plain.write_text(SAMPLE.read_text().replace(' xmlns="http://www.mediawiki.org/xml/export-0.11/"', "", 1))
+    assert "export-0.11/\"" not in plain.read_text().split("\n", 1)[0].split("schemaLocation")[0]
+    convert.convert(SAMPLE, tmp_path / "a" / "wikipedia.json")
+    convert.convert(plain, tmp_path / "b" / "wikipedia.json")
+    assert (tmp_path / "a" / "wikipedia.json").read_bytes() == (tmp_path / "b" / "wikipedia.json").read_bytes()
+
+
 def test_generated_export_is_deterministic_and_varied(tmp_path):
     a, b = tmp_path / "a.xml", tmp_path / "b.xml"
     generate.write(a, generate.WikiGenerator(seed=5).pages(300))
