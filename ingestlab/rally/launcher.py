@@ -42,6 +42,22 @@ GRACE_VARIABLE = "INGESTLAB_RALLY_EXIT_GRACE_S"
 DEFAULT_GRACE_S = 0.5
 
 
+def _seconds(variable: str, default: float, least: float = 0.0) -> float:
+    """The number of seconds an environment variable sets (``default`` when unset or empty); anything but a finite
+    number ≥ ``least`` is an error that names the variable (an interval needs a ``least`` > 0: at 0 its actor
+    would wake without pause)."""
+    raw = os.environ.get(variable, "").strip()
+    if not raw:
+        return default
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not least <= value < float("inf"):
+        raise ValueError(f"{variable}={raw!r} is not a number of seconds (a finite number, {least:g} or more; unset: {default})")
+    return value
+
+
 def _note_others(others) -> None:
     print(f"[ingestlab] other Rally processes run on this machine (PIDs {', '.join(str(p.pid) for p in others)}); "
           f"this race's actor system has a port of its own, so it starts, but they share the machine's CPU", file=sys.stderr)
@@ -76,9 +92,15 @@ def main() -> int:
         return compat.run_osb()
     if port:
         compat.move_actor_port(int(port), _note_others)
-    compat.poll_tasks_every(float(os.environ.get(WAKEUP_VARIABLE) or DEFAULT_WAKEUP_S),
-                            float(os.environ.get(PREPARE_WAKEUP_VARIABLE) or DEFAULT_PREPARE_WAKEUP_S))
-    compat.end_quickly(float(os.environ.get(GRACE_VARIABLE) or DEFAULT_GRACE_S))
+    try:
+        wakeup, prepare_wakeup, grace = (_seconds(WAKEUP_VARIABLE, DEFAULT_WAKEUP_S, least=0.01),
+                                         _seconds(PREPARE_WAKEUP_VARIABLE, DEFAULT_PREPARE_WAKEUP_S, least=0.01),
+                                         _seconds(GRACE_VARIABLE, DEFAULT_GRACE_S))
+    except ValueError as e:
+        print(f"ingestlab: error: {e}", file=sys.stderr)
+        return 2
+    compat.poll_tasks_every(wakeup, prepare_wakeup)
+    compat.end_quickly(grace)
     if os.environ.get(PROGRESS_VARIABLE):
         install_progress_hook(os.environ[PROGRESS_VARIABLE])
     return compat.run_rally(daemon=sys.argv[1:2] == ["daemon"])

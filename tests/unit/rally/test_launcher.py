@@ -101,3 +101,35 @@ def test_a_race_ends_after_a_short_grace_and_as_soon_as_the_actor_system_is_gone
     start = time.monotonic()
     rally.time.sleep(0.3)  # a system that does not go: the wait still ends at its own length
     assert 0.3 <= time.monotonic() - start < 1
+
+
+def test_a_bad_interval_in_the_environment_is_one_line_naming_the_variable(monkeypatch, capsys):
+    """Before: a bare ``ValueError: could not convert string to float`` traceback from the launcher."""
+    import pytest
+
+    ran = []
+    monkeypatch.setattr(compat, "checked", lambda: None)
+    monkeypatch.setattr(compat, "engine", lambda: "rally")
+    monkeypatch.setattr(compat, "run_rally", lambda daemon: ran.append(daemon) or 0)
+    monkeypatch.delenv(launcher.PORT_VARIABLE, raising=False)
+    monkeypatch.delenv(launcher.PROGRESS_VARIABLE, raising=False)
+    for variable in (launcher.WAKEUP_VARIABLE, launcher.PREPARE_WAKEUP_VARIABLE, launcher.GRACE_VARIABLE):
+        monkeypatch.setenv(variable, "")
+    for bad in ("0,5", "-1", "nan", "inf"):
+        monkeypatch.setenv(launcher.GRACE_VARIABLE, bad)
+        assert launcher.main() == 2
+        err = capsys.readouterr().err
+        assert f"ingestlab: error: INGESTLAB_RALLY_EXIT_GRACE_S={bad!r} is not a number of seconds" in err
+        assert "Traceback" not in err
+    assert ran == []
+    assert launcher._seconds(launcher.WAKEUP_VARIABLE, 0.5) == 0.5  # unset or empty: the default
+    monkeypatch.setenv(launcher.WAKEUP_VARIABLE, " 0.2 ")
+    assert launcher._seconds(launcher.WAKEUP_VARIABLE, 0.5) == 0.2
+    monkeypatch.setenv(launcher.WAKEUP_VARIABLE, "0")
+    with pytest.raises(ValueError, match=r"INGESTLAB_RALLY_WAKEUP_S='0' is not a number of seconds \(a finite number, 0.01 or more"):
+        launcher._seconds(launcher.WAKEUP_VARIABLE, 0.5, least=0.01)
+    monkeypatch.setenv(launcher.GRACE_VARIABLE, "0")
+    assert launcher._seconds(launcher.GRACE_VARIABLE, 0.5) == 0  # no grace at all is allowed
+    with pytest.raises(ValueError, match="INGESTLAB_RALLY_WAKEUP_S='x'"):
+        monkeypatch.setenv(launcher.WAKEUP_VARIABLE, "x")
+        launcher._seconds(launcher.WAKEUP_VARIABLE, 0.5)
