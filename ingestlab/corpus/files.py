@@ -104,6 +104,11 @@ class _Stream:
             self.bytes += len(chunk)
             self.buffer, self.buffered = [], 0
 
+    def sync(self) -> None:
+        """Everything written so far in the file itself, for another process to append to it."""
+        self.flush()
+        self.file.flush()
+
     def commit(self) -> int | None:
         self.flush()
         self.file.close()
@@ -163,6 +168,30 @@ class CorpusWriter:
             per_doc = 2 if self.action_lines else 1
             lines = block.split(b"\n", (TEST_MODE_DOCS - self.docs) * per_doc)[:(TEST_MODE_DOCS - self.docs) * per_doc]
             self.small.write(b"".join(line + b"\n" for line in lines[: min(docs, TEST_MODE_DOCS - self.docs) * per_doc]))
+        self.docs += docs
+        if self.progress is not None and time.monotonic() >= self._next_report:
+            self._next_report = time.monotonic() + PROGRESS_EVERY_S
+            self.progress(self.docs)
+
+    def shared_fd(self) -> int | None:
+        """The corpus file's descriptor for a child process to append documents to (see :meth:`written_by_other`),
+        with everything written so far in the file; None when an archive is written too (its compressor needs every
+        byte in this process)."""
+        if self.full.compressor is not None:
+            return None
+        self.full.sync()
+        return self.full.file.fileno()
+
+    def sync(self) -> None:
+        """After :meth:`write`, before another process appends to the file again."""
+        self.full.sync()
+
+    def written_by_other(self, docs: int, size: int, head: bytes) -> None:
+        """``docs`` documents of ``size`` bytes appended to the corpus file by another process; ``head``: those of
+        them that go into the -1k file."""
+        self.full.bytes += size
+        if self.small is not None and self.docs < TEST_MODE_DOCS and head:
+            self.small.write(head)
         self.docs += docs
         if self.progress is not None and time.monotonic() >= self._next_report:
             self._next_report = time.monotonic() + PROGRESS_EVERY_S

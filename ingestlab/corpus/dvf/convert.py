@@ -12,12 +12,14 @@ import csv
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable
+from typing import Iterable
 
 import orjson
 
-from ingestlab.corpus.dvf.formats import DATE, DOUBLE, ETALAB_COLUMNS, INTEGER, OFFICIAL_COLUMNS, OFFICIAL_FIRST_HEADERS
-from ingestlab.corpus.files import CorpusWriter
+from ingestlab.corpus.dvf import native
+from ingestlab.corpus.dvf.formats import OFFICIAL_FIRST_HEADERS
+from ingestlab.corpus.dvf.rows import CONVERTERS, BadRow, native_plan
+from ingestlab.corpus.files import TEST_MODE_DOCS, CorpusWriter
 from ingestlab.errors import IngestlabError
 
 KEPT_MESSAGES = 20
@@ -26,10 +28,6 @@ csv.field_size_limit(1 << 20)
 
 class BadInput(IngestlabError):
     """A DVF file or row that cannot be converted; the message names file and line."""
-
-
-class BadRow(ValueError):
-    pass
 
 
 # ---- reading ---------------------------------------------------------------------------------
@@ -62,113 +60,6 @@ def detect_format(path: Path, header_line: str) -> str:
     )
 
 
-# ---- row conversion ----------------------------------------------------------------------------
-
-def _official_date(s: str) -> str:
-    if len(s) != 10 or s[2] != "/" or s[5] != "/":
-        raise ValueError(f"date {s!r} is not dd/mm/yyyy")
-    return f"{s[6:10]}-{s[3:5]}-{s[0:2]}"
-
-
-def _iso_date(s: str) -> str:
-    if len(s) != 10 or s[4] != "-" or s[7] != "-":
-        raise ValueError(f"date {s!r} is not yyyy-mm-dd")
-    return s
-
-
-def _comma_double(s: str) -> float:
-    return float(s.replace(",", "."))
-
-
-def _postcode(s: str) -> str:
-    if not s.isdigit():
-        raise ValueError(f"postcode {s!r} is not a number")
-    return s.zfill(5)
-
-
-def _plan(columns, kinds: dict[str, Callable]):
-    """(text columns, typed columns): text values are copied as they are, typed ones go through a parser.
-    Two flat loops are faster than one loop that asks every column for its kind."""
-    text = [(i, c.field) for i, c in enumerate(columns) if c.field and c.kind not in kinds]
-    typed = [(i, c.field, kinds[c.kind], c.header) for i, c in enumerate(columns) if c.field and c.kind in kinds]
-    return text, typed
-
-
-def _fill(row: list[str], text, typed) -> dict:
-    doc = {}
-    for i, name in text:
-        v = row[i]
-        if v:
-            doc[name] = v
-    for i, name, parse, header in typed:
-        v = row[i]
-        if v:
-            try:
-                doc[name] = parse(v)
-            except ValueError as e:
-                raise BadRow(f"column {header!r}: {e}") from None
-    return doc
-
-
-def _base_converter(columns, kinds: dict[str, Callable], separator: str, postcode_header: str) -> Callable[[list[str]], dict]:
-    """Checks the row's width, copies and parses its columns, and pads the postcode to five digits."""
-    text, typed = _plan(columns, kinds)
-    width = len(columns)
-    postcode = [c.header for c in columns].index(postcode_header)
-
-    def base(row: list[str]) -> dict:
-        if len(row) != width:
-            raise BadRow(f"expected {width} {separator!r}-separated columns, got {len(row)}")
-        doc = _fill(row, text, typed)
-        if row[postcode]:
-            try:
-                doc["postal_code"] = _postcode(row[postcode])
-            except ValueError as e:
-                raise BadRow(f"column {postcode_header!r}: {e}") from None
-        return doc
-
-    return base
-
-
-def official_converter() -> Callable[[list[str]], dict]:
-    base = _base_converter(OFFICIAL_COLUMNS, {DATE: _official_date, DOUBLE: _comma_double, INTEGER: int}, "|", "Code postal")
-    dept, commune, prefix, section, plan_no = (
-        [c.header for c in OFFICIAL_COLUMNS].index(h)
-        for h in ("Code departement", "Code commune", "Prefixe de section", "Section", "No plan")
-    )
-
-    def convert(row: list[str]) -> dict:
-        doc = base(row)
-        if row[commune] and row[dept]:
-            code = row[dept][:2] + row[commune].zfill(3)  # the INSEE code, as Etalab's code_commune
-            doc["commune_code"] = code
-            if row[section] and row[plan_no]:
-                doc["plot_id"] = code + (row[prefix] or "000").zfill(3) + row[section].rjust(2, "0") + row[plan_no].zfill(4)
-        return doc
-
-    return convert
-
-
-def etalab_converter() -> Callable[[list[str]], dict]:
-    base = _base_converter(ETALAB_COLUMNS, {DATE: _iso_date, DOUBLE: float, INTEGER: int}, ",", "code_postal")
-    headers = [c.header for c in ETALAB_COLUMNS]
-    lon, lat = headers.index("longitude"), headers.index("latitude")
-
-    def convert(row: list[str]) -> dict:
-        doc = base(row)
-        if row[lon] or row[lat]:
-            try:
-                doc["location"] = {"lat": float(row[lat]), "lon": float(row[lon])}
-            except ValueError:
-                raise BadRow(f"longitude/latitude {row[lon]!r}/{row[lat]!r} is not a pair of numbers") from None
-        return doc
-
-    return convert
-
-
-CONVERTERS = {"official": official_converter, "etalab": etalab_converter}
-
-
 # ---- one file ---------------------------------------------------------------------------------
 
 @dataclass
@@ -182,24 +73,83 @@ class Skipped:
             self.messages.append(message)
 
 
-def documents(path: Path, skipped: Skipped, strict: bool = False, encoding: str | None = None) -> Iterable[dict]:
-    """The documents of one DVF file, in file order."""
-    encoding = encoding or detect_encoding(path)
+def _header(f, path: Path, encoding: str) -> str:
+    try:
+        header = f.readline().rstrip("\r\n")
+    except UnicodeDecodeError as e:
+        raise BadInput(f"{path}:1: not {encoding} ({e.reason}); pass --encoding latin-1 or utf-8") from None
+    return detect_format(path, header)
+
+
+def _reader(f, fmt: str):
+    return csv.reader(f, delimiter="|", quoting=csv.QUOTE_NONE) if fmt == "official" else csv.reader(f)
+
+
+@dataclass
+class ConvertedBy:
+    """How many rows each path converted (skipped rows included)."""
+    native: int = 0
+    python: int = 0
+
+
+def _convert_natively(exe: Path, path: Path, writer: CorpusWriter, skipped: Skipped, strict: bool, encoding: str,
+                      by: ConvertedBy) -> int | None:
+    """One file through the compiled fast path (:mod:`.native`): it appends its documents to the corpus file (or,
+    with an archive, hands them over) and leaves to Python the rows outside the plain forms it converts, which are
+    converted here, in order, with the Python converter's documents and errors. Returns -1 when it did the whole
+    file, else the number of the last line it did: Python reads on from the next (the header is line 1)."""
     with open(path, encoding=encoding, errors="strict", newline="") as f:
+        fmt = _header(f, path, encoding)
+    fd = writer.shared_fd()
+    head = max(0, TEST_MODE_DOCS - writer.docs) if writer.small is not None else 0
+    run = native.Run(exe, native_plan(fmt, encoding), path, fd, head)
+    convert, row_encoding = CONVERTERS[fmt](), "utf-8" if encoding == "utf-8-sig" else encoding
+    dumps = orjson.dumps
+    for item in run.frames():
+        if isinstance(item, native.Block):
+            by.native += item.count
+            if fd is None:
+                writer.write_block(item.data, item.count)
+            else:
+                writer.written_by_other(item.count, item.size, item.data)
+            continue
+        if isinstance(item, native.Rest):
+            return item.line
+        by.python += 1
+        row = next(_reader([item.data.decode(row_encoding)], fmt), [])
         try:
-            header = f.readline().rstrip("\r\n")
-        except UnicodeDecodeError as e:
-            raise BadInput(f"{path}:1: not {encoding} ({e.reason}); pass --encoding latin-1 or utf-8") from None
-        fmt = detect_format(path, header)
-        if fmt == "official":
-            reader = csv.reader(f, delimiter="|", quoting=csv.QUOTE_NONE)
-        else:
-            reader = csv.reader(f)
+            writer.write(dumps(convert(row)) + b"\n")
+        except BadRow as e:
+            message = f"{path}:{item.line}: {e}"
+            if strict:
+                raise BadInput(message) from None
+            skipped.add(message)
+            run.answer(False)
+            continue
+        writer.sync()
+        run.answer(True)
+    return -1  # the whole file
+
+
+def documents(path: Path, skipped: Skipped, strict: bool = False, encoding: str | None = None,
+              by: ConvertedBy | None = None, after_line: int = 1) -> Iterable[dict]:
+    """The documents of one DVF file, in file order, converted in Python; ``after_line``: from the line after that
+    one (the header is line 1; lines and rows are the same here, which the fast path checked before handing over)."""
+    encoding = encoding or detect_encoding(path)
+    by = by if by is not None else ConvertedBy()
+    with open(path, encoding=encoding, errors="strict", newline="") as f:
+        fmt = _header(f, path, encoding)
+        for done in range(1, after_line):
+            try:
+                f.readline()
+            except UnicodeDecodeError as e:  # the decoder reads ahead: a bad byte further on may show here
+                raise BadInput(f"{path}: not {encoding} ({e.reason}) after line {done}; pass --encoding latin-1 or utf-8") from None
+        reader = _reader(f, fmt)
         convert = CONVERTERS[fmt]()
 
         def bad(reason) -> None:
-            # the reader started after the header line, and line_num counts the lines it consumed
-            message = f"{path}:{reader.line_num + 1}: {reason}"
+            # the reader started after line `after_line`, and line_num counts the lines it consumed
+            message = f"{path}:{reader.line_num + after_line}: {reason}"
             if strict:
                 raise BadInput(message)
             skipped.add(message)
@@ -207,6 +157,7 @@ def documents(path: Path, skipped: Skipped, strict: bool = False, encoding: str 
         while True:
             try:
                 for row in reader:
+                    by.python += 1
                     try:
                         doc = convert(row)
                     except BadRow as e:
@@ -218,7 +169,7 @@ def documents(path: Path, skipped: Skipped, strict: bool = False, encoding: str 
                 bad(e)  # the reader goes on with the next line
             except UnicodeDecodeError as e:
                 raise BadInput(
-                    f"{path}: not {encoding} ({e.reason}) after line {reader.line_num + 1}; pass --encoding latin-1 or utf-8"
+                    f"{path}: not {encoding} ({e.reason}) after line {reader.line_num + after_line}; pass --encoding latin-1 or utf-8"
                 ) from None
 
 
@@ -233,6 +184,7 @@ class Conversion:
     compressed_bytes: int | None
     skipped: Skipped
     seconds: float
+    converted_by: ConvertedBy = field(default_factory=ConvertedBy)
 
     @property
     def rows_per_second(self) -> float:
@@ -255,16 +207,24 @@ def convert(
         if not Path(path).is_file():
             raise BadInput(f"{path}: no such file")
     skipped = Skipped()
+    by = ConvertedBy()
     dumps = orjson.dumps
+    exe = native.binary() if limit is None else None
     start = time.perf_counter()
     with CorpusWriter(corpus, compress=compress, one_k=one_k, progress=progress) as writer:
         for path in inputs:
-            for doc in documents(Path(path), skipped, strict, encoding):
+            path = Path(path)
+            file_encoding = encoding or detect_encoding(path)
+            done = _convert_natively(exe, path, writer, skipped, strict, file_encoding, by) if exe is not None else 1
+            if done == -1:
+                continue
+            for doc in documents(path, skipped, strict, file_encoding, by, after_line=done):
                 writer.write(dumps(doc) + b"\n")
                 if limit is not None and writer.docs >= limit:
                     break
             if limit is not None and writer.docs >= limit:
                 break
-        written = writer.commit({"converted-from": [str(p) for p in inputs], "skipped-rows": skipped.count, **(source or {})})
+        written = writer.commit({"converted-from": [str(p) for p in inputs], "skipped-rows": skipped.count,
+                                 "rows-converted-by": {"compiled": by.native, "python": by.python}, **(source or {})})
     return Conversion([str(p) for p in inputs], corpus, written.documents, written.uncompressed_bytes, written.compressed_bytes,
-                      skipped, time.perf_counter() - start)
+                      skipped, time.perf_counter() - start, by)

@@ -5,7 +5,7 @@ from pathlib import Path
 import orjson
 import pytest
 
-from ingestlab.corpus.dvf import convert
+from ingestlab.corpus.dvf import convert, formats
 from ingestlab.corpus.files import read_meta
 
 SAMPLES = Path(__file__).parents[2] / "fixtures" / "dvf"
@@ -81,7 +81,7 @@ def test_corpus_files_and_entry(tmp_path):
 
 
 def test_limit_and_one_k_file(tmp_path):
-    lines = "\n".join(["id_mutation," + ",".join(c.header for c in convert.ETALAB_COLUMNS[1:])]
+    lines = "\n".join(["id_mutation," + ",".join(c.header for c in formats.ETALAB_COLUMNS[1:])]
                       + [f"2020-{i},2020-01-02,1,Vente,{i}.0" + "," * 35 for i in range(1500)]) + "\n"
     source = tmp_path / "big.csv"
     source.write_text(lines)
@@ -101,3 +101,32 @@ def test_not_a_dvf_file(tmp_path):
 def test_wrong_encoding_is_named(tmp_path):
     with pytest.raises(convert.BadInput, match=r"not utf-8 .* pass --encoding latin-1"):
         list(convert.documents(OFFICIAL_2019, convert.Skipped(), encoding="utf-8"))
+
+
+def test_numbers_their_field_cannot_hold_are_bad_rows_naming_file_and_line(tmp_path):
+    """Before: a 21-digit count stopped the conversion with orjson's TypeError, `inf` and `nan` were written as null
+    (a value lost without a word), and a count beyond 32 bits went on to be refused by Elasticsearch's `integer`."""
+    headers = [c.header for c in formats.ETALAB_COLUMNS]
+    good = ("2020-1,2020-01-02,1,Vente,150000.0,3,,RUE DES LILAS,,01400,01001,L'Abergement,01,,,010010000A0123,,,,,,,,,,,"
+            ",,0,1,Maison,98,4,S,sols,,,812,4.926,46.153").split(",")
+
+    def row(**cells):
+        r = list(good)
+        for name, value in cells.items():
+            r[headers.index(name)] = value
+        return ",".join(r)
+
+    source = tmp_path / "numbers.csv"
+    source.write_text("\n".join([",".join(headers), row(), row(nombre_lots="2147483648"), row(nombre_lots="123456789012345678901"),
+                                 row(valeur_fonciere="inf"), row(surface_terrain="1e400"), row(longitude="nan"),
+                                 row(nombre_lots="2147483647", valeur_fonciere="-0")]) + "\n")
+    result = convert.convert([source], tmp_path / "out" / "dvf.json", compress=False)
+    assert result.documents == 2 and result.skipped.messages == [
+        f"{source}:3: column 'nombre_lots': '2147483648' is beyond an integer field's range (-2147483648 to 2147483647)",
+        f"{source}:4: column 'nombre_lots': '123456789012345678901' is beyond an integer field's range (-2147483648 to 2147483647)",
+        f"{source}:5: column 'valeur_fonciere': 'inf' is not a finite number",
+        f"{source}:6: column 'surface_terrain': '1e400' is not a finite number",
+        f"{source}:7: longitude/latitude 'nan'/'46.153' is not a pair of numbers",
+    ]
+    last = docs(tmp_path / "out" / "dvf.json")[-1]
+    assert last["lot_count"] == 2147483647 and str(last["property_value"]) == "-0.0"

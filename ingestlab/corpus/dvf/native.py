@@ -1,0 +1,148 @@
+"""The DVF converter's compiled fast path (``native/``, Rust, the standard library only), built on first use.
+
+``binary()`` builds it with cargo (offline, ~10 s) into ``INGESTLAB_HOME/native/dvf-fast-<hash of its sources>``
+and returns it; without cargo, or when the build fails, it returns None and the Python converter does the whole work
+(``INGESTLAB_DVF_CONVERTER=python`` asks for that). :class:`Run` runs it on one file: it writes the documents into
+the corpus file itself and says what it wrote, and leaves to Python the rows outside the plain forms it converts
+(see ``native/src/main.rs``). The plan it is given comes from :mod:`.convert`, so the columns and their kinds have
+one source.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterator
+
+from ingestlab import paths
+
+SOURCE = Path(__file__).parent / "native"
+VARIABLE = "INGESTLAB_DVF_CONVERTER"
+_warned: set[str] = set()
+
+
+@dataclass
+class Block:
+    """``count`` documents of ``size`` bytes; ``data``: all of them, or (written to the corpus file by the program)
+    the part of them that goes into the -1k file."""
+    count: int
+    size: int
+    data: bytes
+
+
+@dataclass
+class Row:
+    """A row the fast path leaves to Python: its physical line number and its bytes (without the line end). With the
+    corpus file written by the program, Python answers with :meth:`Run.answer` once it has written the row's
+    document, or not."""
+    line: int
+    data: bytes
+
+
+@dataclass
+class Rest:
+    """The program stopped after ``line``: Python converts the file's remaining lines."""
+    line: int
+
+
+def _warn(message: str) -> None:
+    if message not in _warned:
+        _warned.add(message)
+        print(f"[ingestlab] {message}", file=sys.stderr)
+
+
+def _cargo() -> str | None:
+    found = shutil.which("cargo")
+    if found:
+        return found
+    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo") / "bin" / "cargo"
+    return str(home) if home.is_file() else None
+
+
+def _sources() -> list[Path]:
+    return [SOURCE / "Cargo.toml", SOURCE / "Cargo.lock", *sorted((SOURCE / "src").glob("*.rs"))]
+
+
+def binary() -> Path | None:
+    """The built program, building it first if its sources changed; None: convert in Python."""
+    choice = os.environ.get(VARIABLE, "auto").strip() or "auto"
+    if choice == "python":
+        return None
+    if choice != "auto":
+        raise ValueError(f"{VARIABLE}={choice!r}: 'auto' (the compiled fast path when cargo is here) or 'python'")
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in _sources())).hexdigest()[:12]
+    target = paths.home() / "native" / f"dvf-fast-{digest}"
+    exe = target / "release" / "dvf-fast"
+    if exe.is_file():
+        return exe
+    cargo = _cargo()
+    if cargo is None:
+        _warn("no cargo here: DVF files are converted in Python (about a seventh of the compiled path's speed)")
+        return None
+    try:
+        target.mkdir(parents=True, exist_ok=True)
+        done = subprocess.run([cargo, "build", "--release", "--offline", "--quiet", "--manifest-path", str(SOURCE / "Cargo.toml"),
+                               "--target-dir", str(target)], capture_output=True, text=True, timeout=600)
+    except (OSError, subprocess.TimeoutExpired) as e:
+        _warn(f"building the DVF fast path failed ({e}): DVF files are converted in Python")
+        return None
+    if done.returncode != 0 or not exe.is_file():
+        _warn(f"building the DVF fast path failed (cargo exit {done.returncode}: {done.stderr.strip()[-300:]}): "
+              "DVF files are converted in Python")
+        return None
+    return exe
+
+
+class Run:
+    """The program on one file. ``frames()`` yields :class:`Block`, :class:`Row` and at most one :class:`Rest`, the
+    last. ``out_fd``: the corpus file's descriptor, which the program appends to (Python's own buffer flushed
+    first); None: the documents come in the blocks. ``head_docs``: how many of the next documents still go into the
+    -1k file."""
+
+    def __init__(self, exe: Path, plan: str, path: Path, out_fd: int | None, head_docs: int):
+        self.path = path
+        self.proc = subprocess.Popen([str(exe), plan, str(path), "-" if out_fd is None else str(out_fd), str(head_docs)],
+                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                     pass_fds=() if out_fd is None else (out_fd,), bufsize=1 << 20)
+
+    def answer(self, written: bool) -> None:
+        self.proc.stdin.write(b"W" if written else b"S")
+        self.proc.stdin.flush()
+
+    def frames(self) -> Iterator[Block | Row | Rest]:
+        out, finished = self.proc.stdout, False
+        kind = out.read(1)
+        try:
+            while kind:
+                if kind == b"D":
+                    head = out.read(12)
+                    count, size, n = (int.from_bytes(head[i:i + 4], "little") for i in (0, 4, 8))
+                    yield Block(count, size, out.read(n))
+                elif kind == b"R":
+                    head = out.read(12)
+                    yield Row(int.from_bytes(head[:8], "little"), out.read(int.from_bytes(head[8:], "little")))
+                elif kind in (b"E", b"Q"):
+                    line = int.from_bytes(out.read(8), "little")
+                    finished = True
+                    if kind == b"Q":
+                        yield Rest(line)
+                    break
+                else:
+                    raise RuntimeError(f"{self.path}: the DVF fast path wrote a frame of unknown kind {kind!r}")
+                kind = out.read(1)
+            if not finished or self.proc.wait() != 0:
+                err = self.proc.stderr.read().decode(errors="replace").strip()
+                raise RuntimeError(f"{self.path}: the DVF fast path stopped before the file's end (exit {self.proc.wait()}): {err}")
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        if self.proc.poll() is None:  # the reader stopped early (a strict conversion's bad row, an error)
+            self.proc.kill()
+            self.proc.wait()
+        for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
+            stream.close()
