@@ -93,7 +93,7 @@ class ConvertedBy:
 
 
 def _convert_natively(exe: Path, path: Path, writer: CorpusWriter, skipped: Skipped, strict: bool, encoding: str,
-                      by: ConvertedBy) -> int | None:
+                      by: ConvertedBy) -> int:
     """One file through the compiled fast path (:mod:`.native`): it appends its documents to the corpus file (or,
     with an archive, hands them over) and leaves to Python the rows outside the plain forms it converts, which are
     converted here, in order, with the Python converter's documents and errors. Returns -1 when it did the whole
@@ -102,32 +102,32 @@ def _convert_natively(exe: Path, path: Path, writer: CorpusWriter, skipped: Skip
         fmt = _header(f, path, encoding)
     fd = writer.shared_fd()
     head = max(0, TEST_MODE_DOCS - writer.docs) if writer.small is not None else 0
-    run = native.Run(exe, native_plan(fmt, encoding), path, fd, head)
     convert, row_encoding = CONVERTERS[fmt](), "utf-8" if encoding == "utf-8-sig" else encoding
     dumps = orjson.dumps
-    for item in run.frames():
-        if isinstance(item, native.Block):
-            by.native += item.count
-            if fd is None:
-                writer.write_block(item.data, item.count)
-            else:
-                writer.written_by_other(item.count, item.size, item.data)
-            continue
-        if isinstance(item, native.Rest):
-            return item.line
-        by.python += 1
-        row = next(_reader([item.data.decode(row_encoding)], fmt), [])
-        try:
-            writer.write(dumps(convert(row)) + b"\n")
-        except BadRow as e:
-            message = f"{path}:{item.line}: {e}"
-            if strict:
-                raise BadInput(message) from None
-            skipped.add(message)
-            run.answer(False)
-            continue
-        writer.sync()
-        run.answer(True)
+    with native.Run(exe, native_plan(fmt, encoding), path, fd, head) as run:  # ended here, whatever happens
+        for item in run.frames():
+            if isinstance(item, native.Block):
+                by.native += item.count
+                if fd is None:
+                    writer.write_block(item.data, item.count)
+                else:
+                    writer.written_by_other(item.count, item.size, item.data)
+                continue
+            if isinstance(item, native.Rest):
+                return item.line
+            by.python += 1
+            row = next(_reader([item.data.decode(row_encoding)], fmt), [])
+            try:
+                writer.write(dumps(convert(row)) + b"\n")
+            except BadRow as e:
+                message = f"{path}:{item.line}: {e}"
+                if strict:
+                    raise BadInput(message) from None
+                skipped.add(message)
+                run.answer(False)
+                continue
+            writer.sync()
+            run.answer(True)
     return -1  # the whole file
 
 

@@ -94,6 +94,9 @@ def binary() -> Path | None:
         _warn(f"building the DVF fast path failed (cargo exit {done.returncode}: {done.stderr.strip()[-300:]}): "
               "DVF files are converted in Python")
         return None
+    for older in target.parent.glob("dvf-fast-*"):  # builds of earlier sources: not used again
+        if older != target:
+            shutil.rmtree(older, ignore_errors=True)
     return exe
 
 
@@ -108,6 +111,12 @@ class Run:
         self.proc = subprocess.Popen([str(exe), plan, str(path), "-" if out_fd is None else str(out_fd), str(head_docs)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                      pass_fds=() if out_fd is None else (out_fd,), bufsize=1 << 20)
+
+    def __enter__(self) -> "Run":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     def answer(self, written: bool) -> None:
         self.proc.stdin.write(b"W" if written else b"S")
@@ -141,7 +150,9 @@ class Run:
             self.close()
 
     def close(self) -> None:
-        if self.proc.poll() is None:  # the reader stopped early (a strict conversion's bad row, an error)
+        """The program ended (killed when it still runs: the reader stopped early, at a strict conversion's bad row
+        or an error) and its pipes closed; again is harmless."""
+        if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):

@@ -1,6 +1,7 @@
 """The DVF converter's compiled fast path (ingestlab/corpus/dvf/native) gives what the Python converter gives: the same
 corpus and -1k files byte for byte, the same skipped rows with the same messages, the same strict-mode error. Each
 case converts the same input both ways (``INGESTLAB_DVF_CONVERTER=python`` and the default) and compares."""
+import os
 import random
 from pathlib import Path
 
@@ -181,3 +182,37 @@ def test_random_decimals(exe, monkeypatch, tmp_path):
                    nombre_lots=str(rnd.randint(0, 10 ** rnd.randint(0, 20 if rnd.random() < 0.01 else 9)))) for _ in range(20_000)]
     seen = both(monkeypatch, tmp_path, [write(tmp_path / "random.csv", ETALAB_HEADER, rows, ",")])
     assert seen["auto-by"]["compiled"] > 5_000 and seen["auto-by"]["python"] > 100  # both ways, row by row
+
+
+def _running(name: str) -> list[int]:
+    """This process's children running the program ``name``."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        try:
+            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid() \
+                    and (entry / "comm").read_text().strip() == name:
+                found.append(int(entry.name))
+        except (OSError, IndexError, ValueError):
+            continue
+    return found
+
+
+def test_a_strict_stop_ends_the_program_at_once(exe, monkeypatch, tmp_path):
+    """The program, waiting for Python's answer to the bad row, is ended before the error reaches the caller (the
+    converter's ``with`` ends it; it does not rest on the reader being freed)."""
+    rows = [etalab(id_mutation=f"2020-{i}") for i in range(3000)]
+    rows[1500] = etalab(valeur_fonciere="douze")
+    monkeypatch.setenv(native.VARIABLE, "auto")
+    with pytest.raises(convert.BadInput, match="strict.csv:1502") as caught:
+        convert.convert([write(tmp_path / "strict.csv", ETALAB_HEADER, rows, ",")], tmp_path / "out" / "dvf.json", strict=True)
+    assert caught.value is not None and _running("dvf-fast") == []
+
+
+def test_a_new_build_removes_the_builds_of_earlier_sources(exe, monkeypatch, tmp_path):
+    monkeypatch.setenv("INGESTLAB_HOME", str(tmp_path / "home"))
+    earlier = tmp_path / "home" / "native" / "dvf-fast-000000000000" / "release"
+    earlier.mkdir(parents=True)
+    (earlier / "dvf-fast").write_text("an old build")
+    built = native.binary()
+    assert built is not None and built.is_file() and not earlier.exists()
+    assert [p.name for p in (tmp_path / "home" / "native").iterdir()] == [built.parents[1].name]
