@@ -169,6 +169,9 @@ class CorpusWriter:
             lines = block.split(b"\n", (TEST_MODE_DOCS - self.docs) * per_doc)[:(TEST_MODE_DOCS - self.docs) * per_doc]
             self.small.write(b"".join(line + b"\n" for line in lines[: min(docs, TEST_MODE_DOCS - self.docs) * per_doc]))
         self.docs += docs
+        self._report_progress()
+
+    def _report_progress(self) -> None:
         if self.progress is not None and time.monotonic() >= self._next_report:
             self._next_report = time.monotonic() + PROGRESS_EVERY_S
             self.progress(self.docs)
@@ -186,6 +189,10 @@ class CorpusWriter:
         """After :meth:`write`, before another process appends to the file again."""
         self.full.sync()
 
+    def one_k_room(self) -> int:
+        """How many more documents go into the -1k file (0 when there is none)."""
+        return max(0, TEST_MODE_DOCS - self.docs) if self.small is not None else 0
+
     def written_by_other(self, docs: int, size: int, head: bytes) -> None:
         """``docs`` documents of ``size`` bytes appended to the corpus file by another process; ``head``: those of
         them that go into the -1k file."""
@@ -193,9 +200,7 @@ class CorpusWriter:
         if self.small is not None and self.docs < TEST_MODE_DOCS and head:
             self.small.write(head)
         self.docs += docs
-        if self.progress is not None and time.monotonic() >= self._next_report:
-            self._next_report = time.monotonic() + PROGRESS_EVERY_S
-            self.progress(self.docs)
+        self._report_progress()
 
     def commit(self, source: dict) -> CorpusFile:
         """Rename everything into place and write the entry; ``source`` says where the documents came from."""

@@ -19,7 +19,7 @@ import orjson
 from ingestlab.corpus.dvf import native
 from ingestlab.corpus.dvf.formats import OFFICIAL_FIRST_HEADERS
 from ingestlab.corpus.dvf.rows import CONVERTERS, BadRow, native_plan
-from ingestlab.corpus.files import TEST_MODE_DOCS, CorpusWriter
+from ingestlab.corpus.files import CorpusWriter
 from ingestlab.errors import IngestlabError
 
 KEPT_MESSAGES = 20
@@ -73,6 +73,13 @@ class Skipped:
             self.messages.append(message)
 
 
+def _bad_row(message: str, strict: bool, skipped: Skipped) -> None:
+    """A bad row (``message`` names file and line): the end of a strict conversion, else skipped and counted."""
+    if strict:
+        raise BadInput(message) from None
+    skipped.add(message)
+
+
 def _header(f, path: Path, encoding: str) -> str:
     try:
         header = f.readline().rstrip("\r\n")
@@ -101,10 +108,9 @@ def _convert_natively(exe: Path, path: Path, writer: CorpusWriter, skipped: Skip
     with open(path, encoding=encoding, errors="strict", newline="") as f:
         fmt = _header(f, path, encoding)
     fd = writer.shared_fd()
-    head = max(0, TEST_MODE_DOCS - writer.docs) if writer.small is not None else 0
     convert, row_encoding = CONVERTERS[fmt](), "utf-8" if encoding == "utf-8-sig" else encoding
     dumps = orjson.dumps
-    with native.Run(exe, native_plan(fmt, encoding), path, fd, head) as run:  # ended here, whatever happens
+    with native.Run(exe, native_plan(fmt, encoding), path, fd, writer.one_k_room()) as run:  # ended here, whatever happens
         for item in run.frames():
             if isinstance(item, native.Block):
                 by.native += item.count
@@ -120,10 +126,7 @@ def _convert_natively(exe: Path, path: Path, writer: CorpusWriter, skipped: Skip
             try:
                 writer.write(dumps(convert(row)) + b"\n")
             except BadRow as e:
-                message = f"{path}:{item.line}: {e}"
-                if strict:
-                    raise BadInput(message) from None
-                skipped.add(message)
+                _bad_row(f"{path}:{item.line}: {e}", strict, skipped)
                 run.answer(False)
                 continue
             writer.sync()
@@ -149,10 +152,7 @@ def documents(path: Path, skipped: Skipped, strict: bool = False, encoding: str 
 
         def bad(reason) -> None:
             # the reader started after line `after_line`, and line_num counts the lines it consumed
-            message = f"{path}:{reader.line_num + after_line}: {reason}"
-            if strict:
-                raise BadInput(message)
-            skipped.add(message)
+            _bad_row(f"{path}:{reader.line_num + after_line}: {reason}", strict, skipped)
 
         while True:
             try:
