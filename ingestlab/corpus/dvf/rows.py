@@ -103,11 +103,15 @@ KINDS = {"official": {DATE: _official_date, DOUBLE: _comma_double, INTEGER: _int
 # the fast path's names for the same parsers (ingestlab/corpus/dvf/native/src/main.rs)
 _NATIVE_KINDS = {_official_date: "french-date", _iso_date: "iso-date", _comma_double: "comma-double", _double: "double",
                  _integer: "int"}
+_COLUMNS = {"official": OFFICIAL_COLUMNS, "etalab": ETALAB_COLUMNS}
+_SEPARATOR = {"official": "|", "etalab": ","}
+_POSTCODE = {"official": "Code postal", "etalab": "code_postal"}
 _OFFICIAL_CODES = ("Code departement", "Code commune", "Prefixe de section", "Section", "No plan")
+_LOCATION = ("longitude", "latitude")
 
 
 def official_converter() -> Callable[[list[str]], dict]:
-    base = _base_converter(OFFICIAL_COLUMNS, KINDS["official"], "|", "Code postal")
+    base = _base_converter(OFFICIAL_COLUMNS, KINDS["official"], _SEPARATOR["official"], _POSTCODE["official"])
     dept, commune, prefix, section, plan_no = (
         [c.header for c in OFFICIAL_COLUMNS].index(h)
         for h in _OFFICIAL_CODES
@@ -126,9 +130,9 @@ def official_converter() -> Callable[[list[str]], dict]:
 
 
 def etalab_converter() -> Callable[[list[str]], dict]:
-    base = _base_converter(ETALAB_COLUMNS, KINDS["etalab"], ",", "code_postal")
+    base = _base_converter(ETALAB_COLUMNS, KINDS["etalab"], _SEPARATOR["etalab"], _POSTCODE["etalab"])
     headers = [c.header for c in ETALAB_COLUMNS]
-    lon, lat = headers.index("longitude"), headers.index("latitude")
+    lon, lat = (headers.index(h) for h in _LOCATION)
 
     def convert(row: list[str]) -> dict:
         doc = base(row)
@@ -148,15 +152,15 @@ CONVERTERS = {"official": official_converter, "etalab": etalab_converter}
 def native_plan(fmt: str, encoding: str) -> str:
     """What the compiled fast path needs to know of a format: each column's field and kind, in the order the Python
     converter puts them into a document, and the columns it handles specially."""
-    columns = OFFICIAL_COLUMNS if fmt == "official" else ETALAB_COLUMNS
+    columns = _COLUMNS[fmt]
     text, typed = _plan(columns, KINDS[fmt])
     headers = [c.header for c in columns]
     parts = {
         "format": fmt, "encoding": encoding, "width": len(columns),
         "text": "|".join(f"{i}={name}" for i, name in text),
         "typed": "|".join(f"{i}={name}={_NATIVE_KINDS[parse]}" for i, name, parse, _ in typed),
-        "postcode": headers.index("Code postal" if fmt == "official" else "code_postal"),
+        "postcode": headers.index(_POSTCODE[fmt]),
         "official": "|".join(str(headers.index(h)) for h in _OFFICIAL_CODES) if fmt == "official" else "",
-        "etalab": "|".join(str(headers.index(h)) for h in ("longitude", "latitude")) if fmt == "etalab" else "",
+        "etalab": "|".join(str(headers.index(h)) for h in _LOCATION) if fmt == "etalab" else "",
     }
     return "".join(f'"{key}":{value};' for key, value in parts.items())
