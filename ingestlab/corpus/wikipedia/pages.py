@@ -52,20 +52,28 @@ def page_document(title: str, ns: str, text: str, redirect: bool) -> dict:
     }
 
 
-_FIELDS = {"id": "id", "title": "title", "ns": "ns", "redirect": "redirect", "revision": "revision"}
+_FIELDS = frozenset({"id", "title", "ns", "redirect", "revision", "text"})
+
+
+def _kind(tag, kinds: dict) -> str:
+    """The field a tag not yet in ``kinds`` stands for ("" for none): its local name, in any namespace, as ``{*}``
+    would match it; kept in ``kinds`` (the callers look there first: this runs once per tag)."""
+    local = tag.rpartition("}")[2] if isinstance(tag, str) else ""  # comments and PIs have no name
+    kind = kinds[tag] = local if local in _FIELDS else ""
+    return kind
 
 
 def _fields(page, kinds: dict) -> tuple[str | None, str | None, str | None, bool, str | None]:
     """A page's id, title, ns, redirect and first revision's text, in one walk over its children (five ``{*}`` path
     searches cost a quarter more). Each field is the first child of its local name, in any namespace, as ``findtext``
-    would find it; ``kinds`` caches each full tag's field."""
+    would find it; ``kinds`` caches each full tag's field (:func:`_kind`)."""
     page_id = title = ns = text = None
     redirect = False
     for child in page:
         tag = child.tag
         kind = kinds.get(tag)
         if kind is None:
-            kind = kinds[tag] = _FIELDS.get(tag.rpartition("}")[2], "") if isinstance(tag, str) else ""
+            kind = _kind(tag, kinds)
         if kind == "id":
             if page_id is None:
                 page_id = child.text or ""
@@ -79,7 +87,7 @@ def _fields(page, kinds: dict) -> tuple[str | None, str | None, str | None, bool
             redirect = True
         elif kind == "revision" and text is None:
             for part in child:
-                if isinstance(part.tag, str) and part.tag.rpartition("}")[2] == "text":
+                if (kinds.get(part.tag) or _kind(part.tag, kinds)) == "text":
                     text = part.text or ""
                     break
     return page_id, title, ns, redirect, text
