@@ -172,11 +172,18 @@ fn plain(s: &[u8]) -> bool {
     s.iter().all(|&b| b.is_ascii() && b != b'+' && b != b'-' && b >= 0x20)
 }
 
-/// One row as the Python converter's document, or false: Python converts it (or reports it).
+/// One row as the Python converter's document at the end of `out`, or false and `out` as it was: Python converts
+/// the row (or reports it).
 fn document(out: &mut Vec<u8>, row: &[u8], bounds: &[(usize, usize)], plan: &Plan) -> bool {
-    if bounds.len() != plan.width { return false; }
-    let cell = |i: usize| -> &[u8] { let (a, b) = bounds[i]; &row[a..b] };
     let start = out.len();
+    let done = bounds.len() == plan.width && write_document(out, row, bounds, plan);
+    if !done { out.truncate(start); }
+    done
+}
+
+/// The document's bytes, or false part-way (`document` takes them back).
+fn write_document(out: &mut Vec<u8>, row: &[u8], bounds: &[(usize, usize)], plan: &Plan) -> bool {
+    let cell = |i: usize| -> &[u8] { let (a, b) = bounds[i]; &row[a..b] };
     out.push(b'{');
     let mut first = true;
     let mut key = |out: &mut Vec<u8>, k: &[u8]| { if !first { out.push(b',') } first = false; out.extend_from_slice(k) };
@@ -199,18 +206,18 @@ fn document(out: &mut Vec<u8>, row: &[u8], bounds: &[(usize, usize)], plan: &Pla
                 put_str(out, &d, false); true
             },
         };
-        if !ok { out.truncate(start); return false; }
+        if !ok { return false; }
     }
     let pc = cell(plan.postcode);
     if !pc.is_empty() {
-        if !digits(pc) { out.truncate(start); return false; }
+        if !digits(pc) { return false; }
         key(out, b"\"postal_code\":");
         out.push(b'"'); zfill(out, pc, 5); out.push(b'"');
     }
     if let Some([dept, commune, prefix, section, plan_no]) = plan.official {
         let (d, c, p, s, n) = (cell(dept), cell(commune), cell(prefix), cell(section), cell(plan_no));
         if !c.is_empty() && !d.is_empty() {
-            if !(plain(d) && plain(c) && plain(p) && plain(s) && plain(n)) { out.truncate(start); return false; }
+            if !(plain(d) && plain(c) && plain(p) && plain(s) && plain(n)) { return false; }
             let mut code = Vec::with_capacity(8);
             code.extend_from_slice(&d[..d.len().min(2)]);
             zfill(&mut code, c, 3);
@@ -230,9 +237,9 @@ fn document(out: &mut Vec<u8>, row: &[u8], bounds: &[(usize, usize)], plan: &Pla
         let (x, y) = (cell(lon), cell(lat));
         if !x.is_empty() || !y.is_empty() {
             key(out, b"\"location\":{\"lat\":");
-            if !put_double(out, y, b'.') { out.truncate(start); return false; }
+            if !put_double(out, y, b'.') { return false; }
             out.extend_from_slice(b",\"lon\":");
-            if !put_double(out, x, b'.') { out.truncate(start); return false; }
+            if !put_double(out, x, b'.') { return false; }
             out.push(b'}');
         }
     }
