@@ -52,7 +52,7 @@ def _seconds(variable: str, default: float, least: float = 0.0) -> float:
     try:
         value = float(raw)
     except ValueError:
-        value = -1.0
+        value = float("nan")  # fails the range test below, so the error is the same one
     if not least <= value < float("inf"):
         raise ValueError(f"{variable}={raw!r} is not a number of seconds (a finite number, {least:g} or more; unset: {default})")
     return value
