@@ -1,28 +1,23 @@
 """The DVF converter's compiled fast path (``native/``, Rust, the standard library only), built on first use.
 
-``binary()`` builds it with cargo (offline, about a second) into ``INGESTLAB_HOME/native/dvf-fast-<hash of its sources>``
-and returns it; without cargo, or when the build fails, it returns None and the Python converter does the whole work
-(``INGESTLAB_DVF_CONVERTER=python`` asks for that). :class:`Run` runs it on one file: it writes the documents into
+``binary()`` builds it with cargo (offline, about a second; :mod:`ingestlab.corpus.native_build`) into
+``INGESTLAB_HOME/native/dvf-fast-<hash of its sources>`` and returns it; without cargo, or when the build fails, it
+returns None and the Python converter does the whole work (``INGESTLAB_DVF_CONVERTER=python`` asks for that). :class:`Run` runs it on one file: it writes the documents into
 the corpus file itself and says what it wrote, and leaves to Python the rows outside the plain forms it converts
 (see ``native/src/main.rs``). The plan it is given comes from :mod:`.rows`, so the columns and their kinds have
 one source.
 """
 from __future__ import annotations
 
-import hashlib
-import os
-import shutil
 import subprocess
-import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ingestlab import paths
+from ingestlab.corpus import native_build
 
 SOURCE = Path(__file__).parent / "native"
 VARIABLE = "INGESTLAB_DVF_CONVERTER"
-_warned: set[str] = set()
 
 
 @dataclass
@@ -49,55 +44,12 @@ class Rest:
     line: int
 
 
-def _warn(message: str) -> None:
-    if message not in _warned:
-        _warned.add(message)
-        print(f"[ingestlab] {message}", file=sys.stderr)
-
-
-def _cargo() -> str | None:
-    found = shutil.which("cargo")
-    if found:
-        return found
-    home = Path(os.environ.get("CARGO_HOME") or Path.home() / ".cargo") / "bin" / "cargo"
-    return str(home) if home.is_file() else None
-
-
-def _sources() -> list[Path]:
-    return [SOURCE / "Cargo.toml", SOURCE / "Cargo.lock", *sorted((SOURCE / "src").glob("*.rs"))]
-
-
 def binary() -> Path | None:
     """The built program, building it first if its sources changed; None: convert in Python."""
-    choice = os.environ.get(VARIABLE, "auto").strip() or "auto"
-    if choice == "python":
+    if not native_build.wanted(VARIABLE):
         return None
-    if choice != "auto":
-        raise ValueError(f"{VARIABLE}={choice!r}: 'auto' (the compiled fast path when cargo is here) or 'python'")
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in _sources())).hexdigest()[:12]
-    target = paths.home() / "native" / f"dvf-fast-{digest}"
-    exe = target / "release" / "dvf-fast"
-    if exe.is_file():
-        return exe
-    cargo = _cargo()
-    if cargo is None:
-        _warn("no cargo here: DVF files are converted in Python (about a seventh of the compiled path's speed)")
-        return None
-    try:
-        target.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run([cargo, "build", "--release", "--offline", "--quiet", "--manifest-path", str(SOURCE / "Cargo.toml"),
-                               "--target-dir", str(target)], capture_output=True, text=True, timeout=600)
-    except (OSError, subprocess.TimeoutExpired) as e:
-        _warn(f"building the DVF fast path failed ({e}): DVF files are converted in Python")
-        return None
-    if done.returncode != 0 or not exe.is_file():
-        _warn(f"building the DVF fast path failed (cargo exit {done.returncode}: {done.stderr.strip()[-300:]}): "
-              "DVF files are converted in Python")
-        return None
-    for older in target.parent.glob("dvf-fast-*"):  # builds of earlier sources: not used again
-        if older != target:
-            shutil.rmtree(older, ignore_errors=True)
-    return exe
+    return native_build.build(SOURCE, "dvf-fast", "dvf-fast",
+                              "DVF files are converted in Python (about a seventh of the compiled path's speed)")
 
 
 class Run:

@@ -13,10 +13,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import orjson
-
 from ingestlab.corpus.files import CorpusWriter
-from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, lines as _lines, open_dump, pages
+from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, open_dump, page_lines
 
 __all__ = ["BadDump", "Conversion", "convert", "write_documents"]
 
@@ -36,9 +34,10 @@ class Conversion:
 
 
 def _convert_in_parallel(dump: Path, corpus: Path, source: dict | None, one_k: bool, progress, workers: int) -> Conversion:
-    from ingestlab.corpus.wikipedia import parallel
+    from ingestlab.corpus.wikipedia import native, parallel
 
     start = time.perf_counter()
+    native.library()  # built here once, not by each worker
     with CorpusWriter(corpus, one_k=one_k, action_lines=True, progress=progress) as writer, open_dump(dump) as raw:
         reader = CountingReader(raw)
         try:
@@ -54,8 +53,8 @@ def write_documents(dump: Path, out: Path) -> int:
     """The pages of ``dump`` as bare corpus lines in ``out`` (no -1k file, no entry): one part of a corpus made in parts."""
     made = 0
     with open_dump(dump) as raw, open(out, "wb") as f:
-        for page_id, doc in pages(CountingReader(raw), dump):
-            f.write(_lines(page_id, doc))
+        for data in page_lines(CountingReader(raw), dump):
+            f.write(data)
             made += 1
     return made
 
@@ -72,14 +71,13 @@ def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | N
             return _convert_in_parallel(dump, corpus, source, one_k, progress, workers)
         except BadDump:
             pass  # broken input: one pass names where, and keeps the pages before it
-    dumps = orjson.dumps
     start = time.perf_counter()
     error: BadDump | None = None
     with CorpusWriter(corpus, one_k=one_k, action_lines=True, progress=progress) as writer, open_dump(dump) as raw:
         reader = CountingReader(raw)
         try:
-            for page_id, doc in pages(reader, dump):
-                writer.write(_lines(page_id, doc, dumps))
+            for data in page_lines(reader, dump):
+                writer.write(data)
                 if limit is not None and writer.docs >= limit:
                     break
         except BadDump as e:

@@ -11,7 +11,7 @@ import orjson
 from lxml import etree
 
 from ingestlab.corpus.read_ahead import Bz2Ahead
-from ingestlab.corpus.wikipedia import markup
+from ingestlab.corpus.wikipedia import markup, native
 from ingestlab.errors import IngestlabError
 
 
@@ -93,10 +93,12 @@ def _fields(page, kinds: dict) -> tuple[str | None, str | None, str | None, bool
     return page_id, title, ns, redirect, text
 
 
-def pages(source: CountingReader, path: Path) -> Iterator[tuple[str, dict]]:
-    """(page id, document) for every page of the dump, in order."""
+def page_lines(source: CountingReader, path: Path) -> Iterator[bytes]:
+    """Every page's two corpus lines (:func:`lines`), in the dump's order: made by the compiled library
+    (:mod:`.native`) when it is here, else (and for a page it gives back) by :func:`page_document` and :func:`lines`."""
     context = etree.iterparse(source, events=("end",), tag="{*}page", huge_tree=True, recover=False)
     kinds: dict = {}
+    compiled = native.page_lines()
     try:
         for _, page in context:
             page_id, title, ns, redirect, text = _fields(page, kinds)
@@ -106,7 +108,8 @@ def pages(source: CountingReader, path: Path) -> Iterator[tuple[str, dict]]:
                 del page.getparent()[0]
             if not page_id:
                 raise BadDump(f"{path}: a <page> without <id> (title {title!r}) near byte {source.bytes:,}")
-            yield page_id, page_document(title, ns, text, redirect)
+            made = compiled(page_id, title, ns, text, redirect) if compiled is not None else None
+            yield made if made is not None else lines(page_id, page_document(title, ns, text, redirect))
     except etree.XMLSyntaxError as e:
         line, column = e.position if e.position else (e.lineno, 0)
         raise BadDump(f"{path}: malformed XML at line {line}, column {column}: {e.msg}") from None

@@ -19,7 +19,7 @@ import threading
 from pathlib import Path
 from typing import Iterator
 
-from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, lines, pages
+from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, page_lines
 
 PIECE_BYTES = 4 << 20
 _ROOT = re.compile(rb"<mediawiki\b[^>]*>")
@@ -62,8 +62,8 @@ def convert_piece(root: bytes, piece: bytes) -> tuple[bytes, int]:
     source = CountingReader(io.BytesIO(root + piece + b"</mediawiki>"))
     out, count = [], 0
     try:
-        for page_id, doc in pages(source, Path("piece")):
-            out.append(lines(page_id, doc))
+        for data in page_lines(source, Path("piece")):
+            out.append(data)
             count += 1
     except BadDump as e:
         raise BrokenPiece(str(e)) from None

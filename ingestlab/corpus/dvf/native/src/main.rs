@@ -91,32 +91,11 @@ fn fail(message: &str) -> ! {
     exit(2)
 }
 
-// ---- writing JSON as orjson writes it ------------------------------------------------------------------
+// ---- writing JSON as orjson writes it: put_str (shared with the Wikipedia converter's library) -------------------
 
-const HEX: &[u8; 16] = b"0123456789abcdef";
-
-fn put_str(out: &mut Vec<u8>, s: &[u8], latin1: bool) {
-    out.push(b'"');
-    let mut from = 0;
-    for (i, &b) in s.iter().enumerate() {
-        if b >= 0x20 && b != b'"' && b != b'\\' && (b < 0x80 || !latin1) { continue; }
-        out.extend_from_slice(&s[from..i]);
-        from = i + 1;
-        match b {
-            b'"' => out.extend_from_slice(b"\\\""),
-            b'\\' => out.extend_from_slice(b"\\\\"),
-            b'\n' => out.extend_from_slice(b"\\n"),
-            b'\r' => out.extend_from_slice(b"\\r"),
-            b'\t' => out.extend_from_slice(b"\\t"),
-            0x08 => out.extend_from_slice(b"\\b"),
-            0x0c => out.extend_from_slice(b"\\f"),
-            0..=0x1f => out.extend_from_slice(&[b'\\', b'u', b'0', b'0', HEX[(b >> 4) as usize], HEX[(b & 15) as usize]]),
-            _ => out.extend_from_slice(&[0xc0 | (b >> 6), 0x80 | (b & 0x3f)]), // Latin-1 to UTF-8
-        }
-    }
-    out.extend_from_slice(&s[from..]);
-    out.push(b'"');
-}
+#[path = "../../../orjson_str.rs"]
+mod orjson_str;
+use orjson_str::put_str;
 
 fn digits(s: &[u8]) -> bool {
     !s.is_empty() && s.iter().all(|b| b.is_ascii_digit())
