@@ -77,7 +77,7 @@ def add(sub) -> None:
     kinds = bench.add_subparsers(dest="kind", required=True)
     ov = kinds.add_parser("overhead", help="the pack's Rally race of each task beside a minimal client doing the same work, interleaved, "
                                            "on one node; ends with one line per task: <task>: pack/minimal = 0.97x")
-    ov.add_argument("--rounds", type=int, default=2, help="interleaved rounds (the order of the two sides alternates)")
+    ov.add_argument("--rounds", type=int, default=3, help="interleaved rounds (the order of the two sides alternates; default 3: the median of two is their mean, which one slow round pulls down)")
     ov.add_argument("--runs", type=int, default=3, help="runs of each task per side and round")
     ov.add_argument("--warmup-rounds", type=int, default=1, help="rounds before the measured ones, not counted (default 1)")
     ov.add_argument("--scale", type=float, default=1.0, help="corpus sizes × this (1.0: posts 10,000 docs, wikipedia 20,000 pages)")
