@@ -186,7 +186,7 @@ def in_memory_data_dir(need_bytes: int = 4 << 30, shm: Path = IN_MEMORY) -> Path
     return shm / f"ingestlab-bench-{os.getuid()}"
 
 
-def run(hosts: str, url: str, rounds: int = 2, runs: int = 3, scale: float = 1.0, tasks: str | None = None,
+def run(hosts: str, url: str, rounds: int = 3, runs: int = 3, scale: float = 1.0, tasks: str | None = None,
         warmup_rounds: int = 1, log=print, data_note: str | None = None) -> tuple[str, dict]:
     """``data_note``: where the node keeps its data, for the report (None: not known, e.g. a node given by --target-hosts)."""
     chosen = chosen_tasks(runs, scale, tasks)
