@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 from ingestlab import paths
+from ingestlab.errors import IngestlabError
 
 _warned: set[str] = set()
 
@@ -29,7 +30,7 @@ def wanted(variable: str) -> bool:
     """False when ``variable`` says ``python``; an other value than ``auto`` or ``python`` is an error naming it."""
     choice = os.environ.get(variable, "auto").strip() or "auto"
     if choice not in ("auto", "python"):
-        raise ValueError(f"{variable}={choice!r}: 'auto' (the compiled fast path when cargo is here) or 'python'")
+        raise IngestlabError(f"{variable}={choice!r}: 'auto' (the compiled fast path when cargo is here) or 'python'")
     return choice == "auto"
 
 
