@@ -2,10 +2,10 @@
 
 ``binary()`` builds it with cargo (offline, about a second; :mod:`ingestlab.corpus.native_build`) into
 ``INGESTLAB_HOME/native/dvf-fast-<hash of its sources>`` and returns it; without cargo, or when the build fails, it
-returns None and the Python converter does the whole work (``INGESTLAB_DVF_CONVERTER=python`` asks for that). :class:`Run` runs it on one file: it writes the documents into
-the corpus file itself and says what it wrote, and leaves to Python the rows outside the plain forms it converts
-(see ``native/src/main.rs``). The plan it is given comes from :mod:`.rows`, so the columns and their kinds have
-one source.
+returns None and the Python converter does the whole work (``INGESTLAB_DVF_CONVERTER=python`` asks for that).
+:class:`Run` runs it on one file: it writes the documents into the corpus file itself and says what it wrote, and
+leaves to Python the rows outside the plain forms it converts (see ``native/src/main.rs``). The plan it is given comes
+from :mod:`.rows`, so the columns and their kinds have one source.
 """
 from __future__ import annotations
 

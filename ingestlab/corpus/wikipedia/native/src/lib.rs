@@ -171,7 +171,7 @@ fn namespaced(s: &str, i: usize, out: &mut String) -> Option<usize> {
     let g1 = if p + lead == c { &s[c - 1..c] } else { trim_blanks_end(&s[p + lead..c]) };
     let q = c + 1;
     let e = find_byte(b, q, |x| matches!(x, b'[' | b']' | b'|'))?;
-    let g2 = trim_blanks_end(&s[q + blanks_at(b, q).min(e - q)..e]);
+    let g2 = trim_blanks_end(&s[q + blanks_at(b, q)..e]); // blanks stop before e
     let (g3, end) = if b[e] == b'|' {
         let mut f = e + 1;
         while f < b.len() {
@@ -313,7 +313,7 @@ fn spaces(s: &str, i: usize, out: &mut String) -> Option<usize> {
         return None;
     }
     out.push(' ');
-    Some(i + run.max(1))
+    Some(i + run) // next() offers only blanks: run is at least 1
 }
 
 // [ \t]+\n → "\n"
@@ -358,7 +358,6 @@ pub fn plain_text(wikitext: &str) -> String {
     text.push('\n');
     text.push_str(wikitext);
     let mut out = String::with_capacity(text.len());
-    let has = |t: &str, p: &str| t.contains(p);
     macro_rules! run {
         ($next:expr, $at:expr) => {{
             let n = pass(&text, &mut out, $next, $at);
@@ -366,60 +365,59 @@ pub fn plain_text(wikitext: &str) -> String {
             n
         }};
     }
-    if has(&text, "<!--") {
+    if text.contains("<!--") {
         run!(at_str("<!--"), comment);
     }
-    if has(&text, "<ref") || has(&text, "<REF") {
+    if text.contains("<ref") || text.contains("<REF") {
         let mut refs = Refs { no_end_from: usize::MAX };
         run!(at_str("<"), |s: &str, i: usize, _: &mut String| refs.at(s, i));
     }
-    if has(&text, "\n{|") {
+    if text.contains("\n{|") {
         run!(at_str("\n{|"), table);
     }
     for _ in 0..20 {
-        if !has(&text, "{{") {
+        if !text.contains("{{") {
             break;
         }
         if run!(at_str("{{"), template) == 0 {
             break;
         }
     }
-    if has(&text, "[[") {
-        if has(&text, ":") {
+    if text.contains("[[") {
+        if text.contains(":") {
             run!(at_str("[["), namespaced);
         }
         run!(at_str("[["), labelled);
         run!(at_str("[["), plain_link);
     }
-    if has(&text, "://") {
+    if text.contains("://") {
         run!(at_str("["), external);
     }
-    if has(&text, "<") {
+    if text.contains("<") {
         if let Some(last) = text.rfind('>') {
             // a tag needs a '>' after its '<': none after the last one
-            let limit = last;
-            run!(move |s: &str, from: usize| find(s, from, "<").filter(|&i| i < limit), tag);
+            run!(move |s: &str, from: usize| find(s, from, "<").filter(|&i| i < last), tag);
         }
     }
-    if has(&text, "''") {
+    if text.contains("''") {
         run!(at_str("''"), quotes);
     }
-    if has(&text, "\n=") {
+    if text.contains("\n=") {
         run!(at_str("\n="), heading);
     }
-    if has(&text, "\n*") || has(&text, "\n#") || has(&text, "\n:") || has(&text, "\n;") {
+    if text.contains("\n*") || text.contains("\n#") || text.contains("\n:") || text.contains("\n;") {
         run!(at_str("\n"), list);
     }
-    if has(&text, "  ") || has(&text, "\t") {
+    if text.contains("  ") || text.contains("\t") {
         run!(at_byte(is_blank), spaces);
     }
-    if has(&text, " \n") || has(&text, "\t\n") {
+    if text.contains(" \n") || text.contains("\t\n") {
         run!(at_byte(is_blank), trailing);
     }
-    if has(&text, "\n ") || has(&text, "\n\t") {
+    if text.contains("\n ") || text.contains("\n\t") {
         run!(at_str("\n"), leading);
     }
-    if has(&text, "\n\n\n") {
+    if text.contains("\n\n\n") {
         run!(at_str("\n\n\n"), blank_lines);
     }
     text.trim_matches([' ', '\t', '\n']).to_string()
