@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 import orjson
 
 from ingestlab.runners.bulk_bodies import Batch, acknowledged_ids, clean_bulk, failed_items
-from ingestlab.runners.compat import ApiErrors, request, status as http_status
+from ingestlab.runners.compat import ApiErrors, pass_built_bodies, request, status as http_status
 from ingestlab.runners.failures import RequestFailed, describe
 
 JSON = {"content-type": "application/json", "accept": "application/json"}
@@ -123,15 +123,16 @@ async def index_in_bulks(
 ) -> None:
     """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent.
 
-    ``gzip_level`` compresses request bodies (``content-encoding: gzip``); ``lean`` asks Elasticsearch
-    for only the item statuses and errors instead of the whole per-item response."""
+    ``gzip_level`` compresses request bodies (``content-encoding: gzip``) and asks for compressed responses; ``lean``
+    asks Elasticsearch for only the item statuses and errors instead of the whole per-item response."""
     path = f"/{index}/{doc_type}/_bulk" if doc_type else f"/{index}/_bulk"  # 6.x wants the mapping type
+    pass_built_bodies(es)  # the bodies are built: the client sends them without copying them twice
     query = dict(_query(refresh) or {})
     if lean:
         query["filter_path"] = "errors,items.*.status,items.*.error"
     headers = dict(NDJSON)
     if gzip_level is not None:
-        headers["content-encoding"] = "gzip"
+        headers["content-encoding"] = headers["accept-encoding"] = "gzip"  # compressed both ways
     for batch in batches:
         attempt = 0
         while True:

@@ -15,8 +15,9 @@ from ingestlab.runners.compat.launching import (end_quickly, move_actor_port, on
 from ingestlab.runners.compat.loading import (add_user_tags, assembled_template, client_options, console_info, data_dirs, data_error,
                                               loader, other_rally_processes, processor_base, register_processor, rendered_track,
                                               schedules, template_globals, test_mode)
+from ingestlab.runners.compat.ndjson import pass_built_bodies
 
 __all__ = ["ApiErrors", "SUPPORTED", "Unsupported", "add_user_tags", "assembled_template", "checked", "client_options", "console_info",
            "data_dirs", "data_error", "end_quickly", "engine", "error_body", "loader", "move_actor_port", "on_finished_tasks", "osb_move_actor_port",
-           "other_rally_processes", "poll_tasks_every", "processor_base", "raw_responses", "register_processor", "rendered_track",
+           "other_rally_processes", "pass_built_bodies", "poll_tasks_every", "processor_base", "raw_responses", "register_processor", "rendered_track",
            "request", "request_context", "run_osb", "run_rally", "schedules", "status", "task_figures", "template_globals", "test_mode"]

@@ -8,9 +8,27 @@ def _is_opensearch(es) -> bool:
     return type(es).__module__.startswith(("osbenchmark", "opensearchpy"))
 
 
+# Both generators' async clients send over aiohttp, which adds ``Accept-Encoding: gzip, deflate`` to a request that names
+# none, and Elasticsearch and OpenSearch then compress every response: CPU the node's indexing then lacks (and the
+# client's, to inflate it). The studies' clients asked for no compressed responses, nor does the minimal client
+# ``ingestlab bench overhead`` measures against. A runner that wants them names an encoding itself.
+IDENTITY = "identity"
+
+
+def _uncompressed_unless_asked(headers: dict | None) -> dict:
+    if headers is None:
+        return {"accept-encoding": IDENTITY}
+    if any(k.lower() == "accept-encoding" for k in headers):
+        return headers
+    return {**headers, "accept-encoding": IDENTITY}
+
+
 async def request(es, method: str, path: str, params: dict | None = None, headers: dict | None = None, body=None):
     """One request with the runner's client: Rally's ``perform_request``, or opensearch-py's transport's. (opensearch-py
-    takes a ``timeout`` query parameter for its own request timeout: the query goes into the URL for it instead.)"""
+    takes a ``timeout`` query parameter for its own request timeout: the query goes into the URL for it instead.)
+
+    Responses come uncompressed unless ``headers`` name an ``accept-encoding`` (see ``IDENTITY``)."""
+    headers = _uncompressed_unless_asked(headers)
     if _is_opensearch(es):
         if params:
             from urllib.parse import urlencode
