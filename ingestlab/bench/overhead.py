@@ -8,6 +8,9 @@ race and as the minimal client (:mod:`ingestlab.bench.minimal`) doing the same w
   runner records it; the minimal client measures its own loop);
 - node CPU µs/doc: the nodes' CPU over the whole side (runs, index recreations, checks) ÷ documents written.
 
+Before each side both sides' indices are deleted and the bench waits for a quiet second on the nodes
+(:mod:`ingestlab.bench.settle`), so neither side inherits the work the one before it left.
+
 It ends with one line per task, ``<task>: pack/minimal = 0.97x`` (the median of the rounds' ratios), so a
 script can read it; min and max of the rounds are in the table.
 """
@@ -23,6 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import allocator, machine, paths, racing
+from ingestlab.bench.settle import settle
 from ingestlab.cluster.http import http_json
 from ingestlab.rally.trackinfo import load as load_track
 
@@ -171,6 +175,7 @@ def chosen_tasks(runs: int, scale: float, wanted: str | None) -> list[Task]:
 
 
 IN_MEMORY = Path("/dev/shm")
+WRITTEN = ["overhead-pack", "overhead-minimal"]  # what the two sides write (the raw reindex's source stays)
 
 
 def in_memory_data_dir(need_bytes: int = 4 << 30, shm: Path = IN_MEMORY) -> Path | None:
@@ -206,9 +211,18 @@ def run(hosts: str, url: str, rounds: int = 3, runs: int = 3, scale: float = 1.0
             _race(t, hosts, only=False)
     if warmup_rounds:
         log(f"[ingestlab] overhead: {warmup_rounds} warm-up round(s) first (a fresh node's JVM favours whichever side runs later)")
+    waits = []
+
+    def quiet() -> None:  # each side starts from the same state: both sides' indices gone, the nodes idle
+        waits.append(settle(url, WRITTEN))
+        if not waits[-1].quiet:
+            log(f"[ingestlab] overhead: the nodes were still busy after {waits[-1].waited_s:.0f} s; going on")
+
     for _ in range(warmup_rounds):
         for t in chosen:
+            quiet()
             _pack(t, hosts, url, log)
+            quiet()
             _minimal(t, hosts.split(",")[0], url)
     history = []
     for r in range(rounds):
@@ -216,6 +230,7 @@ def run(hosts: str, url: str, rounds: int = 3, runs: int = 3, scale: float = 1.0
         for t in chosen:
             order = ("pack", "minimal") if r % 2 == 0 else ("minimal", "pack")
             for side in order:
+                quiet()
                 if side == "pack":
                     this.pack[t.name] = _pack(t, hosts, url, log)
                 else:
@@ -224,7 +239,15 @@ def run(hosts: str, url: str, rounds: int = 3, runs: int = 3, scale: float = 1.0
             log(f"[ingestlab] overhead round {r + 1}/{rounds} {t.name}: pack {p.docs_per_s:,.0f} docs/s, minimal {m.docs_per_s:,.0f} docs/s "
                 f"= {p.docs_per_s / m.docs_per_s:.2f}x")
         history.append(this)
-    return report(chosen, history, rounds, runs, warmup_rounds, data_note)
+    return report(chosen, history, rounds, runs, warmup_rounds, data_note, waits)
+
+
+def _settled(waits: list | None) -> str:
+    if not waits:
+        return ""
+    late = sum(not w.quiet for w in waits)
+    return (f" Before each side both sides' indices were deleted and the bench waited for a quiet second on the nodes "
+            f"(median wait {statistics.median(w.waited_s for w in waits):.1f} s; {late} of {len(waits)} waits ran out first).")
 
 
 def _stats(values: list) -> tuple:
@@ -233,12 +256,12 @@ def _stats(values: list) -> tuple:
 
 
 def report(chosen: list[Task], history: list[Round], rounds: int, runs: int, warmup_rounds: int = 0,
-           data_note: str | None = None) -> tuple[str, dict]:
+           data_note: str | None = None, waits: list | None = None) -> tuple[str, dict]:
     from ingestlab.report.common import fmt
 
     lines = [f"## The pack's cost: its Rally race against a minimal client, side by side ({rounds} interleaved rounds, {runs} runs each)", "",
              f"This machine: {machine.one_line()}. Figures are the median of the rounds (min–max), after {warmup_rounds} "
-             "warm-up round(s) that are not counted." + (f" {data_note}" if data_note else ""), "",
+             "warm-up round(s) that are not counted." + (f" {data_note}" if data_note else "") + _settled(waits), "",
              "| task | pack docs/s | minimal docs/s | pack ÷ minimal | client CPU µs/doc: pack | minimal | node CPU µs/doc: pack | minimal |",
              "|---|---:|---:|---:|---:|---:|---:|---:|"]
     data, verdicts = {}, []
