@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import allocator, machine, paths, racing
-from ingestlab.bench.settle import settle
+from ingestlab.bench.settle import node_snapshot, settle
 from ingestlab.cluster.http import http_json
 from ingestlab.rally.trackinfo import load as load_track
 
@@ -108,10 +108,9 @@ def _node_cpu_ms(url: str, taken_after_ms: float | None = None, wait_s: float = 
     now = clock()
     taken_after_ms, deadline = now * 1000 if taken_after_ms is None else taken_after_ms, now + wait_s
     while True:
-        nodes = fetch(f"{url}/_nodes/stats/process?filter_path=nodes.*.process.cpu.total_in_millis,nodes.*.process.timestamp")["nodes"]
-        fresh = all(n["process"].get("timestamp", 0) >= taken_after_ms for n in nodes.values())
-        if fresh or clock() >= deadline:
-            return sum(n["process"]["cpu"]["total_in_millis"] for n in nodes.values())
+        nodes = node_snapshot(url, fetch)
+        if all(ts >= taken_after_ms for ts, _ in nodes.values()) or clock() >= deadline:
+            return sum(cpu for _, cpu in nodes.values())
         sleep(0.2)
 
 

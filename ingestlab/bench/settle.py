@@ -17,9 +17,9 @@ from ingestlab.cluster.http import http_json
 
 
 def node_snapshot(url: str, fetch=http_json) -> dict:
-    """Each node's (timestamp ms, process CPU ms), as it last measured them."""
+    """Each node's (timestamp ms, process CPU ms), as it last measured them (a node that gives no timestamp: 0)."""
     nodes = fetch(f"{url}/_nodes/stats/process?filter_path=nodes.*.process.cpu.total_in_millis,nodes.*.process.timestamp")["nodes"]
-    return {k: (n["process"]["timestamp"], n["process"]["cpu"]["total_in_millis"]) for k, n in nodes.items()}
+    return {k: (n["process"].get("timestamp", 0), n["process"]["cpu"]["total_in_millis"]) for k, n in nodes.items()}
 
 
 def node_cores(before: dict, after: dict) -> float | None:
