@@ -64,6 +64,17 @@ class WriteStats:
             self.id_sample.extend(sample)
 
 
+TERSE = "errors"  # a bulk answer with only its errors flag
+ITEM_STATUSES = "errors,items.*.status,items.*.error"
+
+
+def _no_errors(answer) -> bool:
+    """A terse bulk answer saying no item failed: ``{"errors":false}`` and nothing else."""
+    if isinstance(answer, (bytes, bytearray)):
+        return len(answer) < 64 and answer.replace(b" ", b"") == b'{"errors":false}'
+    return answer == {"errors": False}
+
+
 def _query(refresh: str | None) -> dict | None:
     return {"refresh": refresh} if refresh else None
 
@@ -89,6 +100,21 @@ async def index_one_by_one(es, index: str, documents, refresh: str | None, backo
                 stats.retries += 1
                 await asyncio.sleep(backoff.delay(attempt))
                 attempt += 1
+
+
+def _to_retry(response: dict, batch: Batch, index: str, attempt: int, backoff: Backoff, stats: WriteStats) -> list:
+    """Account for a bulk answer's acknowledged items; the positions to send again (rejected, 429), none when all
+    succeeded. Raises for any other refusal, or when retries ran out."""
+    stats.acknowledge(acknowledged_ids(response))
+    if not response["errors"]:
+        return []
+    failures = failed_items(response)
+    if failures.errors:
+        position, status, reason = failures.errors[0]
+        raise IndexingFailed(f"{len(failures.errors)} of {batch.size} documents refused by [{index}]; first: item {position}, HTTP {status}, {reason}")
+    if attempt >= backoff.max_retries:
+        raise IndexingFailed(f"{len(failures.rejected)} documents still rejected (429) after {attempt} retries")
+    return failures.rejected
 
 
 def raw_responses(es) -> None:
@@ -123,24 +149,29 @@ async def index_in_bulks(
 ) -> None:
     """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent.
 
-    ``gzip_level`` compresses request bodies (``content-encoding: gzip``) and asks for compressed responses; ``lean``
-    asks Elasticsearch for only the item statuses and errors instead of the whole per-item response."""
+    ``gzip_level`` compresses request bodies (``content-encoding: gzip``) and asks for compressed responses.
+
+    ``lean``, for actions that name each document's ``_id`` (a copy's), asks Elasticsearch for ``errors`` alone:
+    ``false`` means every item of the batch succeeded, so the batch is acknowledged whole (the node skips writing an
+    item per document, as the minimal client's copy does). ``true`` does not say which items failed, so the batch is
+    sent again asking for each item's status and error, and that answer decides what is retried or reported (a
+    document written the first time is written again under its own ``_id``: the same document, a new version)."""
     path = f"/{index}/{doc_type}/_bulk" if doc_type else f"/{index}/_bulk"  # 6.x wants the mapping type
     pass_built_bodies(es)  # the bodies are built: the client sends them without copying them twice
     query = dict(_query(refresh) or {})
-    if lean:
-        query["filter_path"] = "errors,items.*.status,items.*.error"
     headers = dict(NDJSON)
     if gzip_level is not None:
         headers["content-encoding"] = headers["accept-encoding"] = "gzip"  # compressed both ways
     for batch in batches:
-        attempt = 0
+        attempt, terse = 0, lean
         while True:
             body = batch.body
             stats.requests += 1
             stats.bytes += len(body)
             if gzip_level is not None:
                 body = gzip.compress(body, compresslevel=gzip_level)
+            if lean:
+                query["filter_path"] = TERSE if terse else ITEM_STATUSES
             try:
                 answer = await request(es, "POST", path, params=query or None, headers=dict(headers), body=body)
             except ApiErrors as e:
@@ -149,24 +180,20 @@ async def index_in_bulks(
                 rejected = list(range(batch.size))
             else:
                 raw = _raw(answer)
+                if terse and _no_errors(raw if raw is not None else answer):
+                    stats.acknowledge_all(batch.size, [])
+                    break
                 sample = clean_bulk(raw, batch.size) if raw is not None else None
                 if sample is not None:  # every item acknowledged: counted on the bytes, not decoded item by item
                     stats.acknowledge_all(batch.size, sample)
                     break
                 response = _as_dict(raw if raw is not None else answer)
-                stats.acknowledge(acknowledged_ids(response))
-                if not response["errors"]:
-                    break
-                failures = failed_items(response)
-                if failures.errors:
-                    position, status, reason = failures.errors[0]
-                    raise IndexingFailed(
-                        f"{len(failures.errors)} of {batch.size} documents refused by [{index}]; "
-                        f"first: item {position}, HTTP {status}, {reason}"
-                    )
-                if attempt >= backoff.max_retries:
-                    raise IndexingFailed(f"{len(failures.rejected)} documents still rejected (429) after {attempt} retries")
-                rejected = failures.rejected
+                if terse and "items" not in response:  # errors, but not which items: the next answer names them
+                    terse, rejected = False, list(range(batch.size))
+                else:
+                    rejected = _to_retry(response, batch, index, attempt, backoff, stats)
+                    if not rejected:
+                        break
             stats.retries += 1
             await asyncio.sleep(backoff.delay(attempt))
             attempt += 1

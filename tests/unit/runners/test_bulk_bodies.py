@@ -1,3 +1,4 @@
+import orjson
 import pytest
 
 from ingestlab.runners.bulk_bodies import Batch, batches, bulk_body, failed_items
@@ -73,4 +74,61 @@ def test_raw_bulk_responses_account_for_every_document_and_errors_are_still_read
     stats = WriteStats()
     with pytest.raises(IndexingFailed, match="1 of 2 documents refused"):
         asyncio.run(index_in_bulks(RawEs([bad]), "p", [Batch.of([b"{}"] * 2)], None, Backoff(0, 0, 1), stats))
+    assert stats.acknowledged == 1
+
+
+class _TerseEs:
+    """Answers each bulk in turn with the next scripted body (raw bytes), recording the filter_path and the ids sent."""
+
+    def __init__(self, answers):
+        self.answers, self.asked = list(answers), []
+
+    async def perform_request(self, method, path, params=None, headers=None, body=None):
+        import io
+
+        ids = [line.split(b'"_id":"')[1].split(b'"')[0].decode() for line in body.split(b"\n") if line.startswith(b'{"index"')]
+        self.asked.append(((params or {}).get("filter_path"), ids))
+        return io.BytesIO(self.answers.pop(0))
+
+
+def _copy_batch(n):
+    return Batch.with_actions([b'{"index":{"_id":"%d"}}' % i for i in range(n)], [b"{}"] * n)
+
+
+def test_a_lean_bulk_asks_only_for_errors_and_an_answer_without_errors_acknowledges_the_batch():
+    """The minimal client's copy asks for `filter_path=errors`; the pack asked for a status per item, which the node
+    writes for every document (the raw reindex at 0.94x of the minimal client, node CPU 172 against 167 µs/doc)."""
+    import asyncio
+
+    from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks
+
+    es, stats = _TerseEs([b'{"errors":false}']), WriteStats()
+    asyncio.run(index_in_bulks(es, "dst", [_copy_batch(3)], None, Backoff(0, 0, 2), stats, lean=True))
+    assert es.asked == [("errors", ["0", "1", "2"])] and stats.acknowledged == 3 and stats.requests == 1
+
+
+def test_a_lean_bulk_with_errors_is_sent_again_asking_which_items_failed_and_retries_only_those():
+    import asyncio
+
+    from ingestlab.runners.indexing import Backoff, WriteStats, index_in_bulks
+
+    statuses = orjson.dumps({"errors": True, "items": [{"index": {"status": 201}}, {"index": {"status": 429, "error": {"type": "es_rejected_execution_exception"}}},
+                                                      {"index": {"status": 200}}]})
+    es, stats = _TerseEs([b'{"errors":true}', statuses, b'{"errors":false,"items":[{"index":{"status":201}}]}']), WriteStats()
+    asyncio.run(index_in_bulks(es, "dst", [_copy_batch(3)], None, Backoff(0, 0, 4), stats, lean=True))
+    filters = "errors,items.*.status,items.*.error"
+    assert es.asked == [("errors", ["0", "1", "2"]), (filters, ["0", "1", "2"]), (filters, ["1"])]
+    assert stats.acknowledged == 3 and stats.retries == 2 and stats.requests == 3
+
+
+def test_a_lean_bulk_whose_items_are_refused_names_the_first_one():
+    import asyncio
+
+    from ingestlab.runners.indexing import Backoff, IndexingFailed, WriteStats, index_in_bulks
+
+    refused = orjson.dumps({"errors": True, "items": [{"index": {"status": 201}},
+                                                     {"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "bad"}}}]})
+    es, stats = _TerseEs([b'{"errors":true}', refused]), WriteStats()
+    with pytest.raises(IndexingFailed, match=r"1 of 2 documents refused by \[dst\]; first: item 1, HTTP 400"):
+        asyncio.run(index_in_bulks(es, "dst", [_copy_batch(2)], None, Backoff(0, 0, 4), stats, lean=True))
     assert stats.acknowledged == 1
