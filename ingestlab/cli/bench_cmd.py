@@ -17,12 +17,13 @@ def cmd_overhead(args) -> int:
 
     def measure(hosts: str, url: str, data_note: str | None = None) -> None:
         text, data = overhead.run(hosts, url, rounds=args.rounds, runs=args.runs, scale=args.scale, tasks=args.tasks,
-                                  warmup_rounds=args.warmup_rounds, data_note=data_note)
+                                  warmup_rounds=args.warmup_rounds, data_note=data_note, max_rounds=args.max_rounds, width=args.width)
         out = overhead.write(text, data)
         print(text)
         print(f"[ingestlab] overhead report: {out}/report.md and results.json")
 
     overhead.chosen_tasks(args.runs, args.scale, args.tasks)  # an unknown task is named before a node starts
+    _check_rounds(args)
     if args.target_hosts:
         measure(args.target_hosts, f"http://{args.target_hosts.split(',')[0]}")
         return 0
@@ -37,6 +38,16 @@ def cmd_overhead(args) -> int:
         if in_memory:  # memory, not disk: give it back now, also after an error or Ctrl-C
             shutil.rmtree(in_memory, ignore_errors=True)
     return 0
+
+
+def _check_rounds(args) -> None:
+    from ingestlab.errors import IngestlabError
+
+    for name, value in (("--rounds", args.rounds), ("--runs", args.runs)):
+        if value < 1:
+            raise IngestlabError(f"{name} {value}: at least 1")
+    if not args.width > 0:
+        raise IngestlabError(f"--width {args.width}: an interval's width, more than 0 (0.10: a 5% cost told from none)")
 
 
 def cmd_load(args) -> int:
@@ -77,7 +88,12 @@ def add(sub) -> None:
     kinds = bench.add_subparsers(dest="kind", required=True)
     ov = kinds.add_parser("overhead", help="the pack's Rally race of each task beside a minimal client doing the same work, interleaved, "
                                            "on one node; ends with one line per task: <task>: pack/minimal = 0.97x")
-    ov.add_argument("--rounds", type=int, default=3, help="interleaved rounds (the order of the two sides alternates; default 3: the median of two is their mean, which one slow round pulls down)")
+    ov.add_argument("--rounds", type=int, default=6, help="interleaved rounds every task gets (the order of the two sides alternates; "
+                                                         "default 6, the fewest with a 95%% interval of the median)")
+    ov.add_argument("--max-rounds", type=int, default=12, help="more rounds, up to this many, for a task whose 95%% interval of the median "
+                                                               "ratio is wider than --width (default 12; --rounds or less: none)")
+    ov.add_argument("--width", type=float, default=0.10, help="how wide that interval may be for a task to stop (default 0.10: "
+                                                              "a 5%% cost told from none)")
     ov.add_argument("--runs", type=int, default=3, help="runs of each task per side and round")
     ov.add_argument("--warmup-rounds", type=int, default=1, help="rounds before the measured ones, not counted (default 1)")
     ov.add_argument("--scale", type=float, default=1.0, help="corpus sizes × this (1.0: posts 10,000 docs, wikipedia 20,000 pages)")

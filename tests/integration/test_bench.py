@@ -11,7 +11,7 @@ pytestmark = pytest.mark.integration
 
 
 def test_overhead_prints_a_ratio_line_per_task_measured_side_by_side(es_node):
-    proc = ingestlab("bench", "overhead", "--target-hosts", es_node.hosts, "--rounds", "2", "--runs", "1", "--scale", "0.1", "--warmup-rounds", "0",
+    proc = ingestlab("bench", "overhead", "--target-hosts", es_node.hosts, "--rounds", "2", "--max-rounds", "2", "--runs", "1", "--scale", "0.1", "--warmup-rounds", "0",
                      "--tasks", "posts-bulk-1000,reindex-raw", timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     lines = dict(re.findall(r"^(posts bulk 1000|reindex raw sliced scroll): pack/minimal = ([\d.]+)x$", proc.stdout, re.M))

@@ -69,3 +69,39 @@ def test_a_node_whose_copy_never_catches_up_gives_what_it_has_after_the_wait():
     clock = iter([0.0, 1.0, 2.0, 3.5])
     fetch = lambda url: {"nodes": {"n1": {"process": {"timestamp": 10, "cpu": {"total_in_millis": 700}}}}}  # noqa: E731
     assert overhead._node_cpu_ms("http://n:9200", 1e12, wait_s=3.0, fetch=fetch, clock=lambda: next(clock), sleep=lambda s: None) == 700
+
+
+def _fake_sides(monkeypatch, ratios: dict):
+    """Each task's pack side answers the next of its ratios (the minimal side 100 docs/s); the events in order."""
+    from ingestlab.bench import settle
+
+    events, left = [], {k: iter(v) for k, v in ratios.items()}
+    monkeypatch.setattr(overhead, "settle", lambda url, indices: settle.Settled(True, 0.0))
+    monkeypatch.setattr(overhead, "_pack", lambda t, *a: events.append(("pack", t.key)) or overhead.Side(100.0 * next(left[t.key]), 1.0, 1.0))
+    monkeypatch.setattr(overhead, "_minimal", lambda t, *a: events.append(("minimal", t.key)) or overhead.Side(100.0, 1.0, 1.0))
+    monkeypatch.setattr(overhead, "posts_corpora", lambda chosen: [])
+    monkeypatch.setattr(overhead, "load_track", lambda *a, **k: None)
+    return events
+
+
+def test_a_task_whose_rounds_disagree_gets_more_rounds_until_its_interval_is_narrow_or_the_limit(monkeypatch):
+    steady = [1.0, 1.01, 0.99, 1.0, 1.02, 0.98]
+    noisy = [0.80, 1.20, 0.90, 1.10, 0.85, 1.15, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
+    events, said = _fake_sides(monkeypatch, {"posts-index": steady, "refresh": noisy}), []
+    text, data = overhead.run("h:9200", "http://h:9200", rounds=6, tasks="posts-index,refresh", warmup_rounds=0, max_rounds=9,
+                              width=0.10, log=said.append)
+    assert data["posts index API"]["rounds"] == 6 and data["refresh single+refresh"]["rounds"] == 9
+    refresh_order = [side for side, key in events if key == "refresh"]
+    assert refresh_order[12:] == ["pack", "minimal", "minimal", "pack", "pack", "minimal"]  # rounds 7-9 keep alternating
+    assert "[ingestlab] overhead: refresh single+refresh: round 7 (95 % interval 0.80–1.20, wider than 0.10)" in said
+    assert data["refresh single+refresh"]["interval"]["low"] == 0.85 and data["refresh single+refresh"]["ratios"] == noisy[:9]
+    row = next(line for line in text.splitlines() if line.startswith("| refresh single+refresh |"))
+    assert "| 0.85–1.15 | 9 |" in row and "up to 9" in text
+
+
+def test_no_more_rounds_than_asked_without_a_limit_and_no_interval_under_six_rounds(monkeypatch):
+    _fake_sides(monkeypatch, {"refresh": [0.8, 1.2, 0.9]})
+    text, data = overhead.run("h:9200", "http://h:9200", rounds=3, tasks="refresh", warmup_rounds=0, log=lambda *a: None)
+    assert data["refresh single+refresh"]["rounds"] == 3 and data["refresh single+refresh"]["interval"] is None
+    row = next(line for line in text.splitlines() if line.startswith("| refresh single+refresh |"))
+    assert "× | — | 3 |" in row and "refresh single+refresh: pack/minimal = 0.90x" in text
