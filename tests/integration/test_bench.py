@@ -19,7 +19,9 @@ def test_overhead_prints_a_ratio_line_per_task_measured_side_by_side(es_node):
     # both sides ran in each round, in alternating order, and each has its client and node CPU per document
     assert len(re.findall(r"overhead round [12]/2 posts bulk 1000: pack [\d,]+ docs/s, minimal [\d,]+ docs/s", proc.stdout)) == 2
     row = next(line for line in proc.stdout.splitlines() if line.startswith("| posts bulk 1000 |"))
-    assert "—" not in row, row  # every figure measured, none left blank
+    cells = [c.strip() for c in row.strip(" |").split("|")]
+    assert cells[4:6] == ["—", "2"], row  # two rounds give no 95 % interval: missing, not made up
+    assert "—" not in cells[:4] + cells[6:], row  # every figure measured, none left blank
 
 
 def test_an_unknown_overhead_task_is_named_before_anything_runs():

@@ -51,6 +51,8 @@ def test_rejected_bulks_are_retried_and_nothing_is_lost(es_tiny_write_queue):
     stats = _reindex_stats(stored)
     assert len(stats) == 6 and all(s["docs"] == 1000 for s in stats)
     assert sum(s["retries"] for s in stats) > 0, "the tiny write queue should have rejected some bulk requests"
+    # each bulk asks for its errors flag alone; one that had errors is sent again for its items' statuses
+    assert all(s["acknowledged"] == s["docs"] for s in stats)
     assert get_json(f"{es_tiny_write_queue.url}/wiki-q-dest/_count")["count"] == 1000
 
 
