@@ -10,6 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from math import comb
 
+CONFIDENCE = 0.95  # the bench's one confidence level: its extra rounds, its report and its log all use it
+
 
 @dataclass(frozen=True)
 class Interval:
@@ -28,7 +30,7 @@ def coverage(n: int, k: int) -> float:
     return 1 - 2 * sum(comb(n, i) for i in range(k)) / 2**n
 
 
-def median_interval(values: list, confidence: float = 0.95) -> Interval | None:
+def median_interval(values: list, confidence: float = CONFIDENCE) -> Interval | None:
     """The narrowest order-statistics interval that holds the median with at least ``confidence``; None when the rounds
     are too few for any (``None`` values, missing measurements, are left out)."""
     xs = sorted(v for v in values if v is not None)
@@ -41,7 +43,7 @@ def median_interval(values: list, confidence: float = 0.95) -> Interval | None:
     return found
 
 
-def settled(values: list, width: float, confidence: float = 0.95) -> bool:
+def settled(values: list, width: float, confidence: float = CONFIDENCE) -> bool:
     """Enough rounds: an interval at ``confidence`` exists and is at most ``width`` wide."""
     found = median_interval(values, confidence)
     return found is not None and found.width <= width

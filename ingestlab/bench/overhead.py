@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import allocator, paths, racing
-from ingestlab.bench.interval import median_interval, settled
+from ingestlab.bench.interval import CONFIDENCE, median_interval, settled
 from ingestlab.bench.overhead_report import ratios, report
 from ingestlab.bench.settle import node_snapshot, settle
 from ingestlab.cluster.http import http_json
@@ -208,11 +208,15 @@ def still_unsure(pending: list[Task], history: list[Round], rounds: int, max_rou
         return pending
     if max_rounds is None or done >= max_rounds:
         return []
-    unsure = [t for t in pending if not settled(ratios(t.name, history), width)]
-    for t in unsure:
-        found = median_interval(ratios(t.name, history))
-        why = "no 95 % interval yet" if found is None else f"95 % interval {found.low:.2f}–{found.high:.2f}, wider than {width:.2f}"
+    unsure, level = [], f"{CONFIDENCE * 100:.0f} %"
+    for t in pending:
+        values = ratios(t.name, history)
+        if settled(values, width):
+            continue
+        found = median_interval(values)
+        why = f"no {level} interval yet" if found is None else f"{level} interval {found.low:.2f}–{found.high:.2f}, wider than {width:.2f}"
         log(f"[ingestlab] overhead: {t.name}: round {done + 1} ({why})")
+        unsure.append(t)
     return unsure
 
 

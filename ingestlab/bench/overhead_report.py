@@ -5,9 +5,7 @@ from __future__ import annotations
 import statistics
 
 from ingestlab import machine
-from ingestlab.bench.interval import median_interval
-
-CONFIDENCE = 0.95
+from ingestlab.bench.interval import CONFIDENCE, median_interval
 
 
 def _settled(waits: list | None) -> str:
