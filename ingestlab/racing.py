@@ -68,7 +68,7 @@ def _check_supplied_corpora(track: trackinfo.TrackInfo) -> None:
     from ingestlab.errors import IngestlabError
     from ingestlab.rally.home import data_cache
     from ingestlab.corpus.makers import declared
-    from ingestlab.runners.corpus_processor import find_supplied
+    from ingestlab.runners.track_processors.corpora import find_supplied
 
     for corpus in track.rendered.get("corpora", []):
         for document_set in corpus.get("documents", []):
@@ -135,7 +135,7 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
     Rally's --exclude-tasks and the race is tagged ``unavailable:<operation type>``; a 6.x cluster gets the
     mapping type its indices need (``mapping_type``, where the track reads it). The race is tagged with the
     cluster's node count (``nodes``), which Rally does not record for a benchmark-only race."""
-    from ingestlab.runners.reindex_api import MODULE as REINDEX_MODULE, NAME as REINDEX
+    from ingestlab.runners.operations.reindex_api import MODULE as REINDEX_MODULE, NAME as REINDEX
 
     if facts.nodes:
         request.user_tags = {**request.user_tags, "nodes": str(facts.nodes)}

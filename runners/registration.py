@@ -1,11 +1,14 @@
-"""What a track's ``track.py`` calls: registers the pack's runners, parameter sources and corpus processor
-with Rally. Every runner is registered through :func:`~ingestlab.runners.failures.reporting_failures`."""
-from ingestlab.runners import corpus_load, fresh_index_load, index_lifecycle, time_to_searchable
-from ingestlab.runners.corpus_load_source import CorpusLoadParamSource
-from ingestlab.runners.failures import reporting_failures
-from ingestlab.runners.fresh_index_load_source import FreshIndexLoadParamSource
-from ingestlab.runners.time_to_searchable_source import TimeToSearchableParamSource
-from ingestlab.runners import transport_log, worker_name
+"""What a track's ``track.py`` calls: registers the pack's runners (:mod:`~ingestlab.runners.operations`), their
+parameter sources (:mod:`~ingestlab.runners.param_sources`, one module of the same name each) and the corpus
+processor (:mod:`~ingestlab.runners.track_processors`) with Rally. Every runner is registered through
+:func:`~ingestlab.runners.utils.failures.reporting_failures`."""
+from ingestlab.runners.operations import corpus_load, fresh_index_load, index_lifecycle, time_to_searchable
+from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource
+from ingestlab.runners.param_sources.fresh_index_load import FreshIndexLoadParamSource
+from ingestlab.runners.param_sources.index_lifecycle import IndexLifecycleParamSource
+from ingestlab.runners.param_sources.time_to_searchable import TimeToSearchableParamSource
+from ingestlab.runners.utils import transport_log, worker_name
+from ingestlab.runners.utils.failures import reporting_failures
 
 
 def register_fresh_index_load(registry) -> None:
@@ -28,8 +31,8 @@ def register_corpus_load(registry) -> None:
 def register_reindex(registry) -> None:
     """``reindex-api`` and ``sliced-scroll-reindex`` (one parameter source for both), plus ``corpus-load``
     and the index set-up/check operations to fill the source index."""
-    from ingestlab.runners import reindex_api, sliced_scroll_reindex
-    from ingestlab.runners.reindex_source import ReindexParamSource
+    from ingestlab.runners.operations import reindex_api, sliced_scroll_reindex
+    from ingestlab.runners.param_sources.reindex import ReindexParamSource
 
     for name, runner in ((reindex_api.NAME, reindex_api.ReindexApi()), (sliced_scroll_reindex.NAME, sliced_scroll_reindex.SlicedScrollReindex())):
         registry.register_param_source(name, ReindexParamSource)
@@ -39,13 +42,13 @@ def register_reindex(registry) -> None:
 
 def _register_index_lifecycle(registry) -> None:
     for name, runner in ((index_lifecycle.RECREATE, index_lifecycle.RecreateIndex()), (index_lifecycle.CHECK, index_lifecycle.CheckDocCount())):
-        registry.register_param_source(name, index_lifecycle.IndexLifecycleParamSource)
+        registry.register_param_source(name, IndexLifecycleParamSource)
         registry.register_runner(name, reporting_failures(runner), async_runner=True)
 
 
 def register_rally_corpora(registry) -> None:
     """The eventdata generator (for Rally's own bulk runner) and the count check after each indexing task."""
-    from ingestlab.runners.eventdata_source import NAME as EVENTDATA, EventdataParamSource
+    from ingestlab.runners.param_sources.eventdata import NAME as EVENTDATA, EventdataParamSource
 
     registry.register_param_source(EVENTDATA, EventdataParamSource)
     _register_index_lifecycle(registry)
@@ -54,10 +57,10 @@ def register_rally_corpora(registry) -> None:
 
 def register_corpora(registry) -> None:
     """The track makes its generated corpus on first use and checks a supplied one
-    (:mod:`~ingestlab.runners.corpus_processor`), then Rally prepares every corpus as it always does.
+    (:mod:`~ingestlab.runners.track_processors.corpora`), then Rally prepares every corpus as it always does.
     (Registering a processor replaces Rally's own preparation, so it is registered again after ours.)"""
     from ingestlab.runners import compat
-    from ingestlab.runners.corpus_processor import CorpusProcessor
+    from ingestlab.runners.track_processors.corpora import CorpusProcessor
 
     transport_log.restore()  # every track registers its corpora: the one place each worker passes
     worker_name.mark()  # a race's footprint can then give the workers' own peak RSS

@@ -17,8 +17,8 @@ from unittest import mock
 
 from ingestlab.corpus.files import write_corpus
 from ingestlab.corpus.posts import PostsGenerator
-from ingestlab.runners.bulk_bodies import batches
-from ingestlab.runners.corpus_reader import read_documents
+from ingestlab.runners.writing.bulk_bodies import batches
+from ingestlab.runners.writing.corpus_reader import read_documents
 
 
 def _cpu() -> float:
@@ -157,7 +157,7 @@ def wikipedia(pages: int = 20_000, repeats: int = 3) -> dict:
 
 def eventdata(docs: int = 200_000, repeats: int = 3) -> dict:
     """The eventdata generator alone: docs/s per client on one core (bulk bodies included)."""
-    from ingestlab.runners.eventdata_source import EventdataGenerator, Tables
+    from ingestlab.runners.param_sources.eventdata import EventdataGenerator, Tables
 
     tables = Tables.get()
     generator = EventdataGenerator(1, tables=tables)

@@ -73,9 +73,9 @@ def _worker(kind: str, n: int, corpus: Path) -> int:
     import esrally.track.loader  # noqa: F401
 
     from ingestlab.runners import registration  # noqa: F401  what a track's track.py imports
-    from ingestlab.runners.corpus_load_source import CorpusLoadParamSource
-    from ingestlab.runners.eventdata_source import EventdataParamSource
-    from ingestlab.runners.fresh_index_load_source import FreshIndexLoadParamSource
+    from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource
+    from ingestlab.runners.param_sources.eventdata import EventdataParamSource
+    from ingestlab.runners.param_sources.fresh_index_load import FreshIndexLoadParamSource
 
     source_kind, params, clients = WORKERS[kind]
     documents = SimpleNamespace(is_bulk=True, number_of_documents=n, document_file=str(corpus),
@@ -113,7 +113,7 @@ def _run(kind: str, n: int, source: Path, out: Path) -> int:
 
         return write_corpus(out, PostsGenerator().lines(n)).documents
     if kind == "eventdata-generator":
-        from ingestlab.runners.eventdata_source import EventdataGenerator
+        from ingestlab.runners.param_sources.eventdata import EventdataGenerator
 
         generator, made = EventdataGenerator(1), 0
         with open(out, "wb") as f:

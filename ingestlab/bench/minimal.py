@@ -80,7 +80,7 @@ class _Copy:
         return r.data
 
     def reader(self, slice_id: int, pages: queue.Queue, read: list) -> None:
-        from ingestlab.runners.scroll_hits import SCROLL_FILTER, raw_page
+        from ingestlab.runners.writing.scroll_hits import SCROLL_FILTER, raw_page
 
         body = {"size": self.args.scroll_size, "sort": ["_doc"]}
         if len(self.primaries) > 1:

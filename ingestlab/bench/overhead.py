@@ -59,7 +59,7 @@ class Task:
 def _posts_file(name: str) -> Path:
     """Where the pack's posts race finds (or makes) its corpus file: the minimal client reads the same one."""
     from ingestlab.rally.home import corpus_dirs
-    from ingestlab.runners.corpus_processor import generated_target
+    from ingestlab.runners.track_processors.corpora import generated_target
 
     return generated_target(corpus_dirs(paths.TRACKS_DIR / "posts", "posts"), name)
 

@@ -35,7 +35,7 @@ def cmd_corpus(args) -> int:
     if not sets:
         print(f"[ingestlab] track {study.name} declares no generated corpus with these parameters (nothing to make)")
     from ingestlab.rally.home import corpus_dirs
-    from ingestlab.runners.corpus_processor import generated_target
+    from ingestlab.runners.track_processors.corpora import generated_target
 
     corpus_names = {id(d): c["name"] for c in track.rendered.get("corpora", []) for d in c.get("documents", [])}
     for document_set, spec in sets:  # where the pack's races look for it

@@ -140,7 +140,7 @@ def require(prefix: str = namespaces.DEFAULT_PREFIX) -> Lab:
 def _start_daemon(lab: Lab, host: Host | None, log) -> None:
     from ingestlab.rally.home import ensure_rally_home
     from ingestlab.rally.launcher import PORT_VARIABLE
-    from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS
+    from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
 
     address = host.address if host else lab.coordinator
     env = dict(os.environ)

@@ -21,7 +21,7 @@ from ingestlab import allocator, machine, net, paths
 from ingestlab.errors import IngestlabError
 from ingestlab.osb import tool, workloads
 from ingestlab.rally.results import RaceResult
-from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
+from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
 
 LOAD_GENERATOR = "opensearch-benchmark"
 

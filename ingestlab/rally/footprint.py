@@ -5,7 +5,7 @@ indices took.
 load-driver workers, which thespian detaches from the esrally process, so they are found by a variable of the race's
 own in their environment) once a second and keeps each process's peak resident set size (``VmHWM``, which the
 kernel keeps itself, so a short peak between two looks is not missed), and which of them are load-driver workers
-(the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/worker_name.py``). With load-driver
+(the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/utils/worker_name.py``). With load-driver
 hosts of a lab on this machine, the workers run under the hosts' Rally daemons, which started before the race: those
 are found by the lab's own variable (``workers_marker``), and of them only the processes named as workers count.
 A worker's RSS also holds the file pages it maps: Rally's own bulk reads a corpus file through mmap, so a worker
@@ -22,7 +22,7 @@ from pathlib import Path
 
 from ingestlab.procs import carrying
 
-WORKER_NAME = "rally-worker"  # runners/worker_name.py: the name a pack track gives each load-driver worker
+WORKER_NAME = "rally-worker"  # runners/utils/worker_name.py: the name a pack track gives each load-driver worker
 
 
 def _children() -> dict[int, list[int]]:

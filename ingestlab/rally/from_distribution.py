@@ -16,7 +16,7 @@ from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.launcher import PORT_VARIABLE
 from ingestlab.rally.service import TEAM_PATH, service_rally
-from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
+from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
 
 
 def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None,
@@ -25,7 +25,7 @@ def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaul
     configs; returns the stored race as a :class:`~ingestlab.rally.results.RaceResult`."""
     from ingestlab import machine
     from ingestlab.rally.results import RaceResult
-    from ingestlab.runners.runner_stats import read as read_runner_stats
+    from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
     user, venv, home, env = service_rally(version, log=log)
     service_user.check_reachable(user, Path(request.track_path))

@@ -27,7 +27,7 @@ from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
 from ingestlab.rally.progress import Progress
 from ingestlab.rally.results import RaceResult
 from ingestlab.rally.trackinfo import TrackInfo
-from ingestlab.runners.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE, read as read_runner_stats
+from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE, read as read_runner_stats
 
 
 @dataclass

@@ -15,7 +15,7 @@ from ingestlab import machine, paths
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_paths
 from ingestlab.rally.trackinfo import TrackInfo
-from ingestlab.runners.runner_stats import read as read_runner_stats
+from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
 
 @dataclass(frozen=True)

@@ -2,7 +2,7 @@
 
 elasticsearch-py's client (elastic-transport) serializes every request body by its content type, and its NDJSON
 serializer copies a body given as bytes twice (into a ``bytearray``, then back into ``bytes``) only to make sure it
-ends with a newline. The pack's bulk bodies always do (``runners/bulk_bodies.py``), and are megabytes each: py-spy put
+ends with a newline. The pack's bulk bodies always do (``runners/writing/bulk_bodies.py``), and are megabytes each: py-spy put
 9 % of Rally's worker in those two copies during the raw reindex. :func:`pass_built_bodies` wraps the client's NDJSON
 serializers so that such a body is handed on untouched; anything else (text, a list of lines, bytes without the final
 newline) still goes through the client's own serializer, so the bytes on the wire are the same either way.

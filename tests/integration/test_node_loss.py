@@ -15,7 +15,7 @@ import pytest
 
 from ingestlab.cluster import faults, health, lifecycle
 from ingestlab.rally.home import runner_stats_file
-from ingestlab.runners.runner_stats import read
+from ingestlab.runners.utils.runner_stats import read
 from tests.integration.conftest import ingestlab
 
 pytestmark = pytest.mark.integration

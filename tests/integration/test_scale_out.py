@@ -15,7 +15,7 @@ from ingestlab.hosts import lab as labs
 from ingestlab.hosts import namespaces
 from ingestlab.rally import results
 from ingestlab.rally.home import runner_stats_file
-from ingestlab.runners.runner_stats import read
+from ingestlab.runners.utils.runner_stats import read
 from tests.integration.conftest import get_json, ingestlab
 
 pytestmark = pytest.mark.integration

@@ -6,7 +6,7 @@ import pytest
 
 from ingestlab.rally import results
 from ingestlab.rally.home import runner_stats_file
-from ingestlab.runners.runner_stats import read
+from ingestlab.runners.utils.runner_stats import read
 from tests.integration.conftest import get_json, ingestlab
 
 pytestmark = pytest.mark.integration

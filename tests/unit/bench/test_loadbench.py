@@ -1,5 +1,5 @@
 from ingestlab.bench import loadbench
-from ingestlab.runners.bulk_bodies import INDEX_ACTION
+from ingestlab.runners.writing.bulk_bodies import INDEX_ACTION
 
 
 def test_body_preparation_carries_every_document_and_its_rates_are_consistent():

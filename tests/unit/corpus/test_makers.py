@@ -8,7 +8,7 @@ import pytest
 from ingestlab.corpus import makers
 from ingestlab.corpus.files import read_meta
 from ingestlab.errors import IngestlabError
-from ingestlab.runners import corpus_processor
+from ingestlab.runners.track_processors import corpora as corpus_processor
 
 
 def _make_as_a_load_driver(directory: str, start_at: float, queue) -> None:
@@ -77,7 +77,7 @@ def test_a_supplied_file_is_read_from_its_entry_and_cut_in_test_mode(tmp_path):
 
 
 def test_a_generated_corpus_goes_to_rallys_data_cache_unless_rally_finds_it_elsewhere_first(tmp_path):
-    from ingestlab.runners.corpus_processor import generated_target
+    from ingestlab.runners.track_processors.corpora import generated_target
 
     track, cache = tmp_path / "track", tmp_path / "rally" / "data" / "posts"
     track.mkdir()

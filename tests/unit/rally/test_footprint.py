@@ -12,7 +12,7 @@ pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="re
 
 CHILD = """
 import sys, time
-from ingestlab.runners import worker_name
+from ingestlab.runners.utils import worker_name
 if sys.argv[1] == "worker":
     assert worker_name.mark("Actor_Worker__ActorAddr-(T|:1)")  # as a pack track names Rally's worker
 if sys.argv[3:] == ["mapped"]:  # as Rally's bulk reads its corpus: a mapped file, every page touched

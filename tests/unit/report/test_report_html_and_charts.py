@@ -6,7 +6,7 @@ import pytest
 
 from ingestlab import published
 from ingestlab.report import html, plot
-from ingestlab.runners.runner_stats import read
+from ingestlab.runners.utils.runner_stats import read
 from ingestlab.studies import dvf, posts, refresh, wikipedia
 from tests.unit.studies.races import FIXTURES, result
 

@@ -13,8 +13,8 @@ from ingestlab import paths, published
 from ingestlab.corpus import geonames, pmc
 from ingestlab.rally import service
 from ingestlab.studies import corpora
-from ingestlab.runners.eventdata_source import EventdataGenerator, EventdataParamSource
-from tests.unit.runners.param_sources import drain
+from ingestlab.runners.param_sources.eventdata import EventdataGenerator, EventdataParamSource
+from tests.unit.runners.fake_track import drain
 
 
 

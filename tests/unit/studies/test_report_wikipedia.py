@@ -1,6 +1,6 @@
 """The reindex report, on the race.json and runner stats of a real test-mode race of tracks/wikipedia."""
 from ingestlab import published
-from ingestlab.runners.runner_stats import read
+from ingestlab.runners.utils.runner_stats import read
 from ingestlab.studies import wikipedia
 from tests.unit.studies.races import FIXTURES, race, result
 

@@ -6,7 +6,7 @@ from esrally.track import loader
 
 from ingestlab import paths
 from ingestlab.rally import trackinfo
-from ingestlab.runners.corpus_processor import CorpusProcessor, corpus_tags
+from ingestlab.runners.track_processors.corpora import CorpusProcessor, corpus_tags
 
 
 def rally_track(name: str, params: dict | None = None):

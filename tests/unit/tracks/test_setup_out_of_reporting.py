@@ -6,7 +6,7 @@ import pytest
 
 from ingestlab import paths
 from ingestlab.rally import trackinfo
-from ingestlab.runners.corpus_processor import cut_made_on_the_fly
+from ingestlab.runners.track_processors.corpora import cut_made_on_the_fly
 
 SETUP_TYPES = {"recreate-index", "check-doc-count", "raw-request"}
 SMALL = {"dvf": {"dvf_rows": 5000}, "wikipedia": {"wiki_pages": 3000}, "eventdata": {}, "geonames": {"geonames_docs": 5000},

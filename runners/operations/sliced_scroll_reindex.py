@@ -1,0 +1,259 @@
+"""Runner ``sliced-scroll-reindex``: the study's reindex tool, as one runner call per run.
+
+``slices`` scroll readers (a sliced scroll, ``sort: _doc``) feed a bounded queue; ``bulk-workers``
+writers drain it into bulk requests of ``bulk-size``. Options follow the study's steps:
+
+- ``local-shards``: read only the primaries on the node the client talks to (``preference=_shards:…``),
+  with ``slices: auto`` = one slice per such shard;
+- ``raw``: move each hit's ``_source`` bytes into the bulk body without decoding or encoding it
+  (see :mod:`ingestlab.runners.writing.scroll_hits`), against decoding and re-encoding every document;
+- ``compression``: gzip on both directions (search responses and bulk bodies), or neither;
+- ``node: driver-host``: send every request to the node on the load driver's own host (one tool per node,
+  with ``--load-driver-hosts`` on the cluster's hosts, see :mod:`ingestlab.runners.writing.driver_host`);
+- ``dest: existing``: write into a destination an earlier task made (several clients, each copying its
+  node's primaries); the count of the whole destination is then a task of its own afterwards.
+
+Untimed: recreate the destination (``dest: recreate``), count what this call will copy, find the local
+primaries. Timed: the copy. Untimed: check every document read was acknowledged, and with ``dest: recreate``
+that the destination holds exactly that count. Rejected bulk items (429) are re-sent with bounded backoff.
+Scroll contexts are cleared in every case, also on errors.
+"""
+from __future__ import annotations
+
+import asyncio
+import socket
+import time
+from dataclasses import dataclass
+
+from ingestlab.runners.compat import ApiErrors, request, status as http_status
+from ingestlab.runners.writing.bulk_bodies import Batch
+from ingestlab.runners.writing.driver_host import local_node, pinned_to
+from ingestlab.runners.writing.indices import DocumentsLost, count_documents, recreate_index
+from ingestlab.runners.writing.indexing import JSON, WriteStats, index_in_bulks
+from ingestlab.runners.utils.params import ParameterError, positive_int
+from ingestlab.runners.utils.runner_stats import record
+from ingestlab.runners.writing.scroll_hits import SCROLL_FILTER, MalformedPage, decoded_page, raw_page
+from ingestlab.runners.utils.timing import untimed
+from ingestlab.runners.utils.failures import RequestFailed, describe
+
+NAME = "sliced-scroll-reindex"
+
+
+class ScrollFailed(RequestFailed):
+    """A scroll page could not be read (e.g. its context expired); nothing of the run counts."""
+
+
+@dataclass
+class Options:
+    slices: int | str
+    scroll_size: int
+    keep_alive: str
+    bulk_size: int
+    bulk_workers: int
+    queue_depth: int
+    local_shards: bool
+    compression: bool
+    raw: bool
+    node: str = "any"
+    dest: str = "recreate"
+
+    @classmethod
+    def parse(cls, params: dict) -> "Options":
+        op = params.get("operation", NAME)
+        slices = params.get("slices", "auto")
+        if slices != "auto":
+            slices = positive_int(params, "slices", op)
+        for flag in ("local-shards", "compression", "raw"):
+            if not isinstance(params.get(flag, False), bool):
+                raise ParameterError(f"operation [{op}]: [{flag}] must be true or false, got {params.get(flag)!r}")
+        for choice, allowed in (("node", ("any", "driver-host")), ("dest", ("recreate", "existing"))):
+            if params.get(choice, allowed[0]) not in allowed:
+                raise ParameterError(f"operation [{op}]: [{choice}] must be one of {', '.join(allowed)}, got {params.get(choice)!r}")
+        return cls(
+            slices=slices,
+            scroll_size=positive_int(params, "scroll-size", op, default=1000),
+            keep_alive=str(params.get("scroll-keep-alive", "2m")),
+            bulk_size=positive_int(params, "bulk-size", op, default=1000),
+            bulk_workers=positive_int(params, "bulk-workers", op, default=4),
+            queue_depth=positive_int(params, "queue-depth", op, default=8),
+            local_shards=params.get("local-shards", False),
+            compression=params.get("compression", False),
+            raw=params.get("raw", False),
+            node=params.get("node", "any"),
+            dest=params.get("dest", "recreate"),
+        )
+
+
+async def primaries(es, index: str) -> tuple[list[str], list[str]]:
+    """(all primary shard numbers, those on the node this client talks to)."""
+    nodes = await request(es, "GET", "/_nodes/_local", headers=dict(JSON), params={"filter_path": "nodes.*.name"})
+    local_node = next(iter(nodes["nodes"]))
+    shards = await request(es, "GET", f"/_cat/shards/{index}", headers=dict(JSON), params={"format": "json", "h": "shard,prirep,id"})
+    all_primaries = sorted({s["shard"] for s in shards if s["prirep"] == "p"}, key=int)
+    local = sorted({s["shard"] for s in shards if s["prirep"] == "p" and s["id"] == local_node}, key=int)
+    return all_primaries, local
+
+
+@dataclass
+class CopyStats:
+    docs_read: int = 0
+    source_bytes: int = 0
+    pages: int = 0
+
+
+async def count_shards(es, index: str, preference: str | None) -> int:
+    """Documents in ``index`` (refreshed first), or in the shards a preference picks."""
+    if preference is None:
+        return await count_documents(es, index)
+    await request(es, "POST", f"/{index}/_refresh", headers=dict(JSON))
+    response = await request(es, "GET", f"/{index}/_count", headers=dict(JSON), params={"preference": preference})
+    return int(response["count"])
+
+
+class SlicedScrollReindex:
+    async def __call__(self, es, params):
+        opts = Options.parse(params)
+        node = await untimed(lambda: local_node(es)) if opts.node == "driver-host" else None
+        with pinned_to(es, node):
+            return await self._copy(es, params, opts, node.name if node else None)
+
+    async def _copy(self, es, params, opts: Options, node_name: str | None):
+        source, dest = params["source-index"], params["dest-index"]
+        expected, shards = await untimed(lambda: _prepare(es, params, opts))
+        if expected is None:
+            raise ScrollFailed(f"no primary of [{source}] on the node this client talks to ({node_name or 'any node'}); local-shards needs one")
+        if opts.raw:
+            es.return_raw_response()  # this call's requests return bytes: no JSON decoding in the client
+        run = _Run(es, params, opts, shards)
+        await run.copy()
+        what = f"the primaries {','.join(shards)} of [{source}]" if opts.local_shards else f"[{source}]"
+        if run.read.docs_read != expected or run.written.acknowledged != expected:
+            raise DocumentsLost(f"{run.read.docs_read} documents were read from {what} which holds {expected}; "
+                                f"[{dest}] acknowledged {run.written.acknowledged}", weight=run.written.acknowledged)
+        if opts.dest == "recreate":
+            found = await untimed(lambda: count_documents(es, dest))
+            if found != expected:
+                raise DocumentsLost.mismatch(dest, found, expected, f"{expected} were copied from {what}")
+        record({
+            "task": params.get("operation"), "method": NAME, "docs": expected, "elapsed_s": run.elapsed, "client_cpu_s": run.cpu,
+            "source_bytes": run.read.source_bytes, "raw": opts.raw, "compression": opts.compression, "slices": run.slices,
+            "bulk_workers": opts.bulk_workers, "local_shards": opts.local_shards, "retries": run.written.retries,
+            "started_at": run.started_at, "ended_at": run.ended_at, "node": node_name, "driver_host": socket.gethostname(),
+            "shards": shards, "acknowledged": run.written.acknowledged,
+        })
+        outcome = {
+            "weight": expected, "unit": "docs", "success": True, "elapsed-ms": run.elapsed * 1000.0,
+            "mb-per-s": run.read.source_bytes / run.elapsed / 1e6, "source-bytes": run.read.source_bytes, "pages": run.read.pages,
+            "bulk-requests": run.written.requests, "retries": run.written.retries, "slices": run.slices,
+            "client-cpu-us-per-doc": run.cpu / expected * 1e6 if expected else None,
+        }
+        if int(params.get("clients", 1)) == 1:
+            # one client: the run's own docs/s, its set-up left out. With several, Rally must add the clients up
+            # itself (it takes a runner's throughput as one client's sample), so it is left to Rally.
+            outcome["throughput"] = expected / run.elapsed
+        return outcome
+
+    def __repr__(self):
+        return NAME
+
+
+async def _prepare(es, params: dict, opts: Options) -> tuple[int | None, list[str]]:
+    """Untimed: recreate the destination (``dest: recreate``), find the primaries to read and count what they
+    hold. (None, []) when ``local-shards`` finds no primary on this client's node."""
+    source = params["source-index"]
+    if opts.dest == "recreate":
+        await recreate_index(es, params["dest-index"], params["dest-body"])
+    all_primaries, local = await primaries(es, source)
+    if opts.local_shards and not local:
+        return None, []
+    shards = local if opts.local_shards else all_primaries
+    return await count_shards(es, source, _preference(shards, opts)), shards
+
+
+def _preference(shards: list[str], opts: Options) -> str | None:
+    return f"_shards:{','.join(shards)}|_local" if opts.local_shards else None
+
+
+class _Run:
+    """One timed copy: ``slices`` scroll readers feed a bounded queue, ``bulk-workers`` writers drain it."""
+
+    def __init__(self, es, params: dict, opts: Options, shards: list[str]):
+        self.es, self.opts, self.backoff = es, opts, params["backoff"]
+        self.source, self.dest, self.doc_type = params["source-index"], params["dest-index"], params.get("dest-doc-type")
+        self.slices = len(shards) if opts.slices == "auto" else opts.slices
+        self.preference = _preference(shards, opts)
+        self.headers = {**JSON, "accept-encoding": "gzip" if opts.compression else "identity"}
+        self.read, self.written = CopyStats(), WriteStats()
+        self.queue: asyncio.Queue = asyncio.Queue(maxsize=opts.queue_depth)
+        self.elapsed = self.cpu = self.started_at = self.ended_at = 0.0
+
+    async def copy(self) -> None:
+        self.started_at = time.time()  # wall clock: runs of several clients on several hosts are lined up by it
+        start, cpu = time.perf_counter(), time.process_time()
+        tasks = [asyncio.ensure_future(self.feed())] + [asyncio.ensure_future(self.write()) for _ in range(self.opts.bulk_workers)]
+        try:
+            await asyncio.gather(*tasks)
+        except BaseException:
+            for t in tasks:
+                t.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            raise
+        self.elapsed, self.cpu = time.perf_counter() - start, time.process_time() - cpu
+        self.ended_at = time.time()
+
+    async def feed(self) -> None:
+        await asyncio.gather(*(self.read_slice(i) for i in range(self.slices)))
+        for _ in range(self.opts.bulk_workers):
+            await self.queue.put(None)
+
+    async def read_slice(self, slice_id: int) -> None:
+        opts, es = self.opts, self.es
+        body = {"size": opts.scroll_size, "sort": ["_doc"]}
+        if self.slices > 1:
+            body["slice"] = {"id": slice_id, "max": self.slices}
+        query = {"scroll": opts.keep_alive, "filter_path": SCROLL_FILTER}
+        if self.preference:
+            query["preference"] = self.preference
+        scroll_id = None
+        try:
+            response = await request(es, "POST", f"/{self.source}/_search", params=query, headers=dict(self.headers), body=body)
+            while True:
+                try:
+                    new_id, actions, sources = raw_page(response.read()) if opts.raw else decoded_page(response)
+                except MalformedPage as e:
+                    raise ScrollFailed(f"slice {slice_id} of [{self.source}]: {e}") from None
+                scroll_id = new_id or scroll_id
+                if not actions:
+                    return
+                self.read.pages += 1
+                self.read.docs_read += len(actions)
+                self.read.source_bytes += sum(map(len, sources))
+                await self.queue.put((actions, sources))
+                response = await request(es, "POST", "/_search/scroll", params={"filter_path": SCROLL_FILTER},
+                                                    headers=dict(self.headers), body={"scroll": opts.keep_alive, "scroll_id": scroll_id})
+        except ApiErrors as e:
+            hint = f"; the scroll context is gone: did its keep-alive ({opts.keep_alive}) run out between pages?" if http_status(e) == 404 else ""
+            raise ScrollFailed(f"slice {slice_id} of [{self.source}]: scroll failed (HTTP {http_status(e)}): {describe(e)}{hint}") from e
+        finally:
+            if scroll_id:
+                try:
+                    await request(es, "DELETE", "/_search/scroll", headers=dict(JSON), body={"scroll_id": [scroll_id]})
+                except ApiErrors:
+                    pass  # already gone (expired): nothing left to free
+
+    async def write(self) -> None:
+        size = self.opts.bulk_size
+        actions: list[bytes] = []
+        sources: list[bytes] = []
+        while True:
+            item = await self.queue.get()
+            if item is not None:
+                actions.extend(item[0])
+                sources.extend(item[1])
+            while len(actions) >= size or (item is None and actions):
+                batch = Batch.with_actions(actions[:size], sources[:size])
+                del actions[:size], sources[:size]
+                await index_in_bulks(self.es, self.dest, [batch], None, self.backoff, self.written,
+                                     gzip_level=1 if self.opts.compression else None, lean=True, doc_type=self.doc_type)
+            if item is None:
+                return
