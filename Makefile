@@ -11,7 +11,7 @@ VENV ?= .venv
 STUDY ?= posts
 BIN := $(VENV)/bin
 
-.PHONY: demo test unit install clean
+.PHONY: demo test unit docs install clean
 
 demo: install
 	$(BIN)/ingestlab demo $(STUDY)
@@ -21,6 +21,10 @@ test: install
 
 unit: install
 	$(BIN)/pytest -v tests/unit
+
+# every measured figure and CI table of the docs, rendered from its data (tests/matrix.json)
+docs: install
+	$(BIN)/python -m ingestlab.docs.render
 
 install: $(VENV)/.installed
 

@@ -9,6 +9,7 @@ import sys
 import pytest
 
 from ingestlab import paths
+from tests import matrix
 from tests.integration.conftest import get_json, port_1900_taken, wait_for_no_other_rally
 from tests.integration.test_plain_esrally import LANDED, PARAMS, clean_tracks  # noqa: F401  (a fixture)
 
@@ -36,7 +37,7 @@ def test_installing_the_pack_keeps_the_users_esrally(old_rally):
     assert version == OLDEST
 
 
-@pytest.mark.parametrize("track", [t for t in LANDED if t not in ("geonames", "pmc")])  # their runners are eventdata's
+@pytest.mark.parametrize("track", matrix.tracks("plain-2.12"))  # tests/matrix.json (geonames and pmc: their runners are eventdata's)
 def test_every_track_races_plain_on_the_oldest_esrally(old_rally, es_node, clean_tracks, tmp_path, track):  # noqa: F811
     params = []
     if track in PARAMS:
@@ -54,3 +55,4 @@ def test_every_track_races_plain_on_the_oldest_esrally(old_rally, es_node, clean
     assert get_json(f"{es_node.url}/{index}/_count")["count"] == count
     race = json.loads(next((tmp_path / ".rally" / "benchmarks" / "races").glob("*/race.json")).read_text())
     assert race["rally-version"].startswith("2.12") and race["user-tags"]["corpus"] == "generated"
+    assert race["cluster"]["distribution-version"] == matrix.version("plain-2.12")

@@ -12,13 +12,15 @@ from ingestlab import paths
 from ingestlab.cluster import lifecycle
 from ingestlab.osb import tool
 from ingestlab.rally import trackinfo
+from tests import matrix
 from tests.integration.conftest import get_json, ingestlab, port_1900_taken
 from tests.integration.test_plain_esrally import LANDED, PARAMS
 
 pytestmark = [pytest.mark.integration,
               pytest.mark.skipif(port_1900_taken(), reason="another actor system holds 127.0.0.1:1900; plain OSB would join it")]
 
-VERSION = "2.19.0"
+VERSION = matrix.version("osb", "opensearch")  # tests/matrix.json
+WORKLOADS = matrix.tracks("osb", engine="opensearch")
 # the integration-test zip has no reindex module: the _reindex rows are left out as `ingestlab race` leaves them out
 EXCLUDE = {"wikipedia": "type:reindex-api"}
 
@@ -75,7 +77,7 @@ def test_osb_renders_each_workload_as_rally_renders_its_track(exported, workload
     assert osb_side.get("corpora") == rally_side.get("corpora")
 
 
-@pytest.mark.parametrize("workload", list(LANDED))
+@pytest.mark.parametrize("workload", WORKLOADS)
 def test_every_study_workload_races_with_stock_opensearch_benchmark(os_node, exported, tmp_path, workload):
     args = []
     if workload in PARAMS:

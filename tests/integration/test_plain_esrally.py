@@ -8,6 +8,7 @@ import pytest
 
 from ingestlab import paths
 from ingestlab.rally import trackinfo
+from tests import matrix
 from tests.integration.conftest import get_json, plain_esrally, port_1900_taken
 
 pytestmark = [pytest.mark.integration,
@@ -28,7 +29,8 @@ LANDED = {"posts": ("posts", 1000), "refresh": ("refresh", 100), "dvf": ("dvf", 
 # every challenge of every track; geonames and pmc share eventdata's challenge files (challenges/append-*.j2), so the
 # shared challenges race on eventdata and those two tracks race their default challenge
 SHARED = ("geonames", "pmc")
-CASES = [(t, c) for t in LANDED for c in trackinfo.load(paths.TRACKS_DIR / t).challenges
+# the tracks: tests/matrix.json's "plain" row (the docs' CI tables are rendered from it)
+CASES = [(t, c) for t in matrix.tracks("plain") for c in trackinfo.load(paths.TRACKS_DIR / t).challenges
          if t not in SHARED or c == trackinfo.load(paths.TRACKS_DIR / t).default_challenge]
 GENERATED = ("*-generated-*", "posts-*.json", "geonames-*.json", "pmc-*.json", "*.offset", ".*.lock")
 
@@ -56,6 +58,7 @@ def test_every_challenge_races_with_plain_esrally(es_node, clean_tracks, tmp_pat
     race = json.loads(next((tmp_path / ".rally" / "benchmarks" / "races").glob("*/race.json")).read_text())
     assert race["user-tags"]["corpus"] == "generated"  # never passes for rally-tracks' real corpus
     assert race["user-tags"]["test-mode"] == "true"  # nor for a full-size race
+    assert race["cluster"]["distribution-version"] == matrix.version("plain")
     index, count = LANDED[track]
     if challenge != "time-to-searchable":  # that one writes probes into its own index, removed at the end
         assert get_json(f"{es_node.url}/{index}/_count")["count"] == count
@@ -77,3 +80,4 @@ def test_a_supplied_corpus_file_that_is_not_there_is_named_with_the_command_that
     assert ("corpus file dvf-2020.json of track dvf does not exist; make it with: ingestlab dvf convert <your DVF files> "
             "--out dvf-2020.json") in proc.stdout + proc.stderr
     assert "NoneType" not in proc.stdout + proc.stderr and "is too short" not in proc.stdout + proc.stderr
+

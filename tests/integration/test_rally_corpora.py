@@ -6,12 +6,13 @@ import pytest
 
 from ingestlab import paths
 from ingestlab.rally import results
+from tests import matrix
 from tests.integration.conftest import get_json, ingestlab
 
 pytestmark = pytest.mark.integration
 
 
-@pytest.mark.parametrize("track", ["eventdata", "geonames", "pmc"])
+@pytest.mark.parametrize("track", [t for t in matrix.tracks("race") if t in ("eventdata", "geonames", "pmc")])
 def test_each_track_races_in_test_mode(es_node, track):
     params = ["--track-param", "eventdata_docs=2000"] if track == "eventdata" else []  # test mode cuts it to 1,000
     proc = ingestlab("race", track, "--test-mode", "--target-hosts", es_node.hosts, "--track-param", f"index_name={track}-it", *params)
@@ -26,8 +27,9 @@ def test_each_track_races_in_test_mode(es_node, track):
 def test_one_and_three_nodes_report_the_ratios():
     # eventdata alone: geonames and pmc go through the same shapes and report lines (geonames' row, with its missing
     # published replica figure, is unit-tested in tests/unit/studies/test_rally_corpora.py)
+    assert matrix.tracks("corpora") == ["eventdata"]
     proc = ingestlab("corpora", "--test-mode", "--tracks", "eventdata", "--track-param", "eventdata.eventdata_docs=2000",
-                     "--clients", "2", timeout=900)
+                     "--clients", "2", "--version", matrix.version("corpora"), timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     # every shape measured (a number in each column, no dash), each ratio beside the study's own
     assert re.search(r"\| eventdata \| [\d,]+ \| [\d,]+ \| [\d,]+ \| [\d.]+× / 1\.71× \| [\d.]+× / 0\.55× \|", proc.stdout), proc.stdout

@@ -9,6 +9,7 @@ import pytest
 
 from ingestlab import paths
 from ingestlab.rally import results
+from tests import matrix
 from tests.integration.conftest import get_json, ingestlab, plain_esrally, port_1900_taken
 
 pytestmark = pytest.mark.integration
@@ -24,15 +25,11 @@ STUDIES = {  # study: (extra params, index that holds the race's documents, coun
     "geonames": ([], "geonames", 1000),
     "pmc": ([], "pmc", 1000),
 }
-# every track on the newest line (9.2.0) and the oldest (6.8.23, the mapping type); 8.19.7's zip is 9.2.0's flavour with
-# JDK 17: the tracks that touch what differs there (the root endpoint every race reads, refresh's x-pack-free paths, the
-# missing reindex module)
-# (9.2.0's eventdata and geonames race in test_rally_corpora, on one node and three; 6.8.23's geonames and pmc take
-# the mapping type from the same template lines as eventdata's)
-CASES = ([("9.2.0", s) for s in STUDIES if s not in ("eventdata", "geonames")] + [("6.8.23", s) for s in STUDIES if s not in ("geonames", "pmc")]
-         + [("8.19.7", s) for s in ("posts", "refresh", "wikipedia")])
-
-
+# the cases are tests/matrix.json's "version" rows: every track it names on the newest line (9.2.0), the oldest (6.8.23, the
+# mapping type) and 8.19.7 (9.2.0's zip flavour with JDK 17: the tracks that touch what differs there, the root endpoint
+# every race reads, refresh's x-pack-free paths, the missing reindex module); the docs' CI tables are rendered from it
+CASES = matrix.cases("version")
+assert {s for _, s in CASES} <= set(STUDIES)
 @pytest.mark.parametrize("version,study", CASES, ids=[f"{v}-{s}" for v, s in CASES])
 def test_every_study_track_races_in_test_mode(es_versions, version, study):
     cluster = es_versions(version)
@@ -54,8 +51,9 @@ def test_every_study_track_races_in_test_mode(es_versions, version, study):
 
 
 @pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")
-@pytest.mark.parametrize("version", ["9.2.0", "8.19.7"])
+@pytest.mark.parametrize("version", [v for v, _ in matrix.cases("plain-version")])
 def test_plain_esrally_races_the_packs_current_nodes(es_versions, tmp_path, version):
+    assert matrix.tracks("plain-version", version) == ["posts"]
     cluster = es_versions(version)
     root = get_json(cluster.url + "/")
     assert root["version"]["number"] == version and root["tagline"] == "You Know, for Search" and root["cluster_uuid"]
