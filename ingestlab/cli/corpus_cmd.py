@@ -50,11 +50,16 @@ def cmd_wikipedia(args) -> int:
     from ingestlab.corpus.wikipedia import convert, generate
 
     if args.action == "generate":
-        written = generate.write(Path(args.output), generate.WikiGenerator(seed=args.seed).pages(args.pages))
-        print(f"[ingestlab] wrote {written:,} pages to {args.output}")
+        pages = generate.WikiGenerator(seed=args.seed).pages(args.pages)
+        if args.multistream:
+            written, index = generate.write_multistream(Path(args.output), pages)
+            print(f"[ingestlab] wrote {written:,} pages to {args.output} (100 a bz2 stream) and its index {index}")
+        else:
+            written = generate.write(Path(args.output), pages)
+            print(f"[ingestlab] wrote {written:,} pages to {args.output}")
         return 0
     out = output(args.out, "wikipedia", "wikipedia-converted.json")
-    result = convert.convert(Path(args.dump), out, limit=args.limit, workers=args.workers)
+    result = convert.convert(Path(args.dump), out, limit=args.limit, workers=args.workers, index=Path(args.index) if args.index else None)
     print(f"[ingestlab] {result.documents:,} pages into {out} ({result.uncompressed_bytes / 1e6:,.1f} MB) from "
           f"{result.input_bytes / 1e6:,.1f} MB of XML in {result.seconds:,.1f} s: {result.mb_per_second:,.1f} MB/s; "
           f"race it with --track-param corpus_file={_param(out, 'wikipedia')}")
@@ -80,6 +85,8 @@ def cmd_dvf(args) -> int:
           + f") in {result.seconds:,.1f} s: {result.rows_per_second:,.0f} rows/s (rows converted by the compiled fast path: "
           f"{result.converted_by.native:,}, in Python: {result.converted_by.python:,}); corpus entry: {files.meta_path(out)}; "
           f"race it with --track-param corpus_file={_param(out, 'dvf')}")
+    if result.left_out:
+        print(f"[ingestlab] left out {len(result.left_out)} ZIP member(s) with no DVF data: {', '.join(result.left_out)}")
     if result.skipped.count:
         print(f"[ingestlab] skipped {result.skipped.count:,} bad rows (--strict stops at the first); the first ones:", file=sys.stderr)
         for message in result.skipped.messages:
@@ -106,8 +113,10 @@ def add(sub) -> None:
     g.add_argument("--year", type=int, default=2020, help="official files from 2022 on are UTF-8 with 'Identifiant de document'")
     g.add_argument("--encoding", help="default: latin-1 for official files before 2022, else utf-8")
     g.set_defaults(func=cmd_dvf)
-    cv = dvsub.add_parser("convert", help="convert DVF files (official .txt or Etalab .csv, detected) into a Rally corpus")
-    cv.add_argument("inputs", nargs="+", help="DVF files, converted in order into one corpus")
+    cv = dvsub.add_parser("convert", help="convert DVF files (official .txt or Etalab .csv, detected; plain, .gz, .bz2 or .zip as "
+                                            "data.gouv.fr ships them) into a Rally corpus")
+    cv.add_argument("inputs", nargs="+", help="DVF files or directories of them (plain, gzip, bz2 or ZIP, told by their first bytes), "
+                                              "converted in order into one corpus")
     cv.add_argument("--out", help="corpus file; a bare name goes into tracks/dvf/ (default dvf-converted.json); its .meta.json entry is written beside it")
     cv.add_argument("--strict", action="store_true", help="stop at the first bad row (default: skip, count and list them)")
     cv.add_argument("--bz2", action="store_true", help="also write the .json.bz2 archives (slower: bz2 runs at ~12 MB/s)")
@@ -121,9 +130,13 @@ def add(sub) -> None:
     wg.add_argument("output")
     wg.add_argument("--pages", type=int, default=30_000)
     wg.add_argument("--seed", type=int, default=2016)
+    wg.add_argument("--multistream", action="store_true",
+                    help="as Wikimedia's …-multistream.xml.bz2: 100 pages a bz2 stream, with its …-multistream-index.txt.bz2 beside it")
     wg.set_defaults(func=cmd_wikipedia)
-    wc = wksub.add_parser("convert", help="convert a pages-articles export (.xml or .xml.bz2) into a Rally corpus")
+    wc = wksub.add_parser("convert", help="convert a pages-articles export (plain, .bz2, .gz or a ZIP, told by its bytes; a "
+                                          "multistream .bz2 with its index on every core) into a Rally corpus")
     wc.add_argument("dump")
+    wc.add_argument("--index", help="a multistream dump's index (default: the …-multistream-index.txt.bz2 beside it, when there)")
     wc.add_argument("--out", help="corpus file; a bare name goes into tracks/wikipedia/ (default wikipedia-converted.json)")
     wc.add_argument("--limit", type=int, help="stop after this many pages")
     wc.add_argument("--workers", type=int, default=os.cpu_count() or 1,

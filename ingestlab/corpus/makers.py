@@ -137,6 +137,61 @@ def make(target: Path, generator: str, docs: int, seed: int | None = None, log: 
         return made
 
 
+def _convert_dvf(found: Path, target: Path, source: dict, log) -> CorpusFile:
+    from ingestlab.corpus.dvf import convert
+
+    done = convert.convert([found], target, compress=False, source=source)
+    if done.skipped.count:
+        log(f"[ingestlab] {found.name}: skipped {done.skipped.count:,} bad rows, the first: {done.skipped.messages[0]}")
+    return CorpusFile(target, done.documents, done.uncompressed_bytes)
+
+
+def _convert_wikipedia(found: Path, target: Path, source: dict, log) -> CorpusFile:
+    import os
+
+    from ingestlab.corpus.wikipedia import convert
+
+    done = convert.convert(found, target, source=source, workers=os.cpu_count() or 1)
+    return CorpusFile(target, done.documents, done.uncompressed_bytes)
+
+
+CONVERTERS = {"dvf": _convert_dvf, "wikipedia": _convert_wikipedia}
+
+
+def converted_name(found: Path) -> str:
+    """The corpus file a supplied publisher's file (``full.2020.csv.gz``) is converted into, beside Rally's corpora."""
+    return f"converted-{found.name}.json"
+
+
+def _input_stamp(found: Path) -> dict:
+    stat = found.stat()
+    return {"input": str(found), "input-bytes": stat.st_size, "input-mtime-ns": stat.st_mtime_ns}
+
+
+def convert_supplied(found: Path, converter: str, target: Path, log: Callable[[str], None] = print) -> Path:
+    """``found`` (a publisher's file as it comes: plain or compressed) converted into ``target`` by ``converter``,
+    unless ``target`` already holds this very file's conversion (same path, size and modification time); made once
+    under the same lock as a generated corpus."""
+    if converter not in CONVERTERS:
+        raise IngestlabError(f"unknown corpus converter {converter!r}; the pack has {', '.join(CONVERTERS)}")
+    stamp = _input_stamp(found)
+
+    def current() -> bool:
+        meta = read_meta(target) if target.is_file() else None
+        return bool(meta) and {k: meta.get("source", {}).get(k) for k in stamp} == stamp
+
+    if current():
+        return target
+    with _locked(target):
+        if not current():
+            log(f"[ingestlab] converting {found} into {target} ({converter}) ...")
+            start = time.perf_counter()
+            made = CONVERTERS[converter](found, target, stamp, log)
+            log(f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
+                f"in {time.perf_counter() - start:,.1f} s")
+    return target
+
+
 META_PREFIX = "ingestlab."  # a document set's meta keys the pack reads: flat, with plain values (Rally hashes meta)
 
 

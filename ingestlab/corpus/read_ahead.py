@@ -1,26 +1,31 @@
-"""A ``.bz2`` file read through a thread of its own that decompresses ahead of the reader.
+"""A stream read through a thread of its own that reads (and decompresses) ahead of the reader.
 
-bz2 lets go of the GIL while it decompresses, so on a second core the decompression and the parsing of what it
-gives run at once: the reader waits for bz2 only when it is faster than bz2 (a few MiB are kept ready). Errors of
-the stream (a truncated file: ``EOFError``) reach the reader at the point where it would have met them."""
+zlib and bz2 let go of the GIL while they decompress, so on a second core the decompression and the parsing of what
+it gives run at once: the reader waits only when it is faster than the decompression (a few MiB are kept ready).
+Errors of the stream (a truncated file) reach the reader at the point where it would have met them."""
 from __future__ import annotations
 
 import bz2
+import io
 import queue
 import threading
 from pathlib import Path
+from typing import BinaryIO, Callable
 
 CHUNK = 1 << 20
 AHEAD = 8  # chunks kept ready
 
 
-class Bz2Ahead:
-    def __init__(self, path: Path):
+class ReadAhead(io.RawIOBase):
+    """The bytes of ``opener()``'s stream, read ahead in a thread named after ``name``."""
+
+    def __init__(self, opener: Callable[[], BinaryIO], name: str):
+        super().__init__()
         self._chunks: queue.Queue = queue.Queue(maxsize=AHEAD)
         self._stop = threading.Event()
         self._buffer = memoryview(b"")
         self._done = False
-        self._thread = threading.Thread(target=self._decompress, args=(path,), name=f"bz2-ahead {path.name}", daemon=True)
+        self._thread = threading.Thread(target=self._read, args=(opener,), name=f"read-ahead {name}", daemon=True)
         self._thread.start()
 
     def _put(self, item) -> bool:
@@ -32,9 +37,9 @@ class Bz2Ahead:
                 continue
         return False
 
-    def _decompress(self, path: Path) -> None:
+    def _read(self, opener) -> None:
         try:
-            with bz2.open(path, "rb") as f:
+            with opener() as f:
                 while chunk := f.read(CHUNK):
                     if not self._put(chunk):
                         return
@@ -42,30 +47,48 @@ class Bz2Ahead:
         except BaseException as e:  # handed to the reader, raised where it reads
             self._put(e)
 
-    def read(self, size: int = -1) -> bytes:
+    def readable(self) -> bool:
+        return True
+
+    def _next(self) -> None:
+        item = self._chunks.get()
+        if isinstance(item, BaseException):
+            self._done = True
+            raise item
+        if not item:
+            self._done = True
+        self._buffer = memoryview(item)
+
+    def readinto(self, buffer) -> int:
         if not self._buffer and not self._done:
-            item = self._chunks.get()
-            if isinstance(item, BaseException):
-                self._done = True
-                raise item
-            if not item:
-                self._done = True
-            self._buffer = memoryview(item)
+            self._next()
+        n = min(len(buffer), len(self._buffer))
+        buffer[:n] = self._buffer[:n]
+        self._buffer = self._buffer[n:]
+        return n
+
+    def read(self, size: int = -1) -> bytes:
         if size is None or size < 0:
-            parts = [bytes(self._buffer)]
-            self._buffer = memoryview(b"")
-            while not self._done:
-                parts.append(self.read(CHUNK))
-            return b"".join(parts)
+            parts = []
+            while True:
+                if not self._buffer and not self._done:
+                    self._next()
+                if not self._buffer:
+                    return b"".join(parts)
+                parts.append(bytes(self._buffer))
+                self._buffer = memoryview(b"")
+        if not self._buffer and not self._done:
+            self._next()
         data, self._buffer = bytes(self._buffer[:size]), self._buffer[size:]
         return data
 
     def close(self) -> None:
-        self._stop.set()
-        self._thread.join()
+        if not self.closed:
+            self._stop.set()
+            self._thread.join()
+        super().close()
 
-    def __enter__(self) -> "Bz2Ahead":
-        return self
 
-    def __exit__(self, *exc) -> None:
-        self.close()
+def Bz2Ahead(path: Path) -> ReadAhead:
+    """A ``.bz2`` file, decompressed ahead of the reader."""
+    return ReadAhead(lambda: bz2.open(path, "rb"), Path(path).name)

@@ -9,7 +9,9 @@ A track's document set says in its ``meta`` where its documents come from:
 - ``{"ingestlab.supplied": "<how to make it>"}``: a file the user made (e.g. with ``ingestlab dvf
   convert``), named by a track parameter. Its count and sizes are read from the entry written beside it
   (``<name>.meta.json``); a file that is not there stops the race at once, naming the file and the
-  command that makes it.
+  command that makes it. With ``"ingestlab.converter": "dvf"`` (or ``wikipedia``) the parameter may also name the
+  publisher's file as it comes (plain, ``.gz``, ``.bz2``, ``.zip``): it is converted on first use into
+  ``converted-<its name>.json`` beside Rally's corpora, and again only when the file changes.
 
 In ``--test-mode``, documents a track makes on the fly (the ``eventdata`` source's ``docs``, and the ``doc-count`` its
 count check expects) are cut to the 1,000 of a ``-1k`` corpus, as Rally cuts every corpus file.
@@ -61,6 +63,19 @@ def apply_supplied(document_set, found: Path, test_mode: bool) -> None:
         document_set.number_of_documents = TEST_MODE_DOCS
         document_set.document_file = str(one_k_path(found))
         document_set.uncompressed_size_in_bytes = None
+
+
+def convert_supplied(found: Path, converter: str, data_dirs: list[str]) -> Path:
+    """A supplied publisher's file, converted on first use (:func:`ingestlab.corpus.makers.convert_supplied`) where a
+    generated corpus would go; what cannot be read stops the race with the converter's one line."""
+    from ingestlab.corpus import makers
+    from ingestlab.errors import IngestlabError
+
+    target = generated_target(data_dirs or [str(found.parent)], makers.converted_name(found))
+    try:
+        return makers.convert_supplied(found, converter, target, log=_log)
+    except IngestlabError as e:
+        raise compat.data_error(str(e)) from None
 
 
 def make_document_set(data_dirs: list[str], file_name: str, docs: int, spec: dict) -> None:
@@ -150,10 +165,14 @@ class CorpusProcessor(compat.processor_base()):
                 how = spec(document_set.meta_data).get("supplied")
                 if how is None:
                     continue
-                found = find_supplied(document_set.document_file, _data_dirs(self.cfg, track.name, corpus.name))
+                data_dirs = _data_dirs(self.cfg, track.name, corpus.name)
+                found = find_supplied(document_set.document_file, data_dirs)
                 if found is None:
                     raise compat.data_error(f"corpus file {document_set.document_file} of track {track.name} does not exist; "
                                                f"make it with: {how}")
+                converter = spec(document_set.meta_data).get("converter")
+                if converter and read_meta(found) is None:  # the publisher's file itself: converted once, kept
+                    found = convert_supplied(found, converter, data_dirs)
                 apply_supplied(document_set, found, _test_mode(self.cfg))
 
     def on_prepare_track(self, track, data_root_dir):

@@ -81,3 +81,24 @@ def test_a_supplied_corpus_file_that_is_not_there_is_named_with_the_command_that
             "--out dvf-2020.json") in proc.stdout + proc.stderr
     assert "NoneType" not in proc.stdout + proc.stderr and "is too short" not in proc.stdout + proc.stderr
 
+
+def test_the_dvf_track_races_a_dvf_file_as_data_gouv_ships_it(es_node, clean_tracks, tmp_path):
+    """``corpus_file`` names Etalab's gzipped file itself: the track converts it on first use (into Rally's data cache),
+    and races its test-mode cut."""
+    import gzip
+
+    from ingestlab.corpus.dvf import generate, reference
+
+    plain = tmp_path / "full.2020.csv"
+    generate.write(plain, generate.DvfGenerator(reference.load_communes()).rows(1500), "etalab")
+    shipped = tmp_path / "full.2020.csv.gz"
+    shipped.write_bytes(gzip.compress(plain.read_bytes()))
+    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={clean_tracks / 'dvf'}", f"--target-hosts={es_node.hosts}",
+                         "--test-mode", "--challenge=one-cell", f"--track-params=corpus_file:'{shipped}',index_name:'dvf-gz',bulk_size:100,clients:2",
+                         f"--report-file={tmp_path / 'report.md'}", rally_home=tmp_path)
+    assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
+    converted = tmp_path / ".rally" / "benchmarks" / "data" / "dvf" / "converted-full.2020.csv.gz.json"
+    assert converted.is_file() and sum(1 for _ in converted.open("rb")) == 1500
+    assert get_json(f"{es_node.url}/dvf-gz/_count")["count"] == 1000
+    race = json.loads(next((tmp_path / ".rally" / "benchmarks" / "races").glob("*/race.json")).read_text())
+    assert race["user-tags"]["corpus"] == "supplied"

@@ -9,12 +9,14 @@ from :mod:`.rows`, so the columns and their kinds have one source.
 """
 from __future__ import annotations
 
+import os
 import subprocess
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator
 
-from ingestlab.corpus import native_build
+from ingestlab.corpus import inputs, native_build
 
 SOURCE = Path(__file__).parent / "native"
 VARIABLE = "INGESTLAB_DVF_CONVERTER"
@@ -58,11 +60,15 @@ class Run:
     first); None: the documents come in the blocks. ``head_docs``: how many of the next documents still go into the
     -1k file."""
 
-    def __init__(self, exe: Path, plan: str, path: Path, out_fd: int | None, head_docs: int):
-        self.path = path
+    def __init__(self, exe: Path, plan: str, path: Path | str, out_fd: int | None, head_docs: int, label: str | None = None,
+                 input_fd: int | None = None):
+        """``path``: the file it reads (``/dev/fd/N`` for a pipe: ``input_fd``, N, is passed on); ``label``: how
+        messages name the input (default: ``path``)."""
+        self.path = label or str(path)
+        fds = tuple(fd for fd in (out_fd, input_fd) if fd is not None)
         self.proc = subprocess.Popen([str(exe), plan, str(path), "-" if out_fd is None else str(out_fd), str(head_docs)],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     pass_fds=() if out_fd is None else (out_fd,), bufsize=1 << 20)
+                                     pass_fds=fds, bufsize=1 << 20)
 
     def __enter__(self) -> "Run":
         return self
@@ -109,3 +115,37 @@ class Run:
             self.proc.wait()
         for stream in (self.proc.stdin, self.proc.stdout, self.proc.stderr):
             stream.close()
+
+
+class Feed:
+    """A compressed source decompressed by a thread of its own into a pipe, which the fast path reads as a file
+    (``path``: ``/dev/fd/N``). The fast path may stop reading early (it hands the rest to Python): the thread then
+    stops at its next write. :meth:`error` is what the stream met (a truncated file), once the thread has ended."""
+
+    def __init__(self, source: inputs.Source):
+        self._source = source
+        self.read_fd, write_fd = os.pipe()
+        self.path = f"/dev/fd/{self.read_fd}"
+        self._error: BaseException | None = None
+        self._thread = threading.Thread(target=self._feed, args=(write_fd,), name=f"dvf-feed {source.label}", daemon=True)
+        self._thread.start()
+
+    def _feed(self, write_fd: int) -> None:
+        try:
+            with open(write_fd, "wb", buffering=0) as out, self._source.open_raw() as f:
+                while chunk := f.read(1 << 20):
+                    view = memoryview(chunk)
+                    while view:
+                        view = view[out.write(view):]
+        except BrokenPipeError:
+            pass  # the fast path stopped reading: Python reads the rest itself
+        except BaseException as e:
+            self._error = e
+
+    def started(self) -> None:
+        """The fast path holds its own copy of the read end: close ours, so that its end stops the thread."""
+        os.close(self.read_fd)
+
+    def error(self) -> BaseException | None:
+        self._thread.join()
+        return self._error

@@ -1,4 +1,5 @@
-"""Stream a MediaWiki XML export (``.xml`` or ``.xml.bz2``, schema 0.10/0.11) into a Rally corpus.
+"""Stream a MediaWiki XML export (plain, ``.bz2`` or ``.gz``, schema 0.10/0.11) into a Rally corpus; a multistream
+dump with its index (:mod:`.multistream`) is decompressed on every core.
 
 lxml's ``iterparse`` reads one ``<page>`` at a time and every finished page is cleared, so memory
 stays flat whatever the dump's size. Each page becomes one document, preceded by its bulk action
@@ -14,7 +15,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingestlab.corpus.files import CorpusWriter
-from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, open_dump, page_lines
+from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, dump_source, open_dump, page_lines
 
 __all__ = ["BadDump", "Conversion", "convert", "write_documents"]
 
@@ -33,20 +34,27 @@ class Conversion:
         return self.input_bytes / self.seconds / 1e6 if self.seconds else 0.0
 
 
-def _convert_in_parallel(dump: Path, corpus: Path, source: dict | None, one_k: bool, progress, workers: int) -> Conversion:
-    from ingestlab.corpus.wikipedia import native, parallel
+def _convert_in_parallel(dump: Path, corpus: Path, source: dict | None, one_k: bool, progress, workers: int,
+                         offsets: list[int] | None) -> Conversion:
+    from ingestlab.corpus.wikipedia import multistream, native, parallel
 
     start = time.perf_counter()
     native.library()  # built here once, not by each worker
-    with CorpusWriter(corpus, one_k=one_k, action_lines=True, progress=progress) as writer, open_dump(dump) as raw:
+    with CorpusWriter(corpus, one_k=one_k, action_lines=True, progress=progress) as writer, \
+            (open(dump, "rb") if offsets else open_dump(dump)) as raw:
         reader = CountingReader(raw)
+        work = multistream.runs(dump, offsets) if offsets else parallel.pieces(reader)
+        xml_bytes = 0
         try:
-            for lines, count, _ in parallel.convert_lines(reader, workers):
+            for lines, count, size in parallel.convert_lines(work, workers):
                 writer.write_block(lines, count)
+                xml_bytes += size
         except (parallel.BrokenPiece, EOFError) as e:
             raise BadDump(str(e)) from None  # the writer's `with` removes what was written
-        written = writer.commit({"converted-from": str(dump), "complete": True, "input-bytes": reader.bytes, **(source or {})})
-    return Conversion(corpus, written.documents, reader.bytes, written.uncompressed_bytes, time.perf_counter() - start, complete=True)
+        read = xml_bytes if offsets else reader.bytes
+        written = writer.commit({"converted-from": str(dump), "complete": True, "input-bytes": read,
+                                 **({"streams": len(offsets)} if offsets else {}), **(source or {})})
+    return Conversion(corpus, written.documents, read, written.uncompressed_bytes, time.perf_counter() - start, complete=True)
 
 
 def write_documents(dump: Path, out: Path) -> int:
@@ -60,15 +68,19 @@ def write_documents(dump: Path, out: Path) -> int:
 
 
 def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | None = None, one_k: bool = True,
-            progress=None, workers: int = 1) -> Conversion:
+            progress=None, workers: int = 1, index: Path | None = None) -> Conversion:
     """Convert ``dump`` into ``corpus``, its -1k file (``one_k``) and its entry (``<name>.meta.json``, which
     also says whether the dump was read to its end). ``workers`` > 1 converts on that many cores
-    (:mod:`~ingestlab.corpus.wikipedia.parallel`; not with ``limit``)."""
-    if not dump.is_file():
-        raise BadDump(f"{dump}: no such file")
+    (:mod:`~ingestlab.corpus.wikipedia.parallel`; not with ``limit``); a multistream dump with its ``index`` (by
+    default the one Wikimedia publishes beside it, when it is there) is decompressed by those workers too."""
+    from ingestlab.corpus.wikipedia import multistream
+
+    dump_source(dump)  # one line for what is no export at all
+    index = index or multistream.index_beside(dump)
     if workers > 1 and limit is None:
+        offsets = multistream.stream_offsets(index, dump) if index else None  # an index that does not fit: said at once
         try:
-            return _convert_in_parallel(dump, corpus, source, one_k, progress, workers)
+            return _convert_in_parallel(dump, corpus, source, one_k, progress, workers, offsets)
         except BadDump:
             pass  # broken input: one pass names where, and keeps the pages before it
     start = time.perf_counter()

@@ -134,19 +134,53 @@ def _page_xml(page: dict) -> str:
     )
 
 
+def _header(schema: str) -> str:
+    return (f'<mediawiki xmlns="http://www.mediawiki.org/xml/export-{schema}/" version="{schema}" xml:lang="ja">\n'
+            "  <siteinfo>\n    <sitename>Wikipedia</sitename>\n    <dbname>jawiki</dbname>\n    <namespaces>\n"
+            + "".join(f'      <namespace key="{key}" case="first-letter">{name}</namespace>\n' for key, name in NAMESPACES.items())
+            + "    </namespaces>\n  </siteinfo>\n")
+
+
+FOOTER = "</mediawiki>\n"
+
+
 def write(path: Path, pages: Iterator[dict], schema: str = "0.10") -> int:
     """Write an export; ``.bz2`` in the name compresses it. Returns the number of pages."""
     path.parent.mkdir(parents=True, exist_ok=True)
     opener = bz2.open if path.suffix == ".bz2" else open
     count = 0
     with opener(path, "wt", encoding="utf-8") as f:
-        f.write(f'<mediawiki xmlns="http://www.mediawiki.org/xml/export-{schema}/" version="{schema}" xml:lang="ja">\n')
-        f.write("  <siteinfo>\n    <sitename>Wikipedia</sitename>\n    <dbname>jawiki</dbname>\n    <namespaces>\n")
-        for key, name in NAMESPACES.items():
-            f.write(f'      <namespace key="{key}" case="first-letter">{name}</namespace>\n')
-        f.write("    </namespaces>\n  </siteinfo>\n")
+        f.write(_header(schema))
         for page in pages:
             f.write(_page_xml(page))
             count += 1
-        f.write("</mediawiki>\n")
+        f.write(FOOTER)
     return count
+
+
+def write_multistream(path: Path, pages: Iterator[dict], per_stream: int = 100, schema: str = "0.10") -> tuple[int, Path]:
+    """Write an export as Wikimedia's multistream dumps are: the header, every ``per_stream`` pages and the footer each a
+    bz2 stream of its own, and beside it (``…-index.txt.bz2``) the index of ``offset:page id:title`` lines. Returns
+    the number of pages and the index."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    index_path = path.with_name(path.name.removesuffix(".xml.bz2") + "-index.txt.bz2")
+    count, index, batch = 0, [], []
+    with open(path, "wb") as f:
+        f.write(bz2.compress(_header(schema).encode()))
+
+        def flush() -> None:
+            offset = f.tell()
+            f.write(bz2.compress("".join(_page_xml(p) for p in batch).encode()))
+            index.extend(f"{offset}:{p['id']}:{p['title']}\n" for p in batch)
+            batch.clear()
+
+        for page in pages:
+            batch.append(page)
+            count += 1
+            if len(batch) == per_stream:
+                flush()
+        if batch:
+            flush()
+        f.write(bz2.compress(FOOTER.encode()))
+    index_path.write_bytes(bz2.compress("".join(index).encode()))
+    return count, index_path

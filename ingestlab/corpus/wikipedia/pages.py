@@ -10,7 +10,7 @@ from typing import Iterator
 import orjson
 from lxml import etree
 
-from ingestlab.corpus.read_ahead import Bz2Ahead
+from ingestlab.corpus import inputs
 from ingestlab.corpus.wikipedia import markup, native
 from ingestlab.errors import IngestlabError
 
@@ -32,9 +32,32 @@ class CountingReader:
         return data
 
 
+def is_export(head: bytes) -> bool:
+    return b"<mediawiki" in head
+
+
+def dump_source(path: Path) -> inputs.Source:
+    """The export in ``path``, plain or compressed (gzip, bz2, a ZIP holding one export), told by its first bytes; a file
+    that is none of them, or no MediaWiki export, is one line saying what it is."""
+    try:
+        found = inputs.sources(path, is_export, "MediaWiki export")
+        if len(found) > 1:
+            raise BadDump(f"{path}: a ZIP with {len(found)} MediaWiki exports ({', '.join(s.member for s in found)}): convert them one "
+                          f"at a time")
+        head = found[0].head(1 << 16)
+    except inputs.UnreadableInput as e:
+        raise BadDump(str(e)) from None
+    if not is_export(head):
+        what = inputs.describe(head)
+        raise BadDump(f"{found[0].label}: {what or 'text'}, not a MediaWiki export (no <mediawiki> element in its first 64 KiB"
+                      + ("" if what else f"; it starts {head[:60].decode('utf-8', 'replace')!r}") + ")")
+    return found[0]
+
+
 def open_dump(path: Path):
-    """A ``.bz2`` dump is decompressed in a thread of its own, ahead of the parser (:mod:`ingestlab.corpus.read_ahead`)."""
-    return Bz2Ahead(path) if path.suffix == ".bz2" else open(path, "rb")
+    """The export's bytes; a compressed one is decompressed in a thread of its own, ahead of the parser
+    (:mod:`ingestlab.corpus.read_ahead`)."""
+    return dump_source(path).open()
 
 
 def page_document(title: str, ns: str, text: str, redirect: bool) -> dict:
@@ -113,8 +136,8 @@ def page_lines(source: CountingReader, path: Path) -> Iterator[bytes]:
     except etree.XMLSyntaxError as e:
         line, column = e.position if e.position else (e.lineno, 0)
         raise BadDump(f"{path}: malformed XML at line {line}, column {column}: {e.msg}") from None
-    except EOFError as e:
-        raise BadDump(f"{path}: the .bz2 stream ends early ({e}) after {source.bytes:,} bytes of XML") from None
+    except inputs.UnreadableInput as e:
+        raise BadDump(f"{e}; after {source.bytes:,} bytes of XML") from None
 
 
 def lines(page_id: str, doc: dict, dumps=orjson.dumps) -> bytes:

@@ -1,6 +1,8 @@
 """The Wikipedia converter on every core: the export is cut between ``</page>`` and ``<page>`` into pieces of a
 few MiB, each piece is parsed and converted in a process of its own (wrapped in the export's own root element, so
-its namespace is the export's), and the pieces' corpus lines are written in the export's order.
+its namespace is the export's), and the pieces' corpus lines are written in the export's order. A piece is XML, or
+(a multistream dump: :mod:`.multistream`) a run of whole bz2 streams that the worker decompresses itself, so that
+decompression runs on every core too.
 
 Only well-formed input takes this path to its end. When a piece meets broken XML, the conversion is made again in
 one pass (:func:`~ingestlab.corpus.wikipedia.convert.convert`), whose error names the position in the whole file
@@ -9,6 +11,7 @@ from a Rally actor or a script read from stdin works alike.
 """
 from __future__ import annotations
 
+import bz2
 import io
 import queue
 import re
@@ -17,20 +20,21 @@ import subprocess
 import sys
 import threading
 from pathlib import Path
-from typing import Iterator
+from typing import Iterable, Iterator
 
 from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, page_lines
 
 PIECE_BYTES = 4 << 20
 _ROOT = re.compile(rb"<mediawiki\b[^>]*>")
+XML, BZ2 = b"X", b"B"  # what a piece holds
 
 
 class BrokenPiece(Exception):
     pass
 
 
-def pieces(raw, size: int = PIECE_BYTES) -> Iterator[tuple[bytes, bytes]]:
-    """(the export's root start tag, a run of whole ``<page>`` elements) from a binary stream."""
+def pieces(raw, size: int = PIECE_BYTES) -> Iterator[tuple[bytes, bytes, bytes]]:
+    """(``XML``, the export's root start tag, a run of whole ``<page>`` elements) from a binary stream."""
     head = b""
     while b"<page>" not in head:
         data = raw.read(size)
@@ -50,15 +54,34 @@ def pieces(raw, size: int = PIECE_BYTES) -> Iterator[tuple[bytes, bytes]]:
             if tail.strip() not in (b"</mediawiki>", b""):
                 raise BrokenPiece("the export does not end with </mediawiki> after its last page")
             if end >= 0:
-                yield root.group(0), buffer[: end + len(b"</page>")]
+                yield XML, root.group(0), buffer[: end + len(b"</page>")]
             return
         if end >= 0:
-            yield root.group(0), buffer[: end + len(b"</page>")]
+            yield XML, root.group(0), buffer[: end + len(b"</page>")]
             buffer = buffer[end + len(b"</page>"):]
 
 
+def pages_of_streams(compressed: bytes) -> bytes:
+    """The whole ``<page>`` elements of a run of bz2 streams (a multistream dump's: the first may open with the
+    export's root and ``<siteinfo>``, the last may close the root)."""
+    try:
+        xml = bz2.decompress(compressed)
+    except (OSError, EOFError, ValueError) as e:
+        raise BrokenPiece(f"a damaged bz2 stream ({e})") from None
+    start, end = xml.find(b"<page>"), xml.rfind(b"</page>")
+    if start < 0 or end < 0:
+        if xml.strip() in (b"", b"</mediawiki>") or (start < 0 and b"<siteinfo>" in xml and end < 0):
+            return b""  # a stream with no page: the header's or the footer's
+        raise BrokenPiece("a run of streams with no whole <page>")
+    if xml[end + len(b"</page>"):].strip() not in (b"", b"</mediawiki>"):
+        raise BrokenPiece("a run of streams that does not end after a </page>")
+    return xml[start: end + len(b"</page>")]
+
+
 def convert_piece(root: bytes, piece: bytes) -> tuple[bytes, int]:
-    """The corpus lines of one piece, and how many pages it held."""
+    """The corpus lines of one XML piece, and how many pages it held."""
+    if not piece:
+        return b"", 0
     source = CountingReader(io.BytesIO(root + piece + b"</mediawiki>"))
     out, count = [], 0
     try:
@@ -70,21 +93,21 @@ def convert_piece(root: bytes, piece: bytes) -> tuple[bytes, int]:
     return b"".join(out), count
 
 
-_FRAME = struct.Struct("<qq")  # (length of what follows, pages: -1 for an error message)
+_FRAME = struct.Struct("<qqq")  # (length of what follows, pages: -1 for an error message, XML bytes)
 
 
-def _send(stream, data: bytes, count: int = 0) -> None:
-    stream.write(_FRAME.pack(len(data), count))
+def _send(stream, data: bytes, count: int = 0, xml_bytes: int = 0) -> None:
+    stream.write(_FRAME.pack(len(data), count, xml_bytes))
     stream.write(data)
     stream.flush()
 
 
-def _receive(stream) -> tuple[bytes, int] | None:
+def _receive(stream) -> tuple[bytes, int, int] | None:
     head = stream.read(_FRAME.size)
     if len(head) < _FRAME.size:
         return None
-    size, count = _FRAME.unpack(head)
-    return stream.read(size), count
+    size, count, xml_bytes = _FRAME.unpack(head)
+    return stream.read(size), count, xml_bytes
 
 
 class _Worker:
@@ -101,19 +124,20 @@ class _Worker:
     def _feed(self) -> None:
         try:
             while (item := self.queue.get()) is not None:
-                _send(self.proc.stdin, item[0] + b"\0" + item[1])
+                kind, root, payload = item
+                _send(self.proc.stdin, kind + root + b"\0" + payload)
             self.proc.stdin.close()
         except (BrokenPipeError, OSError):
             pass  # the worker is gone: its result says why
 
-    def result(self) -> tuple[bytes, int]:
+    def result(self) -> tuple[bytes, int, int]:
         got = _receive(self.proc.stdout)
         if got is None:
             raise BrokenPiece(f"a converter process ended (exit {self.proc.wait()}): {self.proc.stderr.read()[-500:].decode(errors='replace')}")
-        data, count = got
+        data, count, xml_bytes = got
         if count < 0:
             raise BrokenPiece(data.decode())
-        return data, count
+        return data, count, xml_bytes
 
     def close(self) -> None:
         self.queue.put(None)
@@ -122,23 +146,20 @@ class _Worker:
         self.proc.wait()
 
 
-def convert_lines(raw, workers: int) -> Iterator[tuple[bytes, int, int]]:
-    """(corpus lines, pages, XML bytes) of each piece in order; raises :class:`BrokenPiece` on broken XML."""
+def convert_lines(work: Iterable[tuple[bytes, bytes, bytes]], workers: int) -> Iterator[tuple[bytes, int, int]]:
+    """(corpus lines, pages, XML bytes) of each piece of ``work`` (:func:`pieces`, or a multistream dump's runs), in
+    order; raises :class:`BrokenPiece` on broken input."""
     pool = [_Worker() for _ in range(workers)]
     try:
-        sizes: list[int] = []
         sent = received = 0
-        for root, piece in pieces(raw):
-            pool[sent % workers].queue.put((root, piece))
-            sizes.append(len(piece))
+        for piece in work:
+            pool[sent % workers].queue.put(piece)
             sent += 1
             if sent - received >= 2 * workers:
-                data, count = pool[received % workers].result()
-                yield data, count, sizes[received]
+                yield pool[received % workers].result()
                 received += 1
         while received < sent:
-            data, count = pool[received % workers].result()
-            yield data, count, sizes[received]
+            yield pool[received % workers].result()
             received += 1
     finally:
         for worker in pool:
@@ -146,16 +167,19 @@ def convert_lines(raw, workers: int) -> Iterator[tuple[bytes, int, int]]:
 
 
 def main() -> int:
-    """A worker: read (root NUL piece) frames from stdin, write (lines, pages) frames to stdout, until stdin ends."""
+    """A worker: read (kind, root NUL piece) frames from stdin, write (lines, pages, XML bytes) frames to stdout, until
+    stdin ends."""
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     while (got := _receive(inp)) is not None:
-        root, _, piece = got[0].partition(b"\0")
+        kind, (root, _, piece) = got[0][:1], got[0][1:].partition(b"\0")
         try:
+            if kind == BZ2:
+                piece = pages_of_streams(piece)
             data, count = convert_piece(root, piece)
         except BrokenPiece as e:
             _send(out, str(e).encode(), -1)
             continue
-        _send(out, data, count)
+        _send(out, data, count, len(piece))
     return 0
 
 

@@ -1,6 +1,7 @@
 """Generated corpora: made once, deterministic for their seed, atomic, and checked against their entry."""
 import multiprocessing
 import time
+from pathlib import Path
 
 import orjson
 import pytest
@@ -84,3 +85,26 @@ def test_a_generated_corpus_goes_to_rallys_data_cache_unless_rally_finds_it_else
     assert generated_target([str(track), str(cache)], "posts-10.json") == cache / "posts-10.json" and cache.is_dir()
     (track / "posts-10.json").write_text("{}\n")  # made there by an older pack: Rally reads that one, so it is kept current
     assert generated_target([str(track), str(cache)], "posts-10.json") == track / "posts-10.json"
+
+
+def test_a_supplied_publishers_file_is_converted_once_into_rallys_data_cache_and_again_when_it_changes(tmp_path, monkeypatch):
+    import gzip
+    import os
+
+    sample = Path(__file__).parents[2] / "fixtures" / "dvf" / "full.2020-sample.csv"
+    track, cache = tmp_path / "track", tmp_path / "rally" / "data" / "dvf"
+    track.mkdir()
+    found = track / "full.2020.csv.gz"
+    found.write_bytes(gzip.compress(sample.read_bytes()))
+    said = []
+    monkeypatch.setattr(corpus_processor, "_log", said.append)  # the processor's console line
+    made = corpus_processor.convert_supplied(found, "dvf", [str(track), str(cache)])
+    assert made == cache / "converted-full.2020.csv.gz.json" and read_meta(made)["document-count"] == 2
+    assert corpus_processor.convert_supplied(found, "dvf", [str(track), str(cache)]) == made
+    assert len([m for m in said if m.startswith("[ingestlab] converting")]) == 1  # not again: the same file
+    os.utime(found, ns=(1, 1))  # another download of it
+    corpus_processor.convert_supplied(found, "dvf", [str(track), str(cache)])
+    assert len([m for m in said if m.startswith("[ingestlab] converting")]) == 2
+    found.write_bytes(gzip.compress(b"a,b\n1,2\n"))
+    with pytest.raises(Exception, match=r"full.2020.csv.gz:1: not a DVF header"):
+        corpus_processor.convert_supplied(found, "dvf", [str(track), str(cache)])
