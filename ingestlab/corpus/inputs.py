@@ -93,10 +93,11 @@ class Source:
         return self.kind != PLAIN
 
     def open_raw(self) -> BinaryIO:
-        """The decompressed bytes, read in the caller's thread; errors of the stream become :class:`UnreadableInput`."""
+        """The decompressed bytes, read in the caller's thread (``read(n)`` answers what the decompressor gives, without
+        a copy); errors of the stream become :class:`UnreadableInput`."""
         if self.kind == PLAIN:
             return open(self.path, "rb")
-        return io.BufferedReader(_Checked(self), buffer_size=1 << 20)
+        return _Checked(self)
 
     def open(self) -> BinaryIO:
         """The decompressed bytes, decompressed ahead of the reader in a thread of its own (a plain file as it is)."""
@@ -142,11 +143,14 @@ class _Checked(io.RawIOBase):
     def readable(self) -> bool:
         return True
 
-    def readinto(self, buffer) -> int:
+    def read(self, size: int = -1) -> bytes:
         try:
-            data = self._raw.read(len(buffer))
+            return self._raw.read(size)
         except STREAM_ERRORS as e:
             raise self._source.error(e) from None
+
+    def readinto(self, buffer) -> int:
+        data = self.read(len(buffer))
         buffer[: len(data)] = data
         return len(data)
 

@@ -9,6 +9,7 @@ from :mod:`.rows`, so the columns and their kinds have one source.
 """
 from __future__ import annotations
 
+import fcntl
 import os
 import subprocess
 import threading
@@ -20,6 +21,7 @@ from ingestlab.corpus import inputs, native_build
 
 SOURCE = Path(__file__).parent / "native"
 VARIABLE = "INGESTLAB_DVF_CONVERTER"
+F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; in fcntl from Python 3.10
 
 
 @dataclass
@@ -125,6 +127,10 @@ class Feed:
     def __init__(self, source: inputs.Source):
         self._source = source
         self.read_fd, write_fd = os.pipe()
+        try:  # a pipe of 1 MiB, not 64 KiB: the two sides then run at once, not in turn (1.21 against 0.83 M rows/s here)
+            fcntl.fcntl(write_fd, F_SETPIPE_SZ, 1 << 20)
+        except OSError:
+            pass  # more than /proc/sys/fs/pipe-max-size allows: the default works, slower
         self.path = f"/dev/fd/{self.read_fd}"
         self._error: BaseException | None = None
         self._thread = threading.Thread(target=self._feed, args=(write_fd,), name=f"dvf-feed {source.label}", daemon=True)
