@@ -6,6 +6,17 @@ from ingestlab import machine
 from ingestlab.rally.results import RaceResult
 
 
+def tables_apart(markdown: str) -> str:
+    """A blank line after every table that a line of prose follows at once: in Markdown such a line (``- Load side
+    alone: …``) is read as one more row of the table."""
+    out: list[str] = []
+    for line in markdown.split("\n"):
+        if out and out[-1].startswith("|") and line and not line.startswith("|"):
+            out.append("")
+        out.append(line)
+    return "\n".join(out)
+
+
 def fmt(value, pattern: str, suffix: str = "") -> str:
     return "—" if value is None else format(value, pattern) + suffix
 

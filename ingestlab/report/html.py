@@ -1,4 +1,5 @@
-"""A self-contained HTML report: the Markdown report rendered, with each chart embedded as a PNG data URI.
+"""A self-contained HTML report: the Markdown report rendered, with each chart embedded as a PNG data URI after the
+report's title and its opening paragraph (the "why" sentence), before its tables.
 
 A small inline script records, once the page has loaded, how many images decoded (``data-images-loaded``
 on ``<body>``), so a headless browser can check the page really shows its charts.
@@ -7,11 +8,13 @@ from __future__ import annotations
 
 import base64
 import html
+import re
 
 import markdown as md
 
 STYLE = """
-body { font-family: system-ui, sans-serif; max-width: 1100px; margin: 2em auto; color: #222; }
+body { font-family: system-ui, sans-serif, "Noto Sans CJK JP", "Noto Sans JP", "IPAexGothic", "IPAGothic", "TakaoGothic",
+       "Hiragino Sans", "Yu Gothic", "Meiryo", "Droid Sans Fallback"; max-width: 1100px; margin: 2em auto; color: #222; }
 table { border-collapse: collapse; margin: 1em 0; font-size: 0.9em; }
 th, td { border: 1px solid #ccc; padding: 0.3em 0.6em; }
 th { background: #f3f3f3; }
@@ -37,8 +40,11 @@ def page(title: str, markdown_text: str, charts: list[tuple[str, bytes]]) -> str
         for caption, data in charts
     )
     body = md.markdown(markdown_text, extensions=["tables"])
+    opening = re.search(r"<h[1-3][^>]*>.*?</h[1-3]>\s*(<p>.*?</p>)?", body, re.S)
+    at = opening.end() if opening else 0
+    body = body[:at] + f"\n{figures}\n" + body[at:]
     return (
         "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
         f"<title>{html.escape(title)}</title><style>{STYLE}</style><script>{SCRIPT}</script></head>\n"
-        f"<body>\n{figures}\n{body}\n</body></html>\n"
+        f"<body>\n{body}\n</body></html>\n"
     )

@@ -105,8 +105,10 @@ class Study:
         return []
 
     def report(self, result: RaceResult, load_side: dict | None = None, charts: bool = True) -> Report:
+        from ingestlab.report.common import tables_apart
+
         figures = self.published_figures()
-        return Report(f"ingestlab: {self.title}", self.markdown(result, figures, load_side),
+        return Report(f"ingestlab: {self.title}", tables_apart(self.markdown(result, figures, load_side)),
                       self.charts(result, figures) if charts else [])
 
 

@@ -79,6 +79,9 @@ def test_tagged_races_compare_and_the_html_report_shows_its_charts(es_node, tmp_
     loaded = re.search(r'data-images-loaded="(\d+)/(\d+)"', dom)  # every chart the report holds (the study's, its cost model's)
     assert loaded and loaded[1] == loaded[2] == str(html.read_text().count("<img")) != "0", loaded
     assert "<table>" in dom and "Published: Elasticsearch 6.0.0-rc2" in html.read_text()
+    # as a reader sees it: the title, its why sentence, the charts, then the tables; no line of prose read as a row
+    order = [dom.index(tag) for tag in ("<h2", "<figure", "<table")]
+    assert order == sorted(order) and not re.search(r"<td[^>]*>- ", dom), order
 
 
 def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_vanished_task(es_node, tmp_path):

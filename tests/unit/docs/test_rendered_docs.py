@@ -38,3 +38,22 @@ def test_every_track_is_in_the_matrix_and_the_tables_name_each_engine_and_versio
     table = matrix.table({})
     for row in test_matrix.MATRIX["rows"]:
         assert f"{matrix.ENGINES[row['engine']]} {row['version']}" in table.splitlines()[0]
+
+
+def test_the_ledger_only_documents_state_no_measured_figure_by_hand():
+    """Every figure of README.md comes from a ledger entry (its run, date, commit and machine beside it); this failed on
+    3d84df4's README (50.2× with no race, 490× with no date, a calibration table typed in)."""
+    loose = [f for name in render.FROM_LEDGER_ONLY for f in render.unledgered(paths.REPO_ROOT / name)]
+    assert loose == []
+
+
+def test_every_ingestlab_command_line_in_the_docs_uses_flags_the_command_has():
+    """docs/cli.md lists every flag from the parser (a rendered block), and no doc gives a command a flag it lacks
+    (3d84df4's docs/versions-and-engines.md gave `versions` --engine and --version)."""
+    from ingestlab.docs import cli_flags
+
+    wrong = []
+    for p in render.documents():
+        wrong += [f"{p.relative_to(paths.REPO_ROOT)}: {w}" for w in cli_flags.unknown_flags(blocks.BLOCK.sub("", p.read_text()))]
+    assert wrong == []
+    assert "--distribution-version" in cli_flags.by_command()[("race",)]

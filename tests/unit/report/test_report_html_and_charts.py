@@ -54,3 +54,18 @@ def test_paired_bars_legend_names_only_series_with_a_bar(here, published_values,
         plot.paired_bars([f"row {i}" for i in range(len(here))], here, published_values, ylabel="x", title="t", result=None,
                          published={"elasticsearch": "5.2"})
     assert seen == [labels]
+
+
+def test_the_page_shows_title_why_sentence_charts_then_tables_and_no_prose_line_is_a_table_row():
+    """3d84df4's posts demo report: its charts came before its title and why sentence, and "- Load side alone: …" sat
+    right under the cost model's table, so Markdown and the HTML read it as one more row of that table."""
+    load_side = {"docs_per_s": 900_000.0, "mb_per_s": 120.0, "generator_docs_per_s": 300_000.0, "generator_mb_per_s": 40.0}
+    report = posts.STUDY.report(result("posts"), load_side, charts=False)
+    lines = report.markdown.split("\n")
+    load = next(i for i, line in enumerate(lines) if line.startswith("- Load side alone"))
+    assert not lines[load - 1].startswith("|")
+    page = html.page(report.title, report.markdown, [("chart one", PNG + b"rest")])
+    order = [page.index(tag) for tag in ("<h2>", "<p>", "<figure>", "<table>")]
+    assert order == sorted(order), order
+    assert "<td>- " not in page and "<li>Load side alone" in page
+    assert '"Noto Sans CJK JP"' in page  # a font that draws the article's Japanese words where one is installed
