@@ -1,38 +1,36 @@
 """Compare races: one baseline against one or more contenders, each side one race or several repeated races
 aggregated (median, min, max, coefficient of variation, service-time percentiles, error rate), and a verdict on
-each task's throughput that states its confidence.
+each task's throughput that names its evidence.
 
-Two rules judge a difference:
+The default rule (``t``) is :mod:`ingestlab.verdicts.judge`'s: the race is the unit of replication — Welch's test on
+log race medians with 3 races or more a side, corrected across the comparison's tasks (Holm); with fewer, a verdict
+only against a noise floor measured for that track and task on this machine (``ingestlab calibrate``), else "not
+enough races" with how many the change seen would need; a side that drifts in race order is named, and two sides
+raced one after the other while the medians drift across both are not called. Rally's own throughput samples (a
+running average since the task began) never decide a verdict. ``margin`` is the rule before it: a difference counts
+beyond twice the larger coefficient of variation of sides of several races (or a fixed margin).
 
-- ``t`` (the default): Welch's t-test on the logarithm of throughput, which gives a 95 % confidence interval for the
-  contender ÷ baseline ratio; the contender is faster or slower when the interval leaves out no change. Its unit of
-  replication is the race (each race's median) when both sides have at least 3 races. With one race a side it falls
-  back to the task's own throughput samples in each race (kept beside race.json by the pack's races), saying so:
-  samples of one race do not show how far two races drift apart. Anything less is "not enough data to call".
-- ``margin`` (the rule before it): a difference counts beyond twice the larger coefficient of variation with several
-  races per side, or, with one race a side, once the two races' samples (Rally's min to max) stop overlapping.
-
-How often each rule raises a false alarm on A/A pairs and how often it finds a real 10 % change is measured on this
-machine with ``ingestlab calibrate`` (see the README); the footnote of every comparison repeats it.
-Races with failed requests, test-mode races and races whose emulated hardware did not hold are left out and named.
-Set-up tasks (index creation, count checks) are left out.
+Each row carries the smallest change the comparison could have found; the footnote quotes the calibration's measured
+rates for the comparison's own number of races a side. Races with failed requests, test-mode races and races whose
+emulated hardware did not hold are left out and named. Set-up tasks (index creation, count checks) are left out.
 """
 from __future__ import annotations
 
 import csv
 import io
 import json
-import math
 import statistics
 from dataclasses import dataclass, field
 
-from ingestlab.rally.results import SAMPLES_KEY, task_results
+from ingestlab.rally.results import task_results
+from ingestlab.verdicts import judge as judging
+from ingestlab.verdicts.noise import Floor
 
 SETUP_PREFIXES = ("recreate-", "check-", "delete-", "create-", "load-source", "searchable-refresh-interval-")
 MARGIN_FACTOR = 2.0  # margin = this × the larger coefficient of variation of the two sides
-NOT_ENOUGH = "not enough data to call"
+NOT_ENOUGH = judging.NOT_ENOUGH
 METHODS = ("t", "margin")
-MIN_REPLICATES = 3  # per side, for the t rule
+MIN_REPLICATES = judging.MIN_RACES
 CONFIDENCE = 0.95
 
 
@@ -57,17 +55,17 @@ class Aggregate:
     cv: float | None  # stdev / mean across races; None for a single race
     n: int
     samples: tuple[float, float] | None = None  # slowest and fastest of Rally's samples over the races; None: one sample
-    values: tuple = ()  # each race's median
-    within: tuple = ()  # one race's own throughput samples (where kept), for the t rule with one race a side
+    values: tuple = ()  # each race's median, in race order
+    times: tuple = ()  # each race's start, in race order (for the trend checks)
     service: dict = field(default_factory=dict)  # p50/p90/p99 service time, ms: the median over the races
     error_rate: float = 0.0
     unit: str | None = None
 
     @classmethod
-    def of(cls, values: list[float], samples: list | None = None, within: list | None = None, service: list | None = None,
+    def of(cls, values: list[float], samples: list | None = None, times: list | None = None, service: list | None = None,
            error_rate: float = 0.0, unit: str | None = None) -> "Aggregate":
-        """``samples``: each race's (slowest, fastest) sample, or None for a race with one sample; ``within``: the one
-        race's throughput samples; ``service``: each race's service-time percentiles."""
+        """``samples``: each race's (slowest, fastest) sample, or None for a race with one sample (shown, never judged);
+        ``times``: each race's start; ``service``: each race's service-time percentiles."""
         cv = statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else None
         known = [s for s in (samples or []) if s]
         pooled = (min(lo for lo, _ in known), max(hi for _, hi in known)) if known and len(known) == len(samples or []) else None
@@ -77,7 +75,7 @@ class Aggregate:
             if got:
                 percentiles[p] = statistics.median(got)
         return cls(statistics.median(values), min(values), max(values), cv, len(values), pooled, tuple(values),
-                   tuple(within or ()), percentiles, error_rate, unit)
+                   tuple(times or ()), percentiles, error_rate, unit)
 
     @property
     def spread(self) -> float | None:
@@ -112,22 +110,24 @@ def select(races: list[dict], test_mode: bool = False) -> tuple[list[dict], list
 
 
 def aggregate(races: list[dict]) -> dict[str, Aggregate]:
+    """Each task's figures over ``races``, taken in race order (their start)."""
     per_task: dict[str, list[float]] = {}
     samples: dict[str, list] = {}
+    times: dict[str, list] = {}
     service: dict[str, list] = {}
     errors: dict[str, float] = {}
     units: dict[str, str | None] = {}
-    for race in races:
+    for race in sorted(races, key=lambda r: str(r.get("race-timestamp", ""))):
         within = task_samples(race)
         results = task_results(race)
         for task, value in task_figures(race).items():
             per_task.setdefault(task, []).append(value)
+            times.setdefault(task, []).append(str(race.get("race-timestamp", "")))
             samples.setdefault(task, []).append(within.get(task))
             service.setdefault(task, []).append({p: results[task].service_time(p) for p in ("p50", "p90", "p99")})
             errors[task] = max(errors.get(task, 0.0), results[task].error_rate)
             units[task] = results[task].unit
-    own = (races[0].get(SAMPLES_KEY) or {}) if len(races) == 1 else {}
-    return {task: Aggregate.of(values, samples[task], own.get(task), service[task], errors[task], units[task])
+    return {task: Aggregate.of(values, samples[task], times[task] if all(times[task]) else None, service[task], errors[task], units[task])
             for task, values in per_task.items()}
 
 
@@ -136,19 +136,21 @@ class Difference:
     task: str
     baseline: Aggregate
     contender: Aggregate
-    change: float  # contender ÷ baseline − 1 (of the medians)
+    change: float  # the t rule: the ratio of geometric means less one; the margin rule: of the medians
     margin: float | None = None  # the margin rule: the change a difference must exceed; None: no spread to judge by
     low: float | None = None  # the t rule: the 95 % interval of the change
     high: float | None = None
     method: str = "t"
-    basis: str = ""  # what the t rule compared: races, or one race's samples a side; why not, where it could not
+    basis: str = ""  # what the verdict rests on, or why there is none
+    call: str = ""  # the t rule's verdict (ingestlab.verdicts.judge)
+    smallest: float | None = None  # the smallest change this comparison could find (80 % power)
+    needs: int | None = None  # races a side the change seen would need
+    trend: str | None = None  # what the race order shows
 
     @property
     def verdict(self) -> str:
         if self.method == "t":
-            if self.low is None:
-                return NOT_ENOUGH
-            return "faster" if self.low > 0 else "slower" if self.high < 0 else "within noise"
+            return self.call
         if self.margin is None:
             return NOT_ENOUGH
         if self.change > self.margin:
@@ -158,53 +160,36 @@ class Difference:
         return "within noise"
 
 
-def margin_for(baseline: Aggregate, contender: Aggregate, fixed: float | None, change: float = 0.0) -> float | None:
-    """The change a difference must exceed, in the direction of ``change``; None when there is no spread to judge by."""
+def margin_for(baseline: Aggregate, contender: Aggregate, fixed: float | None) -> float | None:
+    """The change a difference must exceed; None with a side of one race and no fixed margin (a race's own samples are
+    never a spread to judge by)."""
     if fixed is not None:
         return fixed
     if baseline.n > 1 and contender.n > 1:
         return max(MARGIN_FACTOR * max(baseline.cv, contender.cv), 0.01)
-    if not (baseline.samples and contender.samples):
-        return None
-    (b_lo, b_hi), (c_lo, c_hi) = baseline.samples, contender.samples
-    if change >= 0:  # faster only once the contender's slowest sample beats the baseline's fastest
-        return (b_hi / baseline.median) / (c_lo / contender.median) - 1.0
-    return 1.0 - (b_lo / baseline.median) / (c_hi / contender.median)  # slower: its fastest below the baseline's slowest
+    return None
 
 
-def interval(baseline: list[float], contender: list[float], confidence: float = CONFIDENCE) -> tuple[float, float]:
-    """The confidence interval of contender ÷ baseline − 1, from Welch's t-test on the logarithms."""
-    from scipy import stats
-
-    a, b = [math.log(v) for v in baseline if v > 0], [math.log(v) for v in contender if v > 0]
-    test = stats.ttest_ind(b, a, equal_var=False)
-    low, high = test.confidence_interval(confidence)
-    return math.exp(low) - 1.0, math.exp(high) - 1.0
-
-
-def t_rule(baseline: Aggregate, contender: Aggregate) -> tuple[float | None, float | None, str]:
-    if baseline.n >= MIN_REPLICATES and contender.n >= MIN_REPLICATES:
-        if len(set(baseline.values)) > 1 or len(set(contender.values)) > 1:
-            low, high = interval(list(baseline.values), list(contender.values))
-            return low, high, f"{baseline.n} vs {contender.n} races"
-        return None, None, "the races measured the same figure: no spread"
-    if baseline.n == 1 and contender.n == 1 and len(baseline.within) >= MIN_REPLICATES and len(contender.within) >= MIN_REPLICATES:
-        low, high = interval(list(baseline.within), list(contender.within))
-        return low, high, f"{len(baseline.within)} vs {len(contender.within)} samples of one race a side (no drift between races in it)"
-    return None, None, f"{baseline.n} vs {contender.n} races; the rule needs {MIN_REPLICATES} a side, or one race a side with its samples kept"
-
-
-def difference(task: str, baseline: Aggregate, contender: Aggregate, margin: float | None = None, method: str = "t") -> Difference:
-    change = contender.median / baseline.median - 1.0
-    if method == "margin" or margin is not None:
-        return Difference(task, baseline, contender, change, margin_for(baseline, contender, margin, change), method="margin")
-    low, high, basis = t_rule(baseline, contender)
-    return Difference(task, baseline, contender, change, None, low, high, "t", basis)
+def _side(a: Aggregate) -> judging.Side:
+    return judging.Side(a.values, a.times)
 
 
 def compare(baseline: dict[str, Aggregate], contender: dict[str, Aggregate], margin: float | None = None,
-            method: str = "t") -> list[Difference]:
-    return [difference(task, baseline[task], contender[task], margin, method) for task in baseline if task in contender]
+            method: str = "t", floors: dict[str, Floor | None] | None = None) -> list[Difference]:
+    """Each task both sides measured, judged together (the t rule corrects across them)."""
+    tasks = [t for t in baseline if t in contender]
+    if method == "margin" or margin is not None:
+        return [Difference(t, baseline[t], contender[t], contender[t].median / baseline[t].median - 1.0,
+                           margin_for(baseline[t], contender[t], margin), method="margin") for t in tasks]
+    verdicts = judging.judge({t: (_side(baseline[t]), _side(contender[t])) for t in tasks}, floors)
+    return [Difference(v.task, baseline[v.task], contender[v.task], v.change, None, v.low, v.high, "t", v.basis, v.call, v.smallest,
+                       v.needs, v.trend) for v in verdicts]
+
+
+def difference(task: str, baseline: Aggregate, contender: Aggregate, margin: float | None = None, method: str = "t",
+               floor: Floor | None = None) -> Difference:
+    """One task alone (no correction across tasks)."""
+    return compare({task: baseline}, {task: contender}, margin, method, {task: floor})[0]
 
 
 def _agg(a: Aggregate) -> str:
@@ -222,16 +207,21 @@ def _service(a: Aggregate) -> str:
     return " / ".join("—" if a.service.get(p) is None else f"{a.service[p]:,.1f}" for p in ("p50", "p90", "p99"))
 
 
+def _could_find(d: Difference) -> str:
+    return f"±{d.smallest:.1%}" if d.smallest is not None else "—"
+
+
 def rows(baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tuple[str, dict[str, Aggregate]]],
-         margin: float | None = None, method: str = "t") -> list[dict]:
+         margin: float | None = None, method: str = "t", floors: dict | None = None) -> list[dict]:
     """One plain row per contender and task: what the csv and json formats write."""
     out = []
     for name, contender in contenders:
-        for d in compare(baseline, contender, margin, method):
+        for d in compare(baseline, contender, margin, method, floors):
             row = {"baseline": baseline_name, "contender": name, "task": d.task, "unit": d.baseline.unit,
                    "baseline_median": d.baseline.median, "baseline_n": d.baseline.n, "contender_median": d.contender.median,
                    "contender_n": d.contender.n, "change": d.change, "method": d.method, "interval_low": d.low, "interval_high": d.high,
-                   "margin": d.margin, "verdict": d.verdict, "basis": d.basis,
+                   "margin": d.margin, "verdict": d.verdict, "basis": d.basis, "smallest_change_found": d.smallest,
+                   "races_needed": d.needs, "trend": d.trend,
                    "baseline_error_rate": d.baseline.error_rate, "contender_error_rate": d.contender.error_rate}
             for side, a in (("baseline", d.baseline), ("contender", d.contender)):
                 row.update({f"{side}_service_{p}_ms": a.service.get(p) for p in ("p50", "p90", "p99")})
@@ -239,54 +229,64 @@ def rows(baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tu
     return out
 
 
-def footnote(method: str, margin: float | None, rates: str | None = None) -> str:
+def footnote(method: str, margin: float | None, calibration: dict | None = None, per_side: int = 1) -> str:
+    from ingestlab.verdicts import rates
+
     if margin is not None:
-        text = f"The margin is fixed at {margin:.1%}."
-    elif method == "t":
-        text = (f"Verdicts by Welch's t-test on log throughput: the {CONFIDENCE:.0%} confidence interval of the change; faster or "
-                f"slower when it leaves out no change. It needs {MIN_REPLICATES} races a side; with one race a side it uses each "
-                "race's own throughput samples (those cannot show drift between races); else it says " + NOT_ENOUGH + ".")
-    else:
-        text = (f"The margin rule: {MARGIN_FACTOR:g}× the larger coefficient of variation of the two sides with several races per side; "
-                "with one race on a side, the change at which the two sides' samples (Rally's min to max) stop overlapping; with "
-                f"a single sample there is none, and the verdict says {NOT_ENOUGH}.")
-    return text + (f" {rates}" if rates else "")
+        return f"The margin is fixed at {margin:.1%}."
+    if method == "margin":
+        return (f"The margin rule: {MARGIN_FACTOR:g}× the larger coefficient of variation of the two sides with several races per side; "
+                f"with a side of one race there is no spread to judge by, and the verdict says {NOT_ENOUGH}.")
+    return ("Verdicts take the race as the unit: with 3 races or more a side, Welch's test on log race medians (the change "
+            "and its 95 % interval as the ratio of geometric means), Holm's correction across the tasks; with fewer, only "
+            "against a noise floor measured here for the task, else not called. Rally's throughput samples of a race "
+            "never decide. \"Could find\" is the smallest change the comparison finds 80 % of the time. "
+            + rates.sentence(calibration, per_side))
 
 
 def markdown(baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tuple[str, dict[str, Aggregate]]],
-             margin: float | None = None, notes: list[str] | None = None, method: str = "t", rates: str | None = None) -> str:
-    judged = "95 % interval of the change" if method == "t" and margin is None else "margin"
+             margin: float | None = None, notes: list[str] | None = None, method: str = "t", calibration: dict | None = None,
+             floors: dict | None = None) -> str:
+    t_rule = method == "t" and margin is None
+    judged = "95 % interval of the change" if t_rule else "margin"
     lines = [f"## Compare: baseline {baseline_name}", ""]
     for name, contender in contenders:
+        found = compare(baseline, contender, margin, method, floors)
         lines += [f"### {name} against the baseline", "",
-                  f"| task | baseline: median (min–max, n, spread) | contender | change | {judged} | verdict | service p50 / p90 / p99 ms: "
-                  "baseline → contender | error rate |",
-                  "|---|---:|---:|---:|---:|---|---|---:|"]
-        for d in compare(baseline, contender, margin, method):
+                  f"| task | baseline: median (min–max, n, spread) | contender | change | {judged} | could find | verdict "
+                  "| service p50 / p90 / p99 ms: baseline → contender | error rate |",
+                  "|---|---:|---:|---:|---:|---:|---|---|---:|"]
+        for d in found:
             errors = f"{d.baseline.error_rate:.1%} → {d.contender.error_rate:.1%}"
-            lines.append(f"| {d.task} | {_agg(d.baseline)} | {_agg(d.contender)} | {d.change:+.1%} | {_judged(d)} "
-                         f"| {d.verdict}{f' ({d.basis})' if d.method == 't' and d.basis else ''} | {_service(d.baseline)} → {_service(d.contender)} "
+            lines.append(f"| {d.task} | {_agg(d.baseline)} | {_agg(d.contender)} | {d.change:+.1%} | {_judged(d)} | {_could_find(d)} "
+                         f"| {d.verdict}{f' ({d.basis})' if t_rule and d.basis else ''} | {_service(d.baseline)} → {_service(d.contender)} "
                          f"| {errors} |")
         lines.append("")
-    lines.append("Figures are Rally's median throughput per task (higher is better). " + footnote(method, margin, rates))
+        lines += [f"- {d.task}: {d.trend}" for d in found if d.trend]
+        per_side = min([min(d.baseline.n, d.contender.n) for d in found] or [1])
+        lines += ["", "Figures are Rally's median throughput per task (higher is better). "
+                  + footnote(method, margin, calibration, per_side), ""]
     for note in notes or []:
         lines.append(f"- {note}")
     return "\n".join(lines) + "\n"
 
 
 def render(fmt: str, baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tuple[str, dict[str, Aggregate]]],
-           margin: float | None = None, notes: list[str] | None = None, method: str = "t", rates: str | None = None) -> str:
+           margin: float | None = None, notes: list[str] | None = None, method: str = "t", calibration: dict | None = None,
+           floors: dict | None = None) -> str:
     """The comparison as markdown, csv, json or a self-contained html page."""
     if fmt in ("markdown", "html"):
-        text = markdown(baseline_name, baseline, contenders, margin, notes, method, rates)
+        text = markdown(baseline_name, baseline, contenders, margin, notes, method, calibration, floors)
         if fmt == "markdown":
             return text
         from ingestlab.report import html
 
         return html.page(f"ingestlab compare: {baseline_name}", text, [])
-    table = rows(baseline_name, baseline, contenders, margin, method)
+    table = rows(baseline_name, baseline, contenders, margin, method, floors)
+    per_side = min([min(r["baseline_n"], r["contender_n"]) for r in table] or [1])
     if fmt == "json":
-        return json.dumps({"rows": table, "notes": notes or [], "method": method, "footnote": footnote(method, margin, rates)}, indent=2)
+        return json.dumps({"rows": table, "notes": notes or [], "method": method,
+                           "footnote": footnote(method, margin, calibration, per_side)}, indent=2)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(table[0]) if table else ["baseline", "contender", "task"])
     writer.writeheader()

@@ -1,142 +1,155 @@
-"""How often ``compare`` is wrong here: its false-alarm rate on A/A pairs and its detection rate on pairs with a
-known, real change, for both of its rules, measured on this machine.
+"""``ingestlab calibrate``: how often ``compare`` is wrong here, from real races of one setup on a warm node.
 
-One node (the pack's default version) runs in a cgroup whose CPU quota is ``quota`` cores on side A and 10 % less
-on side B: a real change of the node's capacity, nothing simulated. Races of eventdata (``docs`` documents, bulk
-1000, 2 clients) alternate A, B, A, B … so that drift over the session falls on both sides alike. From that pool,
-``pairs`` A/A pairs are drawn (two disjoint groups of ``size`` A races) and ``pairs`` A/B pairs (``size`` A races
-against ``size`` B races), and each is judged by the t rule and by the margin rule, with ``size`` races a side and
-with one race a side. A false alarm is an A/A pair called faster or slower; a detection is an A/B pair called slower
-(the contender, B, has less CPU). Pairs drawn from one pool share races, so the rates are estimates from subsamples,
-each with its count.
+One node (the pack's default version, or ``version``) is provisioned; with two cores or more the node runs on its own
+core and Rally on another (CPU affinity of every node thread, and of this process, which Rally's processes inherit).
+The node is warmed up by races that are not kept, until ``agree`` consecutive ones agree within ``tolerance``. Then
+``races`` identical races are kept (the node restarted and warmed again halfway, so the pool spans two node
+processes), and :mod:`ingestlab.verdicts.calibration` measures on them each task's noise floor, the default rule's
+false-alarm rate and its detection of an exact 5 % and 10 % change, with 1 and 3 races a side, over disjoint
+comparisons, each rate with its exact 95 % interval; and how many races a side each change needs. The result is a
+calibration file (``results/calibration/<stamp>/results.json``) that ``compare`` reads for its noise floor and its
+footnote, and a ledger entry.
 """
 from __future__ import annotations
 
-import json
-import random
+import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
-from ingestlab import compare, machine, paths
+from ingestlab import compare, ledger, machine, paths
+from ingestlab.verdicts import calibration, stats
+from ingestlab.verdicts.noise import calibration_dir
 
 SHAPE = {"name": "ingestlab-calibrate", "http_port": 29470, "transport_port": 29570, "heap": "1g"}
-TASK = "index-append"
+DEFAULT = {"track": "eventdata", "challenge": "append-no-conflicts-index-only", "task": "index-append",
+           "params": {"eventdata_docs": 50_000, "bulk_indexing_clients": 2, "bulk_size": 1000, "index_name": "calibration"}}
 
 
-def calibration_dir() -> Path:
-    return paths.results_dir() / "calibration"
+@contextmanager
+def cores_apart(cluster, log):
+    """The node's threads on the last core, this process (and the Rally it starts) on the others; undone after."""
+    cores = sorted(os.sched_getaffinity(0))
+    if len(cores) < 2:
+        yield "one core: node and load driver share it"
+        return
+    node, driver = {cores[-1]}, set(cores[:-1])
+    for n in cluster.nodes:
+        for task in Path(f"/proc/{n.pid}/task").iterdir():
+            try:
+                os.sched_setaffinity(int(task.name), node)
+            except OSError:
+                pass  # a thread that ended meanwhile
+    os.sched_setaffinity(0, driver)
+    try:
+        yield f"node on core {cores[-1]}, load driver on core(s) {', '.join(map(str, sorted(driver)))}"
+    finally:
+        os.sched_setaffinity(0, set(cores))
 
 
-def _node_into_group(cluster, group) -> None:
-    for node in cluster.nodes:
-        for f in group.procs_files:
-            f.write_text(str(node.pid))
-
-
-def _race(cluster, docs: int, side: str, stamp: str, log) -> dict:
+def _race(cluster, setup: dict, stamp: str, kind: str) -> dict:
     from ingestlab import racing
-
-    result = racing.race(paths.TRACKS_DIR / "eventdata", racing.Target(hosts=cluster.hosts), racing.Options(
-        challenge="append-no-conflicts-index-only", tags={"calibration": stamp, "side": side},
-        params={"eventdata_docs": docs, "bulk_indexing_clients": 2, "bulk_size": 1000, "index_name": "calibration"}),
-        log=lambda *_: None, stream=False)
     from ingestlab.rally.results import load_race
 
-    return load_race(result.race_id, result.rally_home)[0]  # with the samples kept beside race.json
+    result = racing.race(paths.TRACKS_DIR / setup["track"], racing.Target(hosts=cluster.hosts), racing.Options(
+        challenge=setup["challenge"], tags={"calibration": stamp, "kind": kind}, params=dict(setup["params"])),
+        log=lambda *_: None, stream=False)
+    return load_race(result.race_id, result.rally_home)[0]
 
 
-def judge(base: list[dict], contender: list[dict]) -> dict:
-    """Each rule's verdict on the task for these two groups of races."""
-    a, b = compare.aggregate(base)[TASK], compare.aggregate(contender)[TASK]
-    return {method: compare.difference(TASK, a, b, method=method).verdict for method in compare.METHODS}
+def _figure(race: dict, task: str) -> float | None:
+    return compare.task_figures(race).get(task)
 
 
-def rates(pool_a: list[dict], pool_b: list[dict], pairs: int, size: int, seed: int = 1) -> dict:
-    """False-alarm and detection counts of each rule, with ``size`` races a side and with one race a side."""
-    rng = random.Random(seed)
-    out = {}
-    for per_side in sorted({size, 1}):
-        counts = {m: {"false_alarms": 0, "detections": 0, "not_enough_aa": 0, "not_enough_ab": 0, "wrong_direction": 0}
-                  for m in compare.METHODS}
-        for _ in range(pairs):
-            drawn = rng.sample(pool_a, 2 * per_side)
-            for method, verdict in judge(drawn[:per_side], drawn[per_side:]).items():
-                counts[method]["false_alarms"] += verdict in ("faster", "slower")
-                counts[method]["not_enough_aa"] += verdict == compare.NOT_ENOUGH
-            for method, verdict in judge(rng.sample(pool_a, per_side), rng.sample(pool_b, per_side)).items():
-                counts[method]["detections"] += verdict == "slower"
-                counts[method]["wrong_direction"] += verdict == "faster"
-                counts[method]["not_enough_ab"] += verdict == compare.NOT_ENOUGH
-        out[f"{per_side} race(s) a side"] = counts
+def _warm(cluster, setup, stamp, agree, tolerance, most, log) -> list[float]:
+    seen: list[float] = []
+    while len(seen) < most:
+        figure = _figure(_race(cluster, setup, stamp, "warm-up"), setup["task"])
+        seen.append(figure or 0.0)
+        log(f"[ingestlab] warm-up race {len(seen)}: {figure or 0:,.0f} docs/s")
+        if calibration.warm(seen, agree, tolerance) is not None:
+            return seen
+    from ingestlab.errors import IngestlabError
+
+    raise IngestlabError(f"the node did not settle: no {agree} consecutive races of {most} agreed within {tolerance:.0%} "
+                         f"({', '.join(f'{v:,.0f}' for v in seen)}); raise --tolerance or the race's size")
+
+
+def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
+        setup: dict | None = None, log=print) -> dict:
+    from ingestlab.cluster import lifecycle
+    from ingestlab.report import writer
+
+    setup = setup or DEFAULT
+    stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
+    pool: list[dict] = []
+    warmups: list[list[float]] = []
+    shape = lifecycle.Shape(**SHAPE, **({"version": version} if version else {}))
+    placement = ""
+    for half in (races // 2, races - races // 2):  # two node processes
+        with lifecycle.running(shape, drop_data=True, log=log) as cluster, cores_apart(cluster, log) as placement:
+            warmups.append(_warm(cluster, setup, stamp, agree, tolerance, most_warmup, log))
+            for _ in range(half):
+                race = _race(cluster, setup, stamp, "kept")
+                pool.append(race)
+                log(f"[ingestlab] calibration race {len(pool)}/{races}: {_figure(race, setup['task']) or 0:,.0f} docs/s")
+    data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started)
+    out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", markdown(data), [], data)
+    log(markdown(data))
+    log(f"[ingestlab] calibration written to {out}/results.json")
+    ledger.record(stamp, "calibrate", data["command"], _figures(data), data["versions"], data["conditions"],
+                  source=f"results/calibration/{stamp}/results.json")
+    return data
+
+
+def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement: str, seconds: float) -> dict:
+    """The calibration file's content from the kept races (in race order)."""
+    per_task: dict[str, list[float]] = {}
+    for race in sorted(pool, key=lambda r: str(r.get("race-timestamp", ""))):
+        for task, value in compare.task_figures(race).items():
+            per_task.setdefault(task, []).append(value)
+    main = per_task.get(setup["task"], [])
+    spread = calibration.sigma(main)
+    first = pool[0] if pool else {}
+    params = " ".join(f"--track-param {k}={v}" for k, v in setup["params"].items())
+    return {"format": 2, "stamp": stamp, "track": setup["track"], "challenge": setup["challenge"], "task": setup["task"],
+            "command": f"ingestlab calibrate --races {len(pool)} --track {setup['track']} --challenge {setup['challenge']} {params}",
+            "conditions": f"{len(pool)} identical races kept on a warm node, two node processes, {placement}",
+            "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
+            "rates": calibration.rates(main), "races_a_side": calibration.races_a_side(spread, len(main)) if spread else {},
+            "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": (first.get("cluster") or {}).get("distribution-version"),
+                                                        "rally": first.get("rally-version")},
+            "medians": main, "warmups": warmups, "race_ids": [r.get("race-id") for r in pool], "seconds": seconds}
+
+
+def _figures(data: dict) -> dict:
+    out = {"sigma": ledger.Figure(round(data["tasks"][data["task"]]["sigma"] * 100, 2), "%", f"σ of log race medians, {data['task']}")}
+    for size, got in data["rates"].items():
+        for key, (k, n) in got.items():
+            out[f"{size}-{key}"] = ledger.Figure(round(100 * k / n, 1) if n else None, "%", f"{size} race(s) a side: {key} {k}/{n}")
+    for effect, need in data["races_a_side"].items():
+        out[f"races-for-{effect}"] = ledger.Figure(need["with_floor"], "races", f"races a side for a {effect} % change (floor)")
     return out
 
 
-def markdown(summary: dict) -> str:
-    lines = [f"## compare, calibrated on this machine ({summary['stamp']})", "",
-             f"{summary['races']} races per side of eventdata ({summary['docs']:,} docs, bulk 1000, 2 clients) against one node whose "
-             f"CPU quota is {summary['quota']:g} cores (A) or {summary['quota'] * 0.9:g} (B: 10 % less), interleaved; "
-             f"{summary['pairs']} A/A and {summary['pairs']} A/B pairs drawn from them. Median throughput A "
-             f"{summary['median_a']:,.0f} docs/s, B {summary['median_b']:,.0f} docs/s ({summary['median_b'] / summary['median_a'] - 1:+.1%}).", "",
-             "| rule | races a side | false alarms on A/A | detections of the 10 % change | called faster (wrong way) | not enough data (A/A, A/B) |",
-             "|---|---:|---:|---:|---:|---:|"]
-    n = summary["pairs"]
-    for per_side, counts in summary["rates"].items():
-        for method, c in counts.items():
-            lines.append(f"| {method} | {per_side.split()[0]} | {c['false_alarms']}/{n} ({c['false_alarms'] / n:.0%}) "
-                         f"| {c['detections']}/{n} ({c['detections'] / n:.0%}) | {c['wrong_direction']}/{n} "
-                         f"| {c['not_enough_aa']}, {c['not_enough_ab']} |")
-    lines += ["", f"- This machine: {summary['machine']}; {summary['seconds'] / 60:,.0f} minutes. Pairs share races (subsamples of one pool)."]
+def markdown(data: dict) -> str:
+    m = data["tasks"].get(data["task"], {})
+    lines = [f"## compare, calibrated on this machine ({data['stamp']})", "",
+             f"`{data['command']}`: {data['conditions']}; Elasticsearch {data['versions']['version']}; {machine.one_line(data['machine'])}; "
+             f"{data['seconds'] / 60:,.0f} minutes. Noise floor of {data['task']}: σ {m.get('sigma', 0):.1%} of log race medians "
+             f"over {m.get('races')} races. Warm-up races (not kept): " + "; ".join(
+                 f"{len(w)} ({calibration.drift_ratio(w):.2f}× first to last)" for w in data["warmups"]) + ".", "",
+             "| races a side | comparisons (disjoint) | false alarms (A/A) | a 5 % change found | a 10 % change found |",
+             "|---:|---:|---:|---:|---:|"]
+    for size, got in data["rates"].items():
+        cells = []
+        for key in ("false_alarms", "detect_5", "detect_10"):
+            k, n = got[key]
+            low, high = stats.clopper_pearson(k, n)
+            cells.append(f"{k}/{n} ({k / n:.0%}; 95 % interval {low:.0%}–{high:.0%})" if n else "—")
+        lines.append(f"| {size} | {got['false_alarms'][1]} | " + " | ".join(cells) + " |")
+    lines += ["", "Races a side to find a change with ≥ 90 % power at a 5 % level (from σ):", "",
+              "| change | against this noise floor | without one (Welch, 3 or more) |", "|---:|---:|---:|"]
+    for effect, need in data["races_a_side"].items():
+        lines.append(f"| {effect} % | {need['with_floor'] or '> 100'} | {need['welch'] or '> 100'} |")
     return "\n".join(lines) + "\n"
-
-
-def run(races: int = 24, pairs: int = 20, size: int = 3, quota: float = 1.5, docs: int = 100_000, log=print) -> dict:
-    from ingestlab.cluster import lifecycle
-    from ingestlab.hosts import cgroups
-    from ingestlab.report import writer
-
-    reason = cgroups.unavailable_reason()
-    if reason:
-        from ingestlab.errors import IngestlabError
-
-        raise IngestlabError(f"calibration changes the node's CPU quota: {reason}")
-    stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
-    group = cgroups.Group("calibrate", "node")
-    pool = {"A": [], "B": []}
-    try:
-        group.create(quota, None)
-        with lifecycle.running(lifecycle.Shape(**SHAPE), log=log) as cluster:
-            _node_into_group(cluster, group)
-            for i in range(2 * races):
-                side = "AB"[i % 2]
-                group.create(quota if side == "A" else quota * 0.9, None)  # the known change: 10 % less CPU for the node
-                race = _race(cluster, docs, side, stamp, log)
-                pool[side].append(race)
-                figure = compare.task_figures(race).get(TASK)
-                log(f"[ingestlab] calibration {i + 1}/{2 * races}: side {side} ({group.stats()['quota_us'] / cgroups.PERIOD_US:g} cores) "
-                    + (f"{figure:,.0f} docs/s" if figure is not None else "no throughput figure"))
-    finally:
-        cgroups.remove("calibrate")
-    medians = {s: compare.aggregate(r)[TASK].median for s, r in pool.items()}
-    summary = {"stamp": stamp, "races": races, "pairs": pairs, "size": size, "quota": quota, "docs": docs, "median_a": medians["A"],
-               "median_b": medians["B"], "rates": rates(pool["A"], pool["B"], pairs, size), "machine": machine.one_line(),
-               "seconds": time.monotonic() - started, "race_ids": {s: [r["race-id"] for r in rs] for s, rs in pool.items()}}
-    text = markdown(summary)
-    out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", text, [], summary)
-    log(text)
-    log(f"[ingestlab] calibration report: {out}/report.md")
-    return summary
-
-
-def latest_summary() -> str | None:
-    """One sentence with the newest calibration's rates, for the footnote of every comparison (None before any)."""
-    found = sorted(calibration_dir().glob("*/results.json")) if calibration_dir().is_dir() else []
-    if not found:
-        return None
-    data = json.loads(found[-1].read_text())
-    summary = data.get("results", data)
-    size = f"{summary['size']} race(s) a side"
-    counts = summary["rates"].get(size) or next(iter(summary["rates"].values()))
-    n = summary["pairs"]
-    return ("Measured here (" + summary["stamp"] + f", {size}): " + "; ".join(
-        f"{method} rule {c['false_alarms'] / n:.0%} false alarms, {c['detections'] / n:.0%} of a 10 % change found"
-        for method, c in counts.items()) + ".")

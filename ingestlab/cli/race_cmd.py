@@ -106,20 +106,30 @@ def _races(selector: str, study: str | None, test_mode: bool, notes: list[str], 
     if not kept:
         raise IngestlabError(f"{selector}: no race left to compare: " + "; ".join(left)
                              + ("" if test_mode else " (compare test-mode races with --test-mode)"))
+    mixed = sorted({f"{r.get('track')}/{r.get('challenge')}" for r in kept})
+    if len(mixed) > 1:
+        raise IngestlabError(f"{selector}: its races are of different tracks or challenges ({', '.join(mixed)}); a side must repeat one setup")
     return selector, kept
 
 
 def cmd_compare(args) -> int:
     from ingestlab import compare
+    from ingestlab.verdicts import noise
 
     notes: list[str] = []
     name, baseline = _races(args.baseline, args.study, args.test_mode, notes, args.rally_home)
     contenders = [_races(c, args.study, args.test_mode, notes, args.rally_home) for c in args.contender]
     margin = args.margin / 100.0 if args.margin is not None else None
-    text = compare.render(args.format, f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", compare.aggregate(baseline),
+    first = baseline[0]
+    calibration, left = noise.find(first.get("track"), first.get("challenge"), (first.get("cluster") or {}).get("distribution-version"),
+                                   Path(args.calibration) if args.calibration else None)
+    notes += left
+    base = compare.aggregate(baseline)
+    floors = {task: noise.floor_of(calibration, task, "this machine") for task in base} if calibration else {}
+    text = compare.render(args.format, f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", base,
                           [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders], margin,
-                          notes + (["test-mode races only: one sample per task, so most verdicts cannot be called"] if args.test_mode else []),
-                          args.method, _measured_rates())
+                          notes + (["test-mode races only: one sample per task, not a measurement"] if args.test_mode else []),
+                          args.method, calibration, floors)
     if args.output:
         Path(args.output).write_text(text)
         print(f"[ingestlab] comparison written to {args.output} ({args.format})")
@@ -128,17 +138,18 @@ def cmd_compare(args) -> int:
     return 0
 
 
-def _measured_rates() -> str | None:
-    """The rules' false-alarm and detection rates, as the newest `ingestlab calibrate` measured them here."""
-    from ingestlab.bench import calibrate
-
-    return calibrate.latest_summary()
-
-
 def cmd_calibrate(args) -> int:
     from ingestlab.bench import calibrate
 
-    calibrate.run(races=args.races, pairs=args.pairs, size=args.size, quota=args.quota, docs=args.docs)
+    setup = dict(calibrate.DEFAULT)
+    if args.track:
+        setup = {"track": args.track, "challenge": args.challenge, "task": args.task, "params": {}}
+        if not (args.challenge and args.task):
+            raise IngestlabError("--track needs --challenge and --task (the task whose noise floor and error rates to measure)")
+    setup["params"] = {**setup["params"], **options.track_params(args)}
+    if args.races < 6:
+        raise IngestlabError(f"--races {args.races}: at least 6 (3 against 3 once); 120 give 60 disjoint 1-vs-1 comparisons")
+    calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, version=args.version, setup=setup)
     return 0
 
 
@@ -179,20 +190,25 @@ def add(sub) -> None:
     cmp.add_argument("--contender", required=True, action="append", metavar="RACE_ID|TAG:VALUE", help="repeatable")
     cmp.add_argument("--study", help="only races of this study (with tags)")
     cmp.add_argument("--margin", type=float, metavar="PERCENT", help="a fixed noise margin (the margin rule with it)")
+    cmp.add_argument("--calibration", metavar="FILE", help="the noise floor and error rates to judge by: a calibration's results.json "
+                                                            "(default: the newest of the baseline's track on this machine and version)")
     cmp.add_argument("--method", choices=["t", "margin"], default="t",
-                     help="t (default): Welch's t-test on log throughput, a 95 %% interval (3 races a side, or one race a side with its "
-                          "samples); margin: the earlier rule (2x CV, or non-overlapping min-max with one race a side)")
+                     help="t (default): the race as the unit: Welch's test on log race medians with 3 races a side (Holm across tasks), "
+                          "fewer only against a measured noise floor; margin: the earlier rule (2x CV of sides of several races)")
     cmp.add_argument("--format", choices=["markdown", "csv", "json", "html"], default="markdown")
     cmp.add_argument("--output", help="write the comparison to this file instead of printing it")
     cmp.add_argument("--rally-home", type=Path, help="read the races of this Rally home (default: the pack's, then $RALLY_HOME or ~); "
                                                      "its rally.ini says where they are: files, or an Elasticsearch metrics store")
     cmp.add_argument("--test-mode", action="store_true", help="compare test-mode races (left out otherwise, as are races with failed requests)")
     cmp.set_defaults(func=cmd_compare)
-    cal = sub.add_parser("calibrate", help="measure compare's false-alarm and detection rates here: A/A pairs and pairs with a known "
-                                           "change (the node's CPU quota 10 %% lower), judged by both rules")
-    cal.add_argument("--races", type=int, default=24, help="races of each side (A, then B, interleaved; default 24)")
-    cal.add_argument("--pairs", type=int, default=20, help="pairs of each kind drawn from them (default 20)")
-    cal.add_argument("--size", type=int, default=3, help="races per side of a pair (default 3)")
-    cal.add_argument("--quota", type=float, default=1.5, help="the node's CPU quota in cores on side A; B gets 10 %% less (default 1.5)")
-    cal.add_argument("--docs", type=int, default=100_000, help="eventdata documents per race (default 100,000)")
+    cal = sub.add_parser("calibrate", help="measure compare's noise floor, false alarms and detection here, from identical races on a "
+                                           "warm node (an exact 5 %% and 10 %% change applied to real races)")
+    cal.add_argument("--races", type=int, default=120, help="races kept (default 120: 60 disjoint 1-vs-1 and 20 3-vs-3 comparisons)")
+    cal.add_argument("--agree", type=int, default=3, help="warm-up: consecutive races that must agree before any is kept (default 3)")
+    cal.add_argument("--tolerance", type=float, default=5.0, metavar="PERCENT", help="warm-up: how closely they agree (default 5)")
+    cal.add_argument("--version", choices=options.VERSIONS, help="the node's Elasticsearch (default: the pack's)")
+    cal.add_argument("--track", help="a study track (default: eventdata, append-no-conflicts-index-only, index-append)")
+    cal.add_argument("--challenge", help="with --track")
+    cal.add_argument("--task", help="with --track: the task to calibrate")
+    cal.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="e.g. eventdata_docs=50000 (the default)")
     cal.set_defaults(func=cmd_calibrate)

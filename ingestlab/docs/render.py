@@ -19,7 +19,7 @@ RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-fla
 FROM_LEDGER_ONLY = ["README.md"]
 # a figure with a unit, outside any block; and the figures that are no measurement (a confidence level, a target)
 FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:×|%|ms\b|µs\b|s\b|min\b|docs/s|MB/s|rows/s|pages/s|GB\b|GiB\b|MiB\b|KB\b)")
-NOT_MEASURED = re.compile(r"95 % (?:interval|confidence)|(?:near|at most|below|under|≤) \d+ %")
+NOT_MEASURED = re.compile(r"95 % (?:interval|confidence)|(?:near|at most|below|under|≤) \d+ %|exact \d+ %(?: and (?:a )?\d+ %)? change")
 
 
 def documents() -> list[Path]:

@@ -11,7 +11,6 @@ from pathlib import Path
 import pytest
 
 from ingestlab import paths
-from ingestlab.hosts import cgroups
 from tests.integration.conftest import ingestlab, plain_esrally, port_1900_taken
 
 pytestmark = pytest.mark.integration
@@ -75,14 +74,23 @@ def test_races_in_a_users_elasticsearch_metrics_store_compare_in_every_format(es
     as_html = ingestlab(*args, "--format", "html", "--output", str(out))
     assert as_html.returncode == 0 and "<table>" in out.read_text()
     markdown = ingestlab(*args)
-    assert "service p50 / p90 / p99 ms" in markdown.stdout and "not enough data to call" in markdown.stdout
+    assert "service p50 / p90 / p99 ms" in markdown.stdout and "not enough races" in markdown.stdout
 
 
-def test_calibration_judges_a_a_and_a_b_pairs_with_both_rules():
-    if cgroups.unavailable_reason():
-        pytest.skip(cgroups.unavailable_reason())
-    proc = ingestlab("calibrate", "--races", "2", "--pairs", "2", "--size", "1", "--docs", "10000", timeout=1200)
+def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_floor(tmp_path):
+    """A small calibration (its rates are the README's job, not a test's): warm-up races not kept, two node processes,
+    the calibration file and its table; then a one-race-a-side comparison judged against the floor it measured."""
+    env = {"INGESTLAB_RESULTS": str(tmp_path / "results")}
+    proc = ingestlab("calibrate", "--races", "6", "--agree", "2", "--tolerance", "60", "--track-param", "eventdata_docs=5000",
+                     timeout=1200, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert proc.stdout.count("[ingestlab] calibration ") >= 4 and "side B (1.35 cores)" in proc.stdout
-    assert "| t | 1 | " in proc.stdout and "| margin | 1 | " in proc.stdout
-    assert cgroups.existing("calibrate") == []
+    assert proc.stdout.count("[ingestlab] warm-up race ") >= 4 and proc.stdout.count("[ingestlab] calibration race ") == 6
+    assert "| 1 | 3 | " in proc.stdout and "| 3 | 1 | " in proc.stdout and "Races a side to find a change" in proc.stdout
+    (stored,) = (tmp_path / "results" / "calibration").glob("*/results.json")
+    data = json.loads(stored.read_text())
+    assert data["format"] == 2 and data["tasks"]["index-append"]["races"] == 6 and len(data["race_ids"]) == 6
+    a, b = data["race_ids"][:2]
+    judged = ingestlab("compare", "--baseline", a, "--contender", b, "--calibration", str(stored), env=env)
+    assert judged.returncode == 0, judged.stdout[-2000:] + judged.stderr[-2000:]
+    assert "against the noise floor σ" in judged.stdout and f"calibration {data['stamp']}" in judged.stdout
+    assert "with 1 race(s) a side: the default rule called" in judged.stdout

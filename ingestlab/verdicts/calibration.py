@@ -1,0 +1,96 @@
+"""What a pool of identical races says of ``compare``'s default rule on this machine (no racing here: see
+:mod:`ingestlab.bench.calibrate`).
+
+- The noise floor of each task: σ of the log race medians over the pool.
+- Error rates, from **disjoint** splits only (no race in two comparisons of one size): for ``n`` races a side, the pool
+  (shuffled once, seeded) is cut into comparisons of ``n`` against ``n`` races. Each A/A comparison is judged as
+  ``compare`` judges (with fewer than 3 a side, against a floor measured on the races outside that comparison);
+  a false alarm is one called faster or slower. The same comparisons with the contender's figures scaled by exactly
+  0.95 and 0.90 (real noise, an exact effect) measure detection: called slower. Every rate has its exact interval.
+- How many races a side find a 5 % and a 10 % change with ≥ 90 % power at ≤ 5 % false alarms, from σ.
+"""
+from __future__ import annotations
+
+import math
+import random
+import statistics
+
+from ingestlab.verdicts import judge, stats
+from ingestlab.verdicts.noise import Floor
+
+EFFECTS = (0.05, 0.10)
+DETECTION_POWER = 0.90
+
+
+def sigma(values: list[float]) -> float | None:
+    logs = stats.logs(values)
+    return statistics.stdev(logs) if len(logs) > 1 else None
+
+
+def splits(count: int, size: int, seed: int = 1) -> list[tuple[list[int], list[int]]]:
+    """Disjoint comparisons of ``size`` against ``size`` of ``count`` races (indices), from one seeded shuffle."""
+    order = list(range(count))
+    random.Random(seed).shuffle(order)
+    return [(order[i:i + size], order[i + size:i + 2 * size]) for i in range(0, count - 2 * size + 1, 2 * size)]
+
+
+def _call(base: list[float], cont: list[float], floor: Floor | None) -> str:
+    return judge.judge({"task": (judge.Side(tuple(base)), judge.Side(tuple(cont)))}, {"task": floor})[0].call
+
+
+def rates(values: list[float], sizes=(1, 3), seed: int = 1) -> dict:
+    """For each size: [k, n] of false alarms and of detections of each effect (keys ``false_alarms``, ``detect_5``,
+    ``detect_10``), over disjoint comparisons of the pool's race medians ``values`` (in race order)."""
+    out = {}
+    for size in sizes:
+        counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
+        for a, b in splits(len(values), size, seed):
+            rest = [values[i] for i in range(len(values)) if i not in a and i not in b]
+            spread = sigma(rest)
+            floor = Floor(spread, len(rest) - 1, "the pool's other races") if spread and size < judge.MIN_RACES else None
+            base, cont = [values[i] for i in a], [values[i] for i in b]
+            counts["false_alarms"][0] += _call(base, cont, floor) in ("faster", "slower")
+            counts["false_alarms"][1] += 1
+            for effect in EFFECTS:
+                key = f"detect_{round(effect * 100)}"
+                counts[key][0] += _call(base, [v * (1 - effect) for v in cont], floor) == "slower"
+                counts[key][1] += 1
+        out[str(size)] = counts
+    return out
+
+
+def races_a_side(spread: float, races: int) -> dict:
+    """Races a side that find each effect with ≥ 90 % power at a 5 % level: against a floor of ``races`` races (1 or 2 a
+    side), and without one (Welch, 3 or more); None where more than 100 would be needed."""
+    out = {}
+    for effect in EFFECTS:
+        with_floor = next((n for n in range(1, 101)
+                           if stats.smallest_change(spread, n, n, df=races - 1, power=DETECTION_POWER) <= effect), None)
+        out[str(round(effect * 100))] = {"with_floor": with_floor,
+                                         "welch": stats.races_needed(effect, spread, power=DETECTION_POWER, most=100)}
+    return out
+
+
+def warm(values: list[float], agree: int, tolerance: float) -> int | None:
+    """The number of races after which ``agree`` consecutive races agree within ``tolerance`` (max ÷ min − 1): the
+    node is warm from there; None while it is not."""
+    for end in range(agree, len(values) + 1):
+        window = values[end - agree:end]
+        if min(window) > 0 and max(window) / min(window) - 1 <= tolerance:
+            return end
+    return None
+
+
+def summary_line(data: dict, size: str) -> str:
+    got = data["rates"][size]
+    parts = []
+    for key, label in (("false_alarms", "false alarms"), ("detect_5", "5 % found"), ("detect_10", "10 % found")):
+        k, n = got[key]
+        low, high = stats.clopper_pearson(k, n)
+        parts.append(f"{label} {k}/{n} ({k / n:.0%}; {low:.0%}–{high:.0%})" if n else f"{label} —")
+    return f"{size} race(s) a side: " + ", ".join(parts)
+
+
+def drift_ratio(values: list[float]) -> float:
+    """The last race's median ÷ the first's, for the warm-up line."""
+    return values[-1] / values[0] if values and values[0] else math.nan

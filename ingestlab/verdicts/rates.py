@@ -1,0 +1,29 @@
+"""What a calibration measured, said under a comparison: the false-alarm and detection rates of the default rule for
+the comparison's own number of races a side, each with its exact 95 % interval and the command that measured it."""
+from __future__ import annotations
+
+from ingestlab.verdicts.stats import clopper_pearson
+
+
+def rate(k: int, n: int) -> str:
+    low, high = clopper_pearson(k, n)
+    return f"{k}/{n} ({k / n:.0%}, 95 % interval {low:.0%}–{high:.0%})" if n else "none measured"
+
+
+def sentence(calibration: dict | None, per_side: int) -> str:
+    """The calibration's row for ``per_side`` races a side, in words; what it lacks, said so."""
+    if not calibration:
+        return ("No calibration of this track on this machine: its error rates are not measured here "
+                "(`ingestlab calibrate --track …` measures them).")
+    rows = calibration.get("rates", {})
+    where = (f"calibration {calibration['stamp']} ({calibration['track']}/{calibration.get('task', '')}, "
+             f"{calibration['versions'].get('version')}; `{calibration.get('command', 'ingestlab calibrate')}`)")
+    got = rows.get(str(per_side))
+    if not got:
+        have = ", ".join(sorted(rows, key=int)) or "none"
+        return f"The {where} measured no comparison of {per_side} race(s) a side (it has {have}): this comparison's error rates are not measured."
+    parts = [f"called {rate(*got['false_alarms'])} A/A comparisons different"]
+    for key, size in (("detect_10", "10 %"), ("detect_5", "5 %")):
+        if key in got:
+            parts.append(f"found a {size} change in {rate(*got[key])}")
+    return f"Measured by the {where}, with {per_side} race(s) a side: the default rule " + "; ".join(parts) + "."

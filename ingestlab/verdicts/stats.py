@@ -1,0 +1,142 @@
+"""The statistics behind every verdict, on log race medians (the race is the unit of replication): Welch's interval
+and p-value, Holm's correction across a comparison's tasks, the smallest change a comparison can find (80 % power), how
+many races a side a change needs, a prediction interval against a measured noise floor, Mann–Kendall's trend test in
+race order, and Clopper–Pearson intervals for measured rates."""
+from __future__ import annotations
+
+import math
+import statistics
+from dataclasses import dataclass
+
+from scipy import stats
+
+ALPHA = 0.05
+POWER = 0.80
+
+
+def logs(values) -> list[float]:
+    return [math.log(v) for v in values if v and v > 0]
+
+
+@dataclass(frozen=True)
+class Welch:
+    change: float  # exp(mean log contender − mean log baseline) − 1: the ratio of geometric means, less one
+    low: float
+    high: float
+    p: float
+    se: float  # standard error of the difference of mean logs
+    df: float
+
+
+def welch(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
+    """Welch's test on the logarithms of two sides' race medians; None when a side has fewer than 2 races or neither
+    side varies."""
+    a, b = logs(baseline), logs(contender)
+    if len(a) < 2 or len(b) < 2:
+        return None
+    va, vb = statistics.variance(a) / len(a), statistics.variance(b) / len(b)
+    se = math.sqrt(va + vb)
+    if se == 0:
+        return None
+    df = (va + vb) ** 2 / ((va ** 2 / (len(a) - 1)) + (vb ** 2 / (len(b) - 1)))
+    diff = sum(b) / len(b) - sum(a) / len(a)
+    t = stats.t.ppf(0.5 + confidence / 2, df)
+    p = 2 * stats.t.sf(abs(diff) / se, df)
+    return Welch(math.expm1(diff), math.expm1(diff - t * se), math.expm1(diff + t * se), p, se, df)
+
+
+def holm(p_values: list[float | None], alpha: float = ALPHA) -> list[bool | None]:
+    """Holm's step-down correction: which of the tests reject at family-wise level ``alpha`` (None where no test ran)."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    out: list[bool | None] = [None] * len(p_values)
+    m, stopped = len(tested), False
+    for rank, (p, i) in enumerate(tested):
+        stopped = stopped or p > alpha / (m - rank)
+        out[i] = not stopped
+    return out
+
+
+def holm_level(m: int, alpha: float = ALPHA) -> float:
+    """The strictest level a test meets under Holm's correction of ``m`` tests (its first step)."""
+    return alpha / max(m, 1)
+
+
+def smallest_change(sigma: float, n_a: int, n_b: int, df: float | None = None, alpha: float = ALPHA, power: float = POWER) -> float:
+    """The smallest change (as a ratio less one, either way) that a two-sided test at ``alpha`` finds with ``power``,
+    for races whose log medians spread by ``sigma``; ``df``: degrees of freedom of σ's estimate (None: known σ)."""
+    se = sigma * math.sqrt(1 / n_a + 1 / n_b)
+    quantile = (lambda q: stats.t.ppf(q, df)) if df else stats.norm.ppf
+    return math.expm1((quantile(1 - alpha / 2) + quantile(power)) * se)
+
+
+def races_needed(change: float, sigma: float, alpha: float = ALPHA, power: float = POWER, most: int = 1000) -> int | None:
+    """Races a side (equal sides) for a test at ``alpha`` to find ``change`` with ``power`` (t quantiles, σ from the
+    races themselves, at least 3); None beyond ``most``."""
+    effect = abs(math.log1p(change))
+
+    def enough(n: int) -> bool:
+        df = 2 * n - 2
+        return (stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df)) * sigma * math.sqrt(2 / n) <= effect
+
+    if effect == 0 or sigma <= 0 and effect == 0 or not enough(most):
+        return None
+    low, high = 3, most  # enough() holds at high and only grows with n: the least n where it holds
+    while low < high:
+        middle = (low + high) // 2
+        low, high = (low, middle) if enough(middle) else (middle + 1, high)
+    return low
+
+
+@dataclass(frozen=True)
+class Prediction:
+    change: float
+    low: float
+    high: float
+    p: float  # two-sided, of no change
+
+
+def against_floor(baseline, contender, sigma: float, floor_df: int, confidence: float = 1 - ALPHA) -> Prediction | None:
+    """The change of the sides' geometric means with a prediction interval from a noise floor ``sigma`` (the spread of
+    log race medians of this setup, measured with ``floor_df`` degrees of freedom), for sides of one or two races."""
+    a, b = logs(baseline), logs(contender)
+    if not a or not b or floor_df < 1:
+        return None
+    diff = sum(b) / len(b) - sum(a) / len(a)
+    se = sigma * math.sqrt(1 / len(a) + 1 / len(b))
+    if se <= 0:
+        return None
+    half = stats.t.ppf(0.5 + confidence / 2, floor_df) * se
+    return Prediction(math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), 2 * stats.t.sf(abs(diff) / se, floor_df))
+
+
+@dataclass(frozen=True)
+class Trend:
+    s: int  # Mann–Kendall's S: concordant minus discordant pairs in race order
+    p: float  # two-sided, normal approximation with continuity correction
+    first: float
+    last: float
+
+    @property
+    def rising(self) -> bool:
+        return self.s > 0
+
+
+def mann_kendall(values: list[float]) -> Trend | None:
+    """Mann–Kendall's test for a monotonic trend in ``values`` (in race order); None for fewer than 4 races."""
+    n = len(values)
+    if n < 4:
+        return None
+    s = sum((values[j] > values[i]) - (values[j] < values[i]) for i in range(n) for j in range(i + 1, n))
+    var = n * (n - 1) * (2 * n + 5) / 18
+    z = (s - (1 if s > 0 else -1 if s < 0 else 0)) / math.sqrt(var)
+    return Trend(s, 2 * stats.norm.sf(abs(z)), values[0], values[-1])
+
+
+def clopper_pearson(k: int, n: int, confidence: float = 1 - ALPHA) -> tuple[float, float]:
+    """The exact interval of a rate measured as ``k`` of ``n``."""
+    if n == 0:
+        return 0.0, 1.0
+    a = (1 - confidence) / 2
+    low = 0.0 if k == 0 else stats.beta.ppf(a, k, n - k + 1)
+    high = 1.0 if k == n else stats.beta.ppf(1 - a, k + 1, n - k)
+    return float(low), float(high)
