@@ -6,6 +6,7 @@ import json
 import shutil
 
 from ingestlab.cli import options
+from ingestlab.errors import IngestlabError
 
 LOADS = ("posts", "dvf", "wikipedia", "eventdata")
 SHAPE = {"name": "ingestlab-bench", "http_port": 29270, "transport_port": 29370}
@@ -83,6 +84,28 @@ def _add_load(p) -> None:
     p.set_defaults(func=cmd_load)
 
 
+def cmd_changepoints(args) -> int:
+    import sys
+
+    from ingestlab.bench import changepoint_sim
+    from ingestlab.verdicts import noise
+
+    sigma = args.sigma / 100.0 if args.sigma else None
+    source = "--sigma"
+    if sigma is None:
+        found, _ = noise.find(args.track, None, None)
+        if not found or args.task not in found.get("tasks", {}):
+            raise IngestlabError(f"no calibration of {args.track}/{args.task} on this machine for its noise: give --sigma PERCENT, or run "
+                                 f"`ingestlab calibrate` first")
+        sigma, source = found["tasks"][args.task]["sigma"], f"calibration {found['stamp']}"
+    if args.series < 10 or args.nights < 6:
+        raise IngestlabError("--series at least 10 and --nights at least 6")
+    data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after)
+    print(changepoint_sim.markdown(data) + f"- σ from {source}.")
+    changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]))
+    return 0
+
+
 def add(sub) -> None:
     bench = sub.add_parser("bench", help="what the pack itself costs: beside a minimal client (overhead), or the load side alone (load)")
     kinds = bench.add_subparsers(dest="kind", required=True)
@@ -104,4 +127,14 @@ def add(sub) -> None:
     options.add_shape(ov, nodes=False)
     ov.set_defaults(func=cmd_overhead)
     _add_load(kinds.add_parser("load", help="the load side alone, no cluster: generators, converters, request bodies"))
+    cp = kinds.add_parser("changepoints", help="the nightly's change-point rule by simulation with this machine's noise: false change "
+                                               "points in series with none, and how often a step is found within a few nights")
+    cp.add_argument("--sigma", type=float, metavar="PERCENT", help="σ of log race medians (default: the calibration's, --track/--task)")
+    cp.add_argument("--track", default="eventdata")
+    cp.add_argument("--task", default="index-append")
+    cp.add_argument("--series", type=int, default=300, help="series of each kind (default 300)")
+    cp.add_argument("--nights", type=int, default=30, help="nights before the step, and of a series with none (default 30)")
+    cp.add_argument("--step", type=float, default=10.0, metavar="PERCENT", help="the drop (default 10)")
+    cp.add_argument("--after", type=int, default=3, help="nights after the step when it is judged (default 3)")
+    cp.set_defaults(func=cmd_changepoints)
     _add_load(sub.add_parser("loadbench", help="the load side alone, no cluster (the same as `bench load`)"))

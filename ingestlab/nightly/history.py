@@ -30,15 +30,22 @@ def open_history(path: Path) -> sqlite3.Connection:
     return db
 
 
+SAME_WITHIN = 2  # nights: a change point found within this many nights of a known one is that one, moved
+
+
 def record_change_points(db: sqlite3.Connection, setup: str, study: str, task: str, found: list[tuple[str, float, float]],
-                         tonight: str) -> list[tuple[str, float, float]]:
+                         tonight: str, nights: list[str] | None = None) -> list[tuple[str, float, float]]:
     """Keep the change points (night where the new level starts, change, p-value) found tonight; those not seen on an
-    earlier night are returned: new tonight."""
+    earlier night are returned: new tonight. One within ``SAME_WITHIN`` nights (of ``nights``, the series' nights in
+    order) of a known one, in the same direction, is that one: as history grows, the split moves a night or two."""
+    nights = nights or []
+    position = {n: i for i, n in enumerate(nights)}
+    known = list(db.execute("SELECT night, change FROM changepoints WHERE setup = ? AND study = ? AND task = ?", (setup, study, task)))
     new = []
     for night, change, pvalue in found:
-        seen = db.execute("SELECT 1 FROM changepoints WHERE setup = ? AND study = ? AND task = ? AND night = ?",
-                          (setup, study, task, night)).fetchone()
-        if seen is None:
+        seen = any(k == night or (k in position and night in position and abs(position[k] - position[night]) <= SAME_WITHIN
+                                  and (c > 0) == (change > 0)) for k, c in known)
+        if not seen:
             db.execute("INSERT INTO changepoints VALUES (?, ?, ?, ?, ?, ?, ?)", (setup, study, task, night, change, pvalue, tonight))
             new.append((night, change, pvalue))
     return new

@@ -136,9 +136,11 @@ def _verdict(found: list[dict], missing: list[dict], regressing: list[dict]) -> 
     if missing:
         verdict += (f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
                     + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing) + ".")
-    return verdict + (f" Change points (Apache Otava, p < {changepoints.MAX_PVALUE}): **{len(regressing)} new regression(s)**: "
+    rule = (f"Apache Otava's permutation test, p < {changepoints.MAX_PVALUE}, a change of {changepoints.MIN_MAGNITUDE:.0%} or more, "
+            f"{changepoints.MIN_SEGMENT} nights or more each side")
+    return verdict + (f" Change points ({rule}): **{len(regressing)} new regression(s)**: "
                       + ", ".join(f"{s['setup']}/{s['study']}/{s['task']} from {s['night']} {s['change']:+.1%}" for s in regressing) + "."
-                      if regressing else f" No new regression among the change points (Apache Otava, p < {changepoints.MAX_PVALUE}).")
+                      if regressing else f" No new regression among the change points ({rule}).")
 
 
 def change_points(db, setup: str, study: str, series: dict, night: str, log) -> tuple[dict, list[dict]]:
@@ -151,7 +153,7 @@ def change_points(db, setup: str, study: str, series: dict, night: str, log) -> 
         rows = [(nights[cp.index], cp.change, cp.pvalue) for cp in cps if cp.index < len(nights)]
         if rows:
             points[task] = rows
-        for n, change, pvalue in history.record_change_points(db, setup, study, task, rows, night):
+        for n, change, pvalue in history.record_change_points(db, setup, study, task, rows, night, nights):
             new.append({"setup": setup, "study": study, "task": task, "night": n, "change": change, "pvalue": pvalue})
     db.commit()
     return points, new

@@ -94,3 +94,14 @@ def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_f
     assert judged.returncode == 0, judged.stdout[-2000:] + judged.stderr[-2000:]
     assert "against the noise floor σ" in judged.stdout and f"calibration {data['stamp']}" in judged.stdout
     assert "with 1 race(s) a side: the default rule called" in judged.stdout
+
+
+def test_ab_races_both_sides_in_random_pairs_on_a_warm_node_and_compares_them(es_node):
+    common = "eventdata_docs=5000;index_name=ab-it"
+    proc = ingestlab("ab", "eventdata", "--challenge", "append-no-conflicts-index-only", "--baseline", f"{common};bulk_size=1000",
+                     "--contender", f"{common};bulk_size=50", "--races", "3", "--agree", "2", "--tolerance", "60",
+                     "--target-hosts", es_node.hosts, timeout=1200)
+    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+    assert proc.stdout.count("[ingestlab] ab: warm-up race ") >= 2 and proc.stdout.count("[ingestlab] ab race ") == 6
+    assert "against the baseline" in proc.stdout and "| index-append |" in proc.stdout and "(3 vs 3 races, Welch" in proc.stdout
+    assert "warm-up races (tag ab:" in proc.stdout

@@ -199,3 +199,24 @@ def test_calibration_measures_rates_over_disjoint_comparisons_with_an_exact_effe
     assert need["10"]["with_floor"] <= need["5"]["with_floor"] and need["10"]["welch"] >= 3
     warming = [7886, 16935, 23826, 31085, 32971, 38123, 39674, 36369, 38246]
     assert calibration.warm(warming, 3, 0.10) == 8 and calibration.warm(warming, 3, 0.05) is None
+
+
+def test_ab_sides_are_checked_against_the_track_and_each_pair_races_in_a_random_order():
+    from ingestlab import ab
+    from ingestlab.errors import IngestlabError
+    from ingestlab.paths import TRACKS_DIR
+    from ingestlab.rally import trackinfo
+
+    track = trackinfo.load(TRACKS_DIR / "eventdata")
+    s = ab.side("baseline", "bulk_size=500;version=9.2.0", track, None)
+    assert s.params == {"bulk_size": 500} and s.cluster == {"version": "9.2.0"}
+    with pytest.raises(IngestlabError, match="never reads a parameter 'bulk_sise'"):
+        ab.side("contender", "bulk_sise=500", track, None)
+    with pytest.raises(IngestlabError, match="emulated hardware"):
+        ab.side("contender", "cpus=0.5", track, None)
+    races = ab.order(40, seed=3)
+    assert len(races) == 80 and all({races[i], races[i + 1]} == {"baseline", "contender"} for i in range(0, 80, 2))
+    assert 10 < sum(races[i] == "baseline" for i in range(0, 80, 2)) < 30  # which side goes first is random
+    with pytest.raises(IngestlabError, match="give --races N, or run `ingestlab calibrate`"):
+        ab.pairs_for(None, "index-append", None)
+    assert ab.pairs_for({"stamp": "s", "races_a_side": {"10": {"welch": 7}}}, "index-append", None)[0] == 7

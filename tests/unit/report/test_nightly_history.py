@@ -1,5 +1,6 @@
 """The nightly history: previous nights aggregated, margins from their spread, regressions flagged."""
 from ingestlab import nightly
+from ingestlab.nightly import history
 
 
 def seed(db, night, values):
@@ -47,3 +48,17 @@ def test_annotations_and_files_from_before_setups(tmp_path):
     from ingestlab.nightly import history
 
     assert history.annotations(db, "default") == [("2026-01-01", "upgraded the JDK")]
+
+
+def test_a_change_point_that_moves_a_night_or_two_as_history_grows_is_not_new_twice(tmp_path):
+    """Keyed by its exact night, a change point that the split puts a night later once more nights came was 'new'
+    again (3d84df4); within two nights, in the same direction, it is the one already known."""
+    db = history.open_history(tmp_path / "h.sqlite")
+    nights = [f"2026-11-{d:02d}T023000" for d in range(1, 26)]
+    first = history.record_change_points(db, "default", "posts", "bulk-1000", [(nights[12], -0.12, 0.001)], nights[19], nights[:20])
+    assert first == [(nights[12], -0.12, 0.001)]
+    moved = history.record_change_points(db, "default", "posts", "bulk-1000", [(nights[13], -0.11, 0.001)], nights[20], nights[:21])
+    assert moved == []  # a night later: the same change point
+    other_way = history.record_change_points(db, "default", "posts", "bulk-1000", [(nights[14], 0.15, 0.001)], nights[21], nights[:22])
+    far = history.record_change_points(db, "default", "posts", "bulk-1000", [(nights[20], -0.1, 0.001)], nights[24], nights)
+    assert other_way == [(nights[14], 0.15, 0.001)] and far == [(nights[20], -0.1, 0.001)]

@@ -1,0 +1,121 @@
+"""``ingestlab ab``: a baseline and a contender setup raced in one command, in randomized pairs, then compared.
+
+A side is a set of track parameters and cluster keys (``version``, ``nodes``, ``heap``), written as a sweep cell
+(``bulk_size=500;version=9.2.0``). Sides that differ in their cluster get a cluster each, both up for the whole
+session (so neither pays a cold JVM per race); sides that differ in track parameters alone share one. Each cluster is
+warmed first by races of its side that are not kept, until ``agree`` races in a row agree within the noise floor (2 σ,
+at least 5 %). Then each pair races the two sides in a random order (seeded), so that the session's drift falls on
+both alike. The number of pairs, unless given, is what the calibration of the track on this machine says finds a 10 %
+change with 90 % power. It ends with the comparison, judged as ``compare`` judges, against that calibration.
+"""
+from __future__ import annotations
+
+import random
+import time
+from contextlib import ExitStack
+from dataclasses import dataclass
+
+from ingestlab import compare, racing
+from ingestlab.errors import IngestlabError
+from ingestlab.sweep import grid as grids
+from ingestlab.verdicts import calibration, noise
+
+SHAPES = ({"name": "ingestlab-ab-a", "http_port": 29490, "transport_port": 29590, "heap": "1g"},
+          {"name": "ingestlab-ab-b", "http_port": 29495, "transport_port": 29595, "heap": "1g"})
+CLUSTER_KEYS = ("version", "nodes", "heap")
+
+
+@dataclass(frozen=True)
+class Side:
+    name: str
+    params: dict
+    cluster: dict
+
+
+def side(name: str, text: str, track, challenge: str | None) -> Side:
+    """A side from ``key=value;key=value`` (sweep cell syntax), checked against the track."""
+    cell: dict = {}
+    for part in filter(None, (p.strip() for p in text.split(";"))):
+        if "=" not in part:
+            raise IngestlabError(f"--{name} {text!r}: {part!r} must look like key=value (parts joined by ';')")
+        key, _, value = part.partition("=")
+        cell[grids.ALIASES.get(key.strip(), key.strip())] = [grids.parse_value(value.strip())]
+    unknown = [k for k in cell if k in grids.HARDWARE_KEYS]
+    if unknown:
+        raise IngestlabError(f"--{name}: {', '.join(unknown)} (emulated hardware) is for sweeps; ab races local clusters")
+    checked = grids.check(track, cell, {}, challenge, provisioned=True)
+    return Side(name, {k: v[0] for k, v in checked.params.items()}, {k: v[0] for k, v in checked.cluster.items()})
+
+
+def pairs_for(floor_data: dict | None, task: str | None, given: int | None) -> tuple[int, str]:
+    """How many pairs to race, and why."""
+    if given:
+        return given, "as asked (--races)"
+    if not floor_data:
+        raise IngestlabError("no calibration of this track on this machine to choose the number of races from: give --races N, or "
+                             "run `ingestlab calibrate` for it first")
+    need = floor_data.get("races_a_side", {}).get("10", {}).get("welch")
+    if not need:
+        raise IngestlabError(f"calibration {floor_data['stamp']} gives no number of races for a 10 % change; give --races N")
+    return max(need, 3), f"calibration {floor_data['stamp']}: finds a 10 % change with 90 % power ({task})"
+
+
+def order(pairs: int, seed: int) -> list[str]:
+    """The race order: each pair is baseline then contender, or the other way round, at random."""
+    rng, out = random.Random(seed), []
+    for _ in range(pairs):
+        out += rng.choice((["baseline", "contender"], ["contender", "baseline"]))
+    return out
+
+
+def _race(track_path, target, challenge, params, tags) -> dict:
+    from ingestlab.rally.results import load_race
+
+    result = racing.race(track_path, target, racing.Options(challenge=challenge, tags=tags, params=dict(params)),
+                         log=lambda *_: None, stream=False)
+    return load_race(result.race_id, result.rally_home)[0]
+
+
+def _warm(track_path, target, challenge, s: Side, task: str, tolerance: float, agree: int, stamp: str, log, most: int = 15) -> int:
+    seen: list[float] = []
+    while len(seen) < most:
+        race = _race(track_path, target, challenge, s.params, {"ab": f"{stamp}-warm-up"})
+        seen.append(compare.task_figures(race).get(task) or 0.0)
+        log(f"[ingestlab] ab: warm-up race {len(seen)} ({s.name}'s cluster): {seen[-1]:,.0f}")
+        if calibration.warm(seen, agree, tolerance) is not None:
+            return len(seen)
+    raise IngestlabError(f"the {s.name}'s cluster did not settle: no {agree} races in a row of {most} agreed within {tolerance:.0%}")
+
+
+def run(track_path, challenge: str | None, task: str, baseline: Side, contender: Side, pairs: int | None, seed: int, agree: int,
+        calibration_file=None, target_hosts: str | None = None, tolerance: float | None = None, log=print) -> tuple[str, dict | None, list[str]]:
+    """Race the session; (its stamp: the races are tagged ``ab:<stamp>-baseline`` and ``-contender``, the calibration
+    judged by, notes)."""
+    from ingestlab.cluster import lifecycle
+
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    found, notes = noise.find(track_path.name, challenge, baseline.cluster.get("version") or None, calibration_file)
+    count, why = pairs_for(found, task, pairs)
+    sigma = (found or {}).get("tasks", {}).get(task, {}).get("sigma")
+    tolerance = tolerance or (max(0.05, 2 * sigma) if sigma else 0.05)
+    log(f"[ingestlab] ab {stamp}: {count} races a side ({why}), in random pairs (seed {seed})")
+    apart = baseline.cluster != contender.cluster
+    if apart and target_hosts:
+        raise IngestlabError("the sides differ in their cluster (version, nodes, heap); drop --target-hosts so the pack provisions both")
+    with ExitStack() as stack:
+        targets = {}
+        for s, shape in zip((baseline, contender) if apart else (baseline,), SHAPES):
+            if target_hosts:
+                targets[s.name] = racing.Target(hosts=target_hosts)
+                continue
+            base = dict(shape, **{k: v for k, v in s.cluster.items() if k in CLUSTER_KEYS})
+            cluster = stack.enter_context(lifecycle.running(lifecycle.Shape(**base), log=lambda *_: None))
+            targets[s.name] = racing.Target(hosts=cluster.hosts, engine=cluster.engine)
+        targets.setdefault("contender", targets["baseline"])
+        for s in ((baseline, contender) if apart else (baseline,)):
+            _warm(track_path, targets[s.name], challenge, s, task, tolerance, agree, stamp, log)
+        for i, name in enumerate(order(count, seed), 1):
+            s = baseline if name == "baseline" else contender
+            race = _race(track_path, targets[name], challenge, s.params, {"ab": f"{stamp}-{name}"})
+            log(f"[ingestlab] ab race {i}/{2 * count}: {name} {compare.task_figures(race).get(task) or 0:,.0f}")
+    return stamp, found, notes

@@ -1,0 +1,55 @@
+"""``ingestlab bench changepoints``: how often the nightly's change-point rule calls a change in a series with none, and
+how soon it finds a real step, by simulation with this machine's noise (σ of log race medians: a calibration's, or
+given). No-change series are ``nights`` nights of log-normal noise; step series drop by ``step`` after ``nights``
+nights and are judged ``after`` nights later (found: a change point within two nights of the step, in its direction).
+Each rate carries its exact 95 % interval."""
+from __future__ import annotations
+
+import math
+import random
+import time
+
+from ingestlab import ledger, machine
+from ingestlab.nightly import changepoints
+from ingestlab.verdicts.stats import clopper_pearson
+
+
+def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.10, after: int = 3, seed: int = 1,
+             log=print) -> dict:
+    rng = random.Random(seed)
+
+    def noise(n: int, level: float = 1000.0) -> list[float]:
+        return [level * math.exp(rng.gauss(0, sigma)) for _ in range(n)]
+
+    flat = {f"flat-{i}": noise(nights) for i in range(series)}
+    stepped = {f"step-{i}": noise(nights) + noise(after, 1000.0 * (1 - step)) for i in range(series)}
+    started = time.monotonic()
+    found = changepoints.detect({**flat, **stepped}, log=log)
+    false = sum(1 for k in flat if found.get(k))
+    hits = sum(1 for k in stepped if any(abs(cp.index - nights) <= 2 and cp.change < 0 for cp in found.get(k, [])))
+    return {"sigma": sigma, "series": series, "nights": nights, "step": step, "after": after, "seed": seed,
+            "false_alarms": [false, series], "found": [hits, series], "seconds": time.monotonic() - started,
+            "rule": {"max_pvalue": changepoints.MAX_PVALUE, "permutations": changepoints.PERMUTATIONS,
+                     "min_magnitude": changepoints.MIN_MAGNITUDE, "min_segment": changepoints.MIN_SEGMENT}}
+
+
+def markdown(data: dict) -> str:
+    lines = [f"## The nightly's change points, simulated (σ {data['sigma']:.1%} of log medians)", "",
+             f"{data['series']} series of {data['nights']} nights with no change, and {data['series']} with a {data['step']:.0%} drop after "
+             f"{data['nights']} nights judged {data['after']} nights later; rule: " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()) + ".", "",
+             "| | count | rate | 95 % interval |", "|---|---:|---:|---:|"]
+    for key, label in (("false_alarms", f"series with a false change point ({data['nights']} nights)"),
+                       ("found", f"{data['step']:.0%} steps found within {data['after']} nights")):
+        k, n = data[key]
+        low, high = clopper_pearson(k, n)
+        lines.append(f"| {label} | {k}/{n} | {k / n:.1%} | {low:.1%}–{high:.1%} |")
+    lines += ["", f"- {machine.one_line()}; {data['seconds']:,.0f} s."]
+    return "\n".join(lines) + "\n"
+
+
+def to_ledger(data: dict, command: str) -> None:
+    figures = {key: ledger.Figure(round(100 * k / n, 2), "%", f"{key.replace('_', ' ')}: {k}/{n}") for key, (k, n) in
+               ((key, data[key]) for key in ("false_alarms", "found"))}
+    ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints", "bench changepoints", command, figures,
+                  conditions=f"σ {data['sigma']:.3f}, {data['series']} series a kind, {data['nights']} nights, a {data['step']:.0%} step judged "
+                             f"{data['after']} nights after; " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()))
