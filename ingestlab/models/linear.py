@@ -31,13 +31,14 @@ class Cell:
 class Parameter:
     name: str
     value: float
-    low: float | None  # 95 % interval; None where the fit leaves no degrees of freedom
+    low: float | None  # 95 % interval; None where the fit leaves none (see ``why``)
     high: float | None
+    why: str = ""  # why there is no interval, in words: "exact" (as many cells as costs), "at its bound", too few points
 
     def interval(self, scale: float = 1.0, digits: int = 1, unit: str = "") -> str:
         value = f"{self.value * scale:,.{digits}f}{unit}"
         if self.low is None:
-            return value
+            return f"{value} ({self.why})" if self.why else value
         return f"{value} ({self.low * scale:,.{digits}f}–{self.high * scale:,.{digits}f})"
 
 
@@ -48,6 +49,8 @@ class Fit:
     predicted: list[float]
     r_squared: float | None
     terms: tuple[str, ...] = field(default=())
+    covariance: np.ndarray | None = None  # of the parameters, in ``terms`` order; None for an exact fit
+    dof: int = 0  # residual degrees of freedom
 
     def per(self, term: str) -> Parameter | None:
         return self.parameters.get(term)
@@ -79,7 +82,7 @@ def fit(cells: list[Cell], terms: tuple[str, ...] = ("request", "document")) -> 
     beta, *_ = np.linalg.lstsq(xw, yw, rcond=None)
     residuals = yw - xw @ beta
     dof = len(cells) - len(terms)
-    parameters = {}
+    parameters, covariance = {}, None
     if dof > 0:
         sigma2 = float(residuals @ residuals) / dof
         covariance = sigma2 * np.linalg.inv(xw.T @ xw)
@@ -88,12 +91,13 @@ def fit(cells: list[Cell], terms: tuple[str, ...] = ("request", "document")) -> 
             half = t * math.sqrt(max(covariance[i, i], 0.0))
             parameters[term] = Parameter(term, float(beta[i]), max(float(beta[i] - half), 0.0), float(beta[i] + half))
     else:
-        parameters = {term: Parameter(term, float(beta[i]), None, None) for i, term in enumerate(terms)}
+        exact = f"exact: {len(cells)} cells for {len(terms)} costs, no interval"
+        parameters = {term: Parameter(term, float(beta[i]), None, None, exact) for i, term in enumerate(terms)}
     predicted = x @ beta
     total = float(((y - y.mean()) ** 2).sum())  # R² of the times themselves (the weighted response is 1 for every cell)
     r_squared = 1.0 - float(((y - predicted) ** 2).sum()) / total if total > 0 and dof > 0 else None
     predicted = [float(v) for v in predicted]
-    return Fit(parameters, cells, predicted, r_squared, tuple(terms))
+    return Fit(parameters, cells, predicted, r_squared, tuple(terms), covariance, dof)
 
 
 def compare_sentence(here: Fit, there: Fit, what: str = "the speed-ups") -> str:

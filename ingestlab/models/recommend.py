@@ -3,19 +3,21 @@ maximum throughput, and the number of clients at the peak N* with its throughput
 the reason the points cannot support a fit (too few, or a poor fit), never a number the data do not carry.
 
 Bulk size: with the clients fixed, a document costs ``c`` and a request ``r``, so 1/throughput = c + r/b; the maximum
-is 1/c, and throughput is within 5 % of it from b* = 19·r/c on. The interval of b* comes from drawing (r, c) from
-the fit's own uncertainty (a parametric bootstrap).
+is 1/c, and throughput is within 5 % of it from b* = 19·r/c on. The interval of b* is the delta method on
+log b* = log r − log c with the fit's covariance of r and c (their estimates are negatively correlated: drawing them
+apart overstated the spread) and its own degrees of freedom; there is none where the fit is exact or r's interval
+reaches 0 (a bound: said in words). Clients: N* of the Universal Scalability Law, its interval from σ and κ together.
 """
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
-import numpy as np
+from scipy import stats
 
 from ingestlab.models import linear, usl
 
 WITHIN = 0.05
-DRAWS = 4000
 
 
 @dataclass(frozen=True)
@@ -27,7 +29,22 @@ class Recommendation:
     high: float | None = None
 
 
-def bulk_size(points: list[tuple[float, float]], seed: int = 1) -> Recommendation:
+def _log_ratio_interval(fitted: linear.Fit) -> tuple[tuple[float, float] | None, str]:
+    """The 95 % interval of r/c (delta method on log r − log c with their covariance), or None and why not."""
+    r, c = fitted.per("request"), fitted.per("document")
+    if fitted.covariance is None:
+        return None, r.why or "no interval"
+    if r.low is not None and r.low <= 0:
+        return None, "no interval: the request cost's interval reaches 0"
+    i, j = fitted.terms.index("request"), fitted.terms.index("document")
+    cov = fitted.covariance
+    var = cov[i, i] / r.value ** 2 + cov[j, j] / c.value ** 2 - 2 * cov[i, j] / (r.value * c.value)
+    half = stats.t.ppf(0.975, fitted.dof) * math.sqrt(max(var, 0.0))
+    ratio = r.value / c.value
+    return (ratio * math.exp(-half), ratio * math.exp(half)), ""
+
+
+def bulk_size(points: list[tuple[float, float]]) -> Recommendation:
     """``points``: (bulk size, docs/s) at fixed clients."""
     cells = [linear.Cell(f"bulk {b:g}", requests=1.0 / b, documents=1.0, seconds=1.0 / x) for b, x in points if b and x]
     if len({c.requests for c in cells}) < 3:
@@ -42,17 +59,11 @@ def bulk_size(points: list[tuple[float, float]], seed: int = 1) -> Recommendatio
                               + (f"(R² {fitted.r_squared:.2f})" if fitted.r_squared is not None else "(a negative cost)"))
     factor = 1.0 / (1.0 - WITHIN) - 1.0
     best = r.value / (c.value * factor)
-    low = high = None
-    if r.low is not None:
-        rng = np.random.default_rng(seed)
-        rs = rng.normal(r.value, (r.high - r.value) / 1.96, DRAWS)
-        cs = rng.normal(c.value, (c.high - c.value) / 1.96, DRAWS)
-        keep = (cs > 0) & (rs >= 0)
-        draws = rs[keep] / (cs[keep] * factor)
-        low, high = (float(v) for v in np.percentile(draws, [2.5, 97.5]))
+    found, why = _log_ratio_interval(fitted)
+    low, high = (found[0] / factor, found[1] / factor) if found else (None, None)
     tried = sorted(b for b, _ in points)
     above = next((b for b in tried if b >= best), None)
-    span = f" (95 %: {low:,.0f}–{high:,.0f})" if low is not None else ""
+    span = f" (95 %: {low:,.0f}–{high:,.0f})" if low is not None else f" ({why})"
     text = (f"the smallest bulk size within {WITHIN:.0%} of the modelled maximum ({1 / c.value:,.0f} docs/s) is about {best:,.0f}{span}"
             + (f"; of the sizes tried, {above:g}" if above is not None else "; larger than any size tried"))
     return Recommendation("bulk size", text, best, low, high)
@@ -68,10 +79,8 @@ def clients(points: list[tuple[float, float]]) -> Recommendation:
         return Recommendation("clients", f"no peak: throughput keeps rising toward {fitted.lam.value / fitted.sigma.value:,.0f} docs/s "
                               f"(σ {fitted.sigma.value:.3f}, κ 0); more clients keep helping, less and less"
                               if fitted.sigma.value > 0 else "no peak: throughput rises in proportion to the clients")
-    span = ""
-    if fitted.kappa.low is not None and fitted.kappa.high:
-        slow = np.sqrt(max(1 - fitted.sigma.high, 0) / fitted.kappa.high) if fitted.kappa.high > 0 else None
-        fast = np.sqrt(max(1 - fitted.sigma.low, 0) / fitted.kappa.low) if fitted.kappa.low > 0 else None
-        span = f" (95 %: {slow:,.1f}–{fast:,.1f})" if slow is not None and fast is not None else (f" (95 %: from {slow:,.1f})" if slow else "")
+    interval = fitted.peak_interval()
+    span = (f" (95 %: {interval[0]:,.1f}–{interval[1]:,.1f})" if interval else
+            f" (no interval: {fitted.sigma.why or fitted.kappa.why or 'σ or κ has none'})")
     return Recommendation("clients", f"the clients' peak N* is {peak:,.1f}{span}, at {fitted.at(peak):,.0f} docs/s ({fitted.describe()})",
-                          peak)
+                          peak, interval[0] if interval else None, interval[1] if interval else None)

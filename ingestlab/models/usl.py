@@ -3,8 +3,10 @@ nodes, or load drivers): λ the throughput of one, σ the contention (the serial
 crosstalk that makes more N slower beyond the peak N* = √((1−σ)/κ)).
 
 Fitted with scipy's bounded least squares (λ > 0, 0 ≤ σ ≤ 1, κ ≥ 0) on the relative errors, intervals from the
-fit's covariance (Student's t). Three parameters need four points for an interval and at least three for a value;
-fewer, or a fit that explains too little (R² < 0.8), is refused with the reason, never printed as if it held.
+fit's covariance (Student's t), and N*'s from σ and κ together (the delta method on log N*, their covariance kept).
+Three parameters need at least three points for a value and five (2 degrees of freedom) for an interval; a parameter
+at its bound (σ at 0 or 1, κ at 0) has none either: the covariance does not hold there. Fewer points, or a fit that
+explains too little (R² < 0.8), is refused with the reason, never printed as if it held.
 """
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from scipy import optimize, stats
 from ingestlab.models.linear import CannotFit, Parameter
 
 MIN_R_SQUARED = 0.8
+MIN_DOF = 2  # residual degrees of freedom for an interval (a t quantile at 1 is 12.7: no interval to speak of)
 
 
 def throughput(n, lam: float, sigma: float, kappa: float):
@@ -31,6 +34,8 @@ class Usl:
     kappa: Parameter
     points: list[tuple[float, float]]
     r_squared: float | None
+    covariance: np.ndarray | None = None
+    dof: int = 0
 
     @property
     def peak(self) -> float | None:
@@ -38,6 +43,16 @@ class Usl:
         if self.kappa.value <= 0:
             return None
         return math.sqrt(max(1.0 - self.sigma.value, 0.0) / self.kappa.value)
+
+    def peak_interval(self) -> tuple[float, float] | None:
+        """N*'s 95 % interval from σ and κ with their covariance (delta method on log N*), or None where σ or κ has none."""
+        peak = self.peak
+        if peak is None or self.covariance is None or self.sigma.low is None or self.kappa.low is None or self.sigma.value >= 1:
+            return None
+        gradient = np.array([0.0, -0.5 / (1.0 - self.sigma.value), -0.5 / self.kappa.value])  # d log N* / d(λ, σ, κ)
+        se = math.sqrt(max(float(gradient @ self.covariance @ gradient), 0.0))
+        half = stats.t.ppf(0.975, self.dof) * se
+        return peak * math.exp(-half), peak * math.exp(half)
 
     def at(self, n: float) -> float:
         return float(throughput(n, self.lam.value, self.sigma.value, self.kappa.value))
@@ -71,15 +86,19 @@ def fit(points: list[tuple[float, float]]) -> Usl:
     if r_squared is not None and r_squared < MIN_R_SQUARED:
         raise CannotFit(f"the law explains too little of these points (R² {r_squared:.2f} < {MIN_R_SQUARED})")
     parameters = []
+    held = dof >= MIN_DOF and np.all(np.isfinite(covariance))
     for i, name in enumerate(("λ", "σ", "κ")):
-        if dof > 0 and np.all(np.isfinite(covariance)):
+        bound = (name == "σ" and (values[i] <= 1e-9 or values[i] >= 1 - 1e-9)) or (name == "κ" and values[i] <= 1e-12)
+        if held and not bound:
             half = stats.t.ppf(0.975, dof) * math.sqrt(max(covariance[i, i], 0.0))
             low = max(values[i] - half, 0.0)
             high = values[i] + half if name != "σ" else min(values[i] + half, 1.0)
             parameters.append(Parameter(name, float(values[i]), float(low), float(high)))
         else:
-            parameters.append(Parameter(name, float(values[i]), None, None))
-    return Usl(*parameters, points, r_squared)
+            why = ("at its bound: no interval" if bound else
+                   "exact: 3 points for 3 parameters" if dof == 0 else f"{dof} degree of freedom: no interval")
+            parameters.append(Parameter(name, float(values[i]), None, None, why))
+    return Usl(*parameters, points, r_squared, covariance if held else None, dof)
 
 
 def try_fit(points: list[tuple[float, float]]) -> tuple[Usl | None, str | None]:
