@@ -59,6 +59,9 @@ def apply_supplied(document_set, found: Path, test_mode: bool) -> None:
     document_set.number_of_documents = entry["document-count"]
     document_set.uncompressed_size_in_bytes = entry.get("uncompressed-bytes")
     document_set.document_file = str(found)
+    if getattr(document_set, "document_archive", None):  # Rally read a .gz/.bz2 name as an archive of the file: the file it is
+        document_set.document_archive = None
+        document_set.compressed_size_in_bytes = None
     if test_mode and entry["document-count"] > TEST_MODE_DOCS:
         document_set.number_of_documents = TEST_MODE_DOCS
         document_set.document_file = str(one_k_path(found))
@@ -166,11 +169,12 @@ class CorpusProcessor(compat.processor_base()):
                 if how is None:
                     continue
                 data_dirs = _data_dirs(self.cfg, track.name, corpus.name)
-                found = find_supplied(document_set.document_file, data_dirs)
-                if found is None:
-                    raise compat.data_error(f"corpus file {document_set.document_file} of track {track.name} does not exist; "
-                                               f"make it with: {how}")
                 converter = spec(document_set.meta_data).get("converter")
+                # Rally reads a source-file named .gz or .bz2 as an archive of the name without it: the user named the archive
+                named = [n for n in (getattr(document_set, "document_archive", None) if converter else None, document_set.document_file) if n]
+                found = next(filter(None, (find_supplied(n, data_dirs) for n in named)), None)
+                if found is None:
+                    raise compat.data_error(f"corpus file {named[0]} of track {track.name} does not exist; make it with: {how}")
                 if converter and read_meta(found) is None:  # the publisher's file itself: converted once, kept
                     found = convert_supplied(found, converter, data_dirs)
                 apply_supplied(document_set, found, _test_mode(self.cfg))

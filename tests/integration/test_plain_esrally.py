@@ -89,7 +89,7 @@ def test_the_dvf_track_races_a_dvf_file_as_data_gouv_ships_it(es_node, clean_tra
 
     from ingestlab.corpus.dvf import generate, reference
 
-    plain = tmp_path / "full.2020.csv"
+    plain = tmp_path / "made" / "full.2020.csv"  # not beside it: only the downloaded .gz is where the track looks
     generate.write(plain, generate.DvfGenerator(reference.load_communes()).rows(1500), "etalab")
     shipped = tmp_path / "full.2020.csv.gz"
     shipped.write_bytes(gzip.compress(plain.read_bytes()))
