@@ -11,16 +11,21 @@ VENV ?= .venv
 STUDY ?= posts
 BIN := $(VENV)/bin
 
-.PHONY: demo test unit docs install clean
+.PHONY: demo check test unit docs install clean
 
 demo: install
 	$(BIN)/ingestlab demo $(STUDY)
 
-test: install
-	$(BIN)/pytest -v --durations=60 tests
+# the fast tier: the unit tests and the integration tests on the one shared 7.17.29 node, in test mode (or none)
+check: install
+	$(BIN)/pytest -v --durations=20 -m "not integration or check" tests
+
+# everything: the fast tier first, then the rest (the other versions and engines, faults, emulated hardware, scale-out)
+test: check
+	$(BIN)/pytest -v --durations=60 -m "integration and not check" tests
 
 unit: install
-	$(BIN)/pytest -v tests/unit
+	$(BIN)/pytest -v -m "not integration" tests/unit
 
 # every measured figure and CI table of the docs, rendered from its data (tests/matrix.json)
 docs: install

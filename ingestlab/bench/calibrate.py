@@ -76,7 +76,7 @@ def _warm(cluster, setup, stamp, agree, tolerance, most, log) -> list[float]:
 
 
 def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
-        setup: dict | None = None, log=print) -> dict:
+        setup: dict | None = None, processes: int = 2, log=print) -> dict:
     from ingestlab.cluster import lifecycle
     from ingestlab.report import writer
 
@@ -86,7 +86,8 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
     warmups: list[list[float]] = []
     shape = lifecycle.Shape(**SHAPE, **({"version": version} if version else {}))
     placement = ""
-    for half in (races // 2, races - races // 2):  # two node processes
+    shares = [races // processes + (1 if i < races % processes else 0) for i in range(processes)]
+    for half in shares:  # the races spread over node processes (the node restarted and warmed again for each)
         with lifecycle.running(shape, drop_data=True, log=log) as cluster, cores_apart(cluster, log) as placement:
             warmups.append(_warm(cluster, setup, stamp, agree, tolerance, most_warmup, log))
             for _ in range(half):
@@ -94,6 +95,7 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
                 pool.append(race)
                 log(f"[ingestlab] calibration race {len(pool)}/{races}: {_figure(race, setup['task']) or 0:,.0f} docs/s")
     data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started)
+    data["command"] += f" --node-processes {processes}" if processes != 2 else ""
     out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", markdown(data), [], data)
     log(markdown(data))
     log(f"[ingestlab] calibration written to {out}/results.json")
@@ -114,7 +116,7 @@ def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement:
     params = " ".join(f"--track-param {k}={v}" for k, v in setup["params"].items())
     return {"format": 2, "stamp": stamp, "track": setup["track"], "challenge": setup["challenge"], "task": setup["task"],
             "command": f"ingestlab calibrate --races {len(pool)} --track {setup['track']} --challenge {setup['challenge']} {params}",
-            "conditions": f"{len(pool)} identical races kept on a warm node, two node processes, {placement}",
+            "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}",
             "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
             "rates": calibration.rates(main), "races_a_side": calibration.races_a_side(spread, len(main)) if spread else {},
             "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": (first.get("cluster") or {}).get("distribution-version"),

@@ -98,7 +98,10 @@ def cmd_calibrate(args) -> int:
     setup["params"] = {**setup["params"], **options.track_params(args)}
     if args.races < 6:
         raise IngestlabError(f"--races {args.races}: at least 6 (3 against 3 once); 120 give 60 disjoint 1-vs-1 comparisons")
-    calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, version=args.version, setup=setup)
+    if args.node_processes < 1 or args.node_processes > args.races:
+        raise IngestlabError(f"--node-processes {args.node_processes}: from 1 to --races")
+    calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, version=args.version, setup=setup,
+                  processes=args.node_processes)
     return 0
 
 
@@ -141,6 +144,7 @@ def add(sub) -> None:
     cal.add_argument("--agree", type=int, default=3, help="warm-up: consecutive races that must agree before any is kept (default 3)")
     cal.add_argument("--tolerance", type=float, default=5.0, metavar="PERCENT", help="warm-up: how closely they agree (default 5)")
     cal.add_argument("--version", choices=options.VERSIONS, help="the node's Elasticsearch (default: the pack's)")
+    cal.add_argument("--node-processes", type=int, default=2, help="node processes the races spread over, each warmed up (default 2)")
     cal.add_argument("--track", help="a study track (default: eventdata, append-no-conflicts-index-only, index-append)")
     cal.add_argument("--challenge", help="with --track")
     cal.add_argument("--task", help="with --track: the task to calibrate")

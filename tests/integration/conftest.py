@@ -67,13 +67,6 @@ def es_node():
     lifecycle.stop(cluster)
 
 
-@pytest.fixture(scope="module")
-def es_three_nodes():
-    cluster = lifecycle.up(lifecycle.Shape(nodes=3, heap="512m", http_port=29290, transport_port=29390, name="ingestlab-it3"))
-    yield cluster
-    lifecycle.stop(cluster)
-
-
 @pytest.fixture(scope="session")
 def es_tiny_write_queue():
     """A node for fault tests. It rejects writes (HTTP 429) as soon as two wait: the runners must retry, and

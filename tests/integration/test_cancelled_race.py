@@ -6,6 +6,10 @@ import subprocess
 import sys
 import time
 
+import pytest
+
+pytestmark = [pytest.mark.integration, pytest.mark.check]
+
 
 def test_sigterm_to_the_pack_alone_stops_rally_and_its_actors(es_node):
     # full-size posts: minutes of racing left when the signal comes, so Rally cannot simply finish first

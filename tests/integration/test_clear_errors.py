@@ -7,7 +7,7 @@ import pytest
 from ingestlab import paths
 from tests.integration.conftest import ingestlab, plain_esrally, port_1900_taken
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.check]
 
 
 def test_port_in_use():

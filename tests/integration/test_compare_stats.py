@@ -49,6 +49,7 @@ def _metrics_template_without_wildcard(cluster) -> None:
         assert answer.status == 200
 
 
+@pytest.mark.check
 @pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")
 def test_races_in_a_users_elasticsearch_metrics_store_compare_in_every_format(es_node, tmp_path):
     home = tmp_path / "user-home"
@@ -81,10 +82,10 @@ def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_f
     """A small calibration (its rates are the README's job, not a test's): warm-up races not kept, two node processes,
     the calibration file and its table; then a one-race-a-side comparison judged against the floor it measured."""
     env = {"INGESTLAB_RESULTS": str(tmp_path / "results")}
-    proc = ingestlab("calibrate", "--races", "6", "--agree", "2", "--tolerance", "60", "--track-param", "eventdata_docs=5000",
-                     timeout=1200, env=env)
+    proc = ingestlab("calibrate", "--races", "6", "--agree", "2", "--tolerance", "60", "--node-processes", "1",
+                     "--track-param", "eventdata_docs=5000", timeout=1200, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert proc.stdout.count("[ingestlab] warm-up race ") >= 4 and proc.stdout.count("[ingestlab] calibration race ") == 6
+    assert proc.stdout.count("[ingestlab] warm-up race ") >= 2 and proc.stdout.count("[ingestlab] calibration race ") == 6
     assert "| 1 | 3 | " in proc.stdout and "| 3 | 1 | " in proc.stdout and "Races a side to find a change" in proc.stdout
     (stored,) = (tmp_path / "results" / "calibration").glob("*/results.json")
     data = json.loads(stored.read_text())

@@ -11,7 +11,7 @@ from ingestlab.rally import results
 from ingestlab.rally.home import data_cache
 from tests.integration.conftest import get_json, ingestlab
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.check]
 SAMPLES = Path(__file__).parent.parent / "fixtures" / "dvf"
 
 

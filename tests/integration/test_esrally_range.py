@@ -37,7 +37,7 @@ def test_installing_the_pack_keeps_the_users_esrally(old_rally):
     assert version == OLDEST
 
 
-@pytest.mark.parametrize("track", matrix.tracks("plain-2.12"))  # tests/matrix.json (geonames and pmc: their runners are eventdata's)
+@pytest.mark.parametrize("track", matrix.tracks("plain-2.12"))  # tests/matrix.json: a track per kind of runner
 def test_every_track_races_plain_on_the_oldest_esrally(old_rally, es_node, clean_tracks, tmp_path, track):  # noqa: F811
     params = []
     if track in PARAMS:

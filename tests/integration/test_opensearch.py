@@ -1,6 +1,6 @@
 """OpenSearch through opensearch-benchmark: every study workload, exported from the tracks, races in test mode with
-stock ``opensearch-benchmark run`` against the pack's OpenSearch node; and ``ingestlab demo posts --engine opensearch``
-runs end to end."""
+stock ``opensearch-benchmark run`` against the pack's OpenSearch node; ``ingestlab race --engine opensearch`` races and
+reports a study; a sweep provisions both engines side by side."""
 import json
 import os
 import subprocess
@@ -104,8 +104,10 @@ def _log(home) -> str:
     return log.read_text() if log.is_file() else ""
 
 
-def test_demo_posts_on_opensearch_end_to_end():
-    done = ingestlab("demo", "posts", "--engine", "opensearch", "--test-mode", timeout=900)
+def test_a_study_races_on_opensearch_through_osb_and_is_reported(os_node):
+    """`ingestlab race --engine opensearch` on the module's node (what `demo --engine opensearch` runs after provisioning;
+    the pack provisioning OpenSearch is test_a_sweep_puts_both_engines_side_by_side's)."""
+    done = ingestlab("race", "posts", "--engine", "opensearch", "--target-hosts", os_node.hosts, "--test-mode", timeout=900)
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert f"OpenSearch {VERSION}" in done.stdout and "opensearch-benchmark 2.4.0" in done.stdout
     assert "report written to" in done.stdout

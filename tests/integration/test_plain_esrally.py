@@ -26,12 +26,28 @@ PARAMS = {
 LANDED = {"posts": ("posts", 1000), "refresh": ("refresh", 100), "dvf": ("dvf", 1000), "wikipedia": ("wikipedia-dest", 1000),
           "eventdata": ("eventdata", 1000), "geonames": ("geonames", 1000), "pmc": ("pmc", 1000)}
 # (eventdata: test mode cuts what it makes on the fly, 200,000 by default, to 1,000, as Rally cuts a corpus to its -1k file)
-# every challenge of every track; geonames and pmc share eventdata's challenge files (challenges/append-*.j2), so the
+# each track's default challenge, and every other challenge that runs an operation the default does not (the rest run
+# the default's own operations with other clients or counts: esrally info loads them, below, and the rendered-track
+# unit tests check their JSON); geonames and pmc share eventdata's challenge files (challenges/append-*.j2), so the
 # shared challenges race on eventdata and those two tracks race their default challenge
 SHARED = ("geonames", "pmc")
-# the tracks: tests/matrix.json's "plain" row (the docs' CI tables are rendered from it)
-CASES = [(t, c) for t in matrix.tracks("plain") for c in trackinfo.load(paths.TRACKS_DIR / t).challenges
-         if t not in SHARED or c == trackinfo.load(paths.TRACKS_DIR / t).default_challenge]
+
+
+def _operations(info, challenge) -> set:
+    return {(t.operation.get("name"), t.operation_type) for t in info.challenge(challenge).schedule}
+
+
+def raced_challenges(track: str) -> list[str]:
+    info = trackinfo.load(paths.TRACKS_DIR / track)
+    default = info.default_challenge
+    others = [] if track in SHARED else [c for c in info.challenges if c != default and not _operations(info, c) <= _operations(info, default)]
+    return [default, *others]
+
+
+# the tracks: tests/matrix.json's "plain" row (the docs' CI tables are rendered from it); the default challenges are in
+# the fast tier (make check)
+CASES = [pytest.param(t, c, marks=[pytest.mark.check] if c == trackinfo.load(paths.TRACKS_DIR / t).default_challenge else [],
+                      id=f"{t}-{c}") for t in matrix.tracks("plain") for c in raced_challenges(t)]
 GENERATED = ("*-generated-*", "posts-*.json", "geonames-*.json", "pmc-*.json", "*.offset", ".*.lock")
 
 
@@ -45,7 +61,7 @@ def clean_tracks(tmp_path_factory):
     return root / "tracks"
 
 
-@pytest.mark.parametrize("track,challenge", CASES, ids=[f"{t}-{c}" for t, c in CASES])
+@pytest.mark.parametrize("track,challenge", CASES)
 def test_every_challenge_races_with_plain_esrally(es_node, clean_tracks, tmp_path, track, challenge):
     params = []
     if track in PARAMS:  # a JSON file: Rally's inline form splits lists at their commas
@@ -64,6 +80,7 @@ def test_every_challenge_races_with_plain_esrally(es_node, clean_tracks, tmp_pat
         assert get_json(f"{es_node.url}/{index}/_count")["count"] == count
 
 
+@pytest.mark.check
 @pytest.mark.parametrize("track", list(LANDED))
 def test_esrally_info_lists_parameters_and_challenges(clean_tracks, tmp_path, track):
     proc = plain_esrally("info", f"--track-path={clean_tracks / track}", rally_home=tmp_path)
@@ -73,6 +90,7 @@ def test_esrally_info_lists_parameters_and_challenges(clean_tracks, tmp_path, tr
         assert f"Challenge [{name}]" in proc.stdout
 
 
+@pytest.mark.check
 def test_a_supplied_corpus_file_that_is_not_there_is_named_with_the_command_that_makes_it(es_node, clean_tracks, tmp_path):
     proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={clean_tracks / 'dvf'}", f"--target-hosts={es_node.hosts}",
                          "--test-mode", "--track-params=corpus_file:'dvf-2020.json'", rally_home=tmp_path, timeout=120)
@@ -82,6 +100,7 @@ def test_a_supplied_corpus_file_that_is_not_there_is_named_with_the_command_that
     assert "NoneType" not in proc.stdout + proc.stderr and "is too short" not in proc.stdout + proc.stderr
 
 
+@pytest.mark.check
 def test_the_dvf_track_races_a_dvf_file_as_data_gouv_ships_it(es_node, clean_tracks, tmp_path):
     """``corpus_file`` names Etalab's gzipped file itself: the track converts it on first use (into Rally's data cache),
     and races its test-mode cut."""

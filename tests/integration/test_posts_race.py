@@ -9,7 +9,7 @@ from ingestlab import paths
 from ingestlab.rally import results
 from tests.integration.conftest import get_json, ingestlab, plain_esrally, port_1900_taken
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.check]
 TASKS = ["index-api", "bulk-10", "bulk-50", "bulk-100", "bulk-1000", "bulk-10000"]
 
 
@@ -58,16 +58,3 @@ def test_plain_esrally_races_the_track(es_node, tmp_path):
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "index-api" in (tmp_path / "report.md").read_text()
     assert get_json(f"{es_node.url}/posts-plain/_count")["count"] == 1000
-
-
-def test_three_nodes_are_green_and_race_with_a_replica(es_three_nodes):
-    health = get_json(f"{es_three_nodes.url}/_cluster/health")
-    assert health["status"] == "green" and health["number_of_nodes"] == 3
-    proc = ingestlab("race", "posts", "--test-mode", "--challenge", "bulk", "--target-hosts", es_three_nodes.hosts,
-                     "--track-param", "number_of_replicas=1")
-    assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    settings = get_json(f"{es_three_nodes.url}/posts/_settings")["posts"]["settings"]["index"]
-    assert settings["number_of_replicas"] == "1"
-    shards = get_json(f"{es_three_nodes.url}/_cluster/health/posts?wait_for_status=green&timeout=30s")
-    assert shards["status"] == "green" and shards["active_shards"] == 2
-    assert get_json(f"{es_three_nodes.url}/posts/_count")["count"] == 1000

@@ -12,6 +12,7 @@ from tests.integration.conftest import get_json, ingestlab
 pytestmark = pytest.mark.integration
 
 
+@pytest.mark.check
 @pytest.mark.parametrize("track", [t for t in matrix.tracks("race") if t in ("eventdata", "geonames", "pmc")])
 def test_each_track_races_in_test_mode(es_node, track):
     params = ["--track-param", "eventdata_docs=2000"] if track == "eventdata" else []  # test mode cuts it to 1,000

@@ -88,6 +88,7 @@ def test_a_two_cell_sweep_with_repeats_survives_ctrl_c_and_resumes(es_node, tiny
     assert compared.returncode == 0 and "| index-append |" in compared.stdout
 
 
+@pytest.mark.check
 @pytest.mark.parametrize("args,message", [
     (["--grid", "bulk_sise=1,2"], "--grid bulk_sise: track tiny-logs never reads a parameter 'bulk_sise'"),
     (["--grid", "bulk_size=abc"], "track parameter 'bulk_size' of tiny-logs must be an integer (default 5000), got \"abc\""),
@@ -100,11 +101,13 @@ def test_bad_input_is_named_before_any_race(es_node, args, message):
     assert time.monotonic() - started < 30 and "Race id" not in proc.stdout
 
 
+@pytest.mark.check
 def test_a_track_path_without_track_json_is_named(tmp_path):
     proc = sweep("--track-path", str(tmp_path), "--target-hosts", "127.0.0.1:1", "--grid", "bulk_size=1")
     assert proc.returncode == 2 and f"{tmp_path} is not a Rally track: it has no track.json" in proc.stderr
 
 
+@pytest.mark.check
 def test_samples_all_inside_the_warm_up_are_reported_as_exactly_that(es_node, tiny_logs_corpus):
     """The whole 20,000-document corpus is indexed within seconds, inside rally-tracks' usual 120 s warm-up. (Not in
     test mode: Rally's test mode sets every warm-up period to 0.)"""
@@ -116,6 +119,7 @@ def test_samples_all_inside_the_warm_up_are_reported_as_exactly_that(es_node, ti
     assert "| bulk_size=1000 | 1 | no figure: every sample fell inside its warm-up (warmup-time-period 120 s)" in proc.stdout
 
 
+@pytest.mark.check
 def test_a_sweep_over_a_study_track(es_node):
     proc = sweep("posts", "--challenge", "bulk", "--grid", "bulk_size=100,1000", "--test-mode", "--target-hosts", es_node.hosts)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
