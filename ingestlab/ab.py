@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from ingestlab import compare, racing
 from ingestlab.errors import IngestlabError
 from ingestlab.sweep import grid as grids
-from ingestlab.verdicts import calibration, noise
+from ingestlab.verdicts import noise
+from ingestlab.warmup import warm_up
 
 SHAPES = ({"name": "ingestlab-ab-a", "http_port": 29490, "transport_port": 29590, "heap": "1g"},
           {"name": "ingestlab-ab-b", "http_port": 29495, "transport_port": 29595, "heap": "1g"})
@@ -69,22 +70,8 @@ def order(pairs: int, seed: int) -> list[str]:
 
 
 def _race(track_path, target, challenge, params, tags) -> dict:
-    from ingestlab.rally.results import load_race
-
-    result = racing.race(track_path, target, racing.Options(challenge=challenge, tags=tags, params=dict(params)),
-                         log=lambda *_: None, stream=False)
-    return load_race(result.race_id, result.rally_home)[0]
-
-
-def _warm(track_path, target, challenge, s: Side, task: str, tolerance: float, agree: int, stamp: str, log, most: int = 15) -> int:
-    seen: list[float] = []
-    while len(seen) < most:
-        race = _race(track_path, target, challenge, s.params, {"ab": f"{stamp}-warm-up"})
-        seen.append(compare.task_figures(race).get(task) or 0.0)
-        log(f"[ingestlab] ab: warm-up race {len(seen)} ({s.name}'s cluster): {seen[-1]:,.0f}")
-        if calibration.warm(seen, agree, tolerance) is not None:
-            return len(seen)
-    raise IngestlabError(f"the {s.name}'s cluster did not settle: no {agree} races in a row of {most} agreed within {tolerance:.0%}")
+    return racing.race(track_path, target, racing.Options(challenge=challenge, tags=tags, params=dict(params)),
+                       log=lambda *_: None, stream=False).race
 
 
 def run(track_path, challenge: str | None, task: str, baseline: Side, contender: Side, pairs: int | None, seed: int, agree: int,
@@ -113,7 +100,8 @@ def run(track_path, challenge: str | None, task: str, baseline: Side, contender:
             targets[s.name] = racing.Target(hosts=cluster.hosts, engine=cluster.engine)
         targets.setdefault("contender", targets["baseline"])
         for s in ((baseline, contender) if apart else (baseline,)):
-            _warm(track_path, targets[s.name], challenge, s, task, tolerance, agree, stamp, log)
+            warm_up(lambda: compare.task_figures(_race(track_path, targets[s.name], challenge, s.params, {"ab": f"{stamp}-warm-up"})).get(task),
+                    agree, tolerance, f"ab ({s.name}'s cluster)", log)
         for i, name in enumerate(order(count, seed), 1):
             s = baseline if name == "baseline" else contender
             race = _race(track_path, targets[name], challenge, s.params, {"ab": f"{stamp}-{name}"})

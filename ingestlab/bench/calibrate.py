@@ -20,6 +20,7 @@ from pathlib import Path
 from ingestlab import compare, ledger, machine, paths
 from ingestlab.verdicts import calibration, stats
 from ingestlab.verdicts.noise import calibration_dir
+from ingestlab.warmup import warm_up
 
 SHAPE = {"name": "ingestlab-calibrate", "http_port": 29470, "transport_port": 29570, "heap": "1g"}
 DEFAULT = {"track": "eventdata", "challenge": "append-no-conflicts-index-only", "task": "index-append",
@@ -49,30 +50,14 @@ def cores_apart(cluster, log):
 
 def _race(cluster, setup: dict, stamp: str, kind: str) -> dict:
     from ingestlab import racing
-    from ingestlab.rally.results import load_race
 
-    result = racing.race(paths.TRACKS_DIR / setup["track"], racing.Target(hosts=cluster.hosts), racing.Options(
+    return racing.race(paths.TRACKS_DIR / setup["track"], racing.Target(hosts=cluster.hosts), racing.Options(
         challenge=setup["challenge"], tags={"calibration": stamp, "kind": kind}, params=dict(setup["params"])),
-        log=lambda *_: None, stream=False)
-    return load_race(result.race_id, result.rally_home)[0]
+        log=lambda *_: None, stream=False).race
 
 
 def _figure(race: dict, task: str) -> float | None:
     return compare.task_figures(race).get(task)
-
-
-def _warm(cluster, setup, stamp, agree, tolerance, most, log) -> list[float]:
-    seen: list[float] = []
-    while len(seen) < most:
-        figure = _figure(_race(cluster, setup, stamp, "warm-up"), setup["task"])
-        seen.append(figure or 0.0)
-        log(f"[ingestlab] warm-up race {len(seen)}: {figure or 0:,.0f} docs/s")
-        if calibration.warm(seen, agree, tolerance) is not None:
-            return seen
-    from ingestlab.errors import IngestlabError
-
-    raise IngestlabError(f"the node did not settle: no {agree} consecutive races of {most} agreed within {tolerance:.0%} "
-                         f"({', '.join(f'{v:,.0f}' for v in seen)}); raise --tolerance or the race's size")
 
 
 def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
@@ -89,7 +74,8 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
     shares = [races // processes + (1 if i < races % processes else 0) for i in range(processes)]
     for half in shares:  # the races spread over node processes (the node restarted and warmed again for each)
         with lifecycle.running(shape, drop_data=True, log=log) as cluster, cores_apart(cluster, log) as placement:
-            warmups.append(_warm(cluster, setup, stamp, agree, tolerance, most_warmup, log))
+            warmups.append(warm_up(lambda: _figure(_race(cluster, setup, stamp, "warm-up"), setup["task"]), agree, tolerance,
+                                   "calibration", log, most_warmup))
             for _ in range(half):
                 race = _race(cluster, setup, stamp, "kept")
                 pool.append(race)

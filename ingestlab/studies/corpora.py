@@ -123,9 +123,12 @@ def scaling_markdown(results: dict[str, dict[str, float]], published: dict, mach
     documents indexed, as the count checks found them}."""
     against = [(t, ratio(r.get("1 node"), published["figures"].get(t, {}).get(ONE_NODE))) for t, r in results.items()]
     against = [(t, x) for t, x in against if x]
+    counts = sorted({n for r in results.values() for n, key in ((1, "1 node"), (3, "3 nodes")) if r.get(key)})
+    refused = (f"No Universal Scalability Law is fitted to the nodes: {len(counts)} node count(s) ({', '.join(map(str, counts)) or 'none'}) "
+               "cannot carry its three parameters, on either side, so the node ratios stand as measured.")
     opening = ("Against the article's one-disk node of 12 cores: one node here indexes "
                + ", ".join(f"{t} at {x:,.2f}×" for t, x in against) + " its rate, on this machine's cores; "
-               "the node and replica ratios below are made each side against itself." if against else "")
+               "the node and replica ratios below are made each side against itself. " if against else "") + refused
     lines = ["## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)", "", *([opening, ""] if opening else []),
              "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) | 1 replica ÷ 0: here / published |",
              "|---|---:|---:|---:|---:|---:|"]
