@@ -68,7 +68,40 @@ def cmd_load(args) -> int:
         for s in chosen:
             figures[s]["peak_rss"] = {k: v for k, v in peaks.items() if k.split("-")[0] == s}
     print(json.dumps(figures if args.study == "all" else figures[args.study], indent=2))
+    entry = _to_ledger(figures, args)
+    if entry:
+        print(f"[ingestlab] ledger entry {entry}")
     return 0
+
+
+UNITS = {"rows_per_s": "rows/s", "docs_per_s": "docs/s", "pages_per_s": "pages/s", "mb_per_s": "MB/s", "ratio": "×",
+         "over_single_stream": "×"}
+
+
+def _to_ledger(figures: dict, args):
+    """The rates the load bench measured, flattened (``dvf.etalab.rows_per_s``), as a ledger entry."""
+    import sys
+    import time
+
+    from ingestlab import ledger
+
+    flat = {}
+
+    def walk(prefix: str, value) -> None:
+        if isinstance(value, dict):
+            for k, v in value.items():
+                walk(f"{prefix}.{k}" if prefix else k, v)
+        elif isinstance(value, (int, float)) and not isinstance(value, bool):
+            unit = next((u for suffix, u in UNITS.items() if prefix.endswith(suffix) or f"{suffix}_" in prefix), None)
+            if unit:
+                flat[prefix] = ledger.Figure(round(float(value), 3), unit, prefix.replace("_", " "))
+
+    walk("", figures)
+    if not flat:
+        return None
+    measure = "; ".join(sorted({v["measure"] for v in figures.values() if isinstance(v, dict) and "measure" in v}))
+    return ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-load", "bench load", "ingestlab " + " ".join(sys.argv[1:]), flat,
+                         conditions=measure)
 
 
 def _add_load(p) -> None:
@@ -87,7 +120,7 @@ def _add_load(p) -> None:
 def cmd_changepoints(args) -> int:
     import sys
 
-    from ingestlab.bench import changepoint_sim
+    from ingestlab.nightly import simulate as changepoint_sim
     from ingestlab.verdicts import noise
 
     sigma = args.sigma / 100.0 if args.sigma else None
