@@ -48,10 +48,10 @@ def cores_apart(cluster, log):
         os.sched_setaffinity(0, set(cores))
 
 
-def _race(cluster, setup: dict, stamp: str, kind: str) -> dict:
+def _race(target, setup: dict, stamp: str, kind: str) -> dict:
     from ingestlab import racing
 
-    return racing.race(paths.TRACKS_DIR / setup["track"], racing.Target(hosts=cluster.hosts), racing.Options(
+    return racing.race(paths.TRACKS_DIR / setup["track"], target, racing.Options(
         challenge=setup["challenge"], tags={"calibration": stamp, "kind": kind}, params=dict(setup["params"])),
         log=lambda *_: None, stream=False).race
 
@@ -60,28 +60,43 @@ def _figure(race: dict, task: str) -> float | None:
     return compare.task_figures(race).get(task)
 
 
-def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
-        setup: dict | None = None, processes: int = 2, log=print) -> dict:
+@contextmanager
+def _node(version: str | None, target_hosts: str | None, log):
+    """The node the races run on, and where it runs: one the pack provisions (its threads on a core of their own), or
+    the given hosts' (where they run is theirs)."""
     from ingestlab.cluster import lifecycle
+    from ingestlab.racing import Target
+
+    if target_hosts:
+        yield Target(hosts=target_hosts), f"against {target_hosts}"
+        return
+    shape = lifecycle.Shape(**SHAPE, **({"version": version} if version else {}))
+    with lifecycle.running(shape, drop_data=True, log=log) as cluster, cores_apart(cluster, log) as placement:
+        yield Target(hosts=cluster.hosts), placement
+
+
+def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
+        setup: dict | None = None, processes: int = 2, target_hosts: str | None = None, log=print) -> dict:
+    """``target_hosts``: calibrate that cluster (one process: the pack cannot restart it) instead of one it provisions."""
     from ingestlab.report import writer
 
     setup = setup or DEFAULT
     stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
     pool: list[dict] = []
     warmups: list[list[float]] = []
-    shape = lifecycle.Shape(**SHAPE, **({"version": version} if version else {}))
     placement = ""
+    processes = 1 if target_hosts else processes
     shares = [races // processes + (1 if i < races % processes else 0) for i in range(processes)]
     for half in shares:  # the races spread over node processes (the node restarted and warmed again for each)
-        with lifecycle.running(shape, drop_data=True, log=log) as cluster, cores_apart(cluster, log) as placement:
-            warmups.append(warm_up(lambda: _figure(_race(cluster, setup, stamp, "warm-up"), setup["task"]), agree, tolerance,
+        with _node(version, target_hosts, log) as (target, placement):
+            warmups.append(warm_up(lambda: _figure(_race(target, setup, stamp, "warm-up"), setup["task"]), agree, tolerance,
                                    "calibration", log, most_warmup))
             for _ in range(half):
-                race = _race(cluster, setup, stamp, "kept")
+                race = _race(target, setup, stamp, "kept")
                 pool.append(race)
                 log(f"[ingestlab] calibration race {len(pool)}/{races}: {_figure(race, setup['task']) or 0:,.0f} docs/s")
     data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started)
-    data["command"] += f" --node-processes {processes}" if processes != 2 else ""
+    data["command"] += f" --target-hosts {target_hosts}" if target_hosts else (f" --node-processes {processes}" if processes != 2 else "")
     out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", markdown(data), [], data)
     log(markdown(data))
     log(f"[ingestlab] calibration written to {out}/results.json")

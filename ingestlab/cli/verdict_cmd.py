@@ -61,10 +61,16 @@ def cmd_compare(args) -> int:
     return 0
 
 
+def _check_agree(args) -> None:
+    if args.agree < 1:
+        raise IngestlabError(f"--agree {args.agree}: at least 1 (the first race of a session is never kept)")
+
+
 def cmd_ab(args) -> int:
     from ingestlab import ab, compare
     from ingestlab.verdicts import noise
 
+    _check_agree(args)
     study = studies.get(args.study)
     track = study.trackinfo()
     challenge = args.challenge or track.default_challenge
@@ -90,6 +96,7 @@ def cmd_ab(args) -> int:
 def cmd_calibrate(args) -> int:
     from ingestlab.bench import calibrate
 
+    _check_agree(args)
     setup = dict(calibrate.DEFAULT)
     if args.track:
         setup = {"track": args.track, "challenge": args.challenge, "task": args.task, "params": {}}
@@ -101,7 +108,7 @@ def cmd_calibrate(args) -> int:
     if args.node_processes < 1 or args.node_processes > args.races:
         raise IngestlabError(f"--node-processes {args.node_processes}: from 1 to --races")
     calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, version=args.version, setup=setup,
-                  processes=args.node_processes)
+                  processes=args.node_processes, target_hosts=args.target_hosts)
     return 0
 
 
@@ -145,6 +152,8 @@ def add(sub) -> None:
     cal.add_argument("--tolerance", type=float, default=5.0, metavar="PERCENT", help="warm-up: how closely they agree (default 5)")
     cal.add_argument("--version", choices=options.VERSIONS, help="the node's Elasticsearch (default: the pack's)")
     cal.add_argument("--node-processes", type=int, default=2, help="node processes the races spread over, each warmed up (default 2)")
+    cal.add_argument("--target-hosts", help="calibrate this running cluster (one node process; where it runs is its own) instead of one "
+                                            "the pack provisions")
     cal.add_argument("--track", help="a study track (default: eventdata, append-no-conflicts-index-only, index-append)")
     cal.add_argument("--challenge", help="with --track")
     cal.add_argument("--task", help="with --track: the task to calibrate")

@@ -79,14 +79,14 @@ def test_races_in_a_users_elasticsearch_metrics_store_compare_in_every_format(es
     assert "service p50 / p90 / p99 ms" in markdown.stdout and "not enough races" in markdown.stdout
 
 
-def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_floor(tmp_path):
-    """A small calibration (its rates are the README's job, not a test's): warm-up races not kept, one node process,
+def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_floor(es_node, tmp_path):
+    """A small calibration of the shared node (its rates are the README's job, not a test's): warm-up races not kept,
     the calibration file and its table; then a one-race-a-side comparison judged against the floor it measured."""
     env = {"INGESTLAB_RESULTS": str(tmp_path / "results")}
-    proc = ingestlab("calibrate", "--races", "6", "--agree", "2", "--tolerance", "60", "--node-processes", "1",
-                     "--track-param", "eventdata_docs=5000", timeout=1200, env=env)
+    proc = ingestlab("calibrate", "--races", "6", "--agree", "1", "--target-hosts", es_node.hosts, "--track-param", "eventdata_docs=5000",
+                     "--track-param", "index_name=calibration-it", timeout=1200, env=env)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert proc.stdout.count("[ingestlab] calibration: warm-up race ") >= 2 and proc.stdout.count("[ingestlab] calibration race ") == 6
+    assert proc.stdout.count("[ingestlab] calibration: warm-up race ") == 1 and proc.stdout.count("[ingestlab] calibration race ") == 6
     assert "| 1 | 3 | " in proc.stdout and "| 3 | 1 | " in proc.stdout and "Races a side to find a change" in proc.stdout
     (stored,) = (tmp_path / "results" / "calibration").glob("*/results.json")
     data = json.loads(stored.read_text())
@@ -101,10 +101,10 @@ def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_f
 def test_ab_races_both_sides_in_random_pairs_on_a_warm_node_and_compares_them(es_node):
     common = "eventdata_docs=5000;index_name=ab-it"
     proc = ingestlab("ab", "eventdata", "--challenge", "append-no-conflicts-index-only", "--baseline", f"{common};bulk_size=1000",
-                     "--contender", f"{common};bulk_size=50", "--races", "3", "--agree", "2", "--tolerance", "60",
+                     "--contender", f"{common};bulk_size=50", "--races", "3", "--agree", "1",
                      "--target-hosts", es_node.hosts, timeout=1200)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert proc.stdout.count("[ingestlab] ab (baseline's cluster): warm-up race ") >= 2 and proc.stdout.count("[ingestlab] ab race ") == 6
+    assert proc.stdout.count("[ingestlab] ab (baseline's cluster): warm-up race ") == 1 and proc.stdout.count("[ingestlab] ab race ") == 6
     assert "against the baseline" in proc.stdout and "| index-append |" in proc.stdout
     # bulk 50 against bulk 1000, three races a side: a real change, called by Welch's test on the race medians
     assert re.search(r"\| index-append \| .* \| slower \(3 vs 3 races, Welch on log medians", proc.stdout), proc.stdout
