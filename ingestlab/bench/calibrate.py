@@ -12,12 +12,15 @@ footnote, and a ledger entry.
 """
 from __future__ import annotations
 
+import itertools
 import os
+import shlex
 import time
 from contextlib import contextmanager
 from pathlib import Path
 
 from ingestlab import compare, ledger, machine, paths
+from ingestlab.errors import IngestlabError
 from ingestlab.verdicts import calibration, stats
 from ingestlab.verdicts.noise import calibration_dir
 from ingestlab.warmup import warm_up
@@ -75,15 +78,59 @@ def _node(version: str | None, target_hosts: str | None, log):
         yield Target(hosts=cluster.hosts), placement
 
 
+def _as_text(params: dict) -> dict:
+    return {k: str(v) for k, v in params.items()}  # a parameter given on the command line is text, Rally keeps it typed
+
+
+def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tuple[list[dict], list[list[float]]]:
+    """The kept races and the warm-up series of earlier calibrations of the same setup (one interrupted, or one run to
+    add races to); a race of another track, challenge or parameters is refused in one line, naming it."""
+    from ingestlab.rally import results
+
+    kept, warmups = [], []
+    for stamp in stamps:
+        found = results.races_with_tags({"calibration": stamp, "kind": "kept"}, rally_home)
+        if not found:
+            raise IngestlabError(f"--pool {stamp}: no kept race of that calibration under {results.races_dir(rally_home or paths.rally_home())}")
+        for race in found:
+            got = (race.get("track"), race.get("challenge"), dict(race.get("track-params") or {}))
+            if got[:2] != (setup["track"], setup["challenge"]) or _as_text(got[2]) != _as_text(setup["params"]):
+                raise IngestlabError(f"--pool {stamp}: race {race.get('race-id')} ran {got[0]} / {got[1]} with {got[2]}, not this "
+                                     f"calibration's {setup['track']} / {setup['challenge']} with {setup['params']}")
+        kept += found
+        # each node process's warm-up: a run of warm-up races, ended by the kept races that followed it
+        series = sorted(found + results.races_with_tags({"calibration": stamp, "kind": "warm-up"}, rally_home),
+                        key=lambda r: r["race-timestamp"])
+        for was_kept, run_ in itertools.groupby(series, key=lambda r: r["user-tags"].get("kind") == "kept"):
+            if not was_kept:
+                warmups.append([w for w in (_figure(r, setup["task"]) for r in run_) if w is not None])
+    return kept, warmups
+
+
+def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from) -> str:
+    """The command line that runs this calibration again (every setting given, the defaults included)."""
+    words = ["ingestlab", "calibrate", "--races", str(races), "--agree", str(agree), "--tolerance", f"{tolerance * 100:g}",
+             "--track", setup["track"], "--challenge", setup["challenge"], "--task", setup["task"]]
+    words += [w for k, v in setup["params"].items() for w in ("--track-param", f"{k}={v}")]
+    words += ["--target-hosts", target_hosts] if target_hosts else ["--node-processes", str(processes)]
+    words += ["--version", version] if version else []
+    words += [w for s in pool_from or [] for w in ("--pool", s)]
+    return shlex.join(words)
+
+
 def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
-        setup: dict | None = None, processes: int = 2, target_hosts: str | None = None, log=print) -> dict:
-    """``target_hosts``: calibrate that cluster (one process: the pack cannot restart it) instead of one it provisions."""
+        setup: dict | None = None, processes: int = 2, target_hosts: str | None = None, pool_from: list[str] | None = None,
+        log=print) -> dict:
+    """``target_hosts``: calibrate that cluster (one process: the pack cannot restart it) instead of one it provisions.
+    ``pool_from``: earlier calibrations' stamps whose kept races join this one's pool (see :func:`pooled`)."""
     from ingestlab.report import writer
 
     setup = setup or DEFAULT
     stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
-    pool: list[dict] = []
-    warmups: list[list[float]] = []
+    pool, warmups = pooled(pool_from or [], setup)
+    earlier = len(pool)
+    if earlier:
+        log(f"[ingestlab] calibration: {earlier} kept races of {', '.join(pool_from)} join the pool")
     placement = ""
     processes = 1 if target_hosts else processes
     shares = [races // processes + (1 if i < races % processes else 0) for i in range(processes)]
@@ -94,14 +141,18 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
             for _ in range(half):
                 race = _race(target, setup, stamp, "kept")
                 pool.append(race)
-                log(f"[ingestlab] calibration race {len(pool)}/{races}: {_figure(race, setup['task']) or 0:,.0f} docs/s")
+                rate = _figure(race, setup["task"])
+                log(f"[ingestlab] calibration race {len(pool) - earlier}/{races}: "
+                    + (f"{rate:,.0f} docs/s" if rate is not None else "no throughput (missing)"))
     data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started)
-    data["command"] += f" --target-hosts {target_hosts}" if target_hosts else (f" --node-processes {processes}" if processes != 2 else "")
+    data["command"] = _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from)
+    if pool_from:
+        data["conditions"] += f"; {earlier} of the races kept by calibration(s) {', '.join(pool_from)} (same setup, earlier node processes)"
+        data["pooled"] = {"stamps": list(pool_from), "races": earlier}
     out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", markdown(data), [], data)
     log(markdown(data))
     log(f"[ingestlab] calibration written to {out}/results.json")
-    ledger.record(stamp, "calibrate", data["command"], _figures(data), data["versions"], data["conditions"],
-                  source=f"results/calibration/{stamp}/results.json")
+    to_ledger(data)
     return data
 
 
@@ -116,7 +167,7 @@ def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement:
     first = pool[0] if pool else {}
     params = " ".join(f"--track-param {k}={v}" for k, v in setup["params"].items())
     return {"format": 2, "stamp": stamp, "track": setup["track"], "challenge": setup["challenge"], "task": setup["task"],
-            "command": f"ingestlab calibrate --races {len(pool)} --track {setup['track']} --challenge {setup['challenge']} {params}",
+            "command": f"ingestlab calibrate --races {len(pool)} --track {setup['track']} --challenge {setup['challenge']} --task {setup['task']} {params}",
             "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}",
             "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
             "rates": calibration.rates(main), "races_a_side": calibration.races_a_side(spread, len(main)) if spread else {},
@@ -129,17 +180,32 @@ def _figures(data: dict) -> dict:
     out = {"sigma": ledger.Figure(round(data["tasks"][data["task"]]["sigma"] * 100, 2), "%", f"σ of log race medians, {data['task']}")}
     for size, got in data["rates"].items():
         for key, (k, n) in got.items():
-            out[f"{size}-{key}"] = ledger.Figure(round(100 * k / n, 1) if n else None, "%", f"{size} race(s) a side: {key} {k}/{n}")
+            what = f"{size} race(s) a side: {key.replace('_', ' ')}"
+            low, high = stats.clopper_pearson(k, n) if n else (None, None)
+            out[f"{size}-{key}"] = ledger.Figure(round(100 * k / n, 1) if n else None, "%", f"{what} {k}/{n}")
+            out[f"{size}-{key}-count"] = ledger.Figure(k, "comparisons", f"{what}: called")
+            out[f"{size}-{key}-of"] = ledger.Figure(n, "comparisons", f"{what}: disjoint comparisons")
+            out[f"{size}-{key}-low"] = ledger.Figure(None if low is None else round(100 * low, 1), "%", f"{what}: exact 95 % interval, low")
+            out[f"{size}-{key}-high"] = ledger.Figure(None if high is None else round(100 * high, 1), "%", f"{what}: exact 95 % interval, high")
     for effect, need in data["races_a_side"].items():
         out[f"races-for-{effect}"] = ledger.Figure(need["with_floor"], "races", f"races a side for a {effect} % change (floor)")
+        out[f"races-for-{effect}-welch"] = ledger.Figure(need["welch"], "races", f"races a side for a {effect} % change (Welch, no floor)")
+    out["races"] = ledger.Figure(len(data["medians"]), "races", "races kept")
     return out
+
+
+def to_ledger(data: dict) -> None:
+    """The calibration's ledger entry (also for a calibration file written before its figures were all recorded)."""
+    ledger.record(data["stamp"], "calibrate", data["command"], _figures(data), data["versions"], data["conditions"],
+                  source=f"results/calibration/{data['stamp']}/results.json", info=data.get("machine"),
+                  date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.strptime(data["stamp"], "%Y-%m-%dT%H%M%S")))
 
 
 def markdown(data: dict) -> str:
     m = data["tasks"].get(data["task"], {})
     lines = [f"## compare, calibrated on this machine ({data['stamp']})", "",
              f"`{data['command']}`: {data['conditions']}; Elasticsearch {data['versions']['version']}; {machine.one_line(data['machine'])}; "
-             f"{data['seconds'] / 60:,.0f} minutes. Noise floor of {data['task']}: σ {m.get('sigma', 0):.1%} of log race medians "
+             f"{data['seconds'] / 60:,.0f} minutes. Noise floor of {data['task']}: σ " + (f"{m['sigma']:.1%}" if m.get('sigma') else "missing") + f" of log race medians "
              f"over {m.get('races')} races. Warm-up races (not kept): " + "; ".join(
                  f"{len(w)} ({calibration.drift_ratio(w):.2f}× first to last)" for w in data["warmups"]) + ".", "",
              "| races a side | comparisons (disjoint) | false alarms (A/A) | a 5 % change found | a 10 % change found |",

@@ -26,8 +26,10 @@ def cmd_nightly(args) -> int:
         raise IngestlabError("--setup chooses clusters the pack provisions; it does not go with --target-hosts")
     if args.overhead and args.client_options:
         raise IngestlabError("--overhead measures a minimal client beside the pack, which speaks plain HTTP: not with --client-options")
+    if args.repeat < 1:
+        raise IngestlabError(f"--repeat {args.repeat}: at least 1 race of each study a night")
     return nightly.run(chosen, target=target, history_file=history, margin=args.margin / 100.0 if args.margin is not None else None,
-                       version=args.version, setups=setups, overhead=args.overhead)
+                       version=args.version, setups=setups, overhead=args.overhead, repeat=args.repeat)
 
 
 def cmd_corpora(args) -> int:
@@ -83,6 +85,8 @@ def add(sub) -> None:
     nt.add_argument("--version", default=DEFAULT_VERSION, choices=options.VERSIONS, help="Elasticsearch of the provisioned node")
     nt.add_argument("--overhead", action="store_true", help="also measure the pack's cost beside a minimal client (small `bench "
                                                                "overhead`), kept and judged in the history like any figure")
+    nt.add_argument("--repeat", type=int, default=1, help="races of each study a night; each task's figure is their median (the race "
+                                                          "is the unit: a night's figure scatters less, and change points come sooner)")
     nt.set_defaults(func=cmd_nightly)
 
     cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")

@@ -108,7 +108,7 @@ def cmd_calibrate(args) -> int:
     if args.node_processes < 1 or args.node_processes > args.races:
         raise IngestlabError(f"--node-processes {args.node_processes}: from 1 to --races")
     calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, version=args.version, setup=setup,
-                  processes=args.node_processes, target_hosts=args.target_hosts)
+                  processes=args.node_processes, target_hosts=args.target_hosts, pool_from=args.pool)
     return 0
 
 
@@ -158,4 +158,7 @@ def add(sub) -> None:
     cal.add_argument("--challenge", help="with --track")
     cal.add_argument("--task", help="with --track: the task to calibrate")
     cal.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="e.g. eventdata_docs=50000 (the default)")
+    cal.add_argument("--pool", action="append", metavar="STAMP", help="repeatable: the kept races of an earlier calibration of the "
+                                                                      "same setup here join this one's (one that was interrupted, or "
+                                                                      "to reach more disjoint comparisons)")
     cal.set_defaults(func=cmd_calibrate)

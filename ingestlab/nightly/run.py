@@ -1,8 +1,9 @@
 """One night: each setup (a provisioned cluster: version, node count, heap; or the given hosts) in turn, every
-study raced small in test mode on it, its figures and headline ratios stored, judged against the previous
+study raced small in test mode on it (``repeat`` times: each task's figure is then the median of its races), its figures and headline ratios stored, judged against the previous
 nights of the same setup, and one report with trend charts written."""
 from __future__ import annotations
 
+import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -44,18 +45,21 @@ OVERHEAD = {"rounds": 1, "runs": 2, "scale": 0.2, "tasks": "posts-index,posts-bu
 OVERHEAD_STUDY = "overhead"  # the history files the pack's cost under this name: pack ÷ minimal per task
 
 
-def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None, night: str, overhead: bool, log) -> tuple[dict, dict]:
-    """The night's races on one setup (and the pack's overhead measured there, when asked)."""
+def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None, night: str, overhead: bool, repeat: int,
+                log) -> tuple[dict, dict]:
+    """The night's races on one setup, ``repeat`` of each study (and the pack's overhead measured there, when asked)."""
     from ingestlab.cluster import lifecycle
 
     results, costs = {}, {}
 
     def race_all(t: racing.Target, url: str) -> None:
         for study in studies:
-            log(f"[ingestlab] nightly {night} ({setup.name}): racing {study.name} (test mode)")
-            results[study.name] = racing.race(study.track, t, racing.Options(
-                challenge=study.small_challenge, params=study.small_params, tags={"study": study.name, "nightly": night}, test_mode=True),
-                log=log)
+            results[study.name] = []
+            for n in range(1, repeat + 1):
+                log(f"[ingestlab] nightly {night} ({setup.name}): racing {study.name} (test mode)" + (f", race {n}/{repeat}" if repeat > 1 else ""))
+                results[study.name].append(racing.race(study.track, t, racing.Options(
+                    challenge=study.small_challenge, params=study.small_params, tags={"study": study.name, "nightly": night}, test_mode=True),
+                    log=log))
         if overhead:
             from ingestlab.bench import overhead as bench
 
@@ -73,8 +77,29 @@ def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None
     return results, costs
 
 
+def _medians(values: list[float | None]) -> float | None:
+    kept = [v for v in values if v is not None]
+    return statistics.median(kept) if kept else None
+
+
+def night_figures(study: Study, results: list, published: dict) -> tuple[dict, dict]:
+    """Each task's figure of the night and the study's headline ratios: with several races, the median over them (the
+    race is the unit; a task a race lacks is left out of its median, never counted as 0)."""
+    per_race = [compare.task_figures(r.race) for r in results]
+    tasks = dict.fromkeys(t for f in per_race for t in f)
+    figures = {t: _medians([f.get(t) for f in per_race]) for t in tasks}
+    headlines = {}
+    for result in results:
+        for h in study.headlines(result, published):
+            if h.is_ratio:
+                headlines.setdefault(h.key, []).append(h)
+    here = {k: _medians([h.here for h in hs]) for k, hs in headlines.items()}
+    figures.update({history.HEADLINE + k: v for k, v in here.items() if v is not None})
+    return figures, {k: hs[-1] for k, hs in headlines.items()}
+
+
 def run(studies: list[Study], target: racing.Target | None = None, history_file: Path | None = None, margin: float | None = None,
-        version: str | None = None, setups: list[Setup] | None = None, overhead: bool = False, log=print) -> int:
+        version: str | None = None, setups: list[Setup] | None = None, overhead: bool = False, repeat: int = 1, log=print) -> int:
     from ingestlab.report import writer
 
     night = time.strftime("%Y-%m-%dT%H%M%S")
@@ -82,7 +107,7 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
     setups = setups or [Setup(version=version)]
     sections, charts, found, missing, races, shifts = [], [], [], [], {}, []
     for setup in setups:
-        results, costs = _race_setup(setup, studies, target, night, overhead, log)
+        results, costs = _race_setup(setup, studies, target, night, overhead, repeat, log)
         if costs:
             rows = history.regressions(db, OVERHEAD_STUDY, night, costs, margin, setup.name)
             found += [r for r in rows if r["regression"]]
@@ -94,17 +119,18 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
                 OVERHEAD_STUDY, setup.name, history.series(db, OVERHEAD_STUDY, setup.name), history.annotations(db, setup.name), {},
                 [r["task"] for r in rows if r["missing"]], machine.one_line())))
         for study in studies:
-            result = results[study.name]
-            figures = compare.task_figures(result.race)
+            result = results[study.name][-1]
             published = study.published_figures()
-            headlines = {h.key: h for h in study.headlines(result, published) if h.is_ratio}  # (a drop is a regression)
-            figures.update({history.HEADLINE + k: h.here for k, h in headlines.items() if h.here is not None})
+            figures, headlines = night_figures(study, results[study.name], published)  # (a headline's drop is a regression)
             rows = history.regressions(db, study.name, night, figures, margin, setup.name)
             found += [r for r in rows if r["regression"]]
             missing += [r for r in rows if r["missing"]]
             report = study.report(result)
             where = f"{study.name} on {setup.name}"
-            sections.append(_history_table(where, rows) + "\n" + report.markdown)
+            ids = ", ".join(r.race_id for r in results[study.name])
+            kept = (f"Tonight's figures: the median of {len(results[study.name])} races ({ids}); the report below is the last one's.\n\n"
+                    if repeat > 1 else "")
+            sections.append(_history_table(where, rows) + "\n" + kept + report.markdown)
             charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
             history.store(db, night, setup.name, study.name, figures, result.race_id, result.es_version)
             db.commit()
@@ -117,7 +143,7 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
                 {k: h.published for k, h in headlines.items()}, [r["task"] for r in rows if r["missing"]],
                 f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}",
                 {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
-            races[f"{setup.name}/{study.name}"] = result.race_id
+            races[f"{setup.name}/{study.name}"] = [r.race_id for r in results[study.name]] if repeat > 1 else result.race_id
     regressing = [s for s in shifts if s["change"] < 0 and not s["task"].startswith(history.HEADLINE)]
     verdict = _verdict(found, missing, regressing)
     text = (f"# ingestlab nightly {night}\n\n{verdict}\n\nThis machine: {machine.one_line()}. Setups: "

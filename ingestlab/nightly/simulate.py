@@ -48,8 +48,13 @@ def markdown(data: dict) -> str:
 
 
 def to_ledger(data: dict, command: str) -> None:
-    figures = {key: ledger.Figure(round(100 * k / n, 2), "%", f"{key.replace('_', ' ')}: {k}/{n}") for key, (k, n) in
-               ((key, data[key]) for key in ("false_alarms", "found"))}
+    figures = {}
+    for key in ("false_alarms", "found"):
+        k, n = data[key]
+        low, high = clopper_pearson(k, n)
+        figures[key] = ledger.Figure(round(100 * k / n, 2), "%", f"{key.replace('_', ' ')}: {k}/{n}")
+        figures[f"{key}-low"] = ledger.Figure(round(100 * low, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, low")
+        figures[f"{key}-high"] = ledger.Figure(round(100 * high, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, high")
     ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints", "bench changepoints", command, figures,
                   conditions=f"σ {data['sigma']:.3f}, {data['series']} series a kind, {data['nights']} nights, a {data['step']:.0%} step judged "
                              f"{data['after']} nights after; " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()))

@@ -78,8 +78,9 @@ def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_v
     with sqlite3.connect(history) as db:  # a task the first night had and later nights lack (a renamed task, say)
         db.execute("INSERT INTO figures (night, study, task, value, race_id, es_version, setup) "
                    "VALUES (?, 'posts', 'bulk-77', 1000.0, 'r', '7.17.29', 'default')", (night_one,))
-    second = ingestlab("nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts)
+    second = ingestlab("nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts, "--repeat", "2")
     assert second.returncode == 1 and "| bulk-77 | — | 1,000.0 (1) | | | **missing tonight** |" in second.stdout
+    assert re.search(r"Tonight's figures: the median of 2 races \(\S+, \S+\); the report below is the last one's\.", second.stdout)
     assert "**1 task(s) missing tonight** that earlier nights had: default/posts/bulk-77." in second.stdout
     with sqlite3.connect(history) as db:  # the injected regression: every past night five times faster
         db.execute("UPDATE figures SET value = value * 5 WHERE task NOT LIKE 'headline:%'")

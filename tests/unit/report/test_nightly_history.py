@@ -62,3 +62,33 @@ def test_a_change_point_that_moves_a_night_or_two_as_history_grows_is_not_new_tw
     other_way = history.record_change_points(db, "default", "posts", "bulk-1000", [(nights[14], 0.15, 0.001)], nights[21], nights[:22])
     far = history.record_change_points(db, "default", "posts", "bulk-1000", [(nights[20], -0.1, 0.001)], nights[24], nights)
     assert other_way == [(nights[14], 0.15, 0.001)] and far == [(nights[20], -0.1, 0.001)]
+
+
+def test_a_night_of_several_races_keeps_each_tasks_median_and_the_median_headline():
+    import copy
+
+    import pytest
+
+    from ingestlab import compare, studies
+    from ingestlab.nightly.run import night_figures
+    from tests.unit.studies.races import race, result
+
+    study = studies.get("posts")
+    docs = []
+    for scale in (1.0, 3.0, 2.0):  # three races: the night's figure is the middle one, not the mean or the last
+        doc = copy.deepcopy(race("posts"))
+        for op in doc["results"]["op_metrics"]:
+            for k in ("min", "median", "max", "mean"):
+                op["throughput"][k] *= scale
+        docs.append(doc)
+    doc = docs[2]
+    doc["results"]["op_metrics"] = [op for op in doc["results"]["op_metrics"] if op["task"] != "bulk-1000"]  # one race lacks a task
+    results = [result("posts", d) for d in docs]
+    figures, headlines = night_figures(study, results, study.published_figures())
+    one = compare.task_figures(docs[0])
+    assert figures["bulk-1000"] == pytest.approx(one["bulk-1000"] * 2.0)  # median of 1× and 3×: the lacking race left out
+    other = next(t for t in one if t != "bulk-1000")
+    assert figures[other] == pytest.approx(one[other] * 2.0)
+    # every task scaled alike keeps the ratio: the headline is each race's own, the race without bulk-1000 has none
+    first = {h.key: h.here for h in study.headlines(results[0], study.published_figures()) if h.is_ratio and h.here is not None}
+    assert first and all(figures["headline:" + k] == pytest.approx(v) for k, v in first.items()) and set(first) <= set(headlines)

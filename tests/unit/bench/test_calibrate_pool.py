@@ -1,0 +1,40 @@
+"""calibrate --pool: an earlier calibration's kept races join the pool, its warm-up series one per node process, and a
+race of another setup is refused in one line naming it (race.json files in a Rally home, as Rally writes them)."""
+import json
+
+import pytest
+
+from ingestlab.bench import calibrate
+from ingestlab.errors import IngestlabError
+from ingestlab.rally import home as rally_paths
+from tests.unit.report.test_compare import race as posts_race
+
+SETUP = {"track": "posts", "challenge": "bulk", "task": "bulk-1000", "params": {"bulk_size": 1000}}
+
+
+def _store(home, n, kind, stamp, minute, params=None, scale=1.0):
+    r = posts_race(scale)
+    r.update({"race-id": f"{stamp}-{n}", "race-timestamp": f"20261127T04{minute:02d}00Z", "track": "posts", "challenge": "bulk",
+              "track-params": params if params is not None else {"bulk_size": "1000"}})
+    r["user-tags"].update({"calibration": stamp, "kind": kind})
+    f = rally_paths.race_json(r["race-id"], home)
+    f.parent.mkdir(parents=True, exist_ok=True)
+    f.write_text(json.dumps(r))
+
+
+def test_kept_races_join_and_each_node_process_keeps_its_warm_up(tmp_path):
+    kinds = ["warm-up", "warm-up", "kept", "kept", "kept", "warm-up", "kept"]  # two node processes, as calibrate races them
+    for n, kind in enumerate(kinds):
+        _store(tmp_path, n, kind, "S1", n, scale=1 + n / 10)
+    _store(tmp_path, 0, "kept", "S2", 30)  # another calibration: not asked for
+    kept, warmups = calibrate.pooled(["S1"], SETUP, tmp_path)
+    assert [r["race-id"] for r in kept] == ["S1-2", "S1-3", "S1-4", "S1-6"]
+    assert [len(w) for w in warmups] == [2, 1]
+
+
+def test_a_race_of_another_setup_or_no_race_at_all_is_refused_in_one_line(tmp_path):
+    _store(tmp_path, 0, "kept", "S1", 0, params={"bulk_size": 50})
+    with pytest.raises(IngestlabError, match=r"--pool S1: race S1-0 ran posts / bulk with \{'bulk_size': 50\}"):
+        calibrate.pooled(["S1"], SETUP, tmp_path)
+    with pytest.raises(IngestlabError, match="--pool S9: no kept race of that calibration"):
+        calibrate.pooled(["S9"], SETUP, tmp_path)
