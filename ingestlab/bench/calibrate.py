@@ -165,9 +165,8 @@ def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement:
     main = per_task.get(setup["task"], [])
     spread = calibration.sigma(main)
     first = pool[0] if pool else {}
-    params = " ".join(f"--track-param {k}={v}" for k, v in setup["params"].items())
     return {"format": 2, "stamp": stamp, "track": setup["track"], "challenge": setup["challenge"], "task": setup["task"],
-            "command": f"ingestlab calibrate --races {len(pool)} --track {setup['track']} --challenge {setup['challenge']} --task {setup['task']} {params}",
+            "command": "",  # the caller's: the command line that runs the calibration again
             "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}",
             "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
             "rates": calibration.rates(main), "races_a_side": calibration.races_a_side(spread, len(main)) if spread else {},
