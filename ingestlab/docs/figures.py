@@ -26,7 +26,7 @@ def reload() -> None:
     _entries.cache_clear()
 
 
-def _run(args: dict) -> ledger.Entry:
+def entry_of(args: dict) -> ledger.Entry:
     if "run" not in args:
         raise IngestlabError("a ledger block needs run=<id>")
     return ledger.find(args["run"], _entries())
@@ -46,17 +46,17 @@ def number(value: float | None, unit: str = "", digits: str | None = None) -> st
 
 
 def figure(args: dict) -> str:
-    f = _run(args).figure(args.get("name", ""))
+    f = entry_of(args).figure(args.get("name", ""))
     return number(f.value, f.unit, args.get("digits"))
 
 
 def published(args: dict) -> str:
-    f = _run(args).figure(args.get("name", ""))
+    f = entry_of(args).figure(args.get("name", ""))
     return number(f.published, f.unit, args.get("digits"))
 
 
 def run(args: dict) -> str:
-    entry = _run(args)
+    entry = entry_of(args)
     m = entry.machine or {}
     where = f"{m.get('cpu', 'unknown CPU')}, {m.get('cores')} cores, {m.get('memory_gib')} GiB"
     what = "race" if re.fullmatch(r"[0-9a-f]{8}(-[0-9a-f-]{27})?", entry.run) else "run"

@@ -24,7 +24,7 @@ def _rate(entry: ledger.Entry, key: str) -> str:
 
 
 def calibration(args: dict) -> str:
-    entry = figures._run(args)
+    entry = figures.entry_of(args)
     sizes = sorted({name.split("-")[0] for name in entry.figures if name.endswith("-false_alarms-of")}, key=int)
     lines = ["| races a side | disjoint comparisons | " + " | ".join(label for _, label in COLUMNS) + " |",
              "|---:|---:|" + "---:|" * len(COLUMNS)]
@@ -41,7 +41,7 @@ def calibration(args: dict) -> str:
 
 
 def changepoints(args: dict) -> str:
-    entry = figures._run(args)
+    entry = figures.entry_of(args)
     lines = ["| | count | rate | exact 95 % interval |", "|---|---:|---:|---:|"]
     for key, label in (("false_alarms", "series with a false change point"), ("found", "steps found in time")):
         f = entry.figure(key)
