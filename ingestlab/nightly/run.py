@@ -3,7 +3,6 @@ study raced small in test mode on it (``repeat`` times: each task's figure is th
 nights of the same setup, and one report with trend charts written."""
 from __future__ import annotations
 
-import statistics
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -77,23 +76,18 @@ def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None
     return results, costs
 
 
-def _medians(values: list[float | None]) -> float | None:
-    kept = [v for v in values if v is not None]
-    return statistics.median(kept) if kept else None
-
-
 def night_figures(study: Study, results: list, published: dict) -> tuple[dict, dict]:
     """Each task's figure of the night and the study's headline ratios: with several races, the median over them (the
     race is the unit; a task a race lacks is left out of its median, never counted as 0)."""
     per_race = [compare.task_figures(r.race) for r in results]
     tasks = dict.fromkeys(t for f in per_race for t in f)
-    figures = {t: _medians([f.get(t) for f in per_race]) for t in tasks}
+    figures = {t: trends.median_or_none([f.get(t) for f in per_race]) for t in tasks}
     headlines = {}
     for result in results:
         for h in study.headlines(result, published):
             if h.is_ratio:
                 headlines.setdefault(h.key, []).append(h)
-    here = {k: _medians([h.here for h in hs]) for k, hs in headlines.items()}
+    here = {k: trends.median_or_none([h.here for h in hs]) for k, hs in headlines.items()}
     figures.update({history.HEADLINE + k: v for k, v in here.items() if v is not None})
     return figures, {k: hs[-1] for k, hs in headlines.items()}
 

@@ -72,5 +72,7 @@ def chart(study: str, setup: str, series: dict[str, list[tuple[str, float]]], no
     return plot.png(fig)
 
 
-def median_or_none(values: list[float]) -> float | None:
-    return statistics.median(values) if values else None
+def median_or_none(values: list[float | None]) -> float | None:
+    """The median of the values there are (a missing one is left out, never counted as 0); None when there is none."""
+    kept = [v for v in values if v is not None]
+    return statistics.median(kept) if kept else None
