@@ -45,7 +45,7 @@ def changepoints(args: dict) -> str:
     lines = ["| | count | rate | exact 95 % interval |", "|---|---:|---:|---:|"]
     for key, label in (("false_alarms", "series with a false change point"), ("found", "steps found in time")):
         f = entry.figure(key)
-        counted = f.label.rsplit(" ", 1)[-1]  # "k/n", as the run recorded it
+        counted = f"{entry.figure(key + '-count').value:.0f}/{entry.figure(key + '-of').value:.0f}"
         low, high = (entry.figures.get(f"{key}-low"), entry.figures.get(f"{key}-high"))
         interval = f"{low.value:.1f}–{high.value:.1f} %" if low and high and low.value is not None and high.value is not None else "—"
         lines.append(f"| {label} | {counted} | {figures.number(f.value, '%', '1')} | {interval} |")

@@ -53,6 +53,8 @@ def to_ledger(data: dict, command: str) -> None:
         k, n = data[key]
         low, high = clopper_pearson(k, n)
         figures[key] = ledger.Figure(round(100 * k / n, 2), "%", f"{key.replace('_', ' ')}: {k}/{n}")
+        figures[f"{key}-count"] = ledger.Figure(k, "series", f"{key.replace('_', ' ')}: series called")
+        figures[f"{key}-of"] = ledger.Figure(n, "series", f"{key.replace('_', ' ')}: series simulated")
         figures[f"{key}-low"] = ledger.Figure(round(100 * low, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, low")
         figures[f"{key}-high"] = ledger.Figure(round(100 * high, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, high")
     ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints", "bench changepoints", command, figures,

@@ -42,8 +42,10 @@ def test_a_rate_the_run_did_not_measure_reads_missing_not_zero(monkeypatch):
 
 def test_the_change_point_rates_render_with_their_intervals(monkeypatch):
     found = {"false_alarms": ledger.Figure(0.0, "%", "false alarms: 0/300"), "false_alarms-low": ledger.Figure(0.0, "%"),
-             "false_alarms-high": ledger.Figure(1.22, "%"), "found": ledger.Figure(95.0, "%", "found: 285/300"),
-             "found-low": ledger.Figure(91.9, "%"), "found-high": ledger.Figure(97.2, "%")}
+             "false_alarms-high": ledger.Figure(1.22, "%"), "false_alarms-count": ledger.Figure(0, "series"),
+             "false_alarms-of": ledger.Figure(300, "series"), "found": ledger.Figure(95.0, "%", "found: 285/300"),
+             "found-low": ledger.Figure(91.9, "%"), "found-high": ledger.Figure(97.2, "%"), "found-count": ledger.Figure(285, "series"),
+             "found-of": ledger.Figure(300, "series")}
     entry = _entry("C", "bench changepoints", found)
     monkeypatch.setattr(figures, "_entries", lambda: {"C": entry})
     table = rates.changepoints({"run": "C"})
