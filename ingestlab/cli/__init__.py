@@ -11,11 +11,12 @@ from ingestlab.errors import IngestlabError
 
 
 def parser() -> argparse.ArgumentParser:
-    from ingestlab.cli import bench_cmd, cluster_cmd, corpus_cmd, ledger_cmd, osb_cmd, race_cmd, study_cmd, sweep_cmd, verdict_cmd
+    from ingestlab.cli import (bench_cmd, cluster_cmd, corpus_cmd, ledger_cmd, osb_cmd, race_cmd, redline_cmd, study_cmd, sweep_cmd,
+                               verdict_cmd)
 
     top = argparse.ArgumentParser(prog="ingestlab", description=__doc__.splitlines()[0])
     sub = top.add_subparsers(dest="command", required=True)
-    for module in (cluster_cmd, corpus_cmd, race_cmd, verdict_cmd, study_cmd, sweep_cmd, bench_cmd, osb_cmd, ledger_cmd):
+    for module in (cluster_cmd, corpus_cmd, race_cmd, verdict_cmd, study_cmd, sweep_cmd, redline_cmd, bench_cmd, osb_cmd, ledger_cmd):
         module.add(sub)
     return top
 

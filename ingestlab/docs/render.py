@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 from ingestlab import paths
-from ingestlab.docs import blocks, cli_flags, figures, matrix, rates
+from ingestlab.docs import blocks, cli_flags, figures, matrix, rates, redline
 from ingestlab.errors import IngestlabError
 
-RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-flags": cli_flags.table, **figures.RENDERERS, **rates.RENDERERS}
+RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-flags": cli_flags.table, **figures.RENDERERS, **rates.RENDERERS, **redline.RENDERERS}
 # the documents whose every measured figure comes from the ledger (the rest are being moved there, page by page)
 FROM_LEDGER_ONLY = ["README.md"]
 # a figure with a unit, outside any block; and the figures that are no measurement (a confidence level, a target)

@@ -14,27 +14,11 @@ import shlex
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingestlab.cgroup_v1 import CONTROLLERS, mounts
 from ingestlab.errors import IngestlabError
 
-CONTROLLERS = ("cpu", "cpuacct", "memory")
 PERIOD_US = 100_000
 _UNLIMITED = 1 << 62
-
-
-def mounts() -> dict[str, Path]:
-    """Where each cgroup v1 controller is mounted."""
-    found: dict[str, Path] = {}
-    try:
-        lines = Path("/proc/mounts").read_text().splitlines()
-    except OSError:
-        return found
-    for line in lines:
-        parts = line.split()
-        if len(parts) >= 4 and parts[2] == "cgroup":
-            for option in parts[3].split(","):
-                if option in CONTROLLERS:
-                    found.setdefault(option, Path(parts[1]))
-    return found
 
 
 def unavailable_reason() -> str | None:

@@ -18,7 +18,7 @@ import uuid
 from pathlib import Path
 
 from ingestlab import allocator, machine, net, paths
-from ingestlab.errors import IngestlabError
+from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.osb import tool, workloads
 from ingestlab.rally.results import RaceResult
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
@@ -98,7 +98,7 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
     found = test_run_file(test_run_id)
     if proc.returncode != 0 or not found.is_file():
         output = "" if stream else (proc.stdout or "")[-3000:]
-        raise IngestlabError(f"the OSB test run failed (exit {proc.returncode}); its log: {config_dir() / 'logs' / 'benchmark.log'}"
+        raise RaceFailed(f"the OSB test run failed (exit {proc.returncode}); its log: {config_dir() / 'logs' / 'benchmark.log'}"
                              + (f"\n{output}" if output else ""))
     race = as_race(json.loads(found.read_text()))
     return RaceResult(race=race, runner_stats=read_runner_stats(stats_file), machine=machine.describe(),

@@ -30,6 +30,7 @@ RUNNER_STATS_FILE = "ingestlab-runner-stats.jsonl"
 EMULATION_FILE = "ingestlab-emulation.json"
 FOOTPRINT_FILE = "ingestlab-footprint.json"  # what the race cost: duration, peak RSS of Rally's processes, disk
 SAMPLES_FILE = "ingestlab-samples.json"  # each task's throughput samples, as Rally's driver held them (race.json keeps only their summary)
+LATENCY_FILE = "ingestlab-latency-samples.json"  # each task's measured latency samples (ms), as Rally took them
 
 
 def ensure_rally_home(home: Path | None = None) -> Path:
@@ -66,6 +67,10 @@ def emulation_file(race_id: str, home: Path | None = None) -> Path:
 
 def samples_file(race_id: str, home: Path | None = None) -> Path:
     return race_json(race_id, home).with_name(SAMPLES_FILE)
+
+
+def latency_file(race_id: str, home: Path | None = None) -> Path:
+    return race_json(race_id, home).with_name(LATENCY_FILE)
 
 
 def data_cache(home: Path | None = None) -> Path:

@@ -76,8 +76,8 @@ class ClusterFacts:
         return bool(self.modules) and module not in self.modules
 
 
-def _get_json(url: str, authorization: str | None, context, timeout: float):
-    request = urllib.request.Request(url, method="GET")
+def _get_json(url: str, authorization: str | None, context, timeout: float, method: str = "GET"):
+    request = urllib.request.Request(url, method=method)
     if authorization:
         request.add_header("Authorization", authorization)
     with urllib.request.urlopen(request, timeout=timeout, context=context) as response:
@@ -88,9 +88,9 @@ def base_url(host: str, options: dict) -> str:
     return _url(host, options.get("use_ssl") in (True, "true"))
 
 
-def get_json(url: str, options: dict, timeout: float = 5.0):
-    """GET ``url`` with the credentials and TLS settings of Rally's client options (parsed)."""
-    return _get_json(url, _authorization(options), _ssl_context(options), timeout)
+def get_json(url: str, options: dict, timeout: float = 5.0, method: str = "GET"):
+    """GET ``url`` (or another ``method``) with the credentials and TLS settings of Rally's client options (parsed)."""
+    return _get_json(url, _authorization(options), _ssl_context(options), timeout, method)
 
 
 def check_hosts(target_hosts: str, client_options: str | None = None, timeout: float = 5.0) -> ClusterFacts:

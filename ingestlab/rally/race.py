@@ -18,11 +18,12 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingestlab import allocator, machine, net, paths, procs
-from ingestlab.errors import IngestlabError
+from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.driver_watch import DriverStats, DriverWatch
 from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
+from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
 from ingestlab.rally.progress import Progress
 from ingestlab.rally.results import RaceResult
@@ -40,6 +41,7 @@ class Outcome:
     output: str = ""
     seconds: float | None = None  # wall clock of the esrally process
     rally_memory: dict | None = None  # peak RSS of Rally's processes (see footprint.ProcessPeaks)
+    load_side: dict | None = None  # which side was at its CPU limit (see load_side.LoadSide)
 
 
 def environment(race_id: str, home: Path, actor_port: int, progress: Path) -> dict:
@@ -70,12 +72,13 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
         driver_stats = DriverStats(drivers) if drivers is not None else None
         watch = DriverWatch(drivers) if drivers is not None else None
         with open(Path(tmp) / "output.txt", "w+") as captured, Progress(Path(tmp) / "progress.jsonl", log) as progress:
-            started = time.monotonic()
+            started, started_at = time.monotonic(), time.time()
             proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
                                     stderr=None if stream else subprocess.STDOUT)
             marker = f"{RUNNER_STATS_VARIABLE}={env[RUNNER_STATS_VARIABLE]}"
             # load-driver hosts' daemons (a lab's) run the workers: their processes carry the lab's own variable
-            with ProcessPeaks(proc.pid, marker=marker, workers_marker=getattr(drivers, "process_marker", None)) as peaks:
+            with ProcessPeaks(proc.pid, marker=marker, workers_marker=getattr(drivers, "process_marker", None)) as peaks, \
+                    LoadSide(peaks, request.target_hosts, request.client_options) as load_side:
                 try:
                     returncode, stopped_because = _wait(proc, watch, log)
                 except BaseException:  # interrupted or terminated: Rally and its actors go too, not only the pack
@@ -87,11 +90,26 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
         if driver_stats:
             driver_stats.collect(rally_home.runner_stats_file(race_id, home))
         samples = {f["task"]: f["throughput_samples"] for event in progress.events for f in event["tasks"] if f.get("throughput_samples")}
+        latency = {f["task"]: f["latency_samples"] for event in progress.events for f in event["tasks"] if f.get("latency_samples")}
+        spans = task_spans(progress.events, started_at)
         if samples and rally_home.race_json(race_id, home).is_file():
             rally_home.samples_file(race_id, home).write_text(json.dumps(samples))
+        if latency and rally_home.race_json(race_id, home).is_file():  # a percentile Rally leaves out for too few requests
+            rally_home.latency_file(race_id, home).write_text(json.dumps(latency))
     if stopped_because:
         rally_home.race_json(race_id, home).unlink(missing_ok=True)  # a race the pack stopped is not a result
-    return Outcome(race_id, returncode, stopped_because, output, seconds, peaks.summary())
+    return Outcome(race_id, returncode, stopped_because, output, seconds, peaks.summary(), load_side.summary(spans))
+
+
+def task_spans(events: list[dict], started_at: float) -> dict[str, tuple[float, float]]:
+    """Each finished task's wall-clock span: from the join point before it (the race's start for the first) to the
+    one after it, as the progress hook wrote them."""
+    spans, previous = {}, started_at
+    for event in sorted(events, key=lambda e: e["time"]):
+        for figures in event["tasks"]:
+            spans[figures["task"]] = (previous, event["time"])
+        previous = event["time"]
+    return spans
 
 
 def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int, str | None]:
@@ -125,10 +143,10 @@ def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream:
     if outcome.stopped_because:
         raise IngestlabError(f"{outcome.stopped_because}. Rally's log: {rally_home.rally_log(home)}")
     if outcome.returncode != 0 or not race_file.is_file():
-        raise IngestlabError(f"the race failed (exit {outcome.returncode}); Rally's log: {rally_home.rally_log(home)}"
+        raise RaceFailed(f"the race failed (exit {outcome.returncode}); Rally's log: {rally_home.rally_log(home)}"
                              + (f"\n{outcome.output[-3000:]}" if outcome.output else ""))
     race = json.loads(race_file.read_text())
-    footprint = {"seconds": outcome.seconds, "rally_memory": outcome.rally_memory,
+    footprint = {"seconds": outcome.seconds, "rally_memory": outcome.rally_memory, "load_side": outcome.load_side,
                  "indices_bytes": indices_bytes(request.target_hosts, request.client_options) if request.target_hosts else None}
     rally_home.footprint_file(outcome.race_id, home).write_text(json.dumps(footprint))  # for every later report of the race
     return RaceResult(race=race, runner_stats=read_runner_stats(rally_home.runner_stats_file(outcome.race_id, home)),

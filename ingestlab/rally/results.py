@@ -104,6 +104,11 @@ class RaceResult:
     def tasks(self) -> dict[str, TaskResult]:
         return task_results(self.race)
 
+    def latency_samples(self, task: str) -> list[float]:
+        """The task's measured latency samples (ms) as Rally took them, where the pack's race kept them (empty if not)."""
+        f = rally_paths.latency_file(self.race_id, self.rally_home)
+        return list(json.loads(f.read_text()).get(task, [])) if self.race_id and f.is_file() else []
+
     @property
     def schedule(self):
         """The challenge's tasks as the track declares them (empty when the track is not known)."""

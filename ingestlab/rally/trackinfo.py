@@ -35,6 +35,7 @@ class Task:
     time_period: float | None = None
     warmup_time_period: float | None = None
     tags: tuple[str, ...] = ()
+    target_throughput: float | str | None = None  # the task's "target-throughput" (operations per second)
 
     @property
     def operation_type(self) -> str | None:
@@ -129,7 +130,7 @@ def _task(entry: dict, operations: dict) -> list[Task]:
     return [Task(name=entry.get("name", operation.get("name")), operation=operation, clients=int(entry.get("clients", 1)),
                  iterations=entry.get("iterations"), warmup_iterations=entry.get("warmup-iterations"),
                  time_period=entry.get("time-period"), warmup_time_period=entry.get("warmup-time-period"),
-                 tags=tuple([tags] if isinstance(tags, str) else tags))]
+                 tags=tuple([tags] if isinstance(tags, str) else tags), target_throughput=entry.get("target-throughput"))]
 
 
 @dataclass(frozen=True)

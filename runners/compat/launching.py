@@ -95,6 +95,7 @@ def task_figures(store, name: str) -> dict:
     return {
         "task": name,
         "throughput_samples": [v for v in store.get("throughput", task=name, sample_type=SampleType.Normal) if v is not None],
+        "latency_samples": [v for v in store.get("latency", task=name, sample_type=SampleType.Normal) if v is not None],
         "median": store.get_median("throughput", task=name, sample_type=SampleType.Normal),
         "unit": store.get_unit("throughput", task=name),
         "samples": len(measured),

@@ -1,0 +1,61 @@
+"""Where the cgroup v1 controllers are mounted, and the CPU quota of the group a process is in: read by the emulated
+hosts (:mod:`ingestlab.hosts.cgroups`, which makes groups) and by a race's load-side watch (which only reads them)."""
+from __future__ import annotations
+
+from pathlib import Path
+
+CONTROLLERS = ("cpu", "cpuacct", "memory")
+
+
+def mounts() -> dict[str, Path]:
+    """Where each cgroup v1 controller is mounted."""
+    found: dict[str, Path] = {}
+    try:
+        lines = Path("/proc/mounts").read_text().splitlines()
+    except OSError:
+        return found
+    for line in lines:
+        parts = line.split()
+        if len(parts) >= 4 and parts[2] == "cgroup":
+            for option in parts[3].split(","):
+                if option in CONTROLLERS:
+                    found.setdefault(option, Path(parts[1]))
+    return found
+
+
+def groups_of(pid: int | str = "self") -> dict[str, str]:
+    """Controller → the group path a process is in (``/proc/PID/cgroup``); empty once it is gone."""
+    out: dict[str, str] = {}
+    try:
+        lines = Path(f"/proc/{pid}/cgroup").read_text().splitlines()
+    except OSError:
+        return out
+    for line in lines:
+        _, controllers, path = line.split(":", 2)
+        for c in controllers.split(","):
+            out[c] = path
+    return out
+
+
+def quota_cores(pid: int | str = "self") -> float | None:
+    """The CPU quota (cores) of the ``cpu`` group a process is in, or None when it has none."""
+    root, path = mounts().get("cpu"), groups_of(pid).get("cpu")
+    if root is None or path is None:
+        return None
+    try:
+        quota = int((root / path.lstrip("/") / "cpu.cfs_quota_us").read_text())
+        period = int((root / path.lstrip("/") / "cpu.cfs_period_us").read_text())
+    except (OSError, ValueError):
+        return None
+    return quota / period if quota > 0 else None
+
+
+def usage_seconds(group: str) -> float | None:
+    """CPU time used by every process of a ``cpuacct`` group so far (``cpuacct.usage``), or None when it cannot be read."""
+    root = mounts().get("cpuacct")
+    if root is None:
+        return None
+    try:
+        return int((root / group.lstrip("/") / "cpuacct.usage").read_text()) / 1e9
+    except (OSError, ValueError):
+        return None

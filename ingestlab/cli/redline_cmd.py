@@ -1,0 +1,88 @@
+"""``ingestlab redline``: the highest indexing rate a cluster sustains under a latency target (see :mod:`ingestlab.redline`)."""
+from __future__ import annotations
+
+import shlex
+import sys
+from contextlib import ExitStack
+from pathlib import Path
+
+from ingestlab import racing, studies
+from ingestlab.cli import options
+from ingestlab.errors import IngestlabError
+
+SHAPE = {"name": "ingestlab-redline", "http_port": 29480, "transport_port": 29580}
+
+
+def _command(words: list[str]) -> str:
+    """The command line as given, client options (they may hold credentials) left out."""
+    out, skip = ["ingestlab"], False
+    for w in words:
+        if skip:
+            skip = False
+            continue
+        if w == "--client-options":
+            skip = True
+            continue
+        if not w.startswith("--client-options="):
+            out.append(w)
+    return shlex.join(out)
+
+
+def cmd_redline(args, argv: list[str] | None = None) -> int:
+    from ingestlab.cluster import lifecycle
+    from ingestlab.redline import report, run, target
+
+    if bool(args.track_path) == bool(args.study):
+        raise IngestlabError("redline takes a study name or --track-path DIR (one of them)")
+    study = studies.get(args.study) if args.study else None
+    track = Path(args.track_path) if args.track_path else study.track
+    latency = target.parse(args.latency)
+    errors = target.error_rate(args.error_rate)
+    if not 0 < args.resolution <= 100:
+        raise IngestlabError(f"--resolution {args.resolution}: a percentage above 0, at most 100")
+    if args.probes < 1 or args.clients < 1 or args.agree < 1 or args.max_probes < args.probes:
+        raise IngestlabError("--probes, --clients and --agree: at least 1; --max-probes: at least --probes")
+    with ExitStack() as stack:
+        if args.target_hosts or args.hosts:
+            where = options.target(args)
+        else:
+            version = options.engine_version(args, study.default_version if study else None)
+            shape = lifecycle.Shape(**SHAPE, nodes=args.nodes, version=version, heap=lifecycle.validate_heap(args.heap), engine=args.engine)
+            cluster = stack.enter_context(lifecycle.running(shape))
+            where = racing.Target(hosts=cluster.hosts, client_options=cluster.client_options(), engine=cluster.engine)
+        result = run.run(track, latency, where, challenge=args.challenge, params=options.track_params(args), error_rate=errors,
+                         resolution=args.resolution / 100.0, probes_per_step=args.probes, clients=args.clients, most=args.max_probes,
+                         agree=args.agree, tolerance=args.tolerance / 100.0,
+                         label=study.name if study else None, command=_command(argv or sys.argv[1:]))
+    chart = report.write(result)
+    print("\n".join(report.lines(result)))
+    print(f"\n[ingestlab] redline {result['stamp']}: {result['dir']}/redline.json, {chart}")
+    return 0 if result.get("rate") is not None else 1
+
+
+def add(sub) -> None:
+    p = sub.add_parser("redline", help="the highest indexing rate a cluster sustains while a latency percentile stays under a target")
+    p.add_argument("study", nargs="?", help="a study's track (or --track-path)")
+    p.add_argument("--track-path", help="any track with a redline challenge (a bulk task paced by the track parameter target_throughput)")
+    p.add_argument("--challenge", default="redline", help="the challenge whose paced task the search offers rates to (default redline)")
+    p.add_argument("--latency", required=True, metavar="pNN<=DURATION", help="the target, e.g. p99<=200ms or p90<=1.5s (Rally's latency: "
+                                                                             "from each request's scheduled time)")
+    p.add_argument("--error-rate", default="0", metavar="SHARE", help="the largest share of failed requests a step may have "
+                                                                      "(default 0: the first failed request fails the step, named)")
+    p.add_argument("--resolution", type=float, default=5.0, metavar="PERCENT", help="the search stops when the failed step is within "
+                                                                                   "this much above the sustained one (default 5)")
+    p.add_argument("--probes", type=int, default=3, help="probes (races) the sustained step needs, all passing, spread over the search "
+                                                         "(default 3)")
+    p.add_argument("--max-probes", type=int, default=40, help="races the search may spend at most (default 40)")
+    p.add_argument("--clients", type=int, default=8, help="clients of the full-speed races, and the fewest a probe has (more when the "
+                                                          "offered rate needs them; default 8, as rally-tracks' bulk_indexing_clients)")
+    p.add_argument("--agree", type=int, default=2, help="warm-up: full-speed races in a row that agree before the search starts "
+                                                        "(default 2; their median is the full-speed rate)")
+    p.add_argument("--tolerance", type=float, default=10.0, metavar="PERCENT", help="warm-up: how closely they agree (default 10)")
+    p.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="e.g. bulk_size=1000, redline_time_period=30")
+    p.add_argument("--target-hosts", help="search this running cluster instead of one the pack provisions")
+    p.add_argument("--client-options", help="with --target-hosts (never printed)")
+    p.add_argument("--hosts", help="a lab of test hosts (ingestlab hosts up): the nodes on emulated hardware")
+    p.add_argument("--one-driver", action="store_true", help="with --hosts: one load driver outside the hosts")
+    options.add_shape(p, version=None)
+    p.set_defaults(func=cmd_redline)

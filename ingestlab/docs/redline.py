@@ -1,0 +1,33 @@
+"""Redline searches in the docs, from their ledger entries (``ingestlab redline`` records one each): one row per run,
+with its command and provenance under the table.
+
+    <!-- ingestlab:redline runs=2026-11-27T091500-redline,2026-11-27T093000-redline -->
+    <!-- /ingestlab:redline -->
+"""
+from __future__ import annotations
+
+from ingestlab.docs import figures
+
+
+def table(args: dict) -> str:
+    runs = [r for r in args.get("runs", "").split(",") if r]
+    if not runs:
+        return "(no redline search recorded yet)"
+    lines = ["| track and setup | target | sustainable docs/s | failed at docs/s | full speed docs/s | sustainable ÷ full speed | probes | run |",
+             "|---|---|---:|---:|---:|---:|---:|---|"]
+    notes = []
+    for i, run in enumerate(runs, 1):
+        entry = figures.entry_of({"run": run})
+        f = entry.figures
+        rate, full = f["sustainable"].value, f["full-speed"].value
+        share = "—" if rate is None or not full else f"{rate / full:.0%}"
+        setup = entry.conditions.split("; stopped:")[0]
+        lines.append(f"| {setup}; {entry.versions.get('engine', '')} {entry.versions.get('version') or ''} | {f['target-ms'].label.split('(')[-1].rstrip(')')} "
+                     f"<= {figures.number(f['target-ms'].value, '', '0')} ms | {figures.number(rate, '', '0')} | "
+                     f"{figures.number(f['failed-above'].value, '', '0')} | {figures.number(full, '', '0')} | {share} | "
+                     f"{figures.number(f['probes'].value, '', '0')} | [{i}] |")
+        notes.append(f"[{i}] `{entry.command}`; {figures.run({'run': run})}; stopped: {entry.conditions.split('; stopped: ', 1)[-1]}")
+    return "\n".join(lines + [""] + notes)
+
+
+RENDERERS = {"redline": table}

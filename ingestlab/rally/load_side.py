@@ -1,0 +1,200 @@
+"""Which side of a race was at its limit: the load driver's workers or the cluster's nodes.
+
+A bulk-size × clients figure measured with a saturated load driver measures the driver. While a race runs,
+:class:`LoadSide` looks once a second at the CPU time of each load-driver worker (the processes
+:class:`~ingestlab.rally.footprint.ProcessPeaks` names as workers: a Rally worker is one Python process, so at most
+one core, or less when its cgroup has a CPU quota; a quota the workers share with the rest of Rally, as the pack's
+emulated load driver does, counts for the group as a whole, from its ``cpuacct.usage``) and of each node (read here from ``/proc`` when the node runs on this machine, else from
+``_nodes/stats``: the process's CPU time, and the CPU quota of its cgroup when it has one, else its allocated processors). A node on this machine (its process id is
+a ``java`` here, whose cgroup quota is then read here too) shares the cores with the driver: what it could have had is
+the machine's cores less what the workers used.
+
+Each is judged over the same seconds, task by task: a task's span runs from Rally's join point before it to the one
+after it (the pack's progress hook sees both), and only seconds in which the load driver's workers ran count (not
+Rally starting and stopping, nor the node before and after); a side's figure is the median of its per-second CPU shares
+then. A side is *at its limit* when its
+busiest member's median reaches :data:`SATURATED` of what it could use. The verdict: ``load driver bound`` when a worker was at its limit
+while every node had headroom; ``cluster bound`` when a node was at its limit; ``neither at its limit`` otherwise (a
+race held to a target rate below the knee, or one waiting on the disk or the network).
+"""
+from __future__ import annotations
+
+import os
+import statistics
+import threading
+import time
+from pathlib import Path
+
+from ingestlab.cgroup_v1 import groups_of, quota_cores, usage_seconds
+
+SATURATED = 0.85
+_TICK = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """User and system CPU time of a process (all its threads), or None once it is gone."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return (int(fields[11]) + int(fields[12])) / _TICK
+
+
+def _series(samples: list[tuple[float, float]], step: int = 1) -> dict[float, float]:
+    """CPU shares (cores) by the time of the look that ends each interval, between looks ``step`` apart (a node's own
+    statistics are cached for a second: 3 apart)."""
+    return {t2: (c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[step:]) if t2 > t1}
+
+
+def during(series: dict[float, float], window: set[float]) -> float | None:
+    """The median share over the looks of ``window`` (None when none of them is in the series)."""
+    kept = sorted(v for t, v in series.items() if t in window)
+    return statistics.median(kept) if kept else None
+
+
+class LoadSide:
+    """Samples the workers ``peaks`` finds and the nodes of ``target_hosts`` once a second while the block runs."""
+
+    def __init__(self, peaks, target_hosts: str | None, client_options: str | None = None, interval: float = 1.0):
+        self.peaks, self.interval = peaks, interval
+        self.workers: dict[int, list[tuple[float, float]]] = {}
+        self.worker_quota: dict[int, float | None] = {}  # the quota of its group, as last read while the worker lived
+        self.groups: dict[str, list[tuple[float, float]]] = {}  # a quota'd group the workers run in: its processes' CPU together
+        self.group_quota: dict[str, float] = {}
+        self.nodes: dict[str, list[tuple[float, float]]] = {}
+        self.node_facts: dict[str, dict] = {}
+        self._url = self._options = None
+        if target_hosts:
+            from ingestlab.rally import preflight
+
+            self._options = preflight.parse_client_options(client_options)
+            self._url = preflight.base_url(target_hosts.split(",")[0].strip(), self._options)
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _node_stats(self) -> dict:
+        from ingestlab.rally import preflight
+
+        try:
+            return preflight.get_json(self._url + "_nodes/stats/os,process?filter_path=nodes.*.name,nodes.*.process,nodes.*.os.cgroup.cpu",
+                                      self._options, timeout=2.0).get("nodes", {})
+        except Exception:  # a node that does not answer for a second is a gap in the samples, not a failed race
+            return {}
+
+    def _node_facts(self) -> None:
+        from ingestlab.rally import preflight
+
+        try:
+            nodes = preflight.get_json(self._url + "_nodes/os,process?filter_path=nodes.*.name,nodes.*.os.allocated_processors,nodes.*.process.id",
+                                       self._options, timeout=5.0).get("nodes", {})
+        except Exception:
+            return
+        for node_id, node in nodes.items():
+            pid = (node.get("process") or {}).get("id")
+            local = pid is not None and Path(f"/proc/{pid}/comm").is_file() and Path(f"/proc/{pid}/comm").read_text().strip() == "java"
+            self.node_facts[node_id] = {"name": node.get("name", node_id), "allocated": (node.get("os") or {}).get("allocated_processors"),
+                                        "local": local, "pid": pid, **({"quota": quota_cores(pid)} if local and quota_cores(pid) else {})}
+
+    def look(self) -> None:
+        now = time.time()  # wall clock: the task spans it is matched with are Rally's join points, on the wall clock
+        for pid in list(self.peaks.workers):
+            seconds = cpu_seconds(pid)
+            if seconds is not None:
+                self.workers.setdefault(pid, []).append((now, seconds))
+            quota = quota_cores(pid)  # read at every look: a worker can be moved into a group while it runs
+            if quota is not None or pid not in self.worker_quota:  # an exiting process shows the root group: keep what was seen
+                self.worker_quota[pid] = quota
+                group = groups_of(pid).get("cpuacct")
+                if quota and group:
+                    self.group_quota[group] = quota
+        for group in self.group_quota:
+            used = usage_seconds(group)
+            if used is not None:
+                self.groups.setdefault(group, []).append((now, used))
+        remote = False
+        for node_id, facts in self.node_facts.items():
+            seconds = cpu_seconds(facts["pid"]) if facts.get("local") else None
+            if seconds is not None:
+                self.nodes.setdefault(node_id, []).append((now, seconds))
+            remote = remote or not facts.get("local")
+        if self._url and (remote or not self.node_facts):
+            for node_id, node in self._node_stats().items():
+                if self.node_facts.get(node_id, {}).get("local"):
+                    continue
+                millis = ((node.get("process") or {}).get("cpu") or {}).get("total_in_millis")
+                if millis is not None:
+                    self.nodes.setdefault(node_id, []).append((now, millis / 1000.0))
+                cpu = ((node.get("os") or {}).get("cgroup") or {}).get("cpu") or {}
+                quota, period = cpu.get("cfs_quota_micros"), cpu.get("cfs_period_micros")
+                if quota and period and int(quota) > 0:
+                    self.node_facts.setdefault(node_id, {})["quota"] = int(quota) / int(period)
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.look()
+
+    def __enter__(self) -> "LoadSide":
+        if self._url:
+            self._node_facts()
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+    def summary(self, spans: dict[str, tuple[float, float]] | None = None) -> dict:
+        """Each worker's and node's median CPU share (cores) against what it could use, and the verdict (see the
+        module), over each task's span (``spans``: task → wall-clock start and end, from Rally's join points) under
+        ``tasks``; the longest task's also at the top. Without spans: over the seconds the workers ran."""
+        series = {pid: _series(samples) for pid, samples in self.workers.items()}
+        ran = {t for one in series.values() for t in one}
+        per_task = {task: self._judged(series, {t for t in ran if start < t <= end + 1.0}) for task, (start, end) in (spans or {}).items()}
+        per_task = {task: got for task, got in per_task.items() if got["seconds"]}
+        if not per_task:
+            return {**self._judged(series, ran), "tasks": {}}
+        longest = max(per_task, key=lambda task: per_task[task]["seconds"])
+        return {**per_task[longest], "task": longest, "tasks": per_task}
+
+    def _judged(self, series: dict, window: set[float]) -> dict:
+        limit = {pid: min(1.0, self.worker_quota.get(pid) or 1.0) for pid in series}
+        workers = [{"pid": pid, "cores": _round(during(one, window)), "limit_cores": round(limit[pid], 3)} for pid, one in series.items()
+                   if during(one, window) is not None]
+        # a quota shared by the workers and the rest of Rally (the driver's cgroup): the group against its quota
+        workers += [{"group": group, "cores": _round(during(_series(samples), window)), "limit_cores": round(self.group_quota[group], 3)}
+                    for group, samples in self.groups.items()]
+        driver_cores = sum(w["cores"] or 0.0 for w in workers if "pid" in w)
+        cores = os.cpu_count() or 1
+        nodes = []
+        for node_id, samples in self.nodes.items():
+            facts = self.node_facts.get(node_id, {})
+            own = facts.get("quota") or facts.get("allocated") or cores
+            could = max(0.0, min(own, cores - driver_cores)) if facts.get("local") else own
+            used = during(_series(samples, 1 if facts.get("local") else 3), window)
+            nodes.append({"name": facts.get("name", node_id), "cores": _round(used), "limit_cores": round(own, 3),
+                          "available_cores": round(could, 3), "on_this_machine": bool(facts.get("local"))})
+        return {"workers": workers, "nodes": nodes, "seconds": len(window), **verdict(workers, nodes)}
+
+
+def _round(v: float | None) -> float | None:
+    return round(v, 3) if v is not None else None
+
+
+def verdict(workers: list[dict], nodes: list[dict]) -> dict:
+    """``{"verdict": ..., "why": ...}`` from the summaries of the workers and nodes (see the module); no verdict when
+    either side was not seen (a race of a track whose workers are not named, or a cluster that was not asked)."""
+    if not workers or not nodes:
+        return {"verdict": None, "why": "not seen: " + ("no load-driver worker was named (a track not of the pack)" if not workers
+                                                        else "the nodes' CPU was not read")}
+    busiest = max(workers, key=lambda w: (w["cores"] or 0) / w["limit_cores"])
+    worker_full = (busiest["cores"] or 0) >= SATURATED * busiest["limit_cores"]
+    node = max(nodes, key=lambda n: (n["cores"] or 0) / max(n["available_cores"], 1e-9))
+    node_full = (node["cores"] or 0) >= SATURATED * node["available_cores"]
+    who = f"the load driver's cgroup {busiest['group']}" if "group" in busiest else "busiest worker"
+    worker_text = f"{who} {busiest['cores'] or 0:.2f} of {busiest['limit_cores']:.2f} cores"
+    node_text = f"busiest node {node['name']} {node['cores'] or 0:.2f} of {node['available_cores']:.2f} cores it could use"
+    if node_full:
+        return {"verdict": "cluster bound", "why": f"{node_text}; {worker_text}"}
+    if worker_full:
+        return {"verdict": "load driver bound", "why": f"{worker_text}, while the {node_text}"}
+    return {"verdict": "neither at its limit", "why": f"{worker_text}; {node_text}"}

@@ -1,0 +1,121 @@
+"""One step of the search: race the track's redline challenge at an offered rate, and judge the race.
+
+The offered rate (documents per second) becomes Rally's ``target-throughput`` (bulk requests per second, all clients
+together: the rate ÷ the task's bulk size), through the track parameter ``target_throughput``. Rally then times each
+request from when the schedule meant to send it, so a request that waits behind the schedule counts its wait: past the
+knee the latency grows. A step is judged on that latency percentile, the error rate, and whether the task achieved
+at least :data:`DELIVERED` of the offered rate; a race whose load driver was
+at its limit while the cluster had headroom (:mod:`ingestlab.rally.load_side`) is neither a pass nor a fail.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from pathlib import Path
+
+from ingestlab import racing
+from ingestlab.errors import IngestlabError, RaceFailed
+from ingestlab.redline.search import DRIVER_BOUND, FAIL, PASS, Probe
+from ingestlab.redline.target import LatencyTarget
+
+TARGET_PARAM, CLIENTS_PARAM, PERIOD_PARAM = "target_throughput", "redline_clients", "redline_time_period"
+MOST_CLIENTS = 32
+LEAST_REQUESTS, LEAST_PER_CLIENT = 20, 5  # a probe measures at least this many requests; each client sends at least this many
+DELIVERED = 0.90  # a step sustains its rate only if the task achieved at least this share of it
+
+
+@dataclass(frozen=True)
+class Step:
+    """What every probe of a search shares."""
+
+    track_path: Path
+    challenge: str
+    task: str
+    bulk_size: int
+    params: dict
+    target: racing.Target
+    latency: LatencyTarget
+    error_rate: float
+    tags: dict
+    period: float = 15.0  # the paced task's time period as the track renders it (seconds)
+
+
+def plan(rate: float, step: Step, service_s: float | None, least: int) -> tuple[int, float]:
+    """Clients and time period of a probe at ``rate``. Clients enough that the schedule can deliver it: a client sends
+    one request at a time, so at twice the full-speed service time per request it keeps up with 1 ÷ (2 × service time)
+    requests per second; and no more than ``least`` when fewer give each its :data:`LEAST_PER_CLIENT` requests (a
+    client with nothing to send measures nothing). A period long enough for :data:`LEAST_REQUESTS` requests."""
+    ops = rate / step.bulk_size
+    period = max(step.period, math.ceil(LEAST_REQUESTS / ops))
+    keep_up = math.ceil(ops * service_s * 2) if service_s else 1
+    spread = max(1, math.floor(ops * period / LEAST_PER_CLIENT))
+    return min(MOST_CLIENTS, max(keep_up, min(least, spread))), period
+
+
+def race(step: Step, rate: float | None, clients: int, tags: dict, period: float | None = None, log=lambda *_: None):
+    """A race of the step's challenge at ``rate`` documents per second offered (None: full speed)."""
+    params = {**step.params, CLIENTS_PARAM: clients}
+    params.pop(TARGET_PARAM, None)
+    if rate is not None:
+        params[TARGET_PARAM] = round(rate / step.bulk_size, 6)
+    if period is not None and period != step.period:
+        params[PERIOD_PARAM] = period
+    return racing.race(step.track_path, step.target,
+                       racing.Options(challenge=step.challenge, params=params, tags={**step.tags, **tags},
+                                      on_error="continue" if step.error_rate > 0 else "abort"),
+                       log=log, stream=False)
+
+
+def nearest_rank(samples: list[float], percentile: float) -> float | None:
+    """The percentile of the samples by nearest rank: at fewer than 100 requests, p99 is the highest (never below a sample)."""
+    if not samples:
+        return None
+    ordered = sorted(samples)
+    return ordered[max(0, math.ceil(percentile / 100.0 * len(ordered)) - 1)]
+
+
+def latencies(result, task) -> tuple[dict, int | None]:
+    """The task's latency percentiles: Rally's, and those Rally leaves out for too few requests (it reports p99 from 100
+    requests on) by nearest rank of its own samples; and how many requests were measured."""
+    samples = result.latency_samples(task.task)
+    out = dict(task.latency_ms)
+    for p in ("50", "90", "99", "99.9"):
+        if f"p{p}" not in out and samples:
+            out[f"p{p}"] = nearest_rank(samples, float(p))
+    return out, (len(samples) or None)
+
+
+def judge(step: Step, rate: float, result) -> Probe:
+    task = result.tasks.get(step.task)
+    whole = (result.footprint or {}).get("load_side") or {}
+    load = (whole.get("tasks") or {}).get(step.task) or whole
+    if task is None:
+        return Probe(rate, FAIL, f"the race has no result for task {step.task}", race_id=result.race_id, load_side=load)
+    measured, requests = latencies(result, task)
+    seen = measured.get(step.latency.key)
+    common = dict(latency_ms=measured, throughput=task.throughput_mean, error_rate=task.error_rate or 0.0,
+                  race_id=result.race_id, load_side=load, requests=requests)
+    if load.get("verdict") == "load driver bound":
+        return Probe(rate, DRIVER_BOUND, load.get("why", ""), **common)
+    if (task.error_rate or 0.0) > step.error_rate:
+        return Probe(rate, FAIL, f"error rate {task.error_rate:.2%} > {step.error_rate:.2%}", **common)
+    if seen is None:
+        raise IngestlabError(f"race {result.race_id}: no {step.latency.key} latency for {step.task} (no latency sample kept): "
+                             f"lengthen the probes (--track-param redline_time_period=SECONDS)")
+    if seen > step.latency.ms:
+        return Probe(rate, FAIL, f"{step.latency.key} {seen:,.0f} ms > {step.latency.ms:g} ms", **common)
+    if task.throughput_mean is not None and task.throughput_mean < DELIVERED * rate:
+        return Probe(rate, FAIL, f"achieved {task.throughput_mean:,.0f} docs/s, under {DELIVERED:.0%} of the offered rate", **common)
+    return Probe(rate, PASS, f"{step.latency.key} {seen:,.0f} ms <= {step.latency.ms:g} ms", **common)
+
+
+def probe(step: Step, rate: float, clients: int, number: int, period: float | None = None) -> Probe:
+    """Race and judge one probe; a race that fails (Rally stopped at a request's error) fails the step, naming the error
+    (any other error, e.g. a parameter the track refuses, ends the search)."""
+    try:
+        result = race(step, rate, clients, {"redline-step": f"{rate:.0f}", "redline-probe": str(number)}, period)
+    except RaceFailed as e:
+        lines = [line.strip() for line in str(e).splitlines() if line.strip()]
+        named = next((line for line in reversed(lines[1:]) if "error" in line.lower()), lines[0] if lines else str(e))
+        return Probe(rate, FAIL, f"the race failed: {named}")
+    return judge(step, rate, result)

@@ -1,0 +1,103 @@
+"""A redline result as text (the sustainable rate, the full-speed rate beside it, every step's probes) and as a chart:
+latency percentiles against the offered rate, the target, the redline and the full-speed rate (the hockey stick).
+A value a probe did not measure is shown as missing, never as 0."""
+from __future__ import annotations
+
+import statistics
+from pathlib import Path
+
+from matplotlib.ticker import FuncFormatter
+
+from ingestlab.report import plot
+
+MISSING = plot.MISSING
+
+
+def _n(v, digits: int = 0) -> str:
+    return MISSING if v is None else f"{v:,.{digits}f}"
+
+
+def steps(result: dict) -> list[tuple[float, list[dict]]]:
+    out: dict[float, list[dict]] = {}
+    for p in result["probes"]:
+        out.setdefault(p["rate"], []).append(p)
+    return sorted(out.items())
+
+
+def _median(values: list) -> float | None:
+    kept = [v for v in values if v is not None]
+    return statistics.median(kept) if kept else None
+
+
+def lines(result: dict) -> list[str]:
+    key = f"p{result['latency_target']['percentile']}"
+    target = f"{key} <= {result['latency_target']['ms']:g} ms, error rate <= {result['error_rate']:.2%}"
+    full = result["full_speed"]
+    out = [f"Redline of {result['track']} (challenge {result['challenge']}, task {result['task']}, bulk size {result['bulk_size']}), "
+           f"target {target}; search {result['stamp']}:"]
+    rate, above = result.get("rate"), result.get("failed_above")
+    if rate is not None:
+        share = f", {rate / full['rate']:.0%} of full speed" if full.get("rate") else ""
+        out.append(f"- sustainable: {_n(rate)} docs/s offered: all {len([p for p in result['probes'] if p['rate'] == rate])} of its "
+                   f"probes met the target{share}; the knee lies between it and " + (f"{_n(above)} docs/s, which failed" if above else "the next step up (not probed)"))
+    else:
+        out.append("- sustainable: not found (see why the search stopped)")
+    out.append(f"- full speed: {_n(full.get('rate'))} docs/s (median of the last {len(full.get('races', []))} warm races, "
+               f"{full.get('clients')} client{'s' if full.get('clients') != 1 else ''}; races {', '.join(r[:8] for r in full.get('races', []))})")
+    out.append(f"- stopped: {result['stopped']}")
+    out += ["", f"| offered docs/s | probes | passed | p50 ms | p90 ms | {key} ms (median, lowest–highest) | requests a probe | achieved docs/s | load side |",
+            "|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    for rate_, ps in steps(result):
+        ours = [p["latency_ms"].get(key) for p in ps]
+        seen = [v for v in ours if v is not None]
+        spread = f"{_n(_median(ours))} ({_n(min(seen))}–{_n(max(seen))})" if len(seen) > 1 else _n(_median(ours))
+        verdicts = sorted({(p.get("load_side") or {}).get("verdict") or MISSING for p in ps})
+        out.append(f"| {_n(rate_)} | {len(ps)} | {sum(p['outcome'] == 'pass' for p in ps)} | {_n(_median([p['latency_ms'].get('p50') for p in ps]))} | "
+                   f"{_n(_median([p['latency_ms'].get('p90') for p in ps]))} | {spread} | {_n(_median([p.get('requests') for p in ps]))} | "
+                   f"{_n(_median([p['throughput'] for p in ps]))} | "
+                   f"{', '.join(verdicts)} |")
+    out += ["", f"Latency is Rally's, from each request's scheduled send; a probe of fewer than 100 requests (Rally then reports no "
+                f"p99) has its percentiles read by nearest rank of its own samples, so its {key} is one of its slowest requests."]
+    failed = [p for p in result["probes"] if p["outcome"] != "pass"]
+    if failed:
+        out += ["", "Probes that did not pass: " + "; ".join(f"{_n(p['rate'])} docs/s: {p['why']}" for p in failed[:8])
+                + (f"; and {len(failed) - 8} more" if len(failed) > 8 else "")]
+    return out
+
+
+def chart(result: dict) -> bytes:
+    """Latency percentiles (every probe a dot, each step's median joined) against the offered rate."""
+    fig, ax = plot.new_figure(8.0, 5.0)
+    rows = steps(result)
+    key = f"p{result['latency_target']['percentile']}"
+    for name, style in (("p50", ":"), ("p90", "--"), (key, "-")):
+        xs = [r for r, ps in rows for p in ps if p["latency_ms"].get(name) is not None]
+        ys = [p["latency_ms"][name] for r, ps in rows for p in ps if p["latency_ms"].get(name) is not None]
+        if not xs:
+            continue
+        dots = ax.scatter(xs, ys, s=14, alpha=0.6)
+        mx = [r for r, ps in rows if _median([p["latency_ms"].get(name) for p in ps]) is not None]
+        my = [_median([p["latency_ms"].get(name) for p in ps]) for r, ps in rows if _median([p["latency_ms"].get(name) for p in ps]) is not None]
+        ax.plot(mx, my, style, color=dots.get_facecolor()[0], label=f"{name} latency (median of the probes)")
+    ax.axhline(result["latency_target"]["ms"], color="red", linewidth=1, label=f"target {key} <= {result['latency_target']['ms']:g} ms")
+    if result.get("rate") is not None:
+        ax.axvline(result["rate"], color="green", linewidth=1.5, label=f"sustainable {result['rate']:,.0f} docs/s")
+    if result["full_speed"].get("rate"):
+        ax.axvline(result["full_speed"]["rate"], color="grey", linestyle="--", linewidth=1, label=f"full speed {result['full_speed']['rate']:,.0f} docs/s")
+    ax.set_yscale("log")
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
+    ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}" if str(f"{v:g}")[0] in "25" else ""))
+    ax.set_xlabel("offered rate (documents per second)")
+    ax.set_ylabel("latency (ms, Rally's: from the scheduled send)")
+    ax.set_title(f"Redline: {result['track']}, bulk size {result['bulk_size']}, search {result['stamp']}")
+    ax.legend(fontsize=8)
+    plot.caption(fig, result.get("machine_line") or MISSING, None)
+    return plot.png(fig)
+
+
+def write(result: dict) -> Path:
+    """The chart beside ``redline.json`` and the text as ``redline.md``; the chart's path."""
+    out = Path(result["dir"])
+    (out / "redline.md").write_text("\n".join(lines(result)) + "\n\n![latency against offered rate](redline.png)\n")
+    (out / "redline.png").write_bytes(chart(result))
+    return out / "redline.png"

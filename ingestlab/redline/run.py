@@ -1,0 +1,151 @@
+"""Drive a redline search on one cluster: check the track can be paced, warm the node at full speed (those races give the
+full-speed rate the result is set beside), search, and leave the cluster as it was found (the index the probes wrote is
+deleted). The result is kept as ``results/redline/<stamp>/redline.json`` beside its chart."""
+from __future__ import annotations
+
+import json
+import statistics
+import time
+from dataclasses import asdict
+from pathlib import Path
+
+from ingestlab import paths, racing
+from ingestlab.errors import IngestlabError
+from ingestlab.rally import trackinfo
+from ingestlab.redline import probe as probes
+from ingestlab.redline import search
+from ingestlab.redline.target import LatencyTarget
+from ingestlab.report.plot import here_line
+from ingestlab.warmup import warm_up
+
+CHALLENGE = "redline"
+_MARK = 123457.0  # a rate no track sets itself: the task that shows it is the one the search paces
+
+
+def paced_task(track: trackinfo.TrackInfo, challenge: str) -> trackinfo.Task:
+    """The task of ``challenge`` that takes the track parameter ``target_throughput``, with its bulk size."""
+    if challenge not in track.challenges:
+        raise IngestlabError(f"track {track.name} has no challenge {challenge} (it has {', '.join(track.challenges)}): a redline needs "
+                             f"a challenge whose bulk task takes the track parameter {probes.TARGET_PARAM} (see challenges/redline.j2)")
+    marked = track.with_params({**track.given, probes.TARGET_PARAM: _MARK})
+    found = [t for t in marked.challenge(challenge).schedule if t.target_throughput not in (None, "") and float(t.target_throughput) == _MARK]
+    if not found:
+        raise IngestlabError(f"track {track.name}, challenge {challenge}: no task takes the track parameter {probes.TARGET_PARAM} as its "
+                             f"target-throughput, so the offered rate cannot be set (see challenges/redline.j2)")
+    task = found[0]
+    if not isinstance(task.param("bulk-size"), int) or task.param("bulk-size") < 1:
+        raise IngestlabError(f"track {track.name}, challenge {challenge}: task {task.name} has no bulk-size, so an offered rate in "
+                             f"documents per second cannot be turned into bulk requests per second")
+    if not task.time_period:
+        raise IngestlabError(f"track {track.name}, challenge {challenge}: task {task.name} has no time-period: a probe must run for a "
+                             f"time, whatever its rate")
+    return task
+
+
+def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, challenge: str = CHALLENGE, params: dict | None = None,
+        error_rate: float = 0.0, resolution: float = 0.05, probes_per_step: int = 3, clients: int = 8, agree: int = 2,
+        tolerance: float = 0.10, most: int = 40, label: str | None = None, command: str = "", log=print) -> dict:
+    stamp = time.strftime("%Y%m%dT%H%M%S")
+    params = dict(params or {})
+    track = trackinfo.load(track_path, params)
+    if "index_name" in track.defaults and "index_name" not in params:
+        params["index_name"] = f"ingestlab-redline-{stamp.lower()}"
+        track = track.with_params(params)
+    track.check(unknown=True)
+    task = paced_task(track, challenge)
+    step = probes.Step(Path(track_path), challenge, task.name, task.param("bulk-size"), params, target, latency, error_rate,
+                       {"redline": stamp, **({"study": label} if label else {})}, float(task.time_period))
+    warm: list = []
+
+    def full_speed() -> float | None:
+        result = probes.race(step, None, clients, {"redline-step": "full-speed"})
+        warm.append(result)
+        return (result.tasks.get(task.name) or _nothing).throughput_mean
+
+    try:
+        figures = warm_up(full_speed, agree, tolerance, f"redline {track.name}", log)
+        full = statistics.median(figures[-agree:])
+        kept = warm[-agree:]
+        service = statistics.median([(r.tasks[task.name].service_time("p50") or 0) / 1000.0 for r in kept if task.name in r.tasks]) or None
+        log(f"[ingestlab] redline {track.name}: warm at full speed {full:,.0f} docs/s ({clients} client{'s' if clients != 1 else ''}, "
+            f"median of the last {agree} races); searching for the highest rate with {latency}")
+        count = [0]
+
+        def one(rate: float) -> search.Probe:
+            count[0] += 1
+            chosen, period = probes.plan(rate, step, service, clients)
+            return probes.probe(step, rate, chosen, count[0], period)
+
+        settings = search.Settings(start=full / 8, ceiling=full * 32, floor=full / 256, resolution=resolution, probes=probes_per_step, most=most)
+        outcome = search.search(one, settings, log)
+    finally:
+        _delete_index(target, params.get("index_name"), log)
+    result = {
+        "stamp": stamp, "track": track.name, "track_path": str(track_path), "challenge": challenge, "task": task.name,
+        "bulk_size": step.bulk_size, "latency_target": {"percentile": latency.percentile, "ms": latency.ms}, "error_rate": error_rate,
+        "resolution": resolution, "probes_per_step": probes_per_step, "params": params, "hosts": target.hosts, "engine": target.engine,
+        "full_speed": {"rate": full, "clients": clients, "races": [r.race_id for r in kept], "warm_up": figures,
+                       "service_time_p50_s": service, "load_side": [(r.footprint or {}).get("load_side") for r in kept]},
+        "rate": outcome.rate, "failed_above": outcome.failed_above, "stopped": outcome.stopped,
+        "probes": [asdict(p) for p in outcome.probes],
+        "es_version": warm[-1].es_version if warm else None,
+        "machine_line": here_line(warm[-1]) if warm else None,
+    }
+    out = paths.results_dir() / "redline" / stamp
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "redline.json").write_text(json.dumps(result, indent=2))
+    result["dir"] = str(out)
+    to_ledger(result, command, warm[-1] if warm else None)
+    return result
+
+
+def to_ledger(result: dict, command: str, race) -> None:
+    """The search's ledger entry: the sustainable rate, the failed step above it and the full-speed rate."""
+    from ingestlab import ledger
+
+    key = f"p{result['latency_target']['percentile']}"
+    at = [p for p in result["probes"] if p["rate"] == result["rate"]]
+    figures = {
+        "sustainable": ledger.Figure(None if result["rate"] is None else round(result["rate"], 1), "docs/s",
+                                     f"highest offered rate whose {len(at)} probes all met {key} <= {result['latency_target']['ms']:g} ms"),
+        "failed-above": ledger.Figure(None if result["failed_above"] is None else round(result["failed_above"], 1), "docs/s",
+                                      "the lowest step above it that failed"),
+        "full-speed": ledger.Figure(round(result["full_speed"]["rate"], 1), "docs/s",
+                                    f"full speed, median of {len(result['full_speed']['races'])} warm races"),
+        "probes": ledger.Figure(len(result["probes"]), "races", "probes the search raced"),
+        "target-ms": ledger.Figure(result["latency_target"]["ms"], "ms", f"the latency target ({key})"),
+    }
+    if at:
+        figures["latency-at-sustainable"] = ledger.Figure(round(max(p["latency_ms"].get(key) or 0 for p in at), 1), "ms",
+                                                          f"the highest {key} of its probes")
+    versions = {"engine": result["engine"], "version": result["es_version"], "rally": (race.race or {}).get("rally-version") if race else None}
+    ledger.record(f"{result['stamp']}-redline", "redline", command, figures, versions,
+                  conditions=(f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, bulk size {result['bulk_size']}, "
+                              f"{result['full_speed']['clients']} client(s) at full speed, resolution {result['resolution']:.0%}, "
+                              f"{result['probes_per_step']} probes a step; stopped: {result['stopped']}"),
+                  source=f"results/redline/{result['stamp']}/redline.json")
+
+
+class _Nothing:
+    throughput_mean = None
+
+
+_nothing = _Nothing()
+
+
+def _delete_index(target: racing.Target, index: str | None, log) -> None:
+    """The probes' index goes (the cluster is left as it was found); a cluster that does not answer is named, not hidden."""
+    if not index or not index.startswith("ingestlab-redline-") or not target.hosts:
+        return
+    import urllib.error
+
+    from ingestlab.rally import preflight
+
+    options = preflight.parse_client_options(target.client_options)
+    try:
+        preflight.get_json(preflight.base_url(target.hosts.split(",")[0].strip(), options) + index, options, timeout=30, method="DELETE")
+    except urllib.error.HTTPError as e:
+        if e.code != 404:
+            log(f"[ingestlab] could not delete the probes' index {index}: HTTP {e.code}")
+    except OSError as e:
+        log(f"[ingestlab] could not delete the probes' index {index}: {e}")

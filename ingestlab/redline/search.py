@@ -1,0 +1,156 @@
+"""The search over offered rates: which step to probe next, and what the probes add up to.
+
+1. **Climb** from the first step, doubling, to the first step whose probe fails (or, when the first fails, halve
+   down to the first that passes): a bracket ``[passed, failed]``.
+2. **Bisect** the bracket (geometric midpoints) until the failed step is within ``resolution`` of the passed one.
+3. **Confirm**: the passed step needs ``probes`` passing probes in all. Its later probes are spread (passed, failed,
+   passed, …: the failed step is probed again in between), so a node that drifts during the search does not pass for
+   a knee. A confirming probe that fails makes that step the failed end and the search goes on below it.
+
+The result is the highest rate whose probes *all* met the target, the lowest step above it that failed, and why the
+search stopped. A probe of a step where the load driver was at its limit is neither a pass nor a fail: the search
+stops there and says so (what lies above it was not measured). :func:`search` only decides: it is given a function
+that races one step."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable
+
+PASS, FAIL, DRIVER_BOUND = "pass", "fail", "driver bound"
+
+
+@dataclass(frozen=True)
+class Probe:
+    rate: float  # offered documents per second
+    outcome: str  # PASS, FAIL or DRIVER_BOUND
+    why: str  # e.g. "p99 812 ms > 200 ms"
+    latency_ms: dict = field(default_factory=dict)  # Rally's latency percentiles of the bulk task ("p50", "p90", "p99", ...)
+    throughput: float | None = None  # documents per second the task achieved (its mean)
+    error_rate: float = 0.0
+    race_id: str | None = None
+    load_side: dict | None = None
+    requests: int | None = None  # requests measured (a percentile of fewer than 100 is read by nearest rank)
+
+
+@dataclass(frozen=True)
+class Settings:
+    start: float  # the first offered rate (documents per second)
+    ceiling: float  # the climb stops above this rate: the target was met at every step to here
+    floor: float  # the descent stops below this rate: the target cannot be met
+    resolution: float = 0.05  # the bisection stops when the failed step is within this share above the passed one
+    probes: int = 3  # probes every step of the answer needs, all passing
+    most: int = 40  # probes at most, in all
+
+
+@dataclass
+class Outcome:
+    rate: float | None  # the highest rate whose probes all passed, with at least ``probes`` of them (None: not found)
+    failed_above: float | None  # the lowest rate above it with a failing probe
+    stopped: str  # why the search ended, in a sentence
+    probes: list[Probe]
+
+    def steps(self) -> dict[float, list[Probe]]:
+        out: dict[float, list[Probe]] = {}
+        for p in self.probes:
+            out.setdefault(p.rate, []).append(p)
+        return dict(sorted(out.items()))
+
+
+class _Stop(Exception):
+    pass
+
+
+class _Search:
+    def __init__(self, probe: Callable[[float], Probe], s: Settings, log):
+        self.probe, self.s, self.log = probe, s, log
+        self.history: list[Probe] = []
+
+    def ask(self, rate: float) -> Probe:
+        if len(self.history) >= self.s.most:
+            raise _Stop(f"the search spent its {self.s.most} probes")
+        p = self.probe(rate)
+        self.history.append(p)
+        self.log(f"[ingestlab] redline probe {len(self.history)}: {rate:,.0f} docs/s offered: {p.outcome} ({p.why})")
+        if p.outcome == DRIVER_BOUND:
+            raise _Stop(f"the load driver was at its limit at {rate:,.0f} docs/s offered ({p.why}): what lies above it was not "
+                        f"measured; give the load driver more (load-driver hosts, cores) and search again")
+        return p
+
+    def of(self, rate: float) -> list[Probe]:
+        return [p for p in self.history if p.rate == rate]
+
+    def all_passed(self, rate: float) -> bool:
+        seen = self.of(rate)
+        return bool(seen) and all(p.outcome == PASS for p in seen)
+
+    def bracket(self) -> tuple[float, float]:
+        rate = self.s.start
+        if self.ask(rate).outcome == PASS:
+            while True:
+                if rate * 2 > self.s.ceiling:
+                    raise _Stop(f"the target was met at every step up to {rate:,.0f} docs/s offered, the highest the search "
+                                f"offers ({self.s.ceiling:,.0f}: a multiple of the full-speed rate)")
+                lo, rate = rate, rate * 2
+                if self.ask(rate).outcome != PASS:
+                    return lo, rate
+        while True:
+            hi, rate = rate, rate / 2
+            if rate < self.s.floor:
+                worst = self.of(hi)[-1]
+                raise _Stop(f"the target cannot be met even at the lowest step, {hi:,.0f} docs/s offered ({worst.why})")
+            if self.ask(rate).outcome == PASS:
+                return rate, hi
+
+    def narrow(self, lo: float, hi: float) -> tuple[float, float]:
+        while hi / lo > 1 + self.s.resolution:
+            mid = math.sqrt(lo * hi)
+            if self.ask(mid).outcome == PASS:
+                lo = mid
+            else:
+                hi = mid
+        return lo, hi
+
+    def confirm(self, lo: float, hi: float) -> float | None:
+        """None when ``lo`` kept passing to its last probe; else ``lo`` (a probe of it failed). Two of ``lo``'s probes are
+        never back to back: the failed step ``hi`` is probed again between them."""
+        while len(self.of(lo)) < self.s.probes:
+            if self.history[-1].rate == lo:
+                self.ask(hi)
+            if self.ask(lo).outcome != PASS:
+                return lo
+        return None
+
+    def run(self) -> tuple[float | None, float | None, str]:
+        lo, hi = self.bracket()
+        while True:
+            lo, hi = self.narrow(lo, hi)
+            failed = self.confirm(lo, hi)
+            if failed is None:
+                return lo, hi, (f"{lo:,.0f} docs/s offered met the target in all {len(self.of(lo))} of its probes, and "
+                                f"{hi:,.0f} (within {self.s.resolution:.0%} above it) failed")
+            hi = failed
+            below = [p.rate for p in self.history if p.rate < hi and self.all_passed(p.rate)]
+            if below:
+                lo = max(below)
+                continue
+            lo = hi
+            while True:
+                hi, lo = lo, lo / 2
+                if lo < self.s.floor:
+                    raise _Stop(f"the target cannot be met even at the lowest step, {hi:,.0f} docs/s offered")
+                if self.ask(lo).outcome == PASS:
+                    break
+
+
+def search(probe: Callable[[float], Probe], settings: Settings, log=print) -> Outcome:
+    """Search with ``probe`` (races one offered rate, documents per second, and judges it)."""
+    state = _Search(probe, settings, log)
+    try:
+        rate, failed, stopped = state.run()
+    except _Stop as e:
+        confirmed = [p.rate for p in state.history if state.all_passed(p.rate) and len(state.of(p.rate)) >= settings.probes]
+        rate = max(confirmed) if confirmed else None
+        above = [p.rate for p in state.history if p.outcome == FAIL and (rate is None or p.rate > rate)]
+        return Outcome(rate, min(above) if above else None, str(e), state.history)
+    return Outcome(rate, failed, stopped, state.history)

@@ -1,0 +1,44 @@
+"""Which side of a race was at its limit, from per-second CPU shares (the races: tests/integration/test_redline.py)."""
+import os
+
+from ingestlab.rally import load_side
+
+
+def worker(p90, limit=1.0):
+    return {"pid": 1, "cores": p90, "limit_cores": limit}
+
+
+def node(p90, available, limit=2.0):
+    return {"name": "n1", "cores": p90, "limit_cores": limit, "available_cores": available, "on_this_machine": True}
+
+
+def test_a_worker_at_its_quota_while_the_node_has_headroom_is_load_driver_bound():
+    v = load_side.verdict([worker(0.19, 0.2)], [node(0.4, 1.8)])
+    assert v["verdict"] == "load driver bound" and "0.19 of 0.20 cores" in v["why"]
+
+
+def test_a_node_at_its_limit_is_cluster_bound_whatever_the_driver():
+    assert load_side.verdict([worker(0.3)], [node(0.29, 0.3, limit=0.3)])["verdict"] == "cluster bound"
+    assert load_side.verdict([worker(0.95)], [node(0.9, 1.0)])["verdict"] == "cluster bound"
+
+
+def test_a_paced_race_is_neither_and_an_unseen_side_gives_no_verdict():
+    assert load_side.verdict([worker(0.2)], [node(0.3, 1.8)])["verdict"] == "neither at its limit"
+    v = load_side.verdict([], [node(0.3, 1.8)])
+    assert v["verdict"] is None and "no load-driver worker" in v["why"]
+
+
+def test_each_side_is_judged_over_the_seconds_the_workers_ran():
+    worker = load_side._series([(2.0, 0.0), (3.0, 0.9), (4.0, 1.8), (5.0, 2.7), (6.0, 2.8)])
+    window = set(worker)
+    assert window == {3.0, 4.0, 5.0, 6.0} and load_side.during(worker, window) == 0.9
+    node = load_side._series([(0.0, 0.0), (1.0, 1.9), (2.0, 2.2), (3.0, 2.5), (4.0, 2.8), (5.0, 3.1), (6.0, 3.4), (7.0, 5.3)])
+    assert abs(load_side.during(node, window) - 0.3) < 1e-9  # busy before the workers and after them: not counted
+    assert load_side.during(node, set()) is None
+
+
+def test_this_process_cpu_time_is_read():
+    before = load_side.cpu_seconds(os.getpid())
+    sum(i * i for i in range(2_000_000))
+    assert load_side.cpu_seconds(os.getpid()) > before
+    assert load_side.cpu_seconds(2**22 + 12345) is None

@@ -1,0 +1,96 @@
+"""The redline search decides which rate to probe and what the probes add up to; here a probe is a rule on the rate
+(the races are in tests/integration/test_redline.py)."""
+import pytest
+
+from ingestlab.errors import IngestlabError
+from ingestlab.redline import search, target
+from ingestlab.redline.search import DRIVER_BOUND, FAIL, PASS, Probe, Settings
+
+
+def knee(at: float, flaky: set = frozenset(), driver_at: float | None = None):
+    """Passes below ``at``; the n-th probe (1-based) in ``flaky`` fails whatever its rate."""
+    seen = []
+
+    def probe(rate):
+        seen.append(rate)
+        if driver_at is not None and rate >= driver_at:
+            return Probe(rate, DRIVER_BOUND, "worker at 1.00 of 1.00 cores")
+        ok = rate < at and len(seen) not in flaky
+        return Probe(rate, PASS if ok else FAIL, "p99 ok" if ok else "p99 too high")
+    return probe, seen
+
+
+SETTINGS = Settings(start=1000, ceiling=64_000, floor=100)
+
+
+def test_the_answer_is_within_one_resolution_step_below_the_knee_and_confirmed_by_three_probes():
+    probe, seen = knee(5_500)
+    out = search.search(probe, SETTINGS, log=lambda *_: None)
+    assert 5_500 / 1.05 <= out.rate < 5_500
+    assert out.failed_above >= 5_500 and out.failed_above / out.rate <= 1.05
+    steps = out.steps()
+    assert len(steps[out.rate]) == 3 and all(p.outcome == PASS for p in steps[out.rate])
+    # the climb doubled from the first step to the first failure
+    assert seen[:4] == [1000, 2000, 4000, 8000]
+    # never two probes of the answer back to back
+    last = [i for i, r in enumerate(seen) if r == out.rate]
+    assert all(b - a > 1 for a, b in zip(last, last[1:]))
+
+
+def test_a_confirming_probe_that_fails_moves_the_answer_down():
+    probe, seen = knee(5_500)
+    first = search.search(probe, SETTINGS, log=lambda *_: None)
+    n_first = len(seen)
+    confirm_of_answer = [i for i, r in enumerate(seen, 1) if r == first.rate][1]  # the answer's second probe
+    probe, seen = knee(5_500, flaky={confirm_of_answer})
+    out = search.search(probe, SETTINGS, log=lambda *_: None)
+    assert out.rate < first.rate
+    assert all(p.outcome == PASS for p in out.steps()[out.rate]) and len(out.steps()[out.rate]) >= 3
+    assert len(seen) > n_first
+
+
+def test_a_first_step_that_fails_descends_and_a_target_never_met_says_so():
+    probe, _ = knee(300)
+    out = search.search(probe, SETTINGS, log=lambda *_: None)
+    assert 300 / 1.05 <= out.rate < 300
+    probe, _ = knee(50)
+    out = search.search(probe, SETTINGS, log=lambda *_: None)
+    assert out.rate is None and "cannot be met even at the lowest step" in out.stopped
+
+
+def test_a_driver_bound_step_stops_the_search_and_is_neither_pass_nor_fail():
+    probe, _ = knee(50_000, driver_at=4_000)
+    out = search.search(probe, SETTINGS, log=lambda *_: None)
+    assert "load driver was at its limit at 4,000" in out.stopped
+    assert out.rate is None  # nothing was confirmed by three probes before it
+
+
+def test_the_ceiling_ends_a_climb_that_never_fails():
+    probe, _ = knee(10**9)
+    out = search.search(probe, SETTINGS, log=lambda *_: None)
+    assert out.rate is None and "met at every step up to 64,000" in out.stopped
+
+
+def test_the_probe_budget_is_a_stop_with_its_reason():
+    probe, _ = knee(5_500)
+    out = search.search(probe, Settings(start=1000, ceiling=64_000, floor=100, most=5), log=lambda *_: None)
+    assert "spent its 5 probes" in out.stopped and len(out.probes) == 5
+
+
+@pytest.mark.parametrize("text,percentile,ms", [("p99<=500ms", "99", 500.0), ("p90 <= 1.5s", "90", 1500.0), ("p99.9<=20ms", "99.9", 20.0)])
+def test_a_latency_target_is_a_percentile_and_a_duration(text, percentile, ms):
+    t = target.parse(text)
+    assert (t.percentile, t.ms, t.key) == (percentile, ms, f"p{percentile}")
+
+
+@pytest.mark.parametrize("text,says", [("p99<500ms", "write a percentile and a duration"), ("p95<=10ms", "Rally reports"),
+                                        ("99<=10ms", "write a percentile"), ("p99<=10", "write a percentile"), ("p99<=0ms", "above 0")])
+def test_a_bad_latency_target_is_one_clear_line(text, says):
+    with pytest.raises(IngestlabError, match=says):
+        target.parse(text)
+
+
+def test_an_error_rate_is_a_share_or_a_percentage():
+    assert target.error_rate("0") == 0.0 and target.error_rate("0.5%") == 0.005
+    with pytest.raises(IngestlabError, match="from 0 up to"):
+        target.error_rate("1.5")
