@@ -31,6 +31,8 @@ def _terminated(signum, frame):
 
 def main(argv: list[str] | None = None) -> int:
     args = parser().parse_args(argv)
+    if hasattr(sys.stdout, "reconfigure"):  # a line at a time in a pipe too (`| tee`), as on a terminal
+        sys.stdout.reconfigure(line_buffering=True)
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # an inherited "ignore" stays
         signal.signal(signal.SIGTERM, _terminated)
     try:

@@ -78,7 +78,7 @@ def add(sub) -> None:
                                                           "offered rate needs them; default 8, as rally-tracks' bulk_indexing_clients)")
     p.add_argument("--agree", type=int, default=2, help="warm-up: full-speed races in a row that agree before the search starts "
                                                         "(default 2; their median is the full-speed rate)")
-    p.add_argument("--tolerance", type=float, default=10.0, metavar="PERCENT", help="warm-up: how closely they agree (default 10)")
+    p.add_argument("--tolerance", type=float, default=15.0, metavar="PERCENT", help="warm-up: how closely they agree (default 15)")
     p.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="e.g. bulk_size=1000, redline_time_period=30")
     p.add_argument("--target-hosts", help="search this running cluster instead of one the pack provisions")
     p.add_argument("--client-options", help="with --target-hosts (never printed)")

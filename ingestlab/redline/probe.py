@@ -21,6 +21,7 @@ from ingestlab.redline.target import LatencyTarget
 TARGET_PARAM, CLIENTS_PARAM, PERIOD_PARAM = "target_throughput", "redline_clients", "redline_time_period"
 MOST_CLIENTS = 32
 LEAST_REQUESTS, LEAST_PER_CLIENT = 20, 5  # a probe measures at least this many requests; each client sends at least this many
+OSB_LEAST_REQUESTS = 100  # opensearch-benchmark's races keep no latency samples here: its own p99 needs 100 requests
 DELIVERED = 0.90  # a step sustains its rate only if the task achieved at least this share of it
 
 
@@ -46,7 +47,8 @@ def plan(rate: float, step: Step, service_s: float | None, least: int) -> tuple[
     requests per second; and no more than ``least`` when fewer give each its :data:`LEAST_PER_CLIENT` requests (a
     client with nothing to send measures nothing). A period long enough for :data:`LEAST_REQUESTS` requests."""
     ops = rate / step.bulk_size
-    period = max(step.period, math.ceil(LEAST_REQUESTS / ops))
+    least_requests = OSB_LEAST_REQUESTS if step.target.engine == "opensearch" else LEAST_REQUESTS
+    period = max(step.period, math.ceil(least_requests / ops))
     keep_up = math.ceil(ops * service_s * 2) if service_s else 1
     spread = max(1, math.floor(ops * period / LEAST_PER_CLIENT))
     return min(MOST_CLIENTS, max(keep_up, min(least, spread))), period

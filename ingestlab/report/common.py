@@ -90,7 +90,22 @@ def footprint_line(footprint: dict | None) -> str:
         if anonymous and anonymous[0] < 0.5 * workers[0]:  # most of it file pages: say how much was the worker's own
             parts[-1] += (f" ({_span_mib(anonymous)} of it anonymous memory, the worker's own, sampled each second; the rest file pages it "
                           f"mapped, as Rally's bulk maps its corpus file)")
+    side = load_side_words(footprint.get("load_side"))
+    if side:
+        parts.append(side)
     return (", ".join(parts)[0].upper() + ", ".join(parts)[1:]) if parts else ""
+
+
+def load_side_words(side: dict | None) -> str | None:
+    """Which side was at its CPU limit (:mod:`ingestlab.rally.load_side`): the longest task's verdict, and every task that
+    was load driver bound (its figure measured the driver, not the cluster)."""
+    if not side or not side.get("verdict"):
+        return None
+    words = f"the load side in {side['task']}: {side['verdict']} ({side['why']})" if side.get("task") else f"the load side: {side['verdict']} ({side['why']})"
+    bound = [t for t, got in (side.get("tasks") or {}).items() if got.get("verdict") == "load driver bound" and t != side.get("task")]
+    if bound:
+        words += f"; load driver bound also in {', '.join(bound)}: those figures measure the load driver"
+    return words
 
 
 def invalid_lines(result: RaceResult) -> list[str]:

@@ -42,3 +42,14 @@ def test_this_process_cpu_time_is_read():
     sum(i * i for i in range(2_000_000))
     assert load_side.cpu_seconds(os.getpid()) > before
     assert load_side.cpu_seconds(2**22 + 12345) is None
+
+
+def test_a_report_names_the_longest_tasks_verdict_and_every_task_the_driver_bound():
+    from ingestlab.report.common import footprint_line
+
+    side = {"task": "bulk", "verdict": "cluster bound", "why": "busiest node n1 1.80 of 1.90 cores it could use",
+            "tasks": {"bulk": {"verdict": "cluster bound"}, "index-api": {"verdict": "load driver bound"}}}
+    line = footprint_line({"seconds": 12.0, "load_side": side})
+    assert "the load side in bulk: cluster bound (busiest node n1 1.80 of 1.90 cores it could use)" in line
+    assert "load driver bound also in index-api: those figures measure the load driver" in line
+    assert "load side" not in footprint_line({"seconds": 12.0, "load_side": {"verdict": None, "why": "not seen"}})

@@ -29,3 +29,11 @@ def test_the_lines_name_the_rate_the_knee_and_full_speed_and_show_a_missing_late
 def test_the_chart_is_a_png(tmp_path):
     png = report.chart(RESULT)
     assert png[:8] == b"\x89PNG\r\n\x1a\n" and len(png) > 10_000
+
+
+def test_the_recorded_command_leaves_out_client_options():
+    from ingestlab.cli.redline_cmd import _command
+
+    got = _command(["redline", "posts", "--latency", "p99<=200ms", "--client-options", "basic_auth_password:'s3cret'",
+                    "--client-options=basic_auth_password:'s3cret'", "--target-hosts", "h:9200"])
+    assert got == "ingestlab redline posts --latency 'p99<=200ms' --target-hosts h:9200" and "s3cret" not in got
