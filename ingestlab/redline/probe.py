@@ -3,8 +3,9 @@
 The offered rate (documents per second) becomes Rally's ``target-throughput`` (bulk requests per second, all clients
 together: the rate ÷ the task's bulk size), through the track parameter ``target_throughput``. Rally then times each
 request from when the schedule meant to send it, so a request that waits behind the schedule counts its wait: past the
-knee the latency grows. A step is judged on that latency percentile, the error rate, and whether the task achieved
-at least :data:`DELIVERED` of the offered rate; a race whose load driver was
+knee the latency grows (a step whose requests all left within the target of their schedule delivered its rate, so
+the achieved rate is reported, not judged: Rally's mean of its throughput samples can sit some per cent under the
+offered rate while every request kept its schedule). A step is judged on that latency percentile and the error rate; a race whose load driver was
 at its limit while the cluster had headroom (:mod:`ingestlab.rally.load_side`) is neither a pass nor a fail.
 """
 from __future__ import annotations
@@ -22,7 +23,6 @@ TARGET_PARAM, CLIENTS_PARAM, PERIOD_PARAM = "target_throughput", "redline_client
 MOST_CLIENTS = 32
 LEAST_REQUESTS, LEAST_PER_CLIENT = 20, 5  # a probe measures at least this many requests; each client sends at least this many
 OSB_LEAST_REQUESTS = 100  # opensearch-benchmark's races keep no latency samples here: its own p99 needs 100 requests
-DELIVERED = 0.90  # a step sustains its rate only if the task achieved at least this share of it
 
 
 @dataclass(frozen=True)
@@ -106,8 +106,6 @@ def judge(step: Step, rate: float, result) -> Probe:
                              f"lengthen the probes (--track-param redline_time_period=SECONDS)")
     if seen > step.latency.ms:
         return Probe(rate, FAIL, f"{step.latency.key} {seen:,.0f} ms > {step.latency.ms:g} ms", **common)
-    if task.throughput_mean is not None and task.throughput_mean < DELIVERED * rate:
-        return Probe(rate, FAIL, f"achieved {task.throughput_mean:,.0f} docs/s, under {DELIVERED:.0%} of the offered rate", **common)
     return Probe(rate, PASS, f"{step.latency.key} {seen:,.0f} ms <= {step.latency.ms:g} ms", **common)
 
 
