@@ -13,8 +13,8 @@ def table(args: dict) -> str:
     runs = [r for r in args.get("runs", "").split(",") if r]
     if not runs:
         return "(no redline search recorded yet)"
-    lines = ["| track and setup | target | sustainable docs/s | failed at docs/s | full speed docs/s | sustainable ÷ full speed | probes | run |",
-             "|---|---|---:|---:|---:|---:|---:|---|"]
+    lines = ["| track and setup | target | sustainable docs/s | failed at docs/s | full speed docs/s | sustainable ÷ full speed | probes | took | run |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---|"]
     notes = []
     for i, run in enumerate(runs, 1):
         entry = figures.entry_of({"run": run})
@@ -22,10 +22,11 @@ def table(args: dict) -> str:
         rate, full = f["sustainable"].value, f["full-speed"].value
         share = "—" if rate is None or not full else f"{rate / full:.0%}"
         setup = entry.conditions.split("; stopped:")[0]
+        took = figures.number(f["duration"].value, "s") if "duration" in f else "—"
         lines.append(f"| {setup}; {entry.versions.get('engine', '')} {entry.versions.get('version') or ''} | {f['target-ms'].label.split('(')[-1].rstrip(')')} "
                      f"<= {figures.number(f['target-ms'].value, '', '0')} ms | {figures.number(rate, '', '0')} | "
                      f"{figures.number(f['failed-above'].value, '', '0')} | {figures.number(full, '', '0')} | {share} | "
-                     f"{figures.number(f['probes'].value, '', '0')} | [{i}] |")
+                     f"{figures.number(f['probes'].value, '', '0')} | {took} | [{i}] |")
         notes.append(f"[{i}] `{entry.command}`; {figures.run({'run': run})}; stopped: {entry.conditions.split('; stopped: ', 1)[-1]}")
     return "\n".join(lines + [""] + notes)
 

@@ -105,8 +105,13 @@ def judge(step: Step, rate: float, result) -> Probe:
         raise IngestlabError(f"race {result.race_id}: no {step.latency.key} latency for {step.task} (no latency sample kept): "
                              f"lengthen the probes (--track-param redline_time_period=SECONDS)")
     if seen > step.latency.ms:
-        return Probe(rate, FAIL, f"{step.latency.key} {seen:,.0f} ms > {step.latency.ms:g} ms", **common)
-    return Probe(rate, PASS, f"{step.latency.key} {seen:,.0f} ms <= {step.latency.ms:g} ms", **common)
+        return Probe(rate, FAIL, f"{step.latency.key} {_ms(seen)} ms > {step.latency.ms:g} ms", **common)
+    return Probe(rate, PASS, f"{step.latency.key} {_ms(seen)} ms <= {step.latency.ms:g} ms", **common)
+
+
+def _ms(value: float) -> str:
+    """Whole milliseconds, with a decimal where rounding would hide which side of a target it is on (200.4 > 200)."""
+    return f"{value:,.0f}" if value >= 1000 or value == round(value) else f"{value:,.1f}"
 
 
 def probe(step: Step, rate: float, clients: int, number: int, period: float | None = None) -> Probe:

@@ -45,7 +45,7 @@ def paced_task(track: trackinfo.TrackInfo, challenge: str) -> trackinfo.Task:
 def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, challenge: str = CHALLENGE, params: dict | None = None,
         error_rate: float = 0.0, resolution: float = 0.05, probes_per_step: int = 3, clients: int = 8, agree: int = 2,
         tolerance: float = 0.15, most: int = 40, label: str | None = None, command: str = "", log=print) -> dict:
-    stamp = time.strftime("%Y%m%dT%H%M%S")
+    stamp, began = time.strftime("%Y%m%dT%H%M%S"), time.monotonic()
     params = dict(params or {})
     track = trackinfo.load(track_path, params)
     if "index_name" in track.defaults and "index_name" not in params:
@@ -90,6 +90,7 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, chal
         "probes": [asdict(p) for p in outcome.probes],
         "es_version": warm[-1].es_version if warm else None,
         "machine_line": here_line(warm[-1]) if warm else None,
+        "seconds": round(time.monotonic() - began, 1),  # warm-up and search (a node the command provisions: its start and stop not included)
     }
     out = paths.results_dir() / "redline" / stamp
     out.mkdir(parents=True, exist_ok=True)
@@ -113,6 +114,7 @@ def to_ledger(result: dict, command: str, race) -> None:
         "full-speed": ledger.Figure(round(result["full_speed"]["rate"], 1), "docs/s",
                                     f"full speed, median of {len(result['full_speed']['races'])} warm races"),
         "probes": ledger.Figure(len(result["probes"]), "races", "probes the search raced"),
+        "duration": ledger.Figure(result.get("seconds"), "s", "warm-up and search (a node the command provisions: its start and stop not included)"),
         "target-ms": ledger.Figure(result["latency_target"]["ms"], "ms", f"the latency target ({key})"),
     }
     if at:
