@@ -60,13 +60,14 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, chal
     def full_speed() -> float | None:
         result = probes.race(step, None, clients, {"redline-step": "full-speed"})
         warm.append(result)
-        return (result.tasks.get(task.name) or _nothing).throughput_mean
+        return getattr(result.tasks.get(task.name), "throughput_mean", None)
 
     try:
         figures = warm_up(full_speed, agree, tolerance, f"redline {track.name}", log)
         full = statistics.median(figures[-agree:])
         kept = warm[-agree:]
-        service = statistics.median([(r.tasks[task.name].service_time("p50") or 0) / 1000.0 for r in kept if task.name in r.tasks]) or None
+        medians = [r.tasks[task.name].service_time("p50") for r in kept if task.name in r.tasks]
+        service = statistics.median([m / 1000.0 for m in medians if m is not None]) if any(m is not None for m in medians) else None
         log(f"[ingestlab] redline {track.name}: warm at full speed {full:,.0f} docs/s ({clients} client{'s' if clients != 1 else ''}, "
             f"median of the last {agree} races); searching for the highest rate with {latency}")
         count = [0]
@@ -117,22 +118,15 @@ def to_ledger(result: dict, command: str, race) -> None:
         "duration": ledger.Figure(result.get("seconds"), "s", "warm-up and search (a node the command provisions: its start and stop not included)"),
         "target-ms": ledger.Figure(result["latency_target"]["ms"], "ms", f"the latency target ({key})"),
     }
-    if at:
-        figures["latency-at-sustainable"] = ledger.Figure(round(max(p["latency_ms"].get(key) or 0 for p in at), 1), "ms",
-                                                          f"the highest {key} of its probes")
+    seen = [p["latency_ms"].get(key) for p in at if p["latency_ms"].get(key) is not None]
+    if seen:
+        figures["latency-at-sustainable"] = ledger.Figure(round(max(seen), 1), "ms", f"the highest {key} of its probes")
     versions = {"engine": result["engine"], "version": result["es_version"], "rally": (race.race or {}).get("rally-version") if race else None}
     ledger.record(f"{result['stamp']}-redline", "redline", command, figures, versions,
                   conditions=(f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, bulk size {result['bulk_size']}, "
                               f"{result['full_speed']['clients']} client(s) at full speed, resolution {result['resolution']:.0%}, "
                               f"{result['probes_per_step']} probes a step; stopped: {result['stopped']}"),
                   source=f"results/redline/{result['stamp']}/redline.json")
-
-
-class _Nothing:
-    throughput_mean = None
-
-
-_nothing = _Nothing()
 
 
 def _delete_index(target: racing.Target, index: str | None, log) -> None:
