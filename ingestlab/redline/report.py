@@ -56,7 +56,8 @@ def lines(result: dict) -> list[str]:
                    f"{_n(_median([p['latency_ms'].get('p90') for p in ps]))} | {spread} | {_n(_median([p.get('requests') for p in ps]))} | "
                    f"{_n(_median([p['throughput'] for p in ps]))} | "
                    f"{', '.join(verdicts)} |")
-    out += ["", f"Latency is Rally's, from each request's scheduled send; a probe of fewer than 100 requests (Rally then reports no "
+    tool = "opensearch-benchmark's" if result.get("engine") == "opensearch" else "Rally's"
+    out += ["", f"Latency is {tool}, from each request's scheduled send; a probe of fewer than 100 requests (Rally then reports no "
                 f"p99) has its percentiles read by nearest rank of its own samples, so its {key} is one of its slowest requests."]
     failed = [p for p in result["probes"] if p["outcome"] != "pass"]
     if failed:
