@@ -64,6 +64,7 @@ def summarize(state: dict, task: str) -> dict[str, dict]:
             for p in ("p50", "p90", "p99"):
                 values = [f[p] for f in figs if f.get(p) is not None]
                 entry[p] = statistics.median(values) if values else None
+            entry["load_side"] = sorted({f["load_side"] for f in figs if f.get("load_side")})
     return out
 
 
@@ -86,16 +87,16 @@ def best_and_close(summary: dict) -> tuple[str | None, list[str], dict]:
 
 def _row(cell: str, e: dict, verdict: str | None) -> str:
     if e["runs"] == 0:
-        return f"| {cell} | 0 | not raced yet | | | | | | | | |"
+        return f"| {cell} | 0 | not raced yet | | | | | | | | | |"
     if "aggregate" not in e:
         why = ("failed: " + e["failed"][0][:200]) if e["failed"] else \
             ("no figure: " + WARMUP_FIX.format(e["warmup_only"])) if e["warmup_only"] else "no figure"
-        return f"| {cell} | {e['runs']} | {why} | | | | | | | | |"
+        return f"| {cell} | {e['runs']} | {why} | | | | | | | | | |"
     a = e["aggregate"]
     failed = f" ({len(e['failed'])} failed)" if e["failed"] else ""
     return (f"| {cell} | {e['runs']}{failed} | {a.median:,.1f} | {a.minimum:,.1f} | {a.maximum:,.1f} | {fmt(a.cv, '.1%')} "
             f"| {e['error_rate']:.1%} | {fmt(e.get('p50'), ',.1f')} | {fmt(e.get('p90'), ',.1f')} | {fmt(e.get('p99'), ',.1f')} "
-            f"| {verdict or 'best'} |")
+            f"| {verdict or 'best'} |" + (f" {' / '.join(e['load_side'])} |" if e.get("load_side") else " — |"))
 
 
 def markdown(state: dict) -> str:
@@ -113,7 +114,7 @@ def markdown(state: dict) -> str:
         best, close, verdicts = best_and_close(summary)
         unit = next((e.get("unit") for e in summary.values() if e.get("unit")), "")
         lines += [f"## {task}", "", f"| cell ({', '.join(keys) or 'defaults'}) | runs | median {unit} | min | max | CV | error rate "
-                  "| service p50 ms | p90 | p99 | against the best |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+                  "| service p50 ms | p90 | p99 | against the best | load side |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
         lines += [_row(c, e, verdicts.get(c)) for c, e in summary.items()]
         if best:
             lines += ["", f"- Best cell: **{best}**; within the noise margin of it: {', '.join(close) or 'none'}."]
@@ -121,7 +122,9 @@ def markdown(state: dict) -> str:
         lines.append("")
     lines.append("Each figure is Rally's median throughput of the task in one race; median, min and max are over the repetitions. "
                  "A cell is within noise of the best when the difference is inside the margin `ingestlab compare` uses "
-                 "(twice the larger CV with several repetitions; with one, the cells' samples must not overlap).")
+                 "(twice the larger CV with several repetitions; with one, the cells' samples must not overlap). "
+                 "Load side: which side was at its CPU limit in the cell's races (a cell that was load driver bound measured "
+                 "the load driver, not the cluster).")
     return "\n".join(lines) + "\n"
 
 

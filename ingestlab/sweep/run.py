@@ -22,8 +22,10 @@ LAB = {"prefix": "inglsw", "subnet": "127.213.20"}  # test hosts of a sweep over
 
 
 def figures(result) -> dict:
-    """Per task of the race: Rally's throughput and service times, and whether every sample fell in the warm-up."""
+    """Per task of the race: Rally's throughput and service times, whether every sample fell in the warm-up, and which
+    side was at its CPU limit (:mod:`ingestlab.rally.load_side`; none where it was not seen)."""
     out = {}
+    sides = ((result.footprint or {}).get("load_side") or {}).get("tasks") or {}
     for t in result.schedule:
         r = result.tasks.get(t.name)
         warm = t.warmup_time_period
@@ -33,7 +35,8 @@ def figures(result) -> dict:
             continue
         out[t.name] = {"median": r.throughput_median, "min": r.throughput_min, "max": r.throughput_max, "unit": r.unit,
                        "error_rate": r.error_rate, "p50": r.service_time("p50"), "p90": r.service_time("p90"),
-                       "p99": r.service_time("p99"), "operation_type": t.operation_type}
+                       "p99": r.service_time("p99"), "operation_type": t.operation_type,
+                       "load_side": (sides.get(t.name) or {}).get("verdict")}
     return out
 
 
