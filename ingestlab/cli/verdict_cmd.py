@@ -47,6 +47,7 @@ def cmd_compare(args) -> int:
     calibration, left = noise.find(first.get("track"), first.get("challenge"), (first.get("cluster") or {}).get("distribution-version"),
                                    Path(args.calibration) if args.calibration else None)
     notes += left
+    notes += _driver_bound_notes([(name, baseline), *contenders])
     base = compare.aggregate(baseline)
     floors = {task: noise.floor_of(calibration, task, "this machine") for task in base} if calibration else {}
     text = compare.render(args.format, f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", base,
@@ -59,6 +60,15 @@ def cmd_compare(args) -> int:
     else:
         print(text)
     return 0
+
+
+def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
+    """A side whose races were load driver bound in a task (ingestlab.rally.load_side): its figure there measured the
+    load driver, not the cluster."""
+    from ingestlab.rally.load_side import driver_bound
+
+    return [f"{name}: load driver bound in {task} ({bound} of {seen} races): its figures there measure the load driver, not the cluster"
+            for name, races in sides for task, (bound, seen) in sorted(driver_bound(races).items())]
 
 
 def _check_agree(args) -> None:

@@ -198,3 +198,16 @@ def verdict(workers: list[dict], nodes: list[dict]) -> dict:
     if worker_full:
         return {"verdict": "load driver bound", "why": f"{worker_text}, while the {node_text}"}
     return {"verdict": "neither at its limit", "why": f"{worker_text}; {node_text}"}
+
+
+def driver_bound(races: list[dict]) -> dict[str, tuple[int, int]]:
+    """Task → (races in which the load driver was at its limit while the cluster had headroom, races that say), from the
+    footprints stored beside the races (``ingestlab-footprint``; a race without one says nothing)."""
+    out: dict[str, tuple[int, int]] = {}
+    for race in races:
+        tasks = (((race.get("ingestlab-footprint") or {}).get("load_side") or {}).get("tasks") or {})
+        for task, got in tasks.items():
+            if got.get("verdict"):
+                bound, seen = out.get(task, (0, 0))
+                out[task] = (bound + (got["verdict"] == "load driver bound"), seen + 1)
+    return {task: counts for task, counts in out.items() if counts[0]}

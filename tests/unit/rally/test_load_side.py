@@ -53,3 +53,15 @@ def test_a_report_names_the_longest_tasks_verdict_and_every_task_the_driver_boun
     assert "the load side in bulk: cluster bound (busiest node n1 1.80 of 1.90 cores it could use)" in line
     assert "load driver bound also in index-api: those figures measure the load driver" in line
     assert "load side" not in footprint_line({"seconds": 12.0, "load_side": {"verdict": None, "why": "not seen"}})
+
+
+def test_compare_names_the_tasks_a_sides_races_were_load_driver_bound_in():
+    from ingestlab.cli.verdict_cmd import _driver_bound_notes
+
+    def race(verdict):
+        return {"ingestlab-footprint": {"load_side": {"tasks": {"index-append": {"verdict": verdict}, "refresh": {"verdict": "neither at its limit"}}}}}
+
+    side = [race("load driver bound"), race("cluster bound"), {"race-id": "no footprint"}]
+    assert load_side.driver_bound(side) == {"index-append": (1, 2)}
+    assert _driver_bound_notes([("run:a", side), ("run:b", [race("cluster bound")])]) == [
+        "run:a: load driver bound in index-append (1 of 2 races): its figures there measure the load driver, not the cluster"]
