@@ -39,12 +39,17 @@ def groups_of(pid: int | str = "self") -> dict[str, str]:
 
 def quota_cores(pid: int | str = "self") -> float | None:
     """The CPU quota (cores) of the ``cpu`` group a process is in, or None when it has none."""
-    root, path = mounts().get("cpu"), groups_of(pid).get("cpu")
-    if root is None or path is None:
+    return group_quota(groups_of(pid).get("cpu"))
+
+
+def group_quota(group: str | None) -> float | None:
+    """The CPU quota (cores) of a ``cpu`` group (a path as ``/proc/PID/cgroup`` gives it), or None when it has none."""
+    root = mounts().get("cpu")
+    if root is None or group is None:
         return None
     try:
-        quota = int((root / path.lstrip("/") / "cpu.cfs_quota_us").read_text())
-        period = int((root / path.lstrip("/") / "cpu.cfs_period_us").read_text())
+        quota = int((root / group.lstrip("/") / "cpu.cfs_quota_us").read_text())
+        period = int((root / group.lstrip("/") / "cpu.cfs_period_us").read_text())
     except (OSError, ValueError):
         return None
     return quota / period if quota > 0 else None

@@ -25,7 +25,8 @@ import threading
 import time
 from pathlib import Path
 
-from ingestlab.cgroup_v1 import groups_of, quota_cores, usage_seconds
+from ingestlab.cgroup_v1 import group_quota, groups_of, quota_cores, usage_seconds
+from ingestlab.rally.footprint import kernel_name
 
 SATURATED = 0.85
 _TICK = os.sysconf("SC_CLK_TCK")
@@ -48,7 +49,7 @@ def _series(samples: list[tuple[float, float]], step: int = 1) -> dict[float, fl
 
 def during(series: dict[float, float], window: set[float]) -> float | None:
     """The median share over the looks of ``window`` (None when none of them is in the series)."""
-    kept = sorted(v for t, v in series.items() if t in window)
+    kept = [v for t, v in series.items() if t in window]
     return statistics.median(kept) if kept else None
 
 
@@ -91,9 +92,10 @@ class LoadSide:
             return
         for node_id, node in nodes.items():
             pid = (node.get("process") or {}).get("id")
-            local = pid is not None and Path(f"/proc/{pid}/comm").is_file() and Path(f"/proc/{pid}/comm").read_text().strip() == "java"
+            local = pid is not None and kernel_name(pid) == "java"
+            quota = quota_cores(pid) if local else None
             self.node_facts[node_id] = {"name": node.get("name", node_id), "allocated": (node.get("os") or {}).get("allocated_processors"),
-                                        "local": local, "pid": pid, **({"quota": quota_cores(pid)} if local and quota_cores(pid) else {})}
+                                        "local": local, "pid": pid, **({"quota": quota} if quota else {})}
 
     def look(self) -> None:
         now = time.time()  # wall clock: the task spans it is matched with are Rally's join points, on the wall clock
@@ -101,12 +103,12 @@ class LoadSide:
             seconds = cpu_seconds(pid)
             if seconds is not None:
                 self.workers.setdefault(pid, []).append((now, seconds))
-            quota = quota_cores(pid)  # read at every look: a worker can be moved into a group while it runs
+            groups = groups_of(pid)  # read at every look: a worker can be moved into a group while it runs
+            quota = group_quota(groups.get("cpu"))
             if quota is not None or pid not in self.worker_quota:  # an exiting process shows the root group: keep what was seen
                 self.worker_quota[pid] = quota
-                group = groups_of(pid).get("cpuacct")
-                if quota and group:
-                    self.group_quota[group] = quota
+                if quota and groups.get("cpuacct"):
+                    self.group_quota[groups["cpuacct"]] = quota
         for group in self.group_quota:
             used = usage_seconds(group)
             if used is not None:
@@ -158,12 +160,12 @@ class LoadSide:
 
     def _judged(self, series: dict, window: set[float]) -> dict:
         limit = {pid: min(1.0, self.worker_quota.get(pid) or 1.0) for pid in series}
-        workers = [{"pid": pid, "cores": _round(during(one, window)), "limit_cores": round(limit[pid], 3)} for pid, one in series.items()
-                   if during(one, window) is not None]
+        used = {pid: during(one, window) for pid, one in series.items()}
+        workers = [{"pid": pid, "cores": _round(cores), "limit_cores": round(limit[pid], 3)} for pid, cores in used.items() if cores is not None]
         # a quota shared by the workers and the rest of Rally (the driver's cgroup): the group against its quota
         workers += [{"group": group, "cores": _round(during(_series(samples), window)), "limit_cores": round(self.group_quota[group], 3)}
                     for group, samples in self.groups.items()]
-        driver_cores = sum(w["cores"] or 0.0 for w in workers if "pid" in w)
+        driver_cores = sum(w["cores"] for w in workers if "pid" in w)  # every pid entry has a measured figure
         cores = os.cpu_count() or 1
         nodes = []
         for node_id, samples in self.nodes.items():
@@ -183,16 +185,18 @@ def _round(v: float | None) -> float | None:
 def verdict(workers: list[dict], nodes: list[dict]) -> dict:
     """``{"verdict": ..., "why": ...}`` from the summaries of the workers and nodes (see the module); no verdict when
     either side was not seen (a race of a track whose workers are not named, or a cluster that was not asked)."""
+    workers = [w for w in workers if w["cores"] is not None]  # a member with no measured second is not judged (not as 0)
+    nodes = [n for n in nodes if n["cores"] is not None]
     if not workers or not nodes:
         return {"verdict": None, "why": "not seen: " + ("no load-driver worker was named (a track not of the pack)" if not workers
                                                         else "the nodes' CPU was not read")}
-    busiest = max(workers, key=lambda w: (w["cores"] or 0) / w["limit_cores"])
-    worker_full = (busiest["cores"] or 0) >= SATURATED * busiest["limit_cores"]
-    node = max(nodes, key=lambda n: (n["cores"] or 0) / max(n["available_cores"], 1e-9))
-    node_full = (node["cores"] or 0) >= SATURATED * node["available_cores"]
+    busiest = max(workers, key=lambda w: w["cores"] / w["limit_cores"])
+    worker_full = busiest["cores"] >= SATURATED * busiest["limit_cores"]
+    node = max(nodes, key=lambda n: n["cores"] / max(n["available_cores"], 1e-9))
+    node_full = node["cores"] >= SATURATED * node["available_cores"]
     who = f"the load driver's cgroup {busiest['group']}" if "group" in busiest else "busiest worker"
-    worker_text = f"{who} {busiest['cores'] or 0:.2f} of {busiest['limit_cores']:.2f} cores"
-    node_text = f"busiest node {node['name']} {node['cores'] or 0:.2f} of {node['available_cores']:.2f} cores it could use"
+    worker_text = f"{who} {busiest['cores']:.2f} of {busiest['limit_cores']:.2f} cores"
+    node_text = f"busiest node {node['name']} {node['cores']:.2f} of {node['available_cores']:.2f} cores it could use"
     if node_full:
         return {"verdict": "cluster bound", "why": f"{node_text}; {worker_text}"}
     if worker_full:

@@ -72,14 +72,13 @@ def chart(result: dict) -> bytes:
     rows = steps(result)
     key = f"p{result['latency_target']['percentile']}"
     for name, style in (("p50", ":"), ("p90", "--"), (key, "-")):
-        xs = [r for r, ps in rows for p in ps if p["latency_ms"].get(name) is not None]
-        ys = [p["latency_ms"][name] for r, ps in rows for p in ps if p["latency_ms"].get(name) is not None]
-        if not xs:
+        dots = [(r, p["latency_ms"][name]) for r, ps in rows for p in ps if p["latency_ms"].get(name) is not None]
+        if not dots:
             continue
-        dots = ax.scatter(xs, ys, s=14, alpha=0.6)
-        mx = [r for r, ps in rows if _median([p["latency_ms"].get(name) for p in ps]) is not None]
-        my = [_median([p["latency_ms"].get(name) for p in ps]) for r, ps in rows if _median([p["latency_ms"].get(name) for p in ps]) is not None]
-        ax.plot(mx, my, style, color=dots.get_facecolor()[0], label=f"{name} latency (median of the probes)")
+        drawn = ax.scatter(*zip(*dots), s=14, alpha=0.6)
+        medians = [(r, _median([p["latency_ms"].get(name) for p in ps])) for r, ps in rows]
+        medians = [(r, m) for r, m in medians if m is not None]
+        ax.plot(*zip(*medians), style, color=drawn.get_facecolor()[0], label=f"{name} latency (median of the probes)")
     ax.axhline(result["latency_target"]["ms"], color="red", linewidth=1, label=f"target {key} <= {result['latency_target']['ms']:g} ms")
     if result.get("rate") is not None:
         ax.axvline(result["rate"], color="green", linewidth=1.5, label=f"sustainable {result['rate']:,.0f} docs/s")
