@@ -8,6 +8,7 @@ runtime dependencies, each with a ``plugin-descriptor.properties``, and where th
 """
 from __future__ import annotations
 
+import fcntl
 import json
 import os
 import shutil
@@ -134,11 +135,20 @@ def ensure_distribution(version: str = DEFAULT_VERSION, log=print, engine: str =
     marker = base / READY_MARKER
     if marker.is_file() and es_home.is_dir():
         return es_home
+    base.parent.mkdir(parents=True, exist_ok=True)
+    with open(base.parent / f".{base.name}.lock", "a") as lock:  # two commands starting at once on a fresh machine
+        fcntl.flock(lock, fcntl.LOCK_EX)  # the second waits for the first's distribution instead of removing it
+        if marker.is_file() and es_home.is_dir():
+            return es_home
+        _assemble(spec, version, base, es_home, log)
+    return es_home
+
+
+def _assemble(spec: DistributionSpec, version: str, base: Path, es_home: Path, log) -> None:
     log(f"[ingestlab] preparing {spec.label} ({spec.flavor_note}) from Maven Central ...")
     zip_path = fetch_zip(spec)
     if base.exists():
         shutil.rmtree(base)
-    base.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=f"es-{version}-", dir=base.parent))
     try:
         unzip_keeping_modes(zip_path, staging)
@@ -156,8 +166,7 @@ def ensure_distribution(version: str = DEFAULT_VERSION, log=print, engine: str =
     finally:
         shutil.rmtree(staging, ignore_errors=True)
     make_world_readable(base)
-    marker.write_text(json.dumps({**asdict(spec), "zip": str(zip_path)}, indent=2))
-    return es_home
+    (base / READY_MARKER).write_text(json.dumps({**asdict(spec), "zip": str(zip_path)}, indent=2))
 
 
 def make_world_readable(root: Path) -> None:

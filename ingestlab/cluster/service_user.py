@@ -55,9 +55,10 @@ def ensure_service_user(name: str | None = None) -> ServiceUser:
             capture_output=True,
             text=True,
         )
-        if proc.returncode != 0:
-            raise IngestlabError(f"could not create service user {name!r}: {proc.stderr.strip()}")
-        entry = pwd.getpwnam(name)
+        try:
+            entry = pwd.getpwnam(name)  # made by us, or by another of the pack's commands at the same moment
+        except KeyError:
+            raise IngestlabError(f"could not create service user {name!r}: {proc.stderr.strip() or proc.returncode}") from None
     if entry.pw_uid == 0:
         raise IngestlabError(f"service user {name!r} is root; Elasticsearch refuses to run as root")
     return ServiceUser(entry.pw_name, entry.pw_uid, entry.pw_gid, entry.pw_dir)

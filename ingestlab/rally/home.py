@@ -39,7 +39,9 @@ def ensure_rally_home(home: Path | None = None) -> Path:
     ini = home / ".rally" / "rally.ini"
     if not ini.is_file():
         ini.parent.mkdir(parents=True, exist_ok=True)
-        ini.write_text(RALLY_INI)
+        tmp = ini.with_name(f"rally.ini.{os.getpid()}.tmp")  # whole, also to another command reading it at that moment
+        tmp.write_text(RALLY_INI)
+        os.replace(tmp, ini)
     return home
 
 

@@ -1,6 +1,5 @@
 """User mistakes end in one clear line, not a traceback."""
 import socket
-import time
 
 import pytest
 
@@ -57,10 +56,9 @@ def test_track_param_of_the_wrong_kind_is_named_before_rally_starts():
 def test_plain_esrally_against_a_wrong_address_fails_fast(tmp_path):
     """Rally connects before it loads the track, so its own message (a traceback ending in the refused
     connection) is what plain esrally users see; it comes within seconds, and nothing is raced."""
-    start = time.monotonic()
     proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}",
                          "--target-hosts=127.0.0.1:1", "--test-mode", rally_home=tmp_path, timeout=120)
-    assert proc.returncode != 0 and time.monotonic() - start < 60
+    assert proc.returncode != 0 and proc.seconds < 60
     assert "Cannot race" in proc.stdout + proc.stderr and "Connection refused" in proc.stdout + proc.stderr
 
 

@@ -14,7 +14,7 @@ from ingestlab.hosts import cgroups, disks, hardware, lab as labs, links, namesp
 from ingestlab.rally import results
 from tests.integration.conftest import ingestlab
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.lab]  # test hosts of its own; what measures this machine's cores, disks and links runs alone
 
 
 def _need(reason):
@@ -32,6 +32,7 @@ def group():
     assert cgroups.existing(prefix) == []
 
 
+@pytest.mark.alone
 def test_a_cpu_quota_holds_within_ten_percent_under_a_busy_load(group):
     group.create(0.5, None)
     busy = subprocess.Popen(cgroups.joining([group], [sys.executable, "-c", "while True: pass"]))
@@ -55,6 +56,7 @@ def _write_rate(mount: str) -> float:
     return 120 * (1 << 20) / (time.monotonic() - start)
 
 
+@pytest.mark.alone
 def test_a_two_device_raid0_writes_at_least_1_6_times_one_device_under_the_same_throttle(tmp_path):
     _need(disks.unavailable_reason())
     disk = hardware.Disk("hdd", 1, scale=20 / 150)  # 20 MB/s per device
@@ -71,6 +73,7 @@ def test_a_two_device_raid0_writes_at_least_1_6_times_one_device_under_the_same_
     assert not any(str(tmp_path) in line for line in open("/proc/mounts"))
 
 
+@pytest.mark.alone
 def test_a_shaped_link_carries_its_rate_within_15_percent():
     _need(namespaces.unavailable_reason() or links.unavailable_reason())
     prefix, subnet = "inls", "127.213.11"
@@ -127,6 +130,7 @@ def emulated_lab():
         _nothing_left(PREFIX)
 
 
+@pytest.mark.alone
 def test_a_race_on_emulated_hosts_says_whether_the_emulation_held(emulated_lab):
     for host in emulated_lab.hosts:  # each node in its own groups, on its own disk
         assert emulated_lab.group(host.name, "node").threads(), f"no thread of {host.name}'s node in its cgroup"
@@ -164,6 +168,7 @@ def test_what_is_missing_is_one_line(monkeypatch):
         assert reason and "root" in reason and "\n" not in reason
 
 
+@pytest.mark.alone
 def test_a_sweep_over_disks_provisions_each_setup_on_emulated_hosts():
     _need(namespaces.unavailable_reason() or cgroups.unavailable_reason() or disks.unavailable_reason())
     proc = ingestlab("sweep", "posts", "--challenge", "bulk", "--test-mode", "--grid", "disk=ssd,raid0:2xssd", "--grid", "cpus=0.8",

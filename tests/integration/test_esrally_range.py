@@ -10,7 +10,7 @@ import pytest
 
 from ingestlab import paths
 from tests import matrix
-from tests.integration.conftest import get_json, port_1900_taken, wait_for_no_other_rally
+from tests.integration.conftest import get_json, port_1900_taken, port_1900_to_ourselves
 from tests.integration.test_plain_esrally import LANDED, PARAMS, clean_tracks  # noqa: F401  (a fixture)
 
 pytestmark = [pytest.mark.integration,
@@ -25,8 +25,9 @@ def old_rally(tmp_path_factory):
     venv = tmp_path_factory.mktemp("esrally-2.12") / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
-    subprocess.run([*pip, f"esrally=={OLDEST}"], check=True, timeout=900)
-    installed = subprocess.run([*pip, "-e", str(paths.REPO_ROOT)], capture_output=True, text=True, timeout=900)
+    with port_1900_to_ourselves():  # Rally's process test counts a python whose command line names esrally as a Rally
+        subprocess.run([*pip, f"esrally=={OLDEST}"], check=True, timeout=900)
+        installed = subprocess.run([*pip, "-e", str(paths.REPO_ROOT)], capture_output=True, text=True, timeout=900)
     assert installed.returncode == 0, installed.stderr[-3000:]
     return venv / "bin"
 
@@ -46,10 +47,10 @@ def test_every_track_races_plain_on_the_oldest_esrally(old_rally, es_node, clean
     from ingestlab.rally.home import ensure_rally_home
 
     ensure_rally_home(tmp_path)  # an offline rally.ini, as for the suite's own plain races
-    wait_for_no_other_rally()
-    proc = subprocess.run([str(old_rally / "esrally"), "race", "--offline", "--pipeline=benchmark-only", f"--track-path={clean_tracks / track}",
-                           f"--target-hosts={es_node.hosts}", "--test-mode", f"--report-file={tmp_path / 'report.md'}", *params],
-                          env={**os.environ, "RALLY_HOME": str(tmp_path)}, capture_output=True, text=True, timeout=600)
+    with port_1900_to_ourselves():
+        proc = subprocess.run([str(old_rally / "esrally"), "race", "--offline", "--pipeline=benchmark-only", f"--track-path={clean_tracks / track}",
+                               f"--target-hosts={es_node.hosts}", "--test-mode", f"--report-file={tmp_path / 'report.md'}", *params],
+                              env={**os.environ, "RALLY_HOME": str(tmp_path)}, capture_output=True, text=True, timeout=600)
     assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
     index, count = LANDED[track]
     assert get_json(f"{es_node.url}/{index}/_count")["count"] == count

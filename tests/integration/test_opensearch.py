@@ -4,7 +4,6 @@ reports a study; a sweep provisions both engines side by side."""
 import json
 import os
 import subprocess
-import time
 
 import pytest
 
@@ -13,7 +12,7 @@ from ingestlab.cluster import lifecycle
 from ingestlab.osb import tool
 from ingestlab.rally import trackinfo
 from tests import matrix
-from tests.integration.conftest import get_json, ingestlab, port_1900_taken
+from tests.integration.conftest import get_json, ingestlab, port_1900_taken, port_1900_to_ourselves
 from tests.integration.test_plain_esrally import LANDED, PARAMS
 
 pytestmark = [pytest.mark.integration,
@@ -48,11 +47,9 @@ def exported(tmp_path_factory):
 
 
 def osb(*args, home, timeout=600) -> subprocess.CompletedProcess:
-    deadline = time.monotonic() + 30  # the actor processes of the run before linger a moment on 1900
-    while port_1900_taken() and time.monotonic() < deadline:
-        time.sleep(0.5)
-    return subprocess.run([str(tool.python().parent / "opensearch-benchmark"), *args, "--offline"], capture_output=True, text=True,
-                          timeout=timeout, env={**os.environ, "BENCHMARK_HOME": str(home)})
+    with port_1900_to_ourselves():  # the actor processes of the run before linger a moment on 1900
+        return subprocess.run([str(tool.python().parent / "opensearch-benchmark"), *args, "--offline"], capture_output=True,
+                              text=True, timeout=timeout, env={**os.environ, "BENCHMARK_HOME": str(home)})
 
 
 RENDER = """
@@ -113,6 +110,7 @@ def test_a_study_races_on_opensearch_through_osb_and_is_reported(os_node):
     assert "report written to" in done.stdout
 
 
+@pytest.mark.default_ports
 def test_a_sweep_puts_both_engines_side_by_side():
     """One grid over the engines: a 7.17.29 node raced by esrally, an OpenSearch node by opensearch-benchmark."""
     done = ingestlab("sweep", "posts", "--challenge", "bulk", "--grid", f"version=7.17.29,opensearch:{VERSION}", "--test-mode",

@@ -25,6 +25,7 @@ def test_each_track_races_in_test_mode(es_node, track):
     assert "| index-append |" in proc.stdout
 
 
+@pytest.mark.default_ports
 def test_one_and_three_nodes_report_the_ratios():
     # eventdata alone: geonames and pmc go through the same shapes and report lines (geonames' row, with its missing
     # published replica figure, is unit-tested in tests/unit/studies/test_rally_corpora.py)
@@ -41,6 +42,7 @@ def test_one_and_three_nodes_report_the_ratios():
     assert all(d.is_dir() and not any(d.iterdir()) for d in data) and all(d.parent.joinpath("logs").is_dir() for d in data)
 
 
+@pytest.mark.default_ports
 def test_from_distribution_pipeline_with_the_car_configs_team():
     proc = ingestlab("race", "posts", "--pipeline", "from-distribution", "--car", "defaults,1gheap,ssd", "--test-mode",
                      "--challenge", "bulk", timeout=900)

@@ -93,6 +93,7 @@ class _HoldWorkers(threading.Thread):
                         pass  # gone meanwhile
 
 
+@pytest.mark.alone
 def test_a_worker_held_to_a_small_cpu_quota_is_load_driver_bound(es_node, quota_group):
     quota_group.create(0.05, None)
     hold = _HoldWorkers(quota_group)
@@ -108,6 +109,7 @@ def test_a_worker_held_to_a_small_cpu_quota_is_load_driver_bound(es_node, quota_
     assert side["verdict"] == "load driver bound", side
 
 
+@pytest.mark.alone
 def test_a_node_held_to_a_small_cpu_quota_is_cluster_bound(es_node, quota_group):
     pid = get_json(f"http://{es_node.hosts}/_nodes/process")["nodes"].popitem()[1]["process"]["id"]
     found = cgroup_v1.groups_of(pid)

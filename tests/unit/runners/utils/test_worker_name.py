@@ -1,3 +1,4 @@
+import os
 import subprocess
 import sys
 import textwrap
@@ -22,15 +23,18 @@ def test_only_rallys_worker_actor_counts_as_a_worker(name, worker):
 def _comm_after_mark(process_name: str) -> tuple[str, str, str]:
     """Mark a fresh interpreter as if it had ``process_name``; whether it marked, its kernel name before and
     after (this test process is never renamed)."""
-    code = textwrap.dedent(f"""
+    code = textwrap.dedent("""
+        import os
         from pathlib import Path
         from ingestlab.runners.utils import worker_name
         before = Path("/proc/self/comm").read_text().strip()
-        print(worker_name.mark({process_name!r}))
+        print(worker_name.mark(os.environ["PROCESS_NAME"]))
         print(before)
         print(Path("/proc/self/comm").read_text().strip())
     """)
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout.split()
+    # the name goes by the environment, not the command line: a command line naming esrally is "another Rally" to esrally
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={**os.environ, "PROCESS_NAME": process_name}).stdout.split()
     return out[0], out[1], out[2]
 
 
