@@ -22,6 +22,7 @@ import json
 import statistics
 from dataclasses import dataclass, field
 
+from ingestlab.rally import load_side
 from ingestlab.rally.results import task_results
 from ingestlab.verdicts import judge as judging
 from ingestlab.verdicts.noise import Floor
@@ -60,10 +61,11 @@ class Aggregate:
     service: dict = field(default_factory=dict)  # p50/p90/p99 service time, ms: the median over the races
     error_rate: float = 0.0
     unit: str | None = None
+    load_side: str | None = None  # the load side's verdicts over the races (ingestlab.rally.load_side.in_words); None: none said
 
     @classmethod
     def of(cls, values: list[float], samples: list | None = None, times: list | None = None, service: list | None = None,
-           error_rate: float = 0.0, unit: str | None = None) -> "Aggregate":
+           error_rate: float = 0.0, unit: str | None = None, load_side: str | None = None) -> "Aggregate":
         """``samples``: each race's (slowest, fastest) sample, or None for a race with one sample (shown, never judged);
         ``times``: each race's start; ``service``: each race's service-time percentiles."""
         cv = statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else None
@@ -75,7 +77,7 @@ class Aggregate:
             if got:
                 percentiles[p] = statistics.median(got)
         return cls(statistics.median(values), min(values), max(values), cv, len(values), pooled, tuple(values),
-                   tuple(times or ()), percentiles, error_rate, unit)
+                   tuple(times or ()), percentiles, error_rate, unit, load_side)
 
     @property
     def spread(self) -> float | None:
@@ -127,7 +129,9 @@ def aggregate(races: list[dict]) -> dict[str, Aggregate]:
             service.setdefault(task, []).append({p: results[task].service_time(p) for p in ("p50", "p90", "p99")})
             errors[task] = max(errors.get(task, 0.0), results[task].error_rate)
             units[task] = results[task].unit
-    return {task: Aggregate.of(values, samples[task], times[task] if all(times[task]) else None, service[task], errors[task], units[task])
+    sides = load_side.in_words(races)
+    return {task: Aggregate.of(values, samples[task], times[task] if all(times[task]) else None, service[task], errors[task], units[task],
+                               sides.get(task))
             for task, values in per_task.items()}
 
 
@@ -222,7 +226,8 @@ def rows(baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tu
                    "contender_n": d.contender.n, "change": d.change, "method": d.method, "interval_low": d.low, "interval_high": d.high,
                    "margin": d.margin, "verdict": d.verdict, "basis": d.basis, "smallest_change_found": d.smallest,
                    "races_needed": d.needs, "trend": d.trend,
-                   "baseline_error_rate": d.baseline.error_rate, "contender_error_rate": d.contender.error_rate}
+                   "baseline_error_rate": d.baseline.error_rate, "contender_error_rate": d.contender.error_rate,
+                   "baseline_load_side": d.baseline.load_side, "contender_load_side": d.contender.load_side}
             for side, a in (("baseline", d.baseline), ("contender", d.contender)):
                 row.update({f"{side}_service_{p}_ms": a.service.get(p) for p in ("p50", "p90", "p99")})
             out.append(row)
@@ -254,13 +259,13 @@ def markdown(baseline_name: str, baseline: dict[str, Aggregate], contenders: lis
         found = compare(baseline, contender, margin, method, floors)
         lines += [f"### {name} against the baseline", "",
                   f"| task | baseline: median (min–max, n, spread) | contender | change | {judged} | could find | verdict "
-                  "| service p50 / p90 / p99 ms: baseline → contender | error rate |",
-                  "|---|---:|---:|---:|---:|---:|---|---|---:|"]
+                  "| service p50 / p90 / p99 ms: baseline → contender | error rate | load side |",
+                  "|---|---:|---:|---:|---:|---:|---|---|---:|---|"]
         for d in found:
             errors = f"{d.baseline.error_rate:.1%} → {d.contender.error_rate:.1%}"
             lines.append(f"| {d.task} | {_agg(d.baseline)} | {_agg(d.contender)} | {d.change:+.1%} | {_judged(d)} | {_could_find(d)} "
                          f"| {d.verdict}{f' ({d.basis})' if t_rule and d.basis else ''} | {_service(d.baseline)} → {_service(d.contender)} "
-                         f"| {errors} |")
+                         f"| {errors} | {d.baseline.load_side or '—'} → {d.contender.load_side or '—'} |")
         lines.append("")
         lines += [f"- {d.task}: {d.trend}" for d in found if d.trend]
         per_side = min([min(d.baseline.n, d.contender.n) for d in found] or [1])

@@ -40,8 +40,8 @@ def cmd_redline(args, argv: list[str] | None = None) -> int:
     errors = target.error_rate(args.error_rate)
     if not 0 < args.resolution <= 100:
         raise IngestlabError(f"--resolution {args.resolution}: a percentage above 0, at most 100")
-    if args.probes < 1 or args.clients < 1 or args.agree < 1 or args.max_probes < args.probes:
-        raise IngestlabError("--probes, --clients and --agree: at least 1; --max-probes: at least --probes")
+    if args.probes < 1 or args.clients < 1 or args.agree < 1 or args.max_probes < args.probes or args.max_clients < 1:
+        raise IngestlabError("--probes, --clients, --max-clients and --agree: at least 1; --max-probes: at least --probes")
     with ExitStack() as stack:
         if args.target_hosts or args.hosts:
             where = options.target(args)
@@ -50,10 +50,15 @@ def cmd_redline(args, argv: list[str] | None = None) -> int:
             shape = lifecycle.Shape(**SHAPE, nodes=args.nodes, version=version, heap=lifecycle.validate_heap(args.heap), engine=args.engine)
             cluster = stack.enter_context(lifecycle.running(shape))
             where = racing.Target(hosts=cluster.hosts, client_options=cluster.client_options(), engine=cluster.engine)
-        result = run.run(track, latency, where, challenge=args.challenge, params=options.track_params(args), error_rate=errors,
-                         resolution=args.resolution / 100.0, probes_per_step=args.probes, clients=args.clients, most=args.max_probes,
-                         agree=args.agree, tolerance=args.tolerance / 100.0,
-                         label=study.name if study else None, command=_command(argv or sys.argv[1:]))
+        common = dict(challenge=args.challenge, params=options.track_params(args), error_rate=errors, resolution=args.resolution / 100.0,
+                      probes_per_step=args.probes, clients=args.clients, most=args.max_probes, agree=args.agree,
+                      tolerance=args.tolerance / 100.0, label=study.name if study else None, command=_command(argv or sys.argv[1:]))
+        if args.over == "rate":
+            result = run.run(track, latency, where, **common)
+        else:
+            from ingestlab.redline import over
+
+            result = over.run(track, latency, where, args.over, most_clients=args.max_clients, **common)
     chart = report.write(result)
     print("\n".join(report.lines(result)))
     print(f"\n[ingestlab] redline {result['stamp']}: {result['dir']}/redline.json, {chart}")
@@ -65,6 +70,10 @@ def add(sub) -> None:
     p.add_argument("study", nargs="?", help="a study's track (or --track-path)")
     p.add_argument("--track-path", help="any track with a redline challenge (a bulk task paced by the track parameter target_throughput)")
     p.add_argument("--challenge", default="redline", help="the challenge whose paced task the search offers rates to (default redline)")
+    p.add_argument("--over", choices=["rate", "clients", "bulk_size"], default="rate",
+                   help="what the search varies: the offered rate (default), or at full speed the clients or the bulk size (the "
+                        "highest that keeps the target; over clients, the USL fitted beside it)")
+    p.add_argument("--max-clients", type=int, default=32, help="--over clients: the most clients the climb offers (default 32)")
     p.add_argument("--latency", required=True, metavar="pNN<=DURATION", help="the target, e.g. p99<=200ms or p90<=1.5s (Rally's latency: "
                                                                              "from each request's scheduled time)")
     p.add_argument("--error-rate", default="0", metavar="SHARE", help="the largest share of failed requests a step may have "

@@ -35,10 +35,33 @@ def _races(selector: str, study: str | None, test_mode: bool, notes: list[str], 
     return selector, kept
 
 
+def _compare_redline(args) -> int:
+    """Redline searches (stamps, their directories or redline.json files) on every side: their brackets side by side."""
+    import json
+
+    from ingestlab.redline import compare as searches
+
+    if not all(searches.is_redline(s) for s in (args.baseline, *args.contender)):
+        raise IngestlabError("compare takes races on every side or redline searches on every side, not both")
+    if args.format not in ("markdown", "json"):
+        raise IngestlabError(f"--format {args.format}: redline searches compare as markdown or json")
+    base, others = searches.load(args.baseline), [searches.load(c) for c in args.contender]
+    text = json.dumps(searches.as_json(base, others), indent=2) if args.format == "json" else "\n".join(searches.lines(base, others))
+    if args.output:
+        Path(args.output).write_text(text + "\n")
+        print(f"[ingestlab] comparison written to {args.output} ({args.format})")
+    else:
+        print(text)
+    return 0
+
+
 def cmd_compare(args) -> int:
     from ingestlab import compare
+    from ingestlab.redline import compare as searches
     from ingestlab.verdicts import noise
 
+    if any(searches.is_redline(s) for s in (args.baseline, *args.contender)):
+        return _compare_redline(args)
     notes: list[str] = []
     name, baseline = _races(args.baseline, args.study, args.test_mode, notes, args.rally_home)
     contenders = [_races(c, args.study, args.test_mode, notes, args.rally_home) for c in args.contender]
@@ -123,9 +146,10 @@ def cmd_calibrate(args) -> int:
 
 
 def add(sub) -> None:
-    cmp = sub.add_parser("compare", help="compare a baseline with contenders: race ids, or tags aggregating repeated races")
-    cmp.add_argument("--baseline", required=True, metavar="RACE_ID|TAG:VALUE")
-    cmp.add_argument("--contender", required=True, action="append", metavar="RACE_ID|TAG:VALUE", help="repeatable")
+    cmp = sub.add_parser("compare", help="compare a baseline with contenders: race ids, or tags aggregating repeated races; or redline "
+                                          "searches (their stamps, comma-separated for repeats of one setup)")
+    cmp.add_argument("--baseline", required=True, metavar="RACE_ID|TAG:VALUE|REDLINE_STAMP[,STAMP]")
+    cmp.add_argument("--contender", required=True, action="append", metavar="RACE_ID|TAG:VALUE|REDLINE_STAMP[,STAMP]", help="repeatable")
     cmp.add_argument("--study", help="only races of this study (with tags)")
     cmp.add_argument("--margin", type=float, metavar="PERCENT", help="a fixed noise margin (the margin rule with it)")
     cmp.add_argument("--calibration", metavar="FILE", help="the noise floor and error rates to judge by: a calibration's results.json "

@@ -29,6 +29,7 @@ from ingestlab.cgroup_v1 import group_quota, groups_of, quota_cores, usage_secon
 from ingestlab.rally.footprint import kernel_name
 
 SATURATED = 0.85
+DRIVER_BOUND, CLUSTER_BOUND, NEITHER = "load driver bound", "cluster bound", "neither at its limit"
 _TICK = os.sysconf("SC_CLK_TCK")
 
 
@@ -198,10 +199,30 @@ def verdict(workers: list[dict], nodes: list[dict]) -> dict:
     worker_text = f"{who} {busiest['cores']:.2f} of {busiest['limit_cores']:.2f} cores"
     node_text = f"busiest node {node['name']} {node['cores']:.2f} of {node['available_cores']:.2f} cores it could use"
     if node_full:
-        return {"verdict": "cluster bound", "why": f"{node_text}; {worker_text}"}
+        return {"verdict": CLUSTER_BOUND, "why": f"{node_text}; {worker_text}"}
     if worker_full:
-        return {"verdict": "load driver bound", "why": f"{worker_text}, while the {node_text}"}
-    return {"verdict": "neither at its limit", "why": f"{worker_text}; {node_text}"}
+        return {"verdict": DRIVER_BOUND, "why": f"{worker_text}, while the {node_text}"}
+    return {"verdict": NEITHER, "why": f"{worker_text}; {node_text}"}
+
+
+def _task_verdicts(race: dict) -> dict[str, str]:
+    tasks = (((race.get("ingestlab-footprint") or {}).get("load_side") or {}).get("tasks") or {})
+    return {task: got["verdict"] for task, got in tasks.items() if got.get("verdict")}
+
+
+def in_words(races: list[dict]) -> dict[str, str]:
+    """Task → the load side's verdicts over ``races``: the one verdict when every race that says agrees, else each with
+    its count; with how many races said it when some did not (a race without a stored load side says nothing)."""
+    per_task: dict[str, list[str]] = {}
+    for race in races:
+        for task, said in _task_verdicts(race).items():
+            per_task.setdefault(task, []).append(said)
+    out = {}
+    for task, said in per_task.items():
+        kinds = sorted(set(said), key=said.index)
+        words = kinds[0] if len(kinds) == 1 else ", ".join(f"{k} {said.count(k)}" for k in kinds)
+        out[task] = words if len(said) == len(races) else f"{words} ({len(said)} of {len(races)} races)"
+    return out
 
 
 def driver_bound(races: list[dict]) -> dict[str, tuple[int, int]]:
@@ -209,9 +230,7 @@ def driver_bound(races: list[dict]) -> dict[str, tuple[int, int]]:
     footprints stored beside the races (``ingestlab-footprint``; a race without one says nothing)."""
     out: dict[str, tuple[int, int]] = {}
     for race in races:
-        tasks = (((race.get("ingestlab-footprint") or {}).get("load_side") or {}).get("tasks") or {})
-        for task, got in tasks.items():
-            if got.get("verdict"):
-                bound, seen = out.get(task, (0, 0))
-                out[task] = (bound + (got["verdict"] == "load driver bound"), seen + 1)
+        for task, said in _task_verdicts(race).items():
+            bound, seen = out.get(task, (0, 0))
+            out[task] = (bound + (said == DRIVER_BOUND), seen + 1)
     return {task: counts for task, counts in out.items() if counts[0]}

@@ -16,6 +16,7 @@ from pathlib import Path
 
 from ingestlab import racing
 from ingestlab.errors import IngestlabError, RaceFailed
+from ingestlab.rally import load_side
 from ingestlab.redline.search import DRIVER_BOUND, FAIL, PASS, Probe
 from ingestlab.redline.target import LatencyTarget
 
@@ -97,7 +98,7 @@ def judge(step: Step, rate: float, result) -> Probe:
     seen = measured.get(step.latency.key)
     common = dict(latency_ms=measured, throughput=task.throughput_mean, error_rate=task.error_rate or 0.0,
                   race_id=result.race_id, load_side=load, requests=requests)
-    if load.get("verdict") == "load driver bound":
+    if load.get("verdict") == load_side.DRIVER_BOUND:
         return Probe(rate, DRIVER_BOUND, load.get("why", ""), **common)
     if (task.error_rate or 0.0) > step.error_rate:
         return Probe(rate, FAIL, f"error rate {task.error_rate:.2%} > {step.error_rate:.2%}", **common)
@@ -117,10 +118,15 @@ def _ms(value: float) -> str:
 def probe(step: Step, rate: float, clients: int, number: int, period: float | None = None) -> Probe:
     """Race and judge one probe; a race that fails (Rally stopped at a request's error) fails the step, naming the error
     (any other error, e.g. a parameter the track refuses, ends the search)."""
+    return raced(step, rate, lambda: race(step, rate, clients, {"redline-step": f"{rate:.0f}", "redline-probe": str(number)}, period))
+
+
+def raced(step: Step, value: float, race_it) -> Probe:
+    """Judge the race ``race_it()`` runs as a probe of step ``value``; a race that fails is a failed probe, naming its error."""
     try:
-        result = race(step, rate, clients, {"redline-step": f"{rate:.0f}", "redline-probe": str(number)}, period)
+        result = race_it()
     except RaceFailed as e:
         lines = [line.strip() for line in str(e).splitlines() if line.strip()]
         named = next((line for line in reversed(lines[1:]) if "error" in line.lower()), lines[0] if lines else str(e))
-        return Probe(rate, FAIL, f"the race failed: {named}")
-    return judge(step, rate, result)
+        return Probe(value, FAIL, f"the race failed: {named}")
+    return judge(step, value, result)

@@ -29,14 +29,45 @@ def _median(values: list) -> float | None:
     return statistics.median(kept) if kept else None
 
 
+STEP_NAMES = {None: "offered docs/s", "clients": "clients", "bulk_size": "docs a bulk"}  # a step, as a column names it
+STEP_UNITS = {None: "docs/s", "clients": "clients", "bulk_size": "docs a bulk"}  # after a step's value
+
+
+def _over_lines(result: dict) -> list[str]:
+    """The answer of a search over clients or bulk size at full speed, and the USL beside it (clients)."""
+    what = STEP_NAMES[result["over"]]
+    value, above = result.get("rate"), result.get("failed_above")
+    at = [p for p in result["probes"] if p["rate"] == value]
+    if value is None:
+        out = [f"- highest {what} that met the target at full speed: not found (see why the search stopped)"]
+    else:
+        through = _median([p.get("throughput") for p in at])
+        out = [f"- highest {what} that met the target at full speed: {_n(value)} (all {len(at)} of its probes; {_n(through)} docs/s); "
+               + (f"{_n(above)} failed" if above else "nothing above it failed")]
+    fit = result.get("usl")
+    if fit is not None:
+        if fit.get("fitted"):
+            interval = fit.get("peak_interval")
+            peak = "no peak" if fit.get("peak") is None else (
+                f"N* {fit['peak']:,.1f}" + (f" (95 % {interval[0]:,.1f}–{interval[1]:,.1f})" if interval else ""))
+            out.append(f"- the USL over the client counts probed (median throughput of each): {fit['describe']}; its {peak} beside "
+                       f"the measured {_n(value)} clients that kept the target")
+        else:
+            out.append(f"- the USL over the client counts probed: not fitted ({fit.get('why')})")
+    return out
+
+
 def lines(result: dict) -> list[str]:
     key = f"p{result['latency_target']['percentile']}"
     target = f"{key} <= {result['latency_target']['ms']:g} ms, error rate <= {result['error_rate']:.2%}"
     full = result["full_speed"]
-    out = [f"Redline of {result['track']} (challenge {result['challenge']}, task {result['task']}, bulk size {result['bulk_size']}), "
-           f"target {target}; search {result['stamp']}:"]
+    over = result.get("over")
+    out = [f"Redline of {result['track']} (challenge {result['challenge']}, task {result['task']}, bulk size {result['bulk_size']}"
+           + (f", over {over.replace('_', ' ')} at full speed" if over else "") + f"), target {target}; search {result['stamp']}:"]
     rate, above = result.get("rate"), result.get("failed_above")
-    if rate is not None:
+    if over:
+        out += _over_lines(result)
+    elif rate is not None:
         share = f", {rate / full['rate']:.0%} of full speed" if full.get("rate") else ""
         out.append(f"- sustainable: {_n(rate)} docs/s offered: all {len([p for p in result['probes'] if p['rate'] == rate])} of its "
                    f"probes met the target{share}; the knee lies between it and " + (f"{_n(above)} docs/s, which failed" if above else "the next step up (not probed)"))
@@ -45,7 +76,7 @@ def lines(result: dict) -> list[str]:
     out.append(f"- full speed: {_n(full.get('rate'))} docs/s (median of the last {len(full.get('races', []))} warm races, "
                f"{full.get('clients')} client{'s' if full.get('clients') != 1 else ''}; races {', '.join(r[:8] for r in full.get('races', []))})")
     out.append(f"- stopped: {result['stopped']}")
-    out += ["", f"| offered docs/s | probes | passed | p50 ms | p90 ms | {key} ms (median, lowest–highest) | requests a probe | achieved docs/s | load side |",
+    out += ["", f"| {STEP_NAMES[over]} | probes | passed | p50 ms | p90 ms | {key} ms (median, lowest–highest) | requests a probe | achieved docs/s | load side |",
             "|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for rate_, ps in steps(result):
         ours = [p["latency_ms"].get(key) for p in ps]
@@ -57,11 +88,13 @@ def lines(result: dict) -> list[str]:
                    f"{_n(_median([p['throughput'] for p in ps]))} | "
                    f"{', '.join(verdicts)} |")
     tool = "opensearch-benchmark's" if result.get("engine") == "opensearch" else "Rally's"
-    out += ["", f"Latency is {tool}, from each request's scheduled send; a probe of fewer than 100 requests (Rally then reports no "
+    sent = ("at full speed, with no schedule to wait behind, that is each request's own time" if over
+            else "from each request's scheduled send")
+    out += ["", f"Latency is {tool}, {sent}; a probe of fewer than 100 requests (Rally then reports no "
                 f"p99) has its percentiles read by nearest rank of its own samples, so its {key} is one of its slowest requests."]
     failed = [p for p in result["probes"] if p["outcome"] != "pass"]
     if failed:
-        out += ["", "Probes that did not pass: " + "; ".join(f"{_n(p['rate'])} docs/s: {p['why']}" for p in failed[:8])
+        out += ["", "Probes that did not pass: " + "; ".join(f"{_n(p['rate'])} {STEP_UNITS[over]}: {p['why']}" for p in failed[:8])
                 + (f"; and {len(failed) - 8} more" if len(failed) > 8 else "")]
     return out
 
@@ -80,14 +113,17 @@ def chart(result: dict) -> bytes:
         medians = [(r, m) for r, m in medians if m is not None]
         ax.plot(*zip(*medians), style, color=drawn.get_facecolor()[0], label=f"{name} latency (median of the probes)")
     ax.axhline(result["latency_target"]["ms"], color="red", linewidth=1, label=f"target {key} <= {result['latency_target']['ms']:g} ms")
+    over = result.get("over")
     if result.get("rate") is not None:
-        ax.axvline(result["rate"], color="green", linewidth=1.5, label=f"sustainable {result['rate']:,.0f} docs/s")
-    if result["full_speed"].get("rate"):
+        ax.axvline(result["rate"], color="green", linewidth=1.5,
+                   label=f"highest that kept the target: {result['rate']:,.0f} {STEP_UNITS[over]}" if over else f"sustainable {result['rate']:,.0f} docs/s")
+    if result["full_speed"].get("rate") and not over:
         ax.axvline(result["full_speed"]["rate"], color="grey", linestyle="--", linewidth=1, label=f"full speed {result['full_speed']['rate']:,.0f} docs/s")
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}" if str(f"{v:g}")[0] in "25" else ""))
-    ax.set_xlabel("offered rate (documents per second)")
+    ax.set_xlabel({None: "offered rate (documents per second)", "clients": "clients (full speed)",
+                   "bulk_size": "bulk size (documents, full speed)"}[result.get("over")])
     ax.set_ylabel("latency (ms, Rally's: from the scheduled send)")
     ax.set_title(f"Redline: {result['track']}, bulk size {result['bulk_size']}, search {result['stamp']}")
     ax.legend(fontsize=8)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 import statistics
 import time
-from dataclasses import asdict
+from dataclasses import asdict, dataclass
 from pathlib import Path
 
 from ingestlab import paths, racing
@@ -42,10 +42,20 @@ def paced_task(track: trackinfo.TrackInfo, challenge: str) -> trackinfo.Task:
     return task
 
 
-def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, challenge: str = CHALLENGE, params: dict | None = None,
-        error_rate: float = 0.0, resolution: float = 0.05, probes_per_step: int = 3, clients: int = 8, agree: int = 2,
-        tolerance: float = 0.15, most: int = 40, label: str | None = None, command: str = "", log=print) -> dict:
-    stamp, began = time.strftime("%Y%m%dT%H%M%S"), time.monotonic()
+@dataclass
+class Warm:
+    """The full-speed races before a search: their rate (median of the last ``agree``), every race's figure, the races
+    kept (the last ``agree``) and their median service time (seconds, None when Rally reported none)."""
+    full: float
+    figures: list
+    kept: list
+    service: float | None
+    clients: int
+
+
+def prepare(track_path: Path, target: racing.Target, latency: LatencyTarget, challenge: str, params: dict | None, error_rate: float,
+            stamp: str, label: str | None) -> tuple[trackinfo.TrackInfo, probes.Step]:
+    """The track with its parameters checked (a fresh index of its own when the track names one) and what every probe shares."""
     params = dict(params or {})
     track = trackinfo.load(track_path, params)
     if "index_name" in track.defaults and "index_name" not in params:
@@ -55,49 +65,73 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, chal
     task = paced_task(track, challenge)
     step = probes.Step(Path(track_path), challenge, task.name, task.param("bulk-size"), params, target, latency, error_rate,
                        {"redline": stamp, **({"study": label} if label else {})}, float(task.time_period))
-    warm: list = []
+    return track, step
 
+
+def warm(step: probes.Step, clients: int, agree: int, tolerance: float, name: str, log, races: list) -> Warm:
+    """Full-speed races until ``agree`` in a row agree within ``tolerance``; each race is appended to ``races`` as it ends."""
     def full_speed() -> float | None:
         result = probes.race(step, None, clients, {"redline-step": "full-speed"})
-        warm.append(result)
-        return getattr(result.tasks.get(task.name), "throughput_mean", None)
+        races.append(result)
+        return getattr(result.tasks.get(step.task), "throughput_mean", None)
 
+    figures = warm_up(full_speed, agree, tolerance, f"redline {name}", log)
+    kept = races[-agree:]
+    medians = [r.tasks[step.task].service_time("p50") for r in kept if step.task in r.tasks]
+    service = statistics.median([m / 1000.0 for m in medians if m is not None]) if any(m is not None for m in medians) else None
+    return Warm(statistics.median(figures[-agree:]), figures, kept, service, clients)
+
+
+def common(stamp: str, track: trackinfo.TrackInfo, step: probes.Step, w: Warm, races: list, resolution: float, probes_per_step: int,
+           outcome: search.Outcome, began: float) -> dict:
+    """What every search's result holds, whatever it searched over."""
+    return {
+        "stamp": stamp, "track": track.name, "track_path": str(step.track_path), "challenge": step.challenge, "task": step.task,
+        "bulk_size": step.bulk_size, "latency_target": {"percentile": step.latency.percentile, "ms": step.latency.ms},
+        "error_rate": step.error_rate, "resolution": resolution, "probes_per_step": probes_per_step, "params": step.params,
+        "hosts": step.target.hosts, "engine": step.target.engine,
+        "full_speed": {"rate": w.full, "clients": w.clients, "races": [r.race_id for r in w.kept], "warm_up": w.figures,
+                       "service_time_p50_s": w.service, "load_side": [(r.footprint or {}).get("load_side") for r in w.kept]},
+        "rate": outcome.rate, "failed_above": outcome.failed_above, "stopped": outcome.stopped,
+        "probes": [asdict(p) for p in outcome.probes],
+        "es_version": races[-1].es_version if races else None,
+        "machine_line": here_line(races[-1]) if races else None,
+        "seconds": round(time.monotonic() - began, 1),  # warm-up and search (a node the command provisions: its start and stop not included)
+    }
+
+
+def store(result: dict) -> dict:
+    """``results/redline/<stamp>/redline.json``; the result with its directory."""
+    out = paths.results_dir() / "redline" / result["stamp"]
+    out.mkdir(parents=True, exist_ok=True)
+    (out / "redline.json").write_text(json.dumps(result, indent=2))
+    return {**result, "dir": str(out)}
+
+
+def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, challenge: str = CHALLENGE, params: dict | None = None,
+        error_rate: float = 0.0, resolution: float = 0.05, probes_per_step: int = 3, clients: int = 8, agree: int = 2,
+        tolerance: float = 0.15, most: int = 40, label: str | None = None, command: str = "", log=print) -> dict:
+    stamp, began = time.strftime("%Y%m%dT%H%M%S"), time.monotonic()
+    track, step = prepare(track_path, target, latency, challenge, params, error_rate, stamp, label)
+    races: list = []
     try:
-        figures = warm_up(full_speed, agree, tolerance, f"redline {track.name}", log)
-        full = statistics.median(figures[-agree:])
-        kept = warm[-agree:]
-        medians = [r.tasks[task.name].service_time("p50") for r in kept if task.name in r.tasks]
-        service = statistics.median([m / 1000.0 for m in medians if m is not None]) if any(m is not None for m in medians) else None
-        log(f"[ingestlab] redline {track.name}: warm at full speed {full:,.0f} docs/s ({clients} client{'s' if clients != 1 else ''}, "
+        w = warm(step, clients, agree, tolerance, track.name, log, races)
+        log(f"[ingestlab] redline {track.name}: warm at full speed {w.full:,.0f} docs/s ({clients} client{'s' if clients != 1 else ''}, "
             f"median of the last {agree} races); searching for the highest rate with {latency}")
         count = [0]
 
         def one(rate: float) -> search.Probe:
             count[0] += 1
-            chosen, period = probes.plan(rate, step, service, clients)
+            chosen, period = probes.plan(rate, step, w.service, clients)
             return probes.probe(step, rate, chosen, count[0], period)
 
-        settings = search.Settings(start=full / 8, ceiling=full * 32, floor=full / 256, resolution=resolution, probes=probes_per_step, most=most)
+        settings = search.Settings(start=w.full / 8, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution,
+                                   probes=probes_per_step, most=most)
         outcome = search.search(one, settings, log)
     finally:
-        _delete_index(target, params.get("index_name"), log)
-    result = {
-        "stamp": stamp, "track": track.name, "track_path": str(track_path), "challenge": challenge, "task": task.name,
-        "bulk_size": step.bulk_size, "latency_target": {"percentile": latency.percentile, "ms": latency.ms}, "error_rate": error_rate,
-        "resolution": resolution, "probes_per_step": probes_per_step, "params": params, "hosts": target.hosts, "engine": target.engine,
-        "full_speed": {"rate": full, "clients": clients, "races": [r.race_id for r in kept], "warm_up": figures,
-                       "service_time_p50_s": service, "load_side": [(r.footprint or {}).get("load_side") for r in kept]},
-        "rate": outcome.rate, "failed_above": outcome.failed_above, "stopped": outcome.stopped,
-        "probes": [asdict(p) for p in outcome.probes],
-        "es_version": warm[-1].es_version if warm else None,
-        "machine_line": here_line(warm[-1]) if warm else None,
-        "seconds": round(time.monotonic() - began, 1),  # warm-up and search (a node the command provisions: its start and stop not included)
-    }
-    out = paths.results_dir() / "redline" / stamp
-    out.mkdir(parents=True, exist_ok=True)
-    (out / "redline.json").write_text(json.dumps(result, indent=2))
-    result["dir"] = str(out)
-    to_ledger(result, command, warm[-1] if warm else None)
+        _delete_index(target, step.params.get("index_name"), log)
+    result = store(common(stamp, track, step, w, races, resolution, probes_per_step, outcome, began))
+    to_ledger(result, command, races[-1] if races else None)
     return result
 
 

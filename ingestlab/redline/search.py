@@ -22,7 +22,7 @@ PASS, FAIL, DRIVER_BOUND = "pass", "fail", "driver bound"
 
 @dataclass(frozen=True)
 class Probe:
-    rate: float  # offered documents per second
+    rate: float  # the step: offered documents per second (or clients, or a bulk size: ingestlab.redline.over)
     outcome: str  # PASS, FAIL or DRIVER_BOUND
     why: str  # e.g. "p99 812 ms > 200 ms"
     latency_ms: dict = field(default_factory=dict)  # Rally's latency percentiles of the bulk task ("p50", "p90", "p99", ...)
@@ -41,6 +41,9 @@ class Settings:
     resolution: float = 0.05  # the bisection stops when the failed step is within this share above the passed one
     probes: int = 3  # probes every step of the answer needs, all passing
     most: int = 40  # probes at most, in all
+    unit: str = "docs/s offered"  # what a step is, in the log and the sentences
+    ceiling_is: str = "a multiple of the full-speed rate"  # where the ceiling comes from, in the sentence that names it
+    whole: bool = False  # steps are whole numbers (clients, a bulk size): bisection stops at neighbours, halving rounds down
 
 
 @dataclass
@@ -71,9 +74,9 @@ class _Search:
             raise _Stop(f"the search spent its {self.s.most} probes")
         p = self.probe(rate)
         self.history.append(p)
-        self.log(f"[ingestlab] redline probe {len(self.history)}: {rate:,.0f} docs/s offered: {p.outcome} ({p.why})")
+        self.log(f"[ingestlab] redline probe {len(self.history)}: {rate:,.0f} {self.s.unit}: {p.outcome} ({p.why})")
         if p.outcome == DRIVER_BOUND:
-            raise _Stop(f"the load driver was at its limit at {rate:,.0f} docs/s offered ({p.why}): what lies above it was not "
+            raise _Stop(f"the load driver was at its limit at {rate:,.0f} {self.s.unit} ({p.why}): what lies above it was not "
                         f"measured; give the load driver more (load-driver hosts, cores) and search again")
         return p
 
@@ -89,22 +92,35 @@ class _Search:
         if self.ask(rate).outcome == PASS:
             while True:
                 if rate * 2 > self.s.ceiling:
-                    raise _Stop(f"the target was met at every step up to {rate:,.0f} docs/s offered, the highest the search "
-                                f"offers ({self.s.ceiling:,.0f}: a multiple of the full-speed rate)")
+                    raise _Stop(f"the target was met at every step up to {rate:,.0f} {self.s.unit}, the highest the search "
+                                f"offers ({self.s.ceiling:,.0f}: {self.s.ceiling_is})")
                 lo, rate = rate, rate * 2
                 if self.ask(rate).outcome != PASS:
                     return lo, rate
         while True:
-            hi, rate = rate, rate / 2
+            hi, rate = rate, self.half(rate)
             if rate < self.s.floor:
                 worst = self.of(hi)[-1]
-                raise _Stop(f"the target cannot be met even at the lowest step, {hi:,.0f} docs/s offered ({worst.why})")
+                raise _Stop(f"the target cannot be met even at the lowest step, {hi:,.0f} {self.s.unit} ({worst.why})")
             if self.ask(rate).outcome == PASS:
                 return rate, hi
 
+    def half(self, rate: float) -> float:
+        return math.floor(rate / 2) if self.s.whole else rate / 2
+
+    def between(self, lo: float, hi: float) -> float | None:
+        """The next step to probe inside ``(lo, hi)``, the geometric midpoint (the nearest whole number strictly inside when
+        steps are whole); None when the bracket is within the resolution (or, whole, the two are neighbours)."""
+        if hi / lo <= 1 + self.s.resolution:
+            return None
+        if not self.s.whole:
+            return math.sqrt(lo * hi)
+        if hi - lo <= 1:
+            return None
+        return min(max(round(math.sqrt(lo * hi)), lo + 1), hi - 1)
+
     def narrow(self, lo: float, hi: float) -> tuple[float, float]:
-        while hi / lo > 1 + self.s.resolution:
-            mid = math.sqrt(lo * hi)
+        while (mid := self.between(lo, hi)) is not None:
             if self.ask(mid).outcome == PASS:
                 lo = mid
             else:
@@ -127,8 +143,9 @@ class _Search:
             lo, hi = self.narrow(lo, hi)
             failed = self.confirm(lo, hi)
             if failed is None:
-                return lo, hi, (f"{lo:,.0f} docs/s offered met the target in all {len(self.of(lo))} of its probes, and "
-                                f"{hi:,.0f} (within {self.s.resolution:.0%} above it) failed")
+                within = "the next step up" if self.s.whole and hi - lo <= 1 else f"within {self.s.resolution:.0%} above it"
+                return lo, hi, (f"{lo:,.0f} {self.s.unit} met the target in all {len(self.of(lo))} of its probes, and "
+                                f"{hi:,.0f} ({within}) failed")
             hi = failed
             below = [p.rate for p in self.history if p.rate < hi and self.all_passed(p.rate)]
             if below:
@@ -136,9 +153,9 @@ class _Search:
                 continue
             lo = hi
             while True:
-                hi, lo = lo, lo / 2
+                hi, lo = lo, self.half(lo)
                 if lo < self.s.floor:
-                    raise _Stop(f"the target cannot be met even at the lowest step, {hi:,.0f} docs/s offered")
+                    raise _Stop(f"the target cannot be met even at the lowest step, {hi:,.0f} {self.s.unit}")
                 if self.ask(lo).outcome == PASS:
                     break
 

@@ -40,6 +40,27 @@ def test_a_coarse_redline_of_posts_prints_the_sustainable_rate_beside_full_speed
     assert not [i for i in get_json(f"http://{es_node.hosts}/_cat/indices?format=json") if i["index"].startswith("ingestlab-redline-")]
     # every probe's load side was seen: its workers (named by the pack's track) and the node
     assert all(p["load_side"]["verdict"] for p in result["probes"] if p["load_side"])
+    # compare reads searches: one against itself overlaps, so no verdict; races and searches do not mix
+    same = ingestlab("compare", "--baseline", str(stored.parent), "--contender", str(stored), "--format", "json", env=env)
+    assert same.returncode == 0, same.stdout[-2000:] + same.stderr[-2000:]
+    assert json.loads(same.stdout)["rows"][1]["verdict"].startswith("not told apart")
+    mixed = ingestlab("compare", "--baseline", str(stored.parent), "--contender", "run:nothing", env=env)
+    assert mixed.returncode != 0 and "not both" in mixed.stderr
+
+
+def test_a_coarse_search_over_clients_at_full_speed_names_the_highest_count_and_the_usl_beside_it(es_node, tmp_path):
+    env = {"INGESTLAB_RESULTS": str(tmp_path / "results")}
+    proc = ingestlab("redline", "posts", "--over", "clients", "--latency", "p99<=100ms", "--max-clients", "4", "--target-hosts",
+                     es_node.hosts, "--probes", "1", "--agree", "1", "--clients", "2", *SHORT, timeout=1200, env=env)
+    out = proc.stdout
+    assert proc.returncode in (0, 1), out[-3000:] + proc.stderr[-3000:]
+    (stored,) = (tmp_path / "results" / "redline").glob("*/redline.json")
+    result = json.loads(stored.read_text())
+    steps = [p["rate"] for p in result["probes"]]
+    assert result["over"] == "clients" and steps[0] == 1 and all(float(n).is_integer() and 1 <= n <= 4 for n in steps)
+    assert "over clients at full speed" in out and "| clients | probes | passed |" in out and "the USL over the client counts" in out
+    assert result["usl"]["fitted"] or result["usl"]["why"]
+    assert not [i for i in get_json(f"http://{es_node.hosts}/_cat/indices?format=json") if i["index"].startswith("ingestlab-redline-")]
 
 
 @pytest.mark.check

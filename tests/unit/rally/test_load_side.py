@@ -65,3 +65,25 @@ def test_compare_names_the_tasks_a_sides_races_were_load_driver_bound_in():
     assert load_side.driver_bound(side) == {"index-append": (1, 2)}
     assert _driver_bound_notes([("run:a", side), ("run:b", [race("cluster bound")])]) == [
         "run:a: load driver bound in index-append (1 of 2 races): its figures there measure the load driver, not the cluster"]
+
+
+def test_a_comparison_row_names_each_sides_load_side_over_its_races():
+    from ingestlab import compare
+
+    def race(verdict, start, value=1000.0):
+        r = {"race-id": start, "race-timestamp": start, "user-tags": {},
+             "results": {"op_metrics": [{"task": "index-append", "operation": "index-append",
+                                         "throughput": {"median": value, "min": value, "max": value, "unit": "docs/s"},
+                                         "service_time": {"50_0": 10.0}, "error_rate": 0.0}]}}
+        if verdict:
+            r["ingestlab-footprint"] = {"load_side": {"tasks": {"index-append": {"verdict": verdict}}}}
+        return r
+
+    assert load_side.in_words([race("cluster bound", "1"), race("cluster bound", "2")]) == {"index-append": "cluster bound"}
+    mixed = load_side.in_words([race("load driver bound", "1"), race("cluster bound", "2"), race(None, "3")])
+    assert mixed == {"index-append": "load driver bound 1, cluster bound 1 (2 of 3 races)"}
+    base = compare.aggregate([race("cluster bound", "1")])
+    other = compare.aggregate([race(None, "2")])
+    text = compare.markdown("a", base, [("b", other)])
+    assert "| load side |" in text and "| cluster bound → — |" in text
+    assert compare.rows("a", base, [("b", other)])[0]["baseline_load_side"] == "cluster bound"
