@@ -20,6 +20,8 @@ from ingestlab.models.linear import CannotFit, Parameter
 
 MIN_R_SQUARED = 0.8
 MIN_DOF = 2  # residual degrees of freedom for an interval (a t quantile at 1 is 12.7: no interval to speak of)
+KAPPA_ZERO = 1e-12  # κ at or below this is at its bound 0: no crosstalk measured, so no peak (√((1−σ)/κ) would be a number
+# of the optimizer's rounding, not of the data)
 
 
 def throughput(n, lam: float, sigma: float, kappa: float):
@@ -39,8 +41,8 @@ class Usl:
 
     @property
     def peak(self) -> float | None:
-        """N*, where more N stops helping; None when κ is 0 (no peak: the curve only flattens)."""
-        if self.kappa.value <= 0:
+        """N*, where more N stops helping; None when κ is at its bound 0 (no peak: the curve only flattens)."""
+        if self.kappa.value <= KAPPA_ZERO:
             return None
         return math.sqrt(max(1.0 - self.sigma.value, 0.0) / self.kappa.value)
 
@@ -88,7 +90,7 @@ def fit(points: list[tuple[float, float]]) -> Usl:
     parameters = []
     held = dof >= MIN_DOF and np.all(np.isfinite(covariance))
     for i, name in enumerate(("λ", "σ", "κ")):
-        bound = (name == "σ" and (values[i] <= 1e-9 or values[i] >= 1 - 1e-9)) or (name == "κ" and values[i] <= 1e-12)
+        bound = (name == "σ" and (values[i] <= 1e-9 or values[i] >= 1 - 1e-9)) or (name == "κ" and values[i] <= KAPPA_ZERO)
         if held and not bound:
             half = stats.t.ppf(0.975, dof) * math.sqrt(max(covariance[i, i], 0.0))
             low = max(values[i] - half, 0.0)

@@ -48,9 +48,9 @@ def _over_lines(result: dict) -> list[str]:
     if fit is not None:
         if fit.get("fitted"):
             interval = fit.get("peak_interval")
-            peak = "no peak" if fit.get("peak") is None else (
-                f"N* {fit['peak']:,.1f}" + (f" (95 % {interval[0]:,.1f}–{interval[1]:,.1f})" if interval else ""))
-            out.append(f"- the USL over the client counts probed (median throughput of each): {fit['describe']}; its {peak} beside "
+            peak = ("it predicts no peak (more clients only flatten the curve)" if fit.get("peak") is None else
+                    f"its N* {fit['peak']:,.1f}" + (f" (95 % {interval[0]:,.1f}–{interval[1]:,.1f})" if interval else ""))
+            out.append(f"- the USL over the client counts probed (median throughput of each): {fit['describe']}; {peak}, beside "
                        f"the measured {_n(value)} clients that kept the target")
         else:
             out.append(f"- the USL over the client counts probed: not fitted ({fit.get('why')})")

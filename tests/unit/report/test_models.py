@@ -39,6 +39,14 @@ def test_the_usl_recovers_sigma_kappa_and_the_peak():
     assert fit.peak == pytest.approx(math.sqrt(0.9 / 0.01), rel=1e-2)
 
 
+def test_a_kappa_at_its_bound_gives_no_peak_not_a_number_of_the_optimizers_rounding():
+    """Before: N* = 1,184,861,948.5 clients from a κ the fit left at ~1e-19 (the redline over clients of posts here)."""
+    points = [(n, float(usl.throughput(n, 1000, 0.3, 0.0))) for n in (1, 2, 3, 4, 6, 8)]
+    fit = usl.fit(points)
+    assert fit.kappa.low is None and "bound" in fit.kappa.why
+    assert fit.peak is None and fit.peak_interval() is None and "no peak" in fit.describe()
+
+
 def test_the_usl_needs_three_distinct_points_and_a_fit_that_explains_them():
     assert usl.try_fit([(1, 40_951.4), (3, 70_045.9)])[1].startswith("2 point(s) at 2 distinct N")
     assert "explains too little" in usl.try_fit([(1, 100), (2, 300), (3, 90), (4, 310), (5, 95)])[1]
