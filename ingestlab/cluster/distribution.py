@@ -8,7 +8,6 @@ runtime dependencies, each with a ``plugin-descriptor.properties``, and where th
 """
 from __future__ import annotations
 
-import fcntl
 import json
 import os
 import shutil
@@ -18,7 +17,7 @@ import zipfile
 from dataclasses import asdict
 from pathlib import Path
 
-from ingestlab import paths
+from ingestlab import locks, paths
 from ingestlab.cluster.versions import DEFAULT_VERSION, DistributionSpec, ExtraModule, spec_for
 from ingestlab.errors import IngestlabError
 
@@ -135,10 +134,8 @@ def ensure_distribution(version: str = DEFAULT_VERSION, log=print, engine: str =
     marker = base / READY_MARKER
     if marker.is_file() and es_home.is_dir():
         return es_home
-    base.parent.mkdir(parents=True, exist_ok=True)
-    with open(base.parent / f".{base.name}.lock", "a") as lock:  # two commands starting at once on a fresh machine
-        fcntl.flock(lock, fcntl.LOCK_EX)  # the second waits for the first's distribution instead of removing it
-        if marker.is_file() and es_home.is_dir():
+    with locks.held(base.parent / f".{base.name}.lock"):  # two commands starting at once on a fresh machine: the second
+        if marker.is_file() and es_home.is_dir():  # waits for the first's distribution instead of removing it
             return es_home
         _assemble(spec, version, base, es_home, log)
     return es_home

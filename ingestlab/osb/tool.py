@@ -6,12 +6,13 @@ share an interpreter. The pack is installed into it without its dependencies, wi
 """
 from __future__ import annotations
 
+import contextlib
 import fcntl
 import subprocess
 import sys
 from pathlib import Path
 
-from ingestlab import paths
+from ingestlab import locks, paths
 from ingestlab.errors import IngestlabError
 
 REQUIREMENT = "opensearch-benchmark==2.4.0"
@@ -39,7 +40,8 @@ def python(log=print) -> Path:
         for cmd in ([sys.executable, "-m", "venv", "--clear", str(directory)],
                     [str(interpreter), "-m", "pip", "install", "-q", "--disable-pip-version-check", REQUIREMENT, *RUNNER_DEPENDENCIES],
                     [str(interpreter), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", str(paths.REPO_ROOT)]):
-            proc = subprocess.run(cmd, capture_output=True, text=True)
+            with locks.editable_install() if "-e" in cmd else contextlib.nullcontext():
+                proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 last = (proc.stderr or proc.stdout).strip().splitlines()
                 raise IngestlabError(f"could not make opensearch-benchmark's environment in {directory} (`{' '.join(cmd[-3:])}`): "

@@ -20,7 +20,7 @@ import sys
 import tarfile
 from pathlib import Path
 
-from ingestlab import paths
+from ingestlab import locks, paths
 from ingestlab.cluster import distribution, service_user
 from ingestlab.cluster.jdk import java_home_for
 from ingestlab.cluster.versions import spec_for
@@ -36,14 +36,16 @@ def tarball_name(version: str) -> str:
 def place_distribution(version: str, rally_home: Path, log=print) -> Path:
     """Pack the assembled distribution into ``<rally_home>/.rally/benchmarks/distributions/`` once."""
     target = rally_home / ".rally" / "benchmarks" / "distributions" / tarball_name(version)
-    if not target.is_file():
-        es_home = distribution.ensure_distribution(version, log=log)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        tmp = target.with_name(target.name + ".tmp")
-        log(f"[ingestlab] packing {es_home} for Rally's distribution cache")
-        with tarfile.open(tmp, "w:gz", compresslevel=1) as tar:
-            tar.add(es_home, arcname=f"elasticsearch-{version}")
-        tmp.replace(target)
+    if target.is_file():
+        return target
+    with locks.held(target.with_name(f".{target.name}.lock")):  # another command may be packing it at this moment
+        if not target.is_file():
+            es_home = distribution.ensure_distribution(version, log=log)
+            tmp = target.with_name(target.name + ".tmp")
+            log(f"[ingestlab] packing {es_home} for Rally's distribution cache")
+            with tarfile.open(tmp, "w:gz", compresslevel=1) as tar:
+                tar.add(es_home, arcname=f"elasticsearch-{version}")
+            tmp.replace(target)
     return target
 
 
@@ -57,11 +59,17 @@ def service_venv(user: service_user.ServiceUser, log=print) -> Path:
     if user.is_current:
         return Path(sys.prefix)
     venv = paths.home() / "service-venv"
+    with locks.held(paths.home() / ".service-venv.lock"):  # another command may be making it at this moment
+        return _service_venv(user, venv, log)
+
+
+def _service_venv(user: service_user.ServiceUser, venv: Path, log) -> Path:
     marker = venv / ".ingestlab-installed"  # holds the checkout the pack is installed from
     if marker.is_file():
         if marker.read_text().strip() != str(paths.REPO_ROOT):  # another checkout: point the venv at this one
-            subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "-e", str(paths.REPO_ROOT)], check=True,
-                           env={**os.environ, "LD_LIBRARY_PATH": _lib_dir(venv)})
+            with locks.editable_install():
+                subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "-e", str(paths.REPO_ROOT)], check=True,
+                               env={**os.environ, "LD_LIBRARY_PATH": _lib_dir(venv)})
             distribution.make_world_readable(venv)
             marker.write_text(f"{paths.REPO_ROOT}\n")
         return venv
@@ -76,7 +84,9 @@ def service_venv(user: service_user.ServiceUser, log=print) -> Path:
                    env={**os.environ, "LD_LIBRARY_PATH": str(python_copy / "lib")})
     from importlib.metadata import version as installed
 
-    subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"esrally=={installed('esrally')}", "-e", str(paths.REPO_ROOT)], check=True)
+    with locks.editable_install():
+        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"esrally=={installed('esrally')}", "-e", str(paths.REPO_ROOT)],
+                       check=True)
     distribution.make_world_readable(python_copy)
     distribution.make_world_readable(venv)
     marker.write_text(f"{paths.REPO_ROOT}\n")

@@ -8,7 +8,7 @@ import sys
 
 import pytest
 
-from ingestlab import paths
+from ingestlab import locks, paths
 from tests import matrix
 from tests.integration.conftest import get_json, port_1900_taken, port_1900_to_ourselves
 from tests.integration.test_plain_esrally import LANDED, PARAMS, clean_tracks  # noqa: F401  (a fixture)
@@ -27,7 +27,8 @@ def old_rally(tmp_path_factory):
     pip = [str(venv / "bin" / "python"), "-m", "pip", "install", "-q", "--disable-pip-version-check"]
     with port_1900_to_ourselves():  # Rally's process test counts a python whose command line names esrally as a Rally
         subprocess.run([*pip, f"esrally=={OLDEST}"], check=True, timeout=900)
-        installed = subprocess.run([*pip, "-e", str(paths.REPO_ROOT)], capture_output=True, text=True, timeout=900)
+        with locks.editable_install():  # the build writes into the checkout: one at a time with the pack's own installs
+            installed = subprocess.run([*pip, "-e", str(paths.REPO_ROOT)], capture_output=True, text=True, timeout=900)
     assert installed.returncode == 0, installed.stderr[-3000:]
     return venv / "bin"
 
