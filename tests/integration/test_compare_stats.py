@@ -98,6 +98,7 @@ def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_f
     assert "with 1 race(s) a side: the default rule called" in judged.stdout
 
 
+@pytest.mark.alone  # its verdict is a measurement: beside other tests the races' spread hid a 5x change (CV 66 %)
 def test_ab_races_both_sides_in_random_pairs_on_a_warm_node_and_compares_them(es_node):
     common = "eventdata_docs=5000;index_name=ab-it"
     proc = ingestlab("ab", "eventdata", "--challenge", "append-no-conflicts-index-only", "--baseline", f"{common};bulk_size=1000",

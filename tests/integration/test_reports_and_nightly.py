@@ -68,6 +68,7 @@ def test_tagged_races_compare_and_the_html_report_shows_its_charts(es_node, tmp_
     assert order == sorted(order) and not re.search(r"<td[^>]*>- ", dom), order
 
 
+@pytest.mark.alone  # its regression flag is a measurement: beside other tests the nights' noise hid it
 def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_vanished_task(es_node, tmp_path):
     history = tmp_path / "history.sqlite"
     first = ingestlab("nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts)
