@@ -119,9 +119,5 @@ def to_ledger(result: dict, command: str, race) -> None:
     fit = result.get("usl") or {}
     if fit.get("peak") is not None:
         figures["usl-peak"] = ledger.Figure(round(fit["peak"], 1), "clients", "the USL's N* from every client count probed")
-    versions = {"engine": result["engine"], "version": result["es_version"], "rally": (race.race or {}).get("rally-version") if race else None}
-    ledger.record(f"{result['stamp']}-redline-{result['over'].replace('_', '-')}", "redline-over", command, figures, versions,
-                  conditions=(f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, over {result['over']} at "
-                              f"full speed, resolution {result['resolution']:.0%}, {result['probes_per_step']} probes a step; "
-                              f"stopped: {result['stopped']}"),
-                  source=f"results/redline/{result['stamp']}/redline.json")
+    runs.record(result, f"{result['stamp']}-redline-{result['over'].replace('_', '-')}", "redline-over", command, figures, race,
+                f"over {result['over']} at full speed")

@@ -155,11 +155,18 @@ def to_ledger(result: dict, command: str, race) -> None:
     seen = [p["latency_ms"].get(key) for p in at if p["latency_ms"].get(key) is not None]
     if seen:
         figures["latency-at-sustainable"] = ledger.Figure(round(max(seen), 1), "ms", f"the highest {key} of its probes")
+    record(result, f"{result['stamp']}-redline", "redline", command, figures, race,
+           f"bulk size {result['bulk_size']}, {result['full_speed']['clients']} client(s) at full speed")
+
+
+def record(result: dict, run: str, kind: str, command: str, figures: dict, race, setup: str) -> None:
+    """A search's ledger entry: its figures, the engine and Rally that raced it, its setup and why it stopped."""
+    from ingestlab import ledger
+
     versions = {"engine": result["engine"], "version": result["es_version"], "rally": (race.race or {}).get("rally-version") if race else None}
-    ledger.record(f"{result['stamp']}-redline", "redline", command, figures, versions,
-                  conditions=(f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, bulk size {result['bulk_size']}, "
-                              f"{result['full_speed']['clients']} client(s) at full speed, resolution {result['resolution']:.0%}, "
-                              f"{result['probes_per_step']} probes a step; stopped: {result['stopped']}"),
+    ledger.record(run, kind, command, figures, versions,
+                  conditions=(f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, {setup}, resolution "
+                              f"{result['resolution']:.0%}, {result['probes_per_step']} probes a step; stopped: {result['stopped']}"),
                   source=f"results/redline/{result['stamp']}/redline.json")
 
 
