@@ -11,14 +11,13 @@ through the same converters: a generated file is read exactly as a user's real o
 """
 from __future__ import annotations
 
-import fcntl
 import tempfile
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable
 
+from ingestlab import locks
 from ingestlab.corpus.files import CorpusFile, read_meta, write_corpus
 from ingestlab.errors import IngestlabError
 
@@ -93,16 +92,9 @@ def is_current(target: Path, generator: str, docs: int, seed: int, **options) ->
     return bool(meta) and {k: meta.get("source", {}).get(k) for k in wanted} == wanted and meta.get("document-count") == docs
 
 
-@contextmanager
 def _locked(target: Path):
     """An exclusive lock for making ``target``, held by one process (on any host sharing the directory) at a time."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with open(target.parent / f".{target.name}.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(lock, fcntl.LOCK_UN)
+    return locks.held(target.parent / f".{target.name}.lock")
 
 
 def make(target: Path, generator: str, docs: int, seed: int | None = None, log: Callable[[str], None] = print,

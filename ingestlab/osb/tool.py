@@ -7,7 +7,6 @@ share an interpreter. The pack is installed into it without its dependencies, wi
 from __future__ import annotations
 
 import contextlib
-import fcntl
 import subprocess
 import sys
 from pathlib import Path
@@ -32,8 +31,7 @@ def python(log=print) -> Path:
     if marker.is_file() and marker.read_text() == wanted:
         return interpreter
     directory.parent.mkdir(parents=True, exist_ok=True)
-    with open(directory.parent / ".osb.lock", "a") as lock:
-        fcntl.flock(lock, fcntl.LOCK_EX)
+    with locks.held(directory.parent / ".osb.lock"):
         if marker.is_file() and marker.read_text() == wanted:
             return interpreter
         log(f"[ingestlab] making opensearch-benchmark's own environment in {directory} (once; {REQUIREMENT}) ...")
