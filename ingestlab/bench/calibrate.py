@@ -107,9 +107,10 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
     return kept, warmups
 
 
-def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from) -> str:
+def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup=15) -> str:
     """The command line that runs this calibration again (every setting given, the defaults included)."""
     words = ["ingestlab", "calibrate", "--races", str(races), "--agree", str(agree), "--tolerance", f"{tolerance * 100:g}",
+             "--most-warm-up", str(most_warmup),
              "--track", setup["track"], "--challenge", setup["challenge"], "--task", setup["task"]]
     words += [w for k, v in setup["params"].items() for w in ("--track-param", f"{k}={v}")]
     words += ["--target-hosts", target_hosts] if target_hosts else ["--node-processes", str(processes)]
@@ -145,7 +146,7 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
                 log(f"[ingestlab] calibration race {len(pool) - earlier}/{races}: "
                     + (f"{rate:,.0f} docs/s" if rate is not None else "no throughput (missing)"))
     data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started)
-    data["command"] = _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from)
+    data["command"] = _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup)
     if pool_from:
         data["conditions"] += f"; {earlier} of the races kept by calibration(s) {', '.join(pool_from)} (same setup, earlier node processes)"
         data["pooled"] = {"stamps": list(pool_from), "races": earlier}
@@ -164,12 +165,13 @@ def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement:
             per_task.setdefault(task, []).append(value)
     main = per_task.get(setup["task"], [])
     spread = calibration.sigma(main)
+    need = calibration.races_a_side(spread, len(main)) if spread else {}
     first = pool[0] if pool else {}
     return {"format": 2, "stamp": stamp, "track": setup["track"], "challenge": setup["challenge"], "task": setup["task"],
             "command": "",  # the caller's: the command line that runs the calibration again
             "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}",
             "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
-            "rates": calibration.rates(main), "races_a_side": calibration.races_a_side(spread, len(main)) if spread else {},
+            "rates": calibration.rates(main, calibration.sizes(need, len(main))), "races_a_side": need,
             "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": (first.get("cluster") or {}).get("distribution-version"),
                                                         "rally": first.get("rally-version")},
             "medians": main, "warmups": warmups, "race_ids": [r.get("race-id") for r in pool], "seconds": seconds}
@@ -215,7 +217,8 @@ def markdown(data: dict) -> str:
             k, n = got[key]
             low, high = stats.clopper_pearson(k, n)
             cells.append(f"{k}/{n} ({k / n:.0%}; 95 % interval {low:.0%}–{high:.0%})" if n else "—")
-        lines.append(f"| {size} | {got['false_alarms'][1]} | " + " | ".join(cells) + " |")
+        chosen = " (what `ab` races for a 10 % change)" if size not in ("1", "3") else ""
+        lines.append(f"| {size}{chosen} | {got['false_alarms'][1]} | " + " | ".join(cells) + " |")
     lines += ["", "Races a side to find a change with ≥ 90 % power at a 5 % level (from σ):", "",
               "| change | against this noise floor | without one (Welch, 3 or more) |", "|---:|---:|---:|"]
     for effect, need in data["races_a_side"].items():

@@ -140,7 +140,10 @@ def cmd_calibrate(args) -> int:
         raise IngestlabError(f"--races {args.races}: at least 6 (3 against 3 once); 120 give 60 disjoint 1-vs-1 comparisons")
     if args.node_processes < 1 or args.node_processes > args.races:
         raise IngestlabError(f"--node-processes {args.node_processes}: from 1 to --races")
-    calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, version=args.version, setup=setup,
+    if args.most_warm_up < args.agree:
+        raise IngestlabError(f"--most-warm-up {args.most_warm_up}: at least --agree ({args.agree})")
+    calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, most_warmup=args.most_warm_up,
+                  version=args.version, setup=setup,
                   processes=args.node_processes, target_hosts=args.target_hosts, pool_from=args.pool)
     return 0
 
@@ -184,6 +187,8 @@ def add(sub) -> None:
     cal.add_argument("--races", type=int, default=120, help="races kept (default 120: 60 disjoint 1-vs-1 and 20 3-vs-3 comparisons)")
     cal.add_argument("--agree", type=int, default=3, help="warm-up: consecutive races that must agree before any is kept (default 3)")
     cal.add_argument("--tolerance", type=float, default=5.0, metavar="PERCENT", help="warm-up: how closely they agree (default 5)")
+    cal.add_argument("--most-warm-up", type=int, default=15, metavar="RACES", help="warm-up: give up (one line) when the node has "
+                                                                               "not settled after this many races (default 15)")
     cal.add_argument("--version", choices=options.VERSIONS, help="the node's Elasticsearch (default: the pack's)")
     cal.add_argument("--node-processes", type=int, default=2, help="node processes the races spread over, each warmed up (default 2)")
     cal.add_argument("--target-hosts", help="calibrate this running cluster (one node process; where it runs is its own) instead of one "

@@ -59,6 +59,13 @@ def rates(values: list[float], sizes=(1, 3), seed: int = 1) -> dict:
     return out
 
 
+def sizes(need: dict, races: int) -> tuple[int, ...]:
+    """Races a side to measure the rates at: 1 and 3, and the number ``ingestlab ab`` chooses for a 10 % change (from
+    ``need``, :func:`races_a_side`) where the pool holds one such comparison."""
+    chosen = max((need.get("10") or {}).get("welch") or 0, 3)
+    return (1, 3) + ((chosen,) if chosen > 3 and 2 * chosen <= races else ())
+
+
 def races_a_side(spread: float, races: int) -> dict:
     """Races a side that find each effect with ≥ 90 % power at a 5 % level: against a floor of ``races`` races (1 or 2 a
     side), and without one (Welch, 3 or more); None where more than 100 would be needed."""

@@ -183,6 +183,17 @@ def test_markdown_table_and_its_footnote_quote_the_calibration_row_of_the_compar
     assert "| slower |" in text
 
 
+def test_calibration_also_measures_the_races_a_side_ab_would_choose():
+    from ingestlab.verdicts import calibration
+
+    need = calibration.races_a_side(0.05, 360)
+    chosen = need["10"]["welch"]
+    assert chosen > 3 and calibration.sizes(need, 360) == (1, 3, chosen)
+    assert calibration.sizes(need, 2 * chosen - 1) == (1, 3)  # not one such comparison in the pool
+    assert calibration.sizes(calibration.races_a_side(0.01, 360), 360) == (1, 3)  # ab races 3 a side at least
+    assert calibration.sizes({}, 360) == (1, 3)
+
+
 def test_calibration_measures_rates_over_disjoint_comparisons_with_an_exact_effect():
     import random
 
