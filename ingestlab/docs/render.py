@@ -11,14 +11,16 @@ import re
 from pathlib import Path
 
 from ingestlab import paths
-from ingestlab.docs import blocks, cli_flags, figures, matrix, rates, redline
+from ingestlab.docs import articles, blocks, cli_flags, figures, matrix, rates, redline
 from ingestlab.errors import IngestlabError
 
-RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-flags": cli_flags.table, **figures.RENDERERS, **rates.RENDERERS, **redline.RENDERERS}
+RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-flags": cli_flags.table, **articles.RENDERERS, **figures.RENDERERS, **rates.RENDERERS, **redline.RENDERERS}
 # the documents whose every measured figure comes from the ledger (the rest are being moved there, page by page)
-FROM_LEDGER_ONLY = ["README.md"]
+FROM_LEDGER_ONLY = ["README.md", "docs/cli.md", "docs/compare-and-nightly.md", "docs/layout.md", "docs/plain-esrally.md", "docs/redline.md", "docs/reliability.md",
+                    "docs/scale-out.md", "docs/sweeps.md", "tracks/posts/README.md", "tracks/refresh/README.md"]
 # a figure with a unit, outside any block; and the figures that are no measurement (a confidence level, a target)
 FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?\s?(?:×|%|ms\b|µs\b|s\b|min\b|docs/s|MB/s|rows/s|pages/s|GB\b|GiB\b|MiB\b|KB\b)")
+CODE_SPAN = re.compile(r"`[^`]*`")
 NOT_MEASURED = re.compile(r"95 % (?:interval|confidence)|(?:near|at most|below|under|≤) \d+ %|exact \d+ %(?: and (?:a )?\d+ %)? change")
 
 
@@ -38,14 +40,32 @@ def stale() -> list[Path]:
     return [p for p in documents() if rendered(p) != p.read_text()]
 
 
+def prose(text: str) -> list[str]:
+    """``text``'s lines with what is code blanked: fenced blocks, indented blocks (four spaces after a blank line) and
+    inline code spans. A figure there is a command's argument or a setting (``--latency p99<=200ms``), not a figure
+    the page states as measured."""
+    out, fenced, indented, before = [], False, False, ""
+    for line in text.splitlines():
+        if line.lstrip().startswith("```"):
+            fenced = not fenced
+            out.append("")
+        elif fenced:
+            out.append("")
+        else:
+            indented = line.startswith("    ") and (indented or not before.strip())
+            out.append("" if indented else line)
+        before = line
+    return CODE_SPAN.sub(lambda m: "\n" * m.group().count("\n"), "\n".join(out)).split("\n")
+
+
 def unledgered(path: Path) -> list[str]:
     """Figures ``path`` states outside a ledger block (``file:line: figure``): in the documents that take every measured
-    figure from the ledger, a published figure is a ``published`` block too."""
-    text = blocks.BLOCK.sub("", path.read_text())
-    found = []
-    for number, line in enumerate(text.splitlines(), 1):
+    figure from the ledger, a published figure is a ``published`` or ``article`` block too."""
+    text = blocks.BLOCK.sub(lambda m: "\n" * m.group().count("\n"), path.read_text())
+    found, name = [], path.relative_to(paths.REPO_ROOT) if path.is_relative_to(paths.REPO_ROOT) else path
+    for number, line in enumerate(prose(text), 1):
         line = NOT_MEASURED.sub("", line)
-        found += [f"{path.relative_to(paths.REPO_ROOT)}:{number}: {m.group()}" for m in FIGURE.finditer(line)]
+        found += [f"{name}:{number}: {m.group()}" for m in FIGURE.finditer(line)]
     return found
 
 

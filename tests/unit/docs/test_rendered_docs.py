@@ -57,3 +57,29 @@ def test_every_ingestlab_command_line_in_the_docs_uses_flags_the_command_has():
         wrong += [f"{p.relative_to(paths.REPO_ROOT)}: {w}" for w in cli_flags.unknown_flags(blocks.BLOCK.sub("", p.read_text()))]
     assert wrong == []
     assert "--distribution-version" in cli_flags.by_command()[("race",)]
+
+
+def test_a_figure_in_code_is_a_setting_and_one_in_prose_a_statement(tmp_path):
+    """Commands and settings (code spans, also over a line break; fenced and indented blocks) are not figures a page
+    states as measured; the same figure in prose is; a block keeps the lines after it where they were."""
+    page = tmp_path / "page.md"
+    page.write_text("A setting: `--latency p99<=200ms`, `a span\nover 5 s`.\n\n    ingestlab redline --resolution 5 %\n\n"
+                    "```\n3 min\n```\n<!-- ingestlab:x a=b -->\n1 s\n<!-- /ingestlab:x -->\nIt took 36 s.\n")
+    assert [f.split(": ", 1)[1] for f in render.unledgered(page)] == ["36 s"]
+    assert render.unledgered(page)[0].endswith("page.md:12: 36 s")
+
+
+def test_an_article_block_renders_the_published_figures_as_the_article_wrote_them():
+    from ingestlab.docs import articles
+
+    table = articles.article({"study": "posts"})
+    assert "| index API | 6.46 s | 1,548 | 1.0× |" in table and "| bulk 1000 | 266 ms | 37,594 | 24.3× |" in table
+    assert articles.article({"study": "refresh", "value": "highlights.1.about", "unit": "×"}) == "433×"
+    assert "| 10,000 | 11,009.0 | 55.1 | 37,227.8 | 86.0 |" in articles.article({"study": "refresh"})
+    import pytest
+
+    from ingestlab.errors import IngestlabError
+    with pytest.raises(IngestlabError, match="no 'highlights.9.about'"):
+        articles.article({"study": "refresh", "value": "highlights.9.about"})
+    with pytest.raises(IngestlabError, match="no table"):
+        articles.article({"study": "dvf"})
