@@ -5,8 +5,8 @@ provenance (id, date, commit, machine), each as a block that ``make docs`` rende
     <!-- ingestlab:published run=86351883 name=bulk1000-over-single -->24.3×<!-- /ingestlab:published -->
     <!-- ingestlab:run run=86351883 -->race 86351883, 2026-11-26, commit c13e314, AMD EPYC 7B13 (2 cores, 23.5 GiB)<!-- /ingestlab:run -->
 
-``digits=N`` sets the decimals (default: one below 100, none from 100 on); a unit ``s`` of a minute or more reads
-``M min S s``; a figure the run did not measure reads ``—``.
+``digits=N`` sets the decimals (default: one below 100, none from 100 on); ``bare=yes`` leaves the unit out (a table
+whose header names it); a unit ``s`` of a minute or more reads ``M min S s``; a figure the run did not measure reads ``—``.
 """
 from __future__ import annotations
 
@@ -45,14 +45,18 @@ def number(value: float | None, unit: str = "", digits: str | None = None) -> st
     return f"{text} {unit}" if unit else text
 
 
+def _unit(args: dict, f) -> str:
+    return "" if args.get("bare") == "yes" else f.unit  # bare=yes: the number alone (a table whose header names the unit)
+
+
 def figure(args: dict) -> str:
     f = entry_of(args).figure(args.get("name", ""))
-    return number(f.value, f.unit, args.get("digits"))
+    return number(f.value, _unit(args, f), args.get("digits"))
 
 
 def published(args: dict) -> str:
     f = entry_of(args).figure(args.get("name", ""))
-    return number(f.published, f.unit, args.get("digits"))
+    return number(f.published, _unit(args, f), args.get("digits"))
 
 
 def run(args: dict) -> str:
