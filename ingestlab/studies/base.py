@@ -107,8 +107,11 @@ class Study:
     def report(self, result: RaceResult, load_side: dict | None = None, charts: bool = True) -> Report:
         from ingestlab.report.common import tables_apart
 
+        from ingestlab.studies import warmth
+
         figures = self.published_figures()
-        return Report(f"ingestlab: {self.title}", tables_apart(self.markdown(result, figures, load_side)),
+        text = self.markdown(result, figures, load_side).rstrip("\n") + "\n" + warmth.line(result) + "\n"
+        return Report(f"ingestlab: {self.title}", tables_apart(text),
                       self.charts(result, figures) if charts else [])
 
 

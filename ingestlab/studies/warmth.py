@@ -1,0 +1,58 @@
+"""Whether a study's cells ran warm, from the runs each cell repeated (the ``fresh-index-load`` runner's records, one
+per run, in the order they ran).
+
+A node that is still warming up (its JIT, caches, the index's first segments) makes each run of a cell faster than
+the one before; a cell raced once on a fresh node — a sweep's first cell, a study's first task — is then slower than
+the same cell would be on a warm node. For each cell with at least :data:`MIN_RUNS` runs this module tests its run
+times for a trend in run order (Mann–Kendall, two-sided, 5 %): a cell whose runs grew faster is named *warming*, with
+its first and last run, and its fastest run (what the studies quote) comes from its warm end. A cell with fewer runs
+cannot tell, and a track whose writes are Rally's own bulk keeps no per-run times: both are said, never guessed.
+"""
+from __future__ import annotations
+
+from ingestlab.rally.results import RaceResult
+from ingestlab.verdicts import stats
+
+MIN_RUNS = 4  # Mann–Kendall's least
+LEVEL = 0.05
+METHOD = "fresh-index-load"
+
+
+def runs(result: RaceResult) -> dict[str, list[float]]:
+    """Each task's run times (s), in the order they ran (the order of their records: one client per such task)."""
+    out: dict[str, list[float]] = {}
+    for s in result.runner_stats:
+        if s.get("method") == METHOD and s.get("elapsed_s") is not None and s.get("task"):
+            out.setdefault(s["task"], []).append(float(s["elapsed_s"]))
+    return out
+
+
+def verdicts(result: RaceResult) -> dict[str, str]:
+    """task → ``warm``, ``warming`` or ``too few runs``."""
+    out = {}
+    for task, times in runs(result).items():
+        trend = stats.mann_kendall(times)
+        out[task] = "too few runs" if trend is None else "warming" if trend.p < LEVEL and not trend.rising else "warm"
+    return out
+
+
+def line(result: RaceResult) -> str:
+    """The report's line on it."""
+    found = runs(result)
+    if not found:
+        return ("- Warm or not: no per-run times in this race (Rally's own bulk, or plain esrally without the pack's runner "
+                "records), so whether its cells ran on a warm node is not told here.")
+    calls = verdicts(result)
+    warm = [t for t, v in calls.items() if v == "warm"]
+    warming = [t for t, v in calls.items() if v == "warming"]
+    few = [t for t, v in calls.items() if v == "too few runs"]
+    parts = [f"{len(warm)} of {len(calls)} cells showed no trend over their runs (Mann–Kendall, {LEVEL:.0%})"]
+    for task in warming:
+        times = found[task]
+        trend = stats.mann_kendall(times)
+        parts.append(f"{task} was still warming up: its runs grew faster as it went (first {times[0] * 1000:,.0f} ms, "
+                     f"last {times[-1] * 1000:,.0f} ms, p = {trend.p:.3f}), so its fastest run is from its warm end and a "
+                     f"single run of it would have read slow")
+    if few:
+        parts.append(f"{', '.join(few)}: fewer than {MIN_RUNS} runs, too few to tell")
+    return "- Warm or not: " + "; ".join(parts) + "."
