@@ -10,6 +10,7 @@ from ingestlab.errors import IngestlabError
 
 LOADS = ("posts", "dvf", "wikipedia", "eventdata")
 SHAPE = {"name": "ingestlab-bench", "http_port": 29270, "transport_port": 29370}
+REDLINE_SHAPE = {"name": "ingestlab-bench-redline", "http_port": 29475, "transport_port": 29575}
 
 
 def cmd_overhead(args) -> int:
@@ -139,6 +140,37 @@ def cmd_changepoints(args) -> int:
     return 0
 
 
+def cmd_redline(args) -> int:
+    """The redline search against a dense scan, on one node the pack provisions (or the given hosts)."""
+    import sys
+    from contextlib import ExitStack
+
+    from ingestlab import racing, studies
+    from ingestlab.bench import redline_scan
+    from ingestlab.cli.redline_cmd import _command
+    from ingestlab.cluster import lifecycle
+    from ingestlab.redline import target
+
+    study = studies.get(args.study)
+    latency = target.parse(args.latency)
+    if not 0 < args.resolution <= 100 or not 0 < args.low < 1 or args.probes < 1:
+        raise IngestlabError("--resolution: a percentage above 0, at most 100; --low: a share of full speed between 0 and 1; --probes: at least 1")
+    with ExitStack() as stack:
+        if args.target_hosts:
+            where = racing.Target(hosts=args.target_hosts)
+        else:
+            shape = lifecycle.Shape(**REDLINE_SHAPE, version=options.engine_version(args, study.default_version),
+                                    heap=lifecycle.validate_heap(args.heap), engine=args.engine)
+            cluster = stack.enter_context(lifecycle.running(shape))
+            where = racing.Target(hosts=cluster.hosts, client_options=cluster.client_options(), engine=cluster.engine)
+        result = redline_scan.run(study.track, latency, where, params=options.track_params(args), resolution=args.resolution / 100.0,
+                                  low=args.low, probes_per_step=args.probes, clients=args.clients, label=study.name,
+                                  command=_command(sys.argv[1:]))
+    print(redline_scan.markdown(result))
+    print(f"[ingestlab] bench redline: {result['dir']}/result.json")
+    return 0
+
+
 def add(sub) -> None:
     bench = sub.add_parser("bench", help="what the pack itself costs: beside a minimal client (overhead), or the load side alone (load)")
     kinds = bench.add_subparsers(dest="kind", required=True)
@@ -170,4 +202,16 @@ def add(sub) -> None:
     cp.add_argument("--step", type=float, default=10.0, metavar="PERCENT", help="the drop (default 10)")
     cp.add_argument("--after", type=int, default=3, help="nights after the step when it is judged (default 3)")
     cp.set_defaults(func=cmd_changepoints)
+    rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
+                                          "step of the scan's answer, in at most a third of its race time")
+    rl.add_argument("study", nargs="?", default="posts", help="a study's track with a redline challenge (default posts)")
+    rl.add_argument("--latency", default="p99<=200ms", metavar="pNN<=DURATION", help="the target (default p99<=200ms)")
+    rl.add_argument("--resolution", type=float, default=5.0, metavar="PERCENT", help="the search's resolution and the scan's step (default 5)")
+    rl.add_argument("--low", type=float, default=0.5, metavar="SHARE", help="the scan goes down to this share of full speed (default 0.5)")
+    rl.add_argument("--probes", type=int, default=3, help="probes a step: the search's answer and every step of the scan (default 3)")
+    rl.add_argument("--clients", type=int, default=8, help="clients at full speed, and the fewest a probe has (default 8)")
+    rl.add_argument("--track-param", action="append", metavar="KEY=VALUE")
+    rl.add_argument("--target-hosts", help="run it on this cluster (default: the pack provisions one node of the study's version)")
+    options.add_shape(rl, nodes=False, version=None)
+    rl.set_defaults(func=cmd_redline)
     _add_load(sub.add_parser("loadbench", help="the load side alone, no cluster (the same as `bench load`)"))

@@ -108,6 +108,24 @@ def store(result: dict) -> dict:
     return {**result, "dir": str(out)}
 
 
+def prober(step: probes.Step, w: Warm, clients: int):
+    """A function that races one probe at an offered rate (clients and period planned for it), numbering them in turn."""
+    count = [0]
+
+    def one(rate: float) -> search.Probe:
+        count[0] += 1
+        chosen, period = probes.plan(rate, step, w.service, clients)
+        return probes.probe(step, rate, chosen, count[0], period)
+
+    return one
+
+
+def rate_settings(w: Warm, resolution: float, probes_per_step: int, most: int) -> search.Settings:
+    """The search over offered rates: from an eighth of the full-speed rate, up to 32 times it, down to a 256th."""
+    return search.Settings(start=w.full / 8, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution, probes=probes_per_step,
+                           most=most)
+
+
 def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, challenge: str = CHALLENGE, params: dict | None = None,
         error_rate: float = 0.0, resolution: float = 0.05, probes_per_step: int = 3, clients: int = 8, agree: int = 2,
         tolerance: float = 0.15, most: int = 40, label: str | None = None, command: str = "", log=print) -> dict:
@@ -118,16 +136,7 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, chal
         w = warm(step, clients, agree, tolerance, track.name, log, races)
         log(f"[ingestlab] redline {track.name}: warm at full speed {w.full:,.0f} docs/s ({clients} client{'s' if clients != 1 else ''}, "
             f"median of the last {agree} races); searching for the highest rate with {latency}")
-        count = [0]
-
-        def one(rate: float) -> search.Probe:
-            count[0] += 1
-            chosen, period = probes.plan(rate, step, w.service, clients)
-            return probes.probe(step, rate, chosen, count[0], period)
-
-        settings = search.Settings(start=w.full / 8, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution,
-                                   probes=probes_per_step, most=most)
-        outcome = search.search(one, settings, log)
+        outcome = search.search(prober(step, w, clients), rate_settings(w, resolution, probes_per_step, most), log)
     finally:
         _delete_index(target, step.params.get("index_name"), log)
     result = store(common(stamp, track, step, w, races, resolution, probes_per_step, outcome, began))
