@@ -83,3 +83,24 @@ def test_an_article_block_renders_the_published_figures_as_the_article_wrote_the
         articles.article({"study": "refresh", "value": "highlights.9.about"})
     with pytest.raises(IngestlabError, match="no table"):
         articles.article({"study": "dvf"})
+
+
+def test_transcribing_a_table_renders_the_same_text_from_the_ledger(tmp_path, monkeypatch):
+    """A table's figure cells become ledger figures and blocks; rendered again, the page reads as before, a published
+    column paired with a measured one and 'here / published' cells included."""
+    from ingestlab import ledger
+    from ingestlab.docs import figures, transcribe
+
+    page = ["| configuration | fastest | docs/s | published |", "|---|---:|---:|---:|",
+            "| index API | 12,015.2 ms | 807 | 6,460 ms |", "| bulk 10 | 1,507.3 ms | — | 1,080 ms |",
+            "", "| docs | single |", "|---:|---:|", "| 10 | 83.0 / 12.1 |", "| 1,000 | 2,268 / 1,182 |"]
+    first, got = transcribe.transcribe(page, 3, "R1", {3: 1})
+    second, more = transcribe.transcribe(first, 8, "R1", {}, slash="published", prefix="t2-")
+    assert got["index-api-fastest"] == ledger.Figure(12015.2, "ms", "index API: fastest", 6460.0)
+    assert got["index-api-docs-s"].unit == "" and "bulk-10-docs-s" not in got  # a dash is no figure
+    assert more["t2-1-000-single"].published == 1182.0
+    entry = ledger.Entry(run="R1", kind="k", date="2026-11-23", commit=None, machine={}, command="c",
+                         figures={**got, **more}, versions={}, conditions="", source="s")
+    monkeypatch.setattr(figures, "_entries", lambda: {"R1": entry})
+    rendered = render.blocks.render_text("\n".join(second), "page", render.RENDERERS)
+    assert render.blocks.BLOCK.sub(lambda m: m.group("body"), rendered) == "\n".join(page)
