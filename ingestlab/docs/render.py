@@ -11,10 +11,10 @@ import re
 from pathlib import Path
 
 from ingestlab import paths
-from ingestlab.docs import articles, blocks, cli_flags, figures, matrix, rates, redline
+from ingestlab.docs import articles, blocks, cli_flags, corpora_runs, figures, matrix, rates, redline
 from ingestlab.errors import IngestlabError
 
-RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-flags": cli_flags.table, **articles.RENDERERS, **figures.RENDERERS, **rates.RENDERERS, **redline.RENDERERS}
+RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-flags": cli_flags.table, **articles.RENDERERS, **corpora_runs.RENDERERS, **figures.RENDERERS, **rates.RENDERERS, **redline.RENDERERS}
 # the documents whose every measured figure comes from the ledger (the rest are being moved there, page by page)
 FROM_LEDGER_ONLY = ["README.md", "docs/cli.md", "docs/compare-and-nightly.md", "docs/layout.md", "docs/plain-esrally.md", "docs/redline.md", "docs/reliability.md",
                     "docs/scale-out.md", "docs/studies.md", "docs/sweeps.md", "docs/versions-and-engines.md", "tracks/dvf/README.md", "tracks/posts/README.md",
