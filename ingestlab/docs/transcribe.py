@@ -81,8 +81,33 @@ def _slashed(text: str, run: str, name: str, label: str, slash: str, figures: di
     return " / ".join(out)
 
 
+PAREN = re.compile(r"^(?P<main>\S+) \((?P<inner>.+)\)$")
+
+
+def _bracketed(text: str, run: str, name: str, label: str, paren: str, figures: dict) -> str | None:
+    """A cell ``X (Y / Z)``: the figure X, and Y and Z named by ``paren`` (``p90,p99``); a part that is no figure (a dash)
+    stays as it is."""
+    m = PAREN.match(text)
+    main = m and parse(m.group("main"))
+    parts = m.group("inner").split(" / ") if m else []
+    names = paren.split(",")
+    if not main or len(parts) != len(names):
+        return None
+    value, unit, digits, lead, rest = main
+    figures[name] = ledger.Figure(value, unit, label)
+    out = []
+    for part, text_of in zip(names, parts):
+        got = parse(text_of.strip())
+        if got:
+            figures[f"{name}-{part}"] = ledger.Figure(got[0], got[1], f"{label}, {part}")
+            out.append(got[3] + block("figure", run, f"{name}-{part}", got[1], got[2]) + got[4])
+        else:
+            out.append(text_of)
+    return f"{lead}{block('figure', run, name, unit, digits)}{rest} (" + " / ".join(out) + ")"
+
+
 def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key: int = 0, prefix: str = "",
-               slash: str | None = None) -> tuple[list[str], dict]:
+               slash: str | None = None, rows: set[int] | None = None, paren: str | None = None) -> tuple[list[str], dict]:
     """The table's lines with blocks in its figure cells, and the figures (name → ledger.Figure)."""
     first, last = table_at(lines, line)
     header = [slug(h) for h in cells(lines[first])]
@@ -90,6 +115,8 @@ def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key
     out = list(lines)
     published_of = {m: p for p, m in pairs.items()}
     for i in range(first + 2, last + 1):
+        if rows and i + 1 not in rows:
+            continue  # another run's row (--rows: the 1-based lines of this run's rows)
         row = cells(lines[i])
         name_of = f"{prefix}{slug(row[key])}"
         new = list(row)
@@ -97,6 +124,11 @@ def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key
             if j == key or j in pairs:
                 continue
             name = f"{name_of}-{header[j] if j < len(header) else j}"
+            if paren and "(" in text:
+                made = _bracketed(text, run, name, f"{row[key]}: {cells(lines[first])[j]}", paren, figures)
+                if made is not None:
+                    new[j] = made
+                    continue
             if slash and " / " in text:
                 made = _slashed(text, run, name, f"{row[key]}: {cells(lines[first])[j]}", slash, figures)
                 if made is not None:
@@ -162,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--pair", action="append", default=[], metavar="PUBLISHED=MEASURED", help="0-based columns")
     p.add_argument("--key", type=int, default=0, help="the column that names a row (default 0)")
     p.add_argument("--prefix", default="", help="before every figure's name (a second table of one run)")
+    p.add_argument("--rows", help="comma-separated 1-based line numbers: only these rows are this run's (a table of several runs)")
+    p.add_argument("--paren", help="cells 'X (Y / Z)': the names of the bracketed parts (p90,p99)")
     p.add_argument("--slash", help="cells of figures split by ' / ': 'published' (here / the article's) or the parts' names (p50,p90,p99)")
     for k in ("kind", "date", "command", "conditions", "source"):
         p.add_argument(f"--{k}")
@@ -172,7 +206,8 @@ def main(argv: list[str] | None = None) -> int:
     try:
         pairs = {int(a): int(b) for a, b in (x.split("=") for x in args.pair)}
         lines = page.read_text().split("\n")
-        new, figures = transcribe(lines, args.line, args.run, pairs, args.key, args.prefix, args.slash)
+        rows = {int(r) for r in args.rows.split(",")} if args.rows else None
+        new, figures = transcribe(lines, args.line, args.run, pairs, args.key, args.prefix, args.slash, rows, args.paren)
         meta = {k: getattr(args, k) for k in ("kind", "date", "command", "conditions", "source")}
         if args.version:
             engine, _, version = args.version.partition(":")
