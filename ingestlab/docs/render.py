@@ -19,7 +19,7 @@ RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-fla
 FROM_LEDGER_ONLY = ["README.md", "docs/cli.md", "docs/compare-and-nightly.md", "docs/layout.md", "docs/plain-esrally.md", "docs/redline.md", "docs/reliability.md",
                     "docs/emulated-hardware.md", "docs/scale-out.md", "docs/studies.md", "docs/sweeps.md", "docs/versions-and-engines.md",
                     "tracks/dvf/README.md", "tracks/eventdata/README.md", "tracks/geonames/README.md", "tracks/pmc/README.md",
-                    "tracks/posts/README.md", "tracks/refresh/README.md"]
+                    "tracks/posts/README.md", "tracks/refresh/README.md", "tracks/wikipedia/README.md"]
 # a figure with a unit, outside any block (a ratio is written 24.3×; "4 × 4" is a grid); and the figures that are no
 # measurement (a confidence level, a target)
 FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:×|\s?(?:%|ms\b|µs\b|s\b|min\b|docs/s|MB/s|rows/s|pages/s|GB\b|GiB\b|MiB\b|KB\b))")
