@@ -20,9 +20,12 @@ def cmd_overhead(args) -> int:
     def measure(hosts: str, url: str, data_note: str | None = None) -> None:
         text, data = overhead.run(hosts, url, rounds=args.rounds, runs=args.runs, scale=args.scale, tasks=args.tasks,
                                   warmup_rounds=args.warmup_rounds, data_note=data_note, max_rounds=args.max_rounds, width=args.width)
+        import sys
+
         out = overhead.write(text, data)
         print(text)
         print(f"[ingestlab] overhead report: {out}/report.md and results.json")
+        overhead.to_ledger(data, out.name, "ingestlab " + " ".join(sys.argv[1:]), data_note)
 
     overhead.chosen_tasks(args.runs, args.scale, args.tasks)  # an unknown task is named before a node starts
     _check_rounds(args)

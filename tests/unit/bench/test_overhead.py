@@ -105,3 +105,25 @@ def test_no_more_rounds_than_asked_without_a_limit_and_no_interval_under_six_rou
     assert data["refresh single+refresh"]["rounds"] == 3 and data["refresh single+refresh"]["interval"] is None
     row = next(line for line in text.splitlines() if line.startswith("| refresh single+refresh |"))
     assert "× | — | 3 |" in row and "refresh single+refresh: pack/minimal = 0.90x" in text
+
+
+def test_a_run_goes_into_the_ledger_with_each_tasks_ratio_interval_and_cpu(tmp_path, monkeypatch):
+    """bench overhead writes its figures to the ledger (it did not: issue 45); a missing interval stays missing."""
+    import json
+
+    from ingestlab import ledger
+    from ingestlab.bench import overhead
+
+    monkeypatch.setattr(ledger, "target", lambda: tmp_path)
+    data = {"posts bulk 1000": {"ratio": [0.9, 1.05, 1.2], "rounds": 6, "interval": [0.98, 1.12],
+                                "pack_client_us": [1, 1.3, 2], "minimal_client_us": [3, 4.1, 5], "pack_node_us": [20, 22.7, 25],
+                                "minimal_node_us": [20, 22.1, 24]},
+            "reindex raw sliced scroll": {"ratio": [0.9, 1.0, 1.1], "rounds": 2, "interval": None,
+                                          "pack_client_us": [6, 6.3, 7], "minimal_client_us": [5, 5.9, 6],
+                                          "pack_node_us": [None, None, None], "minimal_node_us": [160, 163.7, 170]}}
+    overhead.to_ledger(data, "2026-11-27T160000", "ingestlab bench overhead", "in memory")
+    entry = json.loads(next(tmp_path.glob("*.json")).read_text())
+    assert entry["run"] == "2026-11-27T160000-overhead" and entry["kind"] == "bench overhead"
+    got = entry["figures"]
+    assert got["posts-bulk-1000-ratio"]["value"] == 1.05 and got["posts-bulk-1000-low"]["value"] == 0.98
+    assert got["reindex-raw-sliced-scroll-low"]["value"] is None and got["reindex-raw-sliced-scroll-pack-node-us"]["value"] is None
