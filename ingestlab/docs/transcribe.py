@@ -43,8 +43,15 @@ def cells(row: str) -> list[str]:
     return [c.strip() for c in row.strip().strip("|").split("|")]
 
 
-def parse(text: str) -> tuple[float, str, str, str, str] | None:
-    """(value, unit, digits, lead, rest) of a cell that starts with a figure; None otherwise."""
+DURATION = re.compile(r"^(?P<lead>\*{0,2})(?P<min>\d+) min (?P<sec>\d+) s(?P<rest>\*{0,2}(?:[\s,;].*)?)$")
+
+
+def parse(text: str) -> tuple[float, str, str | None, str, str] | None:
+    """(value, unit, digits, lead, rest) of a cell that starts with a figure; None otherwise. ``M min S s`` is a
+    duration in seconds (digits None: it renders the same way)."""
+    d = DURATION.match(text)
+    if d:
+        return float(int(d.group("min")) * 60 + int(d.group("sec"))), "s", None, d.group("lead"), d.group("rest")
     m = CELL.match(text)
     if not m:
         return None
@@ -53,9 +60,10 @@ def parse(text: str) -> tuple[float, str, str, str, str] | None:
     return float(num.replace(",", "")), (m.group("unit") or "").strip(), digits, m.group("lead"), m.group("rest")
 
 
-def block(kind: str, run: str, name: str, unit: str, digits: str) -> str:
+def block(kind: str, run: str, name: str, unit: str, digits: str | None) -> str:
     bare = "" if unit else " bare=yes"
-    return f"<!-- ingestlab:{kind} run={run} name={name} digits={digits}{bare} --><!-- /ingestlab:{kind} -->"
+    places = "" if digits is None else f" digits={digits}"
+    return f"<!-- ingestlab:{kind} run={run} name={name}{places}{bare} --><!-- /ingestlab:{kind} -->"
 
 
 def _slashed(text: str, run: str, name: str, label: str, slash: str, figures: dict) -> str | None:
@@ -89,7 +97,8 @@ def _bracketed(text: str, run: str, name: str, label: str, paren: str, figures: 
     stays as it is."""
     m = PAREN.match(text)
     main = m and parse(m.group("main"))
-    parts = m.group("inner").split(" / ") if m else []
+    inner = m.group("inner") if m else ""
+    parts = inner.split(" / ") if " / " in inner else inner.split("–")
     names = paren.split(",")
     if not main or len(parts) != len(names):
         return None
@@ -103,14 +112,32 @@ def _bracketed(text: str, run: str, name: str, label: str, paren: str, figures: 
             out.append(got[3] + block("figure", run, f"{name}-{part}", got[1], got[2]) + got[4])
         else:
             out.append(text_of)
-    return f"{lead}{block('figure', run, name, unit, digits)}{rest} (" + " / ".join(out) + ")"
+    return f"{lead}{block('figure', run, name, unit, digits)}{rest} (" + (" / " if " / " in inner else "–").join(out) + ")"
+
+
+RANGE = re.compile(r"^(?P<low>\d[\d,]*(?:\.\d+)?)–(?P<high>\d[\d,]*(?:\.\d+)?)$")
+
+
+def _range(text: str, run: str, name: str, label: str, figures: dict) -> str | None:
+    """A cell ``A–B`` (an interval, a span): two figures, ``name-low`` and ``name-high``."""
+    m = RANGE.match(text)
+    if not m:
+        return None
+    out = []
+    for part in ("low", "high"):
+        value, unit, digits, _, _ = parse(m.group(part))
+        figures[f"{name}-{part}"] = ledger.Figure(value, unit, f"{label}, {part}")
+        out.append(block("figure", run, f"{name}-{part}", unit, digits))
+    return "–".join(out)
 
 
 def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key: int = 0, prefix: str = "",
                slash: str | None = None, rows: set[int] | None = None, paren: str | None = None) -> tuple[list[str], dict]:
     """The table's lines with blocks in its figure cells, and the figures (name → ledger.Figure)."""
     first, last = table_at(lines, line)
-    header = [slug(h) for h in cells(lines[first])]
+    header = []
+    for h in cells(lines[first]):  # a header named twice (client CPU: pack | minimal | node CPU: pack | minimal): the second gets its column
+        header.append(slug(h) if slug(h) not in header else f"{slug(h)}-{len(header)}")
     figures: dict[str, ledger.Figure] = {}
     out = list(lines)
     published_of = {m: p for p, m in pairs.items()}
@@ -124,6 +151,9 @@ def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key
             if j == key or j in pairs:
                 continue
             name = f"{name_of}-{header[j] if j < len(header) else j}"
+            if RANGE.match(text):
+                new[j] = _range(text, run, name, f"{row[key]}: {cells(lines[first])[j]}", figures)
+                continue
             if paren and "(" in text:
                 made = _bracketed(text, run, name, f"{row[key]}: {cells(lines[first])[j]}", paren, figures)
                 if made is not None:
