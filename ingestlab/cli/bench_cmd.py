@@ -137,7 +137,9 @@ def cmd_changepoints(args) -> int:
         sigma, source = found["tasks"][args.task]["sigma"], f"calibration {found['stamp']}"
     if args.series < 10 or args.nights < 6:
         raise IngestlabError("--series at least 10 and --nights at least 6")
-    data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after)
+    if args.repeat < 1:
+        raise IngestlabError(f"--repeat {args.repeat}: at least 1 race a night")
+    data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat)
     print(changepoint_sim.markdown(data) + f"- σ from {source}.")
     changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]))
     return 0
@@ -204,6 +206,7 @@ def add(sub) -> None:
     cp.add_argument("--nights", type=int, default=30, help="nights before the step, and of a series with none (default 30)")
     cp.add_argument("--step", type=float, default=10.0, metavar="PERCENT", help="the drop (default 10)")
     cp.add_argument("--after", type=int, default=3, help="nights after the step when it is judged (default 3)")
+    cp.add_argument("--repeat", type=int, default=1, help="races a night, the night's figure their median, as `nightly --repeat` (default 1)")
     cp.set_defaults(func=cmd_changepoints)
     rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
                                           "step of the scan's answer, in at most a third of its race time")

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import math
 import random
+import statistics
 import time
 
 from ingestlab import ledger, machine
@@ -15,11 +16,15 @@ from ingestlab.verdicts.stats import clopper_pearson
 
 
 def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.10, after: int = 3, seed: int = 1,
-             log=print) -> dict:
+             log=print, repeat: int = 1) -> dict:
+    """``repeat``: races a night, the night's figure their median (as ``nightly --repeat`` takes it)."""
     rng = random.Random(seed)
 
+    def night(level: float) -> float:
+        return level * statistics.median(math.exp(rng.gauss(0, sigma)) for _ in range(repeat))
+
     def noise(n: int, level: float = 1000.0) -> list[float]:
-        return [level * math.exp(rng.gauss(0, sigma)) for _ in range(n)]
+        return [night(level) for _ in range(n)]
 
     flat = {f"flat-{i}": noise(nights) for i in range(series)}
     stepped = {f"step-{i}": noise(nights) + noise(after, 1000.0 * (1 - step)) for i in range(series)}
@@ -27,7 +32,7 @@ def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.
     found = changepoints.detect({**flat, **stepped}, log=log)
     false = sum(1 for k in flat if found.get(k))
     hits = sum(1 for k in stepped if any(abs(cp.index - nights) <= 2 and cp.change < 0 for cp in found.get(k, [])))
-    return {"sigma": sigma, "series": series, "nights": nights, "step": step, "after": after, "seed": seed,
+    return {"sigma": sigma, "series": series, "nights": nights, "step": step, "after": after, "seed": seed, "repeat": repeat,
             "false_alarms": [false, series], "found": [hits, series], "seconds": time.monotonic() - started,
             "rule": {"max_pvalue": changepoints.MAX_PVALUE, "permutations": changepoints.PERMUTATIONS,
                      "min_magnitude": changepoints.MIN_MAGNITUDE, "min_segment": changepoints.MIN_SEGMENT}}
@@ -35,7 +40,8 @@ def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.
 
 def markdown(data: dict) -> str:
     lines = [f"## The nightly's change points, simulated (σ {data['sigma']:.1%} of log medians)", "",
-             f"{data['series']} series of {data['nights']} nights with no change, and {data['series']} with a {data['step']:.0%} drop after "
+             f"{data['series']} series of {data['nights']} nights with no change (a night: the median of {data.get('repeat', 1)} race(s)), and "
+             f"{data['series']} with a {data['step']:.0%} drop after "
              f"{data['nights']} nights judged {data['after']} nights later; rule: " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()) + ".", "",
              "| | count | rate | 95 % interval |", "|---|---:|---:|---:|"]
     for key, label in (("false_alarms", f"series with a false change point ({data['nights']} nights)"),
@@ -58,5 +64,6 @@ def to_ledger(data: dict, command: str) -> None:
         figures[f"{key}-low"] = ledger.Figure(round(100 * low, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, low")
         figures[f"{key}-high"] = ledger.Figure(round(100 * high, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, high")
     ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints", "bench changepoints", command, figures,
-                  conditions=f"σ {data['sigma']:.3f}, {data['series']} series a kind, {data['nights']} nights, a {data['step']:.0%} step judged "
+                  conditions=f"σ {data['sigma']:.3f} of a race, a night the median of {data.get('repeat', 1)} race(s), {data['series']} series a kind, "
+                             f"{data['nights']} nights, a {data['step']:.0%} step judged "
                              f"{data['after']} nights after; " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()))

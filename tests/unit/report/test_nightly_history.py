@@ -92,3 +92,21 @@ def test_a_night_of_several_races_keeps_each_tasks_median_and_the_median_headlin
     # every task scaled alike keeps the ratio: the headline is each race's own, the race without bulk-1000 has none
     first = {h.key: h.here for h in study.headlines(results[0], study.published_figures()) if h.is_ratio and h.here is not None}
     assert first and all(figures["headline:" + k] == pytest.approx(v) for k, v in first.items()) and set(first) <= set(headlines)
+
+
+def test_the_change_point_simulation_takes_a_nights_median_of_its_races():
+    """`bench changepoints --repeat N`: a night is the median of N races, as `nightly --repeat` makes it, so its noise
+    is narrower than one race's; the data and the ledger conditions say how many races a night."""
+    import math
+    import statistics
+
+    from ingestlab.nightly import simulate
+
+    one = simulate.simulate(0.10, series=10, nights=8, step=0.10, after=3, log=lambda *_: None)
+    nine = simulate.simulate(0.10, series=10, nights=8, step=0.10, after=3, log=lambda *_: None, repeat=9)
+    assert one["repeat"] == 1 and nine["repeat"] == 9 and "median of 9 race(s)" in simulate.markdown(nine)
+    import random
+
+    rng = random.Random(3)
+    spread = statistics.stdev(math.log(statistics.median(math.exp(rng.gauss(0, 0.10)) for _ in range(9))) for _ in range(2000))
+    assert spread < 0.06  # about 0.10 × 1.25 / 3
