@@ -74,6 +74,7 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, over: s
 
         def one(value: float) -> search.Probe:
             count[0] += 1
+            runs.red_halt(target, count[0])
             n = int(value)
             tags = {"redline-step": f"{over}={n}", "redline-probe": str(count[0])}
             this, chosen = (step, n) if over == "clients" else (_bulk_step(step, track, n), clients)

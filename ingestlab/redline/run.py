@@ -109,15 +109,35 @@ def store(result: dict) -> dict:
 
 
 def prober(step: probes.Step, w: Warm, clients: int):
-    """A function that races one probe at an offered rate (clients and period planned for it), numbering them in turn."""
+    """A function that races one probe at an offered rate (clients and period planned for it), numbering them in turn;
+    the cluster's health is read before each, and a red cluster ends the search (:func:`red_halt`)."""
     count = [0]
 
     def one(rate: float) -> search.Probe:
         count[0] += 1
+        red_halt(step.target, count[0])
         chosen, period = probes.plan(rate, step, w.service, clients)
         return probes.probe(step, rate, chosen, count[0], period)
 
     return one
+
+
+def red_halt(target: racing.Target, number: int) -> None:
+    """Stop the search (:class:`search.Halt`) when the cluster is red: a probe on it would judge the cluster's fault,
+    not its rate. A cluster that does not answer is left to the probe's race, which names the error."""
+    from ingestlab.rally import preflight
+
+    if not target.hosts:
+        return
+    options = preflight.parse_client_options(target.client_options)
+    try:
+        health = preflight.get_json(preflight.base_url(target.hosts.split(",")[0].strip(), options) + "_cluster/health", options, timeout=30)
+    except OSError:
+        return
+    if (health or {}).get("status") == "red":
+        raise search.Halt(f"the cluster went red before probe {number} ({health.get('unassigned_shards', '?')} unassigned shards, "
+                          f"{health.get('number_of_nodes', '?')} nodes): the search stopped there; a probe of a red cluster measures "
+                          f"its fault, not its rate")
 
 
 def rate_settings(w: Warm, resolution: float, probes_per_step: int, most: int) -> search.Settings:

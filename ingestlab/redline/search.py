@@ -64,6 +64,11 @@ class _Stop(Exception):
     pass
 
 
+class Halt(_Stop):
+    """Raised by a probe function when the search cannot go on (the cluster went red): the search ends with what it
+    has and this reason."""
+
+
 class _Search:
     def __init__(self, probe: Callable[[float], Probe], s: Settings, log):
         self.probe, self.s, self.log = probe, s, log

@@ -94,3 +94,31 @@ def test_an_error_rate_is_a_share_or_a_percentage():
     assert target.error_rate("0") == 0.0 and target.error_rate("0.5%") == 0.005
     with pytest.raises(IngestlabError, match="from 0 up to"):
         target.error_rate("1.5")
+
+
+def test_a_red_cluster_ends_the_search_with_its_reason_and_keeps_what_was_confirmed(monkeypatch):
+    """A probe function that finds the cluster red halts the search: the result names it (issue 44's bad input)."""
+    from ingestlab import racing
+    from ingestlab.redline import run
+
+    calls = []
+
+    def probe(rate):
+        calls.append(rate)
+        if len(calls) == 6:
+            raise search.Halt("the cluster went red before probe 6 (2 unassigned shards, 1 nodes): the search stopped there")
+        return Probe(rate, PASS if rate < 5_500 else FAIL, "")
+
+    out = search.search(probe, SETTINGS, log=lambda *_: None)
+    assert out.stopped.startswith("the cluster went red before probe 6") and len(out.probes) == 5
+
+    monkeypatch.setattr("ingestlab.rally.preflight.get_json", lambda *a, **k: {"status": "red", "unassigned_shards": 2, "number_of_nodes": 1})
+    with pytest.raises(search.Halt, match="went red before probe 3 \\(2 unassigned shards, 1 nodes\\)"):
+        run.red_halt(racing.Target(hosts="127.0.0.1:9200"), 3)
+    monkeypatch.setattr("ingestlab.rally.preflight.get_json", lambda *a, **k: {"status": "yellow"})
+    run.red_halt(racing.Target(hosts="127.0.0.1:9200"), 3)  # yellow: the probe goes on
+
+    def down(*a, **k):
+        raise OSError("refused")
+    monkeypatch.setattr("ingestlab.rally.preflight.get_json", down)
+    run.red_halt(racing.Target(hosts="127.0.0.1:9200"), 3)  # no answer: the probe's own race names the error
