@@ -15,11 +15,6 @@ from ingestlab.docs import articles, blocks, cli_flags, corpora_runs, figures, m
 from ingestlab.errors import IngestlabError
 
 RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-flags": cli_flags.table, **articles.RENDERERS, **corpora_runs.RENDERERS, **figures.RENDERERS, **rates.RENDERERS, **redline.RENDERERS}
-# the documents whose every measured figure comes from the ledger (the rest are being moved there, page by page)
-FROM_LEDGER_ONLY = ["README.md", "docs/cli.md", "docs/compare-and-nightly.md", "docs/layout.md", "docs/plain-esrally.md", "docs/redline.md", "docs/reliability.md",
-                    "docs/emulated-hardware.md", "docs/scale-out.md", "docs/studies.md", "docs/sweeps.md", "docs/versions-and-engines.md",
-                    "tracks/dvf/README.md", "tracks/eventdata/README.md", "tracks/geonames/README.md", "tracks/pmc/README.md",
-                    "tracks/posts/README.md", "tracks/refresh/README.md", "tracks/wikipedia/README.md"]
 # a figure with a unit, outside any block (a ratio is written 24.3×; "4 × 4" is a grid); and the figures that are no
 # measurement (a confidence level, a target)
 FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:×|\s?(?:%|ms\b|µs\b|s\b|min\b|docs/s|MB/s|rows/s|pages/s|GB\b|GiB\b|MiB\b|KB\b))")
@@ -81,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
             behind = stale()
             for p in behind:
                 print(f"{p.relative_to(paths.REPO_ROOT)}: not current; run `make docs`", file=sys.stderr)
-            loose = [f for name in FROM_LEDGER_ONLY for f in unledgered(paths.REPO_ROOT / name)]
+            loose = [f for p in documents() for f in unledgered(p)]  # every page takes every measured figure from the ledger
             for f in loose:
                 print(f"{f}: a figure typed by hand; take it from the ledger (a figure or published block)", file=sys.stderr)
             return 1 if behind or loose else 0
