@@ -279,24 +279,3 @@ def write(text: str, data: dict) -> Path:
     return writer.write(paths.results_dir() / "bench" / "overhead" / time.strftime("%Y-%m-%dT%H%M%S"), "ingestlab: the pack's overhead",
                         text, [], data)
 
-
-def to_ledger(data: dict, stamp: str, command: str, note: str | None = None) -> None:
-    """The run's ledger entry: each task's pack ÷ minimal (the median of its rounds, its 95 % interval where it has one)
-    and both sides' client and node CPU per document."""
-    from ingestlab import ledger
-
-    figures = {}
-    for task, got in data.items():
-        key = task.replace(" ", "-").replace("=", "-")
-        low, median, high = got["ratio"]
-        figures[f"{key}-ratio"] = ledger.Figure(round(median, 3), "×", f"{task}: pack ÷ minimal, the median of {got['rounds']} rounds")
-        interval = got.get("interval")
-        figures[f"{key}-low"] = ledger.Figure(None if not interval else round(interval[0], 3), "×", f"{task}: its 95 % interval, low")
-        figures[f"{key}-high"] = ledger.Figure(None if not interval else round(interval[1], 3), "×", f"{task}: its 95 % interval, high")
-        figures[f"{key}-rounds"] = ledger.Figure(got["rounds"], "rounds", f"{task}: rounds")
-        for side in ("pack", "minimal"):
-            figures[f"{key}-{side}-client-us"] = ledger.Figure(round(got[f"{side}_client_us"][1], 1), "µs", f"{task}: {side} client CPU per document")
-            figures[f"{key}-{side}-node-us"] = ledger.Figure(None if got[f"{side}_node_us"][1] is None else round(got[f"{side}_node_us"][1], 1),
-                                                             "µs", f"{task}: node CPU per document, {side} side")
-    ledger.record(f"{stamp}-overhead", "bench overhead", command, figures, conditions=note or "",
-                  source=f"results/bench/overhead/{stamp}/results.json")

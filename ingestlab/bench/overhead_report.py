@@ -72,3 +72,25 @@ def report(chosen: list, history: list, rounds: int, runs: int, warmup_rounds: i
               "(elasticsearch-py, sync, bodies built before timing; the copy over urllib3 with the same raw splice). Client CPU is the "
               "sending process's CPU in the timed part; node CPU is the nodes' CPU over each side's runs ÷ documents.", "", *verdicts]
     return "\n".join(lines) + "\n", data
+
+
+def to_ledger(data: dict, stamp: str, command: str, note: str | None = None) -> None:
+    """The run's ledger entry: each task's pack ÷ minimal (the median of its rounds, its 95 % interval where it has one)
+    and both sides' client and node CPU per document."""
+    from ingestlab import ledger
+
+    figures = {}
+    for task, got in data.items():
+        key = task.replace(" ", "-").replace("=", "-")
+        low, median, high = got["ratio"]
+        figures[f"{key}-ratio"] = ledger.Figure(round(median, 3), "×", f"{task}: pack ÷ minimal, the median of {got['rounds']} rounds")
+        interval = got.get("interval")
+        figures[f"{key}-low"] = ledger.Figure(None if not interval else round(interval[0], 3), "×", f"{task}: its 95 % interval, low")
+        figures[f"{key}-high"] = ledger.Figure(None if not interval else round(interval[1], 3), "×", f"{task}: its 95 % interval, high")
+        figures[f"{key}-rounds"] = ledger.Figure(got["rounds"], "rounds", f"{task}: rounds")
+        for side in ("pack", "minimal"):
+            figures[f"{key}-{side}-client-us"] = ledger.Figure(round(got[f"{side}_client_us"][1], 1), "µs", f"{task}: {side} client CPU per document")
+            figures[f"{key}-{side}-node-us"] = ledger.Figure(None if got[f"{side}_node_us"][1] is None else round(got[f"{side}_node_us"][1], 1),
+                                                             "µs", f"{task}: node CPU per document, {side} side")
+    ledger.record(f"{stamp}-overhead", "bench overhead", command, figures, conditions=note or "",
+                  source=f"results/bench/overhead/{stamp}/results.json")

@@ -25,7 +25,9 @@ def cmd_overhead(args) -> int:
         out = overhead.write(text, data)
         print(text)
         print(f"[ingestlab] overhead report: {out}/report.md and results.json")
-        overhead.to_ledger(data, out.name, "ingestlab " + " ".join(sys.argv[1:]), data_note)
+        from ingestlab.bench import overhead_report
+
+        overhead_report.to_ledger(data, out.name, "ingestlab " + " ".join(sys.argv[1:]), data_note)
 
     overhead.chosen_tasks(args.runs, args.scale, args.tasks)  # an unknown task is named before a node starts
     _check_rounds(args)

@@ -112,7 +112,7 @@ def test_a_run_goes_into_the_ledger_with_each_tasks_ratio_interval_and_cpu(tmp_p
     import json
 
     from ingestlab import ledger
-    from ingestlab.bench import overhead
+    from ingestlab.bench import overhead_report
 
     monkeypatch.setattr(ledger, "target", lambda: tmp_path)
     data = {"posts bulk 1000": {"ratio": [0.9, 1.05, 1.2], "rounds": 6, "interval": [0.98, 1.12],
@@ -121,7 +121,7 @@ def test_a_run_goes_into_the_ledger_with_each_tasks_ratio_interval_and_cpu(tmp_p
             "reindex raw sliced scroll": {"ratio": [0.9, 1.0, 1.1], "rounds": 2, "interval": None,
                                           "pack_client_us": [6, 6.3, 7], "minimal_client_us": [5, 5.9, 6],
                                           "pack_node_us": [None, None, None], "minimal_node_us": [160, 163.7, 170]}}
-    overhead.to_ledger(data, "2026-11-27T160000", "ingestlab bench overhead", "in memory")
+    overhead_report.to_ledger(data, "2026-11-27T160000", "ingestlab bench overhead", "in memory")
     entry = json.loads(next(tmp_path.glob("*.json")).read_text())
     assert entry["run"] == "2026-11-27T160000-overhead" and entry["kind"] == "bench overhead"
     got = entry["figures"]
