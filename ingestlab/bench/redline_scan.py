@@ -80,11 +80,17 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, para
         runs._delete_index(target, step.params.get("index_name"), log)
     result = _result(stamp, track.name, step, w, searched, scanned, search_s, scan_s, resolution, low, probes_per_step, races)
     result["command"] = command
-    out = paths.results_dir() / "bench" / f"redline-{stamp}"
+    result["rally"] = (races[-1].race or {}).get("rally-version") if races else None
+    return write(result)
+
+
+def write(result: dict) -> dict:
+    """``results/bench/redline-<stamp>/`` (result.json, report.md) and the ledger entry; the result with its directory."""
+    out = paths.results_dir() / "bench" / f"redline-{result['stamp']}"
     out.mkdir(parents=True, exist_ok=True)
     (out / "result.json").write_text(json.dumps(result, indent=2))
     (out / "report.md").write_text(markdown(result))
-    to_ledger(result, races[-1] if races else None)
+    to_ledger(result)
     return {**result, "dir": str(out)}
 
 
@@ -122,7 +128,7 @@ def sentence(r: dict) -> str:
 
 def markdown(r: dict) -> str:
     lines = [f"## The redline search against a dense scan ({r['stamp']})", "", f"`{r['command']}`: {r['track']}, bulk size "
-             f"{r['bulk_size']}, p{r['latency_target']['percentile']:g} <= {r['latency_target']['ms']:g} ms, Elasticsearch "
+             f"{r['bulk_size']}, p{r['latency_target']['percentile']} <= {float(r['latency_target']['ms']):g} ms, Elasticsearch "
              f"{r['es_version']}; warm at {r['full_speed']:,.0f} docs/s at full speed.", "", sentence(r), "",
              "| offered docs/s | scan: probes passed | search: probes passed |", "|---:|---:|---:|"]
     scan, found = _by_step(r["scan"]["probes"]), _by_step(r["search"]["probes"])
@@ -139,7 +145,7 @@ def _by_step(probes: list[dict]) -> dict[float, list[dict]]:
     return out
 
 
-def to_ledger(r: dict, race) -> None:
+def to_ledger(r: dict) -> None:
     def rate(v):
         return None if v is None else round(v, 1)
 
@@ -155,7 +161,7 @@ def to_ledger(r: dict, race) -> None:
         "time-share": ledger.Figure(None if r["time_share"] is None else round(r["time_share"] * 100, 1), "%", "the search's race time ÷ the scan's"),
         "full-speed": ledger.Figure(round(r["full_speed"], 1), "docs/s", "full speed, the warm-up's median"),
     }
-    versions = {"engine": "elasticsearch", "version": r["es_version"], "rally": (race.race or {}).get("rally-version") if race else None}
+    versions = {"engine": "elasticsearch", "version": r["es_version"], "rally": r.get("rally")}
     ledger.record(f"{r['stamp']}-bench-redline", "bench redline", r["command"], figures, versions,
                   conditions=(f"track {r['track']}, bulk size {r['bulk_size']}, one warm node: the search, then the scan (every "
                               f"{r['resolution']:.0%} step from full speed down to {r['low']:.0%} of it, {r['probes_per_step']} passes); "

@@ -34,7 +34,7 @@ def _result(search_rate, scan_rate, search_s=120.0, scan_s=900.0):
     searched = search.Outcome(search_rate, None if search_rate is None else search_rate * 1.04, "stopped", [Probe(search_rate or 1, PASS, "")] * 3)
     scanned = [Probe(scan_rate, PASS, "")] * 3 if scan_rate else [Probe(30_000, FAIL, "p99 900 ms > 200 ms")] * 3
     step = SimpleNamespace(task="redline-bulk", bulk_size=1000, target=SimpleNamespace(hosts="127.0.0.1:9200"),
-                           latency=SimpleNamespace(percentile=99.0, ms=200.0))
+                           latency=SimpleNamespace(percentile="99", ms=200.0))  # as LatencyTarget holds them
     r = redline_scan._result("S", "posts", step, SimpleNamespace(full=60_000.0), searched, scanned, [search_s], [scan_s], 0.05, 0.5, 3, [])
     return {**r, "command": "ingestlab bench redline"}
 
@@ -47,4 +47,5 @@ def test_the_sentence_says_how_far_apart_and_what_share_of_the_scans_time():
     slow = redline_scan.sentence(_result(38_649.0, 39_000.0, search_s=400.0))
     assert "more than a third" in slow
     assert "not judged against it" in redline_scan.sentence(_result(38_649.0, None))
-    assert "| 39,000 | 3/3 | — |" in redline_scan.markdown(_result(38_649.0, 39_000.0))
+    text = redline_scan.markdown(_result(38_649.0, 39_000.0))
+    assert "| 39,000 | 3/3 | — |" in text and "p99 <= 200 ms" in text
