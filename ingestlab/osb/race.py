@@ -20,6 +20,8 @@ from pathlib import Path
 from ingestlab import allocator, machine, net, paths
 from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.osb import tool, workloads
+from ingestlab.rally.footprint import ProcessPeaks
+from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.results import RaceResult
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
 
@@ -92,18 +94,27 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
                                        RUNNER_STATS: str(stats_file)})
         log(f"[ingestlab] {' '.join(cmd)}")
         started = time.monotonic()
-        proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else subprocess.PIPE,
-                              stderr=None if stream else subprocess.STDOUT, text=True)
+        with open(Path(tmp) / "output.txt", "w+") as captured:
+            proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
+                                    stderr=None if stream else subprocess.STDOUT, text=True)
+            # OSB's workers are the pack's too (its tracks name them when they register): the same load-side watch as esrally's
+            with ProcessPeaks(proc.pid, marker=f"{RUNNER_STATS}={stats_file}") as peaks, LoadSide(peaks, hosts) as side:
+                try:
+                    proc.wait()
+                except BaseException:
+                    proc.terminate()
+                    raise
+            captured.seek(0)
+            output = "" if stream else captured.read()[-3000:]
         seconds = time.monotonic() - started
     found = test_run_file(test_run_id)
     if proc.returncode != 0 or not found.is_file():
-        output = "" if stream else (proc.stdout or "")[-3000:]
         raise RaceFailed(f"the OSB test run failed (exit {proc.returncode}); its log: {config_dir() / 'logs' / 'benchmark.log'}"
                              + (f"\n{output}" if output else ""))
     race = as_race(json.loads(found.read_text()))
     return RaceResult(race=race, runner_stats=read_runner_stats(stats_file), machine=machine.describe(),
                       track=track.with_params(race.get("track-params", {}) or {}), rally_home=None,
-                      footprint={"seconds": seconds})
+                      footprint={"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()})
 
 
 def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:

@@ -3,6 +3,7 @@ stock ``opensearch-benchmark run`` against the pack's OpenSearch node; ``ingestl
 reports a study; a sweep provisions both engines side by side."""
 import json
 import os
+import re
 import subprocess
 
 import pytest
@@ -108,6 +109,8 @@ def test_a_study_races_on_opensearch_through_osb_and_is_reported(os_node):
     assert done.returncode == 0, done.stdout[-3000:] + done.stderr[-3000:]
     assert f"OpenSearch {VERSION}" in done.stdout and "opensearch-benchmark 2.4.0" in done.stdout
     assert "report written to" in done.stdout
+    # OSB's workers are watched as esrally's are: the report says which side was at its CPU limit (issue 44)
+    assert re.search(r"the load side( in \S+)?: (load driver bound|cluster bound|neither at its limit)", done.stdout), done.stdout[-3000:]
 
 
 @pytest.mark.default_ports
