@@ -66,6 +66,13 @@ def block(kind: str, run: str, name: str, unit: str, digits: str | None) -> str:
     return f"<!-- ingestlab:{kind} run={run} name={name}{places}{bare} --><!-- /ingestlab:{kind} -->"
 
 
+def _put(figures: dict, run: str, name: str, got: tuple, label: str, published: float | None = None) -> str:
+    """Record the parsed cell text ``got`` as figure ``name``; the text that renders it (its lead and rest kept)."""
+    value, unit, digits, lead, rest = got
+    figures[name] = ledger.Figure(value, unit, label, published)
+    return lead + block("figure", run, name, unit, digits) + rest
+
+
 def _slashed(text: str, run: str, name: str, label: str, slash: str, figures: dict) -> str | None:
     """A cell of figures split by `` / ``: ``slash`` ``published`` (this run's figure / the article's) or the parts' names
     (``p50,p90,p99``); None when the cell is not such a cell."""
@@ -76,17 +83,12 @@ def _slashed(text: str, run: str, name: str, label: str, slash: str, figures: di
     if slash == "published":
         if len(parts) != 2:
             return None
-        (value, unit, digits, lead, _), pub = got
-        figures[name] = ledger.Figure(value, unit, label, pub[0])
-        return f"{lead}{block('figure', run, name, unit, digits)} / {block('published', run, name, pub[1], pub[2])}{pub[4]}"
+        here, pub = got
+        return f"{_put(figures, run, name, here[:4] + ('',), label, pub[0])} / {block('published', run, name, pub[1], pub[2])}{pub[4]}"
     names = slash.split(",")
     if len(names) != len(parts):
         return None
-    out = []
-    for part, (value, unit, digits, lead, rest) in zip(names, got):
-        figures[f"{name}-{part}"] = ledger.Figure(value, unit, f"{label}, {part}")
-        out.append(lead + block("figure", run, f"{name}-{part}", unit, digits) + rest)
-    return " / ".join(out)
+    return " / ".join(_put(figures, run, f"{name}-{part}", one, f"{label}, {part}") for part, one in zip(names, got))
 
 
 PAREN = re.compile(r"^(?P<main>\S+) \((?P<inner>.+)\)$")
@@ -102,17 +104,11 @@ def _bracketed(text: str, run: str, name: str, label: str, paren: str, figures: 
     names = paren.split(",")
     if not main or len(parts) != len(names):
         return None
-    value, unit, digits, lead, rest = main
-    figures[name] = ledger.Figure(value, unit, label)
     out = []
     for part, text_of in zip(names, parts):
         got = parse(text_of.strip())
-        if got:
-            figures[f"{name}-{part}"] = ledger.Figure(got[0], got[1], f"{label}, {part}")
-            out.append(got[3] + block("figure", run, f"{name}-{part}", got[1], got[2]) + got[4])
-        else:
-            out.append(text_of)
-    return f"{lead}{block('figure', run, name, unit, digits)}{rest} (" + (" / " if " / " in inner else "–").join(out) + ")"
+        out.append(_put(figures, run, f"{name}-{part}", got, f"{label}, {part}") if got else text_of)
+    return f"{_put(figures, run, name, main, label)} (" + (" / " if " / " in inner else "–").join(out) + ")"
 
 
 RANGE = re.compile(r"^(?P<low>\d[\d,]*(?:\.\d+)?)–(?P<high>\d[\d,]*(?:\.\d+)?)$")
@@ -123,12 +119,7 @@ def _range(text: str, run: str, name: str, label: str, figures: dict) -> str | N
     m = RANGE.match(text)
     if not m:
         return None
-    out = []
-    for part in ("low", "high"):
-        value, unit, digits, _, _ = parse(m.group(part))
-        figures[f"{name}-{part}"] = ledger.Figure(value, unit, f"{label}, {part}")
-        out.append(block("figure", run, f"{name}-{part}", unit, digits))
-    return "–".join(out)
+    return "–".join(_put(figures, run, f"{name}-{part}", parse(m.group(part)), f"{label}, {part}") for part in ("low", "high"))
 
 
 def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key: int = 0, prefix: str = "",
@@ -167,7 +158,6 @@ def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key
             got = parse(text)
             if not got:
                 continue
-            value, unit, digits, lead, rest = got
             if name in figures:
                 raise IngestlabError(f"line {i + 1}: two cells named {name}; give --key the column that tells the rows apart")
             published = None
@@ -176,8 +166,7 @@ def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key
                 if pub:
                     published = pub[0]
                     new[published_of[j]] = pub[3] + block("published", run, name, pub[1], pub[2]) + pub[4]
-            figures[name] = ledger.Figure(value, unit, f"{row[key]}: {cells(lines[first])[j]}", published)
-            new[j] = lead + block("figure", run, name, unit, digits) + rest
+            new[j] = _put(figures, run, name, got, f"{row[key]}: {cells(lines[first])[j]}", published)
         out[i] = "| " + " | ".join(new) + " |"
     return out, figures
 
@@ -189,31 +178,23 @@ def add(run: str, figures: dict, meta: dict) -> Path:
     found = ledger.load_all(where).get(run)
     if found:
         path = next(p for p in where.glob("*.json") if json.loads(p.read_text()).get("run") == found.run)
-        data = json.loads(path.read_text())
-        clash = sorted(set(data["figures"]) & set(figures))
+        clash = sorted(set(found.figures) & set(figures))
         if clash:
             raise IngestlabError(f"run {run} already has figures {', '.join(clash)}; give --prefix")
-        data["figures"].update({k: _json(f) for k, f in figures.items()})
-        if meta.get("source") and meta["source"] not in data.get("source", ""):
-            data["source"] = f"{data.get('source', '')}; {meta['source']}".strip("; ")
-        path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
-        return path
-    for k in ("date", "command", "source", "kind"):
-        if not meta.get(k):
-            raise IngestlabError(f"run {run} has no ledger entry: a new one needs --{k}")
-    data = {"run": run, "kind": meta["kind"], "date": meta["date"], "commit": None, "command": meta["command"],
-            "versions": meta.get("versions") or {}, "machine": meta.get("machine") or machine.describe(),
-            "conditions": meta.get("conditions", ""), "figures": {k: _json(f) for k, f in figures.items()}, "source": meta["source"]}
-    path = where / f"{meta['date'][:10]}-{slug(meta['kind'])}-{run}.json"
-    path.write_text(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+        found.figures.update(figures)
+        if meta.get("source") and meta["source"] not in found.source:
+            found.source = f"{found.source}; {meta['source']}".strip("; ")
+        entry = found
+    else:
+        for k in ("date", "command", "source", "kind"):
+            if not meta.get(k):
+                raise IngestlabError(f"run {run} has no ledger entry: a new one needs --{k}")
+        entry = ledger.Entry(run=run, kind=meta["kind"], date=meta["date"], commit=None, machine=meta.get("machine") or machine.describe(),
+                             command=meta["command"], figures=figures, versions=meta.get("versions") or {},
+                             conditions=meta.get("conditions") or "", source=meta["source"])
+        path = where / f"{meta['date'][:10]}-{slug(meta['kind'])}-{run}.json"
+    path.write_text(json.dumps(entry.to_json(), indent=2, ensure_ascii=False) + "\n")
     return path
-
-
-def _json(f: ledger.Figure) -> dict:
-    out = {"value": f.value, "unit": f.unit, "label": f.label}
-    if f.published is not None:
-        out["published"] = f.published
-    return out
 
 
 def main(argv: list[str] | None = None) -> int:

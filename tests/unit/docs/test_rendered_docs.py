@@ -105,3 +105,38 @@ def test_transcribing_a_table_renders_the_same_text_from_the_ledger(tmp_path, mo
     monkeypatch.setattr(figures, "_entries", lambda: {"R1": entry})
     rendered = render.blocks.render_text("\n".join(second), "page", render.RENDERERS)
     assert render.blocks.BLOCK.sub(lambda m: m.group("body"), rendered) == "\n".join(page)
+
+
+def test_transcribing_split_cells_and_adding_to_a_runs_entry(tmp_path, monkeypatch):
+    """'X (low–high)', 'A–B' and 'p50 / p90' cells render as they were typed; a transcription adds its figures to the
+    run's entry (or makes one), and refuses a figure the entry already has."""
+    import json
+
+    import pytest
+
+    from ingestlab import ledger, paths
+    from ingestlab.docs import figures, transcribe
+    from ingestlab.errors import IngestlabError
+
+    page = ["| run | ratio | interval | p50 / p90 ms | took |", "|---|---:|---:|---:|---:|",
+            "| a | **0.93** (0.90–0.95) | 1.03–1.14 | 72 / 119 | 44 min 10 s |"]
+    made, got = transcribe.transcribe(page, 3, "R2", {}, paren="low,high", slash="p50,p90")
+    assert {k: f.value for k, f in got.items()} == {"a-ratio": 0.93, "a-ratio-low": 0.9, "a-ratio-high": 0.95, "a-interval-low": 1.03,
+                                                    "a-interval-high": 1.14, "a-p50-p90-ms-p50": 72.0, "a-p50-p90-ms-p90": 119.0,
+                                                    "a-took": 2650.0}
+    entry = ledger.Entry(run="R2", kind="k", date="2026-11-23", commit=None, machine={}, command="c", figures=got)
+    monkeypatch.setattr(figures, "_entries", lambda: {"R2": entry})
+    rendered = render.blocks.render_text("\n".join(made), "page", render.RENDERERS)
+    assert render.blocks.BLOCK.sub(lambda m: m.group("body"), rendered) == "\n".join(page)
+
+    monkeypatch.setattr(paths, "REPO_ROOT", tmp_path)
+    (tmp_path / "ledger").mkdir()
+    meta = {"kind": "bench overhead", "date": "2026-11-26", "command": "ingestlab bench overhead", "source": "transcribed", "machine": {}}
+    path = transcribe.add("R2", got, meta)
+    assert json.loads(path.read_text())["figures"]["a-ratio"] == {"value": 0.93, "label": "a: ratio"}
+    extra = {"b-ratio": ledger.Figure(1.1, "×", "b: ratio")}
+    assert transcribe.add("R2", extra, {"source": "a second table"}) == path
+    saved = json.loads(path.read_text())
+    assert set(saved["figures"]) == set(got) | {"b-ratio"} and saved["source"] == "transcribed; a second table"
+    with pytest.raises(IngestlabError, match="already has figures b-ratio"):
+        transcribe.add("R2", extra, {})
