@@ -33,11 +33,8 @@ def steps(full: float, resolution: float, low: float) -> list[float]:
 
 def answer(probes: list[search.Probe], per_step: int) -> float | None:
     """The highest step with ``per_step`` passing probes and none failed (a load driver bound probe is neither)."""
-    by_step: dict[float, list[search.Probe]] = {}
-    for p in probes:
-        by_step.setdefault(p.rate, []).append(p)
-    passed = [rate for rate, got in by_step.items()
-              if sum(p.outcome == PASS for p in got) >= per_step and not any(p.outcome == FAIL for p in got)]
+    passed = [rate for rate, got in _by_step([dataclasses.asdict(p) for p in probes]).items()
+              if sum(p["outcome"] == PASS for p in got) >= per_step and not any(p["outcome"] == FAIL for p in got)]
     return max(passed) if passed else None
 
 
@@ -139,6 +136,7 @@ def markdown(r: dict) -> str:
 
 
 def _by_step(probes: list[dict]) -> dict[float, list[dict]]:
+    """Probes (as stored: dicts) by their step."""
     out: dict[float, list[dict]] = {}
     for p in probes:
         out.setdefault(p["rate"], []).append(p)

@@ -27,29 +27,32 @@ def runs(result: RaceResult) -> dict[str, list[float]]:
     return out
 
 
-def verdicts(result: RaceResult) -> dict[str, str]:
-    """task → ``warm``, ``warming`` or ``too few runs``."""
+def trends(result: RaceResult) -> dict[str, tuple[list[float], stats.Trend | None, str]]:
+    """task → (its run times, their Mann–Kendall trend or None, and ``warm``, ``warming`` or ``too few runs``)."""
     out = {}
     for task, times in runs(result).items():
         trend = stats.mann_kendall(times)
-        out[task] = "too few runs" if trend is None else "warming" if trend.p < LEVEL and not trend.rising else "warm"
+        out[task] = (times, trend, "too few runs" if trend is None else "warming" if trend.p < LEVEL and not trend.rising else "warm")
     return out
+
+
+def verdicts(result: RaceResult) -> dict[str, str]:
+    """task → ``warm``, ``warming`` or ``too few runs``."""
+    return {task: verdict for task, (_, _, verdict) in trends(result).items()}
 
 
 def line(result: RaceResult) -> str:
     """The report's line on it."""
-    found = runs(result)
+    found = trends(result)
     if not found:
         return ("- Warm or not: no per-run times in this race (Rally's own bulk, or plain esrally without the pack's runner "
                 "records), so whether its cells ran on a warm node is not told here.")
-    calls = verdicts(result)
-    warm = [t for t, v in calls.items() if v == "warm"]
-    warming = [t for t, v in calls.items() if v == "warming"]
-    few = [t for t, v in calls.items() if v == "too few runs"]
-    parts = [f"{len(warm)} of {len(calls)} cells showed no trend over their runs (Mann–Kendall, {LEVEL:.0%})"]
-    for task in warming:
-        times = found[task]
-        trend = stats.mann_kendall(times)
+    warm = [t for t, (_, _, v) in found.items() if v == "warm"]
+    few = [t for t, (_, _, v) in found.items() if v == "too few runs"]
+    parts = [f"{len(warm)} of {len(found)} cells showed no trend over their runs (Mann–Kendall, {LEVEL:.0%})"]
+    for task, (times, trend, verdict) in found.items():
+        if verdict != "warming":
+            continue
         parts.append(f"{task} was still warming up: its runs grew faster as it went (first {times[0] * 1000:,.0f} ms, "
                      f"last {times[-1] * 1000:,.0f} ms, p = {trend.p:.3f}), so its fastest run is from its warm end and a "
                      f"single run of it would have read slow")
