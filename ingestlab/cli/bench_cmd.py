@@ -152,10 +152,9 @@ def cmd_redline(args) -> int:
     import sys
     from contextlib import ExitStack
 
-    from ingestlab import racing, studies
+    from ingestlab import studies
     from ingestlab.bench import redline_scan
-    from ingestlab.cli.redline_cmd import _command
-    from ingestlab.cluster import lifecycle
+    from ingestlab.cli.redline_cmd import _command, target_for
     from ingestlab.redline import target
 
     study = studies.get(args.study)
@@ -163,13 +162,7 @@ def cmd_redline(args) -> int:
     if not 0 < args.resolution <= 100 or not 0 < args.low < 1 or args.probes < 1:
         raise IngestlabError("--resolution: a percentage above 0, at most 100; --low: a share of full speed between 0 and 1; --probes: at least 1")
     with ExitStack() as stack:
-        if args.target_hosts:
-            where = racing.Target(hosts=args.target_hosts)
-        else:
-            shape = lifecycle.Shape(**REDLINE_SHAPE, version=options.engine_version(args, study.default_version),
-                                    heap=lifecycle.validate_heap(args.heap), engine=args.engine)
-            cluster = stack.enter_context(lifecycle.running(shape))
-            where = racing.Target(hosts=cluster.hosts, client_options=cluster.client_options(), engine=cluster.engine)
+        where = target_for(args, study, REDLINE_SHAPE, stack)
         result = redline_scan.run(study.track, latency, where, params=options.track_params(args), resolution=args.resolution / 100.0,
                                   low=args.low, probes_per_step=args.probes, clients=args.clients, label=study.name,
                                   command=_command(sys.argv[1:]))
@@ -220,6 +213,7 @@ def add(sub) -> None:
     rl.add_argument("--clients", type=int, default=8, help="clients at full speed, and the fewest a probe has (default 8)")
     rl.add_argument("--track-param", action="append", metavar="KEY=VALUE")
     rl.add_argument("--target-hosts", help="run it on this cluster (default: the pack provisions one node of the study's version)")
+    rl.add_argument("--client-options", help="with --target-hosts (never printed)")
     options.add_shape(rl, nodes=False, version=None)
     rl.set_defaults(func=cmd_redline)
     _add_load(sub.add_parser("loadbench", help="the load side alone, no cluster (the same as `bench load`)"))

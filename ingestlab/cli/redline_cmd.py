@@ -28,8 +28,20 @@ def _command(words: list[str]) -> str:
     return shlex.join(out)
 
 
-def cmd_redline(args, argv: list[str] | None = None) -> int:
+def target_for(args, study, shape: dict, stack: ExitStack) -> racing.Target:
+    """The cluster a search races: --target-hosts or a lab (--hosts), else one node the pack provisions with ``shape``
+    (the study's version unless --version), stopped when ``stack`` closes."""
     from ingestlab.cluster import lifecycle
+
+    if getattr(args, "target_hosts", None) or getattr(args, "hosts", None):
+        return options.target(args)
+    version = options.engine_version(args, study.default_version if study else None)
+    cluster = stack.enter_context(lifecycle.running(lifecycle.Shape(**shape, nodes=getattr(args, "nodes", 1), version=version,
+                                                                    heap=lifecycle.validate_heap(args.heap), engine=args.engine)))
+    return racing.Target(hosts=cluster.hosts, client_options=cluster.client_options(), engine=cluster.engine)
+
+
+def cmd_redline(args, argv: list[str] | None = None) -> int:
     from ingestlab.redline import report, run, target
 
     if bool(args.track_path) == bool(args.study):
@@ -43,13 +55,7 @@ def cmd_redline(args, argv: list[str] | None = None) -> int:
     if args.probes < 1 or args.clients < 1 or args.agree < 1 or args.max_probes < args.probes or args.max_clients < 1:
         raise IngestlabError("--probes, --clients, --max-clients and --agree: at least 1; --max-probes: at least --probes")
     with ExitStack() as stack:
-        if args.target_hosts or args.hosts:
-            where = options.target(args)
-        else:
-            version = options.engine_version(args, study.default_version if study else None)
-            shape = lifecycle.Shape(**SHAPE, nodes=args.nodes, version=version, heap=lifecycle.validate_heap(args.heap), engine=args.engine)
-            cluster = stack.enter_context(lifecycle.running(shape))
-            where = racing.Target(hosts=cluster.hosts, client_options=cluster.client_options(), engine=cluster.engine)
+        where = target_for(args, study, SHAPE, stack)
         common = dict(challenge=args.challenge, params=options.track_params(args), error_rate=errors, resolution=args.resolution / 100.0,
                       probes_per_step=args.probes, clients=args.clients, most=args.max_probes, agree=args.agree,
                       tolerance=args.tolerance / 100.0, label=study.name if study else None, command=_command(argv or sys.argv[1:]))
