@@ -40,7 +40,7 @@ def cmd_hosts(args) -> int:
                                  "`ingestlab cluster up --engine opensearch [--nodes 3]`")
 
         profile = hardware.from_options(cpus=args.cpus, memory=args.memory, disk=args.disk, link=args.link,
-                                        driver_cpus=args.driver_cpus, scale=args.scale)
+                                        driver_cpus=args.driver_cpus, scale=args.scale, coordinator_cpus=args.coordinator_cpus)
         lab.up(count=args.hosts, prefix=args.prefix, subnet=args.subnet, version=args.version, heap=lifecycle.validate_heap(args.heap),
                provision=args.provision, car=args.car, hardware=profile)
     elif args.action == "down":
@@ -88,6 +88,8 @@ def add(sub) -> None:
     hw.add_argument("--disk", help="hdd, ssd, nvme, or raid0:<n>x<kind> (e.g. raid0:4xhdd): throttled loop devices, striped with btrfs")
     hw.add_argument("--link", help="each host's link, e.g. 1gbit or 100mbit (tc tbf on both ends)")
     hw.add_argument("--driver-cpus", type=float, help="cores of CPU bandwidth for each host's Rally load driver, and the coordinator's")
+    hw.add_argument("--coordinator-cpus", type=float, help="cores of CPU bandwidth for the coordinator's load driver alone (then "
+                    "--driver-cpus is the hosts' drivers' only, and none gives them no share: for `race`/`redline --one-driver`)")
     hw.add_argument("--scale", choices=["study5", "study4"],
                     help="derive memory, disk and link from the study's machines in proportion to --cpus (given options override)")
     h.set_defaults(func=cmd_hosts)

@@ -213,23 +213,23 @@ def scaled(study: str, cpus: float, devices: int = 1, driver_cpus: float | None 
 
 
 def from_options(cpus: float | None = None, memory: str | None = None, disk: str | None = None, link: str | None = None,
-                 driver_cpus: float | None = None, scale: str | None = None) -> Hardware:
+                 driver_cpus: float | None = None, scale: str | None = None, coordinator_cpus: float | None = None) -> Hardware:
     """The profile the ``hosts up`` options describe; with ``scale``, the study's machine at ``cpus`` cores (given options
-    then override the scaled ones)."""
-    for name, value in (("--cpus", cpus), ("--driver-cpus", driver_cpus)):
+    then override the scaled ones). ``coordinator_cpus``: the coordinator's load driver apart from the hosts' own."""
+    for name, value in (("--cpus", cpus), ("--driver-cpus", driver_cpus), ("--coordinator-cpus", coordinator_cpus)):
         if value is not None and not 0.01 <= value <= 64:
             raise IngestlabError(f"{name} {value}: a number of cores between 0.01 and 64")
     parsed_disk = Disk.parse(disk) if disk else None
     if scale:
         if cpus is None:
             raise IngestlabError("--scale needs --cpus: the cores each host gets here, which set the scale")
-        base = scaled(scale, cpus, parsed_disk.devices if parsed_disk else 1, driver_cpus)
+        base = scaled(scale, cpus, parsed_disk.devices if parsed_disk else 1, driver_cpus, coordinator_cpus)
         if parsed_disk is not None:
             base = replace(base, disk=Disk(parsed_disk.kind, parsed_disk.devices, base.disk.scale))
         return replace(base, memory_bytes=parse_size(memory) if memory else base.memory_bytes,
                        link_bits=parse_rate(link) if link else base.link_bits)
     return Hardware(cpus=cpus, memory_bytes=parse_size(memory) if memory else None, disk=parsed_disk,
-                    link_bits=parse_rate(link) if link else None, driver_cpus=driver_cpus)
+                    link_bits=parse_rate(link) if link else None, driver_cpus=driver_cpus, coordinator_cpus=coordinator_cpus)
 
 
 def check_fits(hardware: Hardware, hosts: int, cores: int, memory_bytes: int, coordinator_cpus: float = 0.0) -> None:

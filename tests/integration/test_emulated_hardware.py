@@ -11,6 +11,7 @@ import uuid
 import pytest
 
 from ingestlab.hosts import cgroups, disks, hardware, lab as labs, links, namespaces
+from ingestlab.models import bottleneck
 from ingestlab.rally import results
 from tests.integration.conftest import ingestlab
 
@@ -147,6 +148,12 @@ def test_a_race_on_emulated_hosts_says_whether_the_emulation_held(emulated_lab):
     assert all(g["quota_cores"] == 0.4 for g in report["groups"] if g["role"] == "node")
     assert len(report["devices"]) == 4 and len(report["links"]) == 4
     assert stored["user-tags"]["hardware"].startswith("0.4cpu-1.5gb-raid0x2ssd")
+    # the bottleneck law reads this race's resources: capacities from the profile, use from the monitor
+    setup = bottleneck.Setup.of(report)
+    assert setup.capacity[bottleneck.NODE_CPU] == pytest.approx(0.8)
+    assert setup.capacity[bottleneck.IOPS] == sum(d["limit_iops"] for d in report["devices"]) > 0
+    assert setup.used[bottleneck.NODE_CPU] > 0 and setup.used[bottleneck.DRIVER] > 0
+    assert bottleneck.bound(setup.demands(1_000, 1_000), setup.capacity, 1).resource in bottleneck.RESOURCES
 
 
 def test_a_failed_hosts_up_takes_away_what_it_made():
