@@ -5,7 +5,7 @@ from pathlib import Path
 
 from ingestlab import racing, studies
 from ingestlab.cli import options
-from ingestlab.cluster.versions import DEFAULT_VERSION
+from ingestlab.cluster.versions import DEFAULT_VERSION, DISTRIBUTIONS
 from ingestlab.errors import IngestlabError
 
 
@@ -36,6 +36,12 @@ def cmd_corpora(args) -> int:
     from ingestlab.studies import corpora
 
     chosen = [studies.get(t.strip()) for t in args.tracks.split(",") if t.strip()]
+    if args.report and args.emulated:
+        from ingestlab.studies import corpora_hardware
+
+        for stamp in (s.strip() for s in args.report.split(",") if s.strip()):
+            corpora_hardware.report(stamp, chosen)
+        return 0
     if args.report:
         corpora.report([s.strip() for s in args.report.split(",") if s.strip()], chosen)
         return 0
@@ -53,6 +59,24 @@ def cmd_corpora(args) -> int:
         return 0
     corpora.scaling(chosen, test_mode=args.test_mode, extra_params=extra, clients=args.clients, version=args.version,
                     full_size=args.full_size, shapes=tuple(int(n) for n in args.nodes.split(",")), skip_disk_check=args.skip_disk_check)
+    return 0
+
+
+def cmd_scale_out(args) -> int:
+    from ingestlab.studies import wikipedia_hosts
+
+    if args.report:
+        wikipedia_hosts.report(args.report)
+        return 0
+    try:
+        counts = sorted({int(n) for n in args.hosts.split(",") if n.strip()})
+    except ValueError:
+        raise IngestlabError(f"--hosts {args.hosts!r}: host counts separated by commas, e.g. 1,2,4") from None
+    if not counts or counts[0] < 1:
+        raise IngestlabError(f"--hosts {args.hosts!r}: at least one host count, each 1 or more")
+    extra = {k: options.parse_value(v) for k, v in options.pairs(args.track_param, "=", "track param").items()}
+    wikipedia_hosts.run(counts, cpus=args.cpus, driver_cpus=args.driver_cpus, memory=args.memory, params=extra, version=args.version,
+                        test_mode=args.test_mode)
     return 0
 
 
@@ -108,9 +132,25 @@ def add(sub) -> None:
     cs.add_argument("--version", choices=options.VERSIONS, help="Elasticsearch of both clusters (default: the study's own, see tracks/eventdata/README.md)")
     cs.add_argument("--track-param", action="append", metavar="TRACK.KEY=VALUE", help="e.g. geonames.geonames_docs=234908, repeatable")
     cs.add_argument("--report", metavar="STAMP[,STAMP]", help="one table from the stored races of earlier runs (their corpora:STAMP "
-                                                              "tags), e.g. a 1-node and a 3-node full-size run made apart")
+                                                              "tags), e.g. a 1-node and a 3-node full-size run made apart; with "
+                                                              "--emulated, an emulated run's report again (corpora-hardware:STAMP)")
     cs.set_defaults(func=cmd_corpora)
 
+    from ingestlab.studies import wikipedia_hosts as wh
+
+    so = sub.add_parser("scale-out", help="study 4 on 1, 2 and 4 emulated hosts (root): one tool per node and _reindex over hosts, "
+                                          "the Universal Scalability Law over them and its prediction at the article's 8 nodes")
+    so.add_argument("--hosts", default=",".join(map(str, wh.HOST_COUNTS)), help="host counts, one new lab each (default %(default)s)")
+    so.add_argument("--cpus", type=float, default=wh.CPUS, help="cores per host's node, which set the scale (default %(default)s)")
+    so.add_argument("--driver-cpus", type=float, default=wh.DRIVER_CPUS, help="cores per host's Rally load driver (default %(default)s)")
+    so.add_argument("--memory", default=wh.MEMORY, help="memory per host's node (default %(default)s; the heap is half)")
+    so.add_argument("--version", default=wh.VERSION, choices=sorted(DISTRIBUTIONS, key=lambda v: tuple(map(int, v.split(".")))),
+                    help="Elasticsearch of the hosts (default %(default)s: the 8.19/9.x zips here have no _reindex)")
+    so.add_argument("--track-param", action="append", metavar="KEY=VALUE",
+                    help="e.g. wiki_pages=40000 (default " + ", ".join(f"{k}={v}" for k, v in wh.PARAMS.items()) + ")")
+    so.add_argument("--test-mode", action="store_true")
+    so.add_argument("--report", metavar="STAMP", help="write the report of an earlier run again from its stored races")
+    so.set_defaults(func=cmd_scale_out)
     vs = sub.add_parser("versions", help="race the studies on each Elasticsearch version in turn; one report of their headline ratios per version")
     vs.add_argument("--studies", default="posts,refresh,dvf,wikipedia")
     vs.add_argument("--versions", default="6.8.23,7.17.29,8.19.7,9.2.0", help=f"any of {', '.join(options.VERSIONS)}; OpenSearch as opensearch:2.19.0 (or 3.0.0, 3.2.0), "

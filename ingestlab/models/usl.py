@@ -11,6 +11,7 @@ explains too little (R² < 0.8), is refused with the reason, never printed as if
 from __future__ import annotations
 
 import math
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
@@ -76,8 +77,10 @@ def fit(points: list[tuple[float, float]]) -> Usl:
     x = np.array([p[1] for p in points])
     start = [max(x[0] / n[0], 1e-9), 0.05, 0.001]
     try:
-        values, covariance = optimize.curve_fit(throughput, n, x, p0=start, sigma=x, bounds=([0, 0, 0], [np.inf, 1, np.inf]),
-                                                maxfev=20000)
+        with warnings.catch_warnings():  # no covariance with 3 points for 3 parameters: the fit says so in words below
+            warnings.simplefilter("ignore", optimize.OptimizeWarning)
+            values, covariance = optimize.curve_fit(throughput, n, x, p0=start, sigma=x, bounds=([0, 0, 0], [np.inf, 1, np.inf]),
+                                                    maxfev=20000)
     except (RuntimeError, ValueError) as e:
         raise CannotFit(f"the fit did not converge ({e})") from None
     predicted = throughput(n, *values)
