@@ -140,15 +140,22 @@ def to_ledger(stamp: str, rows: dict, setups: dict, published: dict, docs: dict,
         for label, a, b in RATIOS:
             here = ratio(measured.get(a, {}).get("median"), measured.get(b, {}).get("median"))
             if here is not None:
-                figures[f"{track}-{slug(label)}"] = ledger.Figure(round(here, 3), "×", f"{track}: {label}", ratio(pub.get(a), pub.get(b)))
+                there = ratio(pub.get(a), pub.get(b))
+                figures[f"{track}-{slug(label)}"] = ledger.Figure(round(here, 3), "×", f"{track}: {label}",
+                                                                  round(there, 3) if there is not None else None)
             predicted = (fitted.get("ratios") or {}).get(label)
             if predicted:
                 figures[f"{track}-{slug(label)}-predicted"] = ledger.Figure(
                     round(predicted["value"], 3), "×", f"{track}: {label}, predicted by the bottleneck law from the race of {predicted['from']}")
+        first = ((fitted.get("per") or {}).get(ONE_NODE) or {}).get("demands") or {}
         for c, p in (fitted.get("per") or {}).items():
             if p["own"] and c not in RACED_IN:
                 figures[f"{track}-{slug(c)}-busiest"] = ledger.Figure(
                     round(100 * p["own"][1], 1), "%", f"{track}, {c}: its race's busiest resource, {p['own'][0]}: use ÷ capacity")
+            for r in (bottleneck.NODE_CPU, bottleneck.IOPS, bottleneck.DISK_MB):
+                if c not in (ONE_NODE, *RACED_IN) and first.get(r) and p["demands"].get(r):
+                    figures[f"{track}-{slug(c)}-{slug(r)}-per-copy"] = ledger.Figure(
+                        round(p["demands"][r] / first[r], 3), "×", f"{track}, {c}: {r} per document copy ÷ that of 1 node, 1 disk")
     version = next((r.get("distribution-version") or r.get("cluster", {}).get("distribution-version") for r in races), None)
     sizes = ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items())
     return ledger.record(stamp, "corpora emulated", "ingestlab " + " ".join(sys.argv[1:]), figures,
