@@ -124,11 +124,12 @@ def run(counts=HOST_COUNTS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS
     """Race the scale-out challenge on a new lab of each host count, then report and (outside test mode) add the run
     to the ledger."""
     from ingestlab import racing, studies
-    from ingestlab.hosts import hardware, lab as labs
+    from ingestlab.hosts import emulation, hardware, lab as labs
 
     study = studies.get("wikipedia")
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     profile = hardware.from_options(cpus=cpus, memory=memory, driver_cpus=driver_cpus, scale="study4")
+    emulation.check(profile, max(counts), "ingestlab")  # the largest lab must fit before the first one races
     for n in counts:
         lab = labs.up(count=n, version=version, hardware=profile, log=log, **LAB)
         try:

@@ -37,3 +37,17 @@ def test_a_missing_step_is_missing_and_the_prediction_refused_in_words():
     text = wikipedia_hosts.markdown(hosts, {}, "p", published.load("wikipedia"), "m", False)
     assert "No prediction at 8 hosts: tool — 1 point(s) at 1 distinct N" in text
     assert "| 2 | — | — | — | — |" in text
+
+
+@pytest.mark.parametrize("hosts,says", [("a,2", "host counts separated by commas"), ("0,2", "each 1 or more"),
+                                        (",", "at least one host count")])
+def test_bad_host_counts_are_one_line(hosts, says):
+    from types import SimpleNamespace
+
+    from ingestlab.cli.study_cmd import cmd_scale_out
+    from ingestlab.errors import IngestlabError
+
+    args = SimpleNamespace(report=None, hosts=hosts, track_param=None, cpus=0.25, driver_cpus=0.18, memory="2g", version="7.17.29",
+                           test_mode=True)
+    with pytest.raises(IngestlabError, match=says):
+        cmd_scale_out(args)
