@@ -4,6 +4,7 @@ provenance (id, date, commit, machine), each as a block that ``make docs`` rende
     <!-- ingestlab:figure run=86351883 name=bulk1000-over-single -->60.7×<!-- /ingestlab:figure -->
     <!-- ingestlab:published run=86351883 name=bulk1000-over-single -->24.3×<!-- /ingestlab:published -->
     <!-- ingestlab:ratio run=86351883 of=NAME over=NAME -->2.1×<!-- /ingestlab:ratio -->
+    <!-- ingestlab:ratio run=RUN of=NAME over-run=OTHER over=NAME -->2.0×<!-- /ingestlab:ratio -->   (across two runs)
     <!-- ingestlab:run run=86351883 -->race 86351883, 2026-11-26, commit c13e314, AMD EPYC 7B13 (2 cores, 23.5 GiB)<!-- /ingestlab:run -->
 
 ``digits=N`` sets the decimals (default: one below 100, none from 100 on); ``bare=yes`` leaves the unit out (a table
@@ -61,10 +62,11 @@ def published(args: dict) -> str:
 
 
 def ratio(args: dict) -> str:
-    """``of`` ÷ ``over``, two figures of one run (``published=yes``: of their published values), as a ratio: a figure
-    the docs derive from the ledger instead of typing it."""
+    """``of`` ÷ ``over``, two figures of one run, or ``over`` of the run ``over-run`` (``published=yes``: of their
+    published values), as a ratio: a figure the docs derive from the ledger instead of typing it."""
     entry = entry_of(args)
-    a, b = entry.figure(args.get("of", "")), entry.figure(args.get("over", ""))
+    other = ledger.find(args["over-run"], _entries()) if "over-run" in args else entry
+    a, b = entry.figure(args.get("of", "")), other.figure(args.get("over", ""))
     top, bottom = (a.published, b.published) if args.get("published") == "yes" else (a.value, b.value)
     return number(top / bottom if top is not None and bottom else None, "×", args.get("digits"))
 

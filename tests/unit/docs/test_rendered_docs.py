@@ -140,3 +140,16 @@ def test_transcribing_split_cells_and_adding_to_a_runs_entry(tmp_path, monkeypat
     assert set(saved["figures"]) == set(got) | {"b-ratio"} and saved["source"] == "transcribed; a second table"
     with pytest.raises(IngestlabError, match="already has figures b-ratio"):
         transcribe.add("R2", extra, {})
+
+
+def test_a_ratio_block_divides_across_two_runs(monkeypatch):
+    from ingestlab import ledger
+    from ingestlab.docs import figures
+
+    def entry(run, value):
+        return ledger.Entry(run=run, kind="redline", date="2026-11-27T00:00:00Z", commit="abc1234", machine={}, command="c",
+                            figures={"sustainable": ledger.Figure(value, "docs/s", "s")})
+
+    monkeypatch.setattr(figures, "_entries", lambda: {"three": entry("three", 3000.0), "one": entry("one", 1200.0)})
+    assert figures.ratio({"run": "three", "of": "sustainable", "over-run": "one", "over": "sustainable", "digits": "2"}) == "2.50×"
+    assert figures.ratio({"run": "three", "of": "sustainable", "over": "sustainable"}) == "1.0×"
