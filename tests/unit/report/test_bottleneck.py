@@ -4,7 +4,7 @@ import pytest
 
 from ingestlab import published
 from ingestlab.models import bottleneck
-from ingestlab.studies import corpora, corpora_hardware
+from ingestlab.studies import corpora, corpora_bottleneck, corpora_hardware
 
 
 def monitor(nodes: int, devices: int, node_cores: float, iops: float, driver_cores: float, seconds: float = 100.0) -> dict:
@@ -50,7 +50,7 @@ def test_the_emulated_report_opens_with_the_model_and_sets_its_ratios_beside_the
     first = text.splitlines()[2]
     assert first.startswith("The bottleneck law on the fidelity monitor's readings — eventdata: one node on one disk was bound by its "
                             "disk IOPS (86% used); the law predicts 3 nodes ÷ 1 node (RAID0) ")
-    m = corpora_hardware.model(rows, setups)["eventdata"]
+    m = corpora_bottleneck.model(rows, setups)["eventdata"]
     # RAID0 ÷ one disk, from the one-disk race: 4x the IOPS, still short of the node CPU's bound (4,745 docs/s)
     raid = m["ratios"]["RAID0 of 4 ÷ one disk (1 node)"]
     assert raid["from"] == corpora.ONE_NODE and raid["binds"] == (bottleneck.IOPS, bottleneck.IOPS) and raid["value"] == pytest.approx(4.0)
