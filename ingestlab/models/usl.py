@@ -42,8 +42,9 @@ class Usl:
 
     @property
     def peak(self) -> float | None:
-        """N*, where more N stops helping; None when κ is at its bound 0 (no peak: the curve only flattens)."""
-        if self.kappa.value <= KAPPA_ZERO:
+        """N*, where more N stops helping; None when κ is at its bound 0 (no peak: the curve only flattens) or σ at its
+        bound 1 (no gain from a second N at all: the curve only falls from N = 1)."""
+        if self.kappa.value <= KAPPA_ZERO or self.sigma.value >= 1 - 1e-9:
             return None
         return math.sqrt(max(1.0 - self.sigma.value, 0.0) / self.kappa.value)
 
@@ -63,6 +64,7 @@ class Usl:
     def describe(self, unit: str = "docs/s") -> str:
         peak = self.peak
         where = (f"peak at N* = {peak:,.1f} ({self.at(peak):,.0f} {unit})" if peak is not None
+                 else "no gain past N = 1 (σ = 1: the curve only falls)" if self.sigma.value >= 1 - 1e-9
                  else "no peak (κ = 0: the curve only flattens)")
         return (f"λ {self.lam.interval(digits=0)} {unit}, σ {self.sigma.interval(digits=3)}, κ {self.kappa.interval(digits=4)}; {where}"
                 + (f"; R² {self.r_squared:.2f}" if self.r_squared is not None else ""))

@@ -198,6 +198,11 @@ def to_ledger(stamp: str, by_hosts: dict[int, dict], published: dict, versions: 
             for p in (fit.lam, fit.sigma, fit.kappa):
                 figures[f"usl-{name}-{SYMBOLS[p.name]}"] = ledger.Figure(
                     round(p.value, 6), "docs/s" if p.name == "λ" else "", f"USL over hosts, {name}: {p.name}")
+    for key, name in (("tool_at", "tool-per-node"), ("reindex_at", "reindex")):
+        if m[key] is not None:
+            figures[f"{name}-at-8"] = ledger.Figure(round(m[key], 1), "docs/s", f"the USL's {name} at 8 hosts")
+    if m["tool"][0] and m["tool"][0].peak is not None:
+        figures["usl-tool-per-node-peak"] = ledger.Figure(round(m["tool"][0].peak, 2), "hosts", "the USL's peak N* of one tool per node")
     if m["predicted_ratio"] is not None:
         figures["predicted-ratio-at-8"] = ledger.Figure(round(m["predicted_ratio"], 3), "×",
                                                         "the USL's one tool per node ÷ `_reindex` at 8 hosts", round(m["published_ratio"], 2))

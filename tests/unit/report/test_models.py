@@ -118,3 +118,11 @@ def test_the_bulk_size_interval_keeps_r_and_c_together_and_covers_the_true_value
         tried += 1
         covered += rec.low <= true <= rec.high
     assert tried >= 190 and 0.88 <= covered / tried <= 0.995
+
+
+def test_a_law_that_only_falls_has_no_peak_and_says_so():
+    from ingestlab.models import usl
+
+    falling = usl.fit([(1, 565.0), (2, 514.0), (4, 491.0)])
+    assert falling.sigma.value == pytest.approx(1.0) and falling.peak is None
+    assert "no gain past N = 1 (σ = 1: the curve only falls)" in falling.describe()
