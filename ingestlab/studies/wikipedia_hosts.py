@@ -202,7 +202,7 @@ def to_ledger(stamp: str, by_hosts: dict[int, dict], published: dict, versions: 
         if m[key] is not None:
             figures[f"{name}-at-8"] = ledger.Figure(round(m[key], 1), "docs/s", f"the USL's {name} at 8 hosts")
     if m["tool"][0] and m["tool"][0].peak is not None:
-        figures["usl-tool-per-node-peak"] = ledger.Figure(round(m["tool"][0].peak, 2), "hosts", "the USL's peak N* of one tool per node")
+        figures["usl-tool-per-node-peak"] = ledger.Figure(round(m["tool"][0].peak, 4), "hosts", "the USL's peak N* of one tool per node")
     if m["predicted_ratio"] is not None:
         figures["predicted-ratio-at-8"] = ledger.Figure(round(m["predicted_ratio"], 4), "×",
                                                         "the USL's one tool per node ÷ `_reindex` at 8 hosts", round(m["published_ratio"], 2))
