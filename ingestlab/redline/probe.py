@@ -97,7 +97,8 @@ def judge(step: Step, rate: float, result) -> Probe:
     measured, requests = latencies(result, task)
     seen = measured.get(step.latency.key)
     common = dict(latency_ms=measured, throughput=task.throughput_mean, error_rate=task.error_rate or 0.0,
-                  race_id=result.race_id, load_side=load, requests=requests)
+                  race_id=result.race_id, load_side=load, requests=requests,
+                  emulation=((result.footprint or {}).get("emulation") or {}).get("held"))
     if load.get("verdict") == load_side.DRIVER_BOUND:
         return Probe(rate, DRIVER_BOUND, load.get("why", ""), **common)
     if (task.error_rate or 0.0) > step.error_rate:

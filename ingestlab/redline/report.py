@@ -57,6 +57,31 @@ def _over_lines(result: dict) -> list[str]:
     return out
 
 
+def _held(race_id: str | None) -> bool | None:
+    """The fidelity monitor's verdict kept beside a stored race (a search stored before its probes carried it)."""
+    from ingestlab.errors import IngestlabError
+    from ingestlab.rally import results
+
+    if not race_id:
+        return None
+    try:
+        return (results.load_race(race_id)[0].get(results.EMULATION_KEY) or {}).get("held")
+    except IngestlabError:
+        return None
+
+
+def emulation_lines(result: dict) -> list[str]:
+    """On emulated hosts, whether the fidelity monitor found the emulation held over each probe and full-speed race."""
+    probes = [p["emulation"] if "emulation" in p else _held(p.get("race_id")) for p in result["probes"]]
+    full = result["full_speed"].get("emulation") or [_held(r) for r in result["full_speed"].get("races", [])]
+    if all(v is None for v in probes + full):
+        return []
+    broken = [f"{_n(p['rate'])} ({p['race_id'][:8]})" for p, held in zip(result["probes"], probes) if held is False]
+    return [f"- emulated hardware: the emulation held in {sum(v is True for v in probes)} of {len(probes)} probes and "
+            f"{sum(v is True for v in full)} of {len(full)} full-speed races"
+            + (f"; not in the probes at {', '.join(broken)}: their figures are this machine's, not the profile's" if broken else "")]
+
+
 def lines(result: dict) -> list[str]:
     key = f"p{result['latency_target']['percentile']}"
     target = f"{key} <= {result['latency_target']['ms']:g} ms, error rate <= {result['error_rate']:.2%}"
@@ -76,6 +101,7 @@ def lines(result: dict) -> list[str]:
     out.append(f"- full speed: {_n(full.get('rate'))} docs/s (median of the last {len(full.get('races', []))} warm races, "
                f"{full.get('clients')} client{'s' if full.get('clients') != 1 else ''}; races {', '.join(r[:8] for r in full.get('races', []))})")
     out.append(f"- stopped: {result['stopped']}")
+    out += emulation_lines(result)
     out += ["", f"| {STEP_NAMES[over]} | probes | passed | p50 ms | p90 ms | {key} ms (median, lowest–highest) | requests a probe | achieved docs/s | load side |",
             "|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
     for rate_, ps in steps(result):

@@ -91,7 +91,8 @@ def common(stamp: str, track: trackinfo.TrackInfo, step: probes.Step, w: Warm, r
         "error_rate": step.error_rate, "resolution": resolution, "probes_per_step": probes_per_step, "params": step.params,
         "hosts": step.target.hosts, "engine": step.target.engine,
         "full_speed": {"rate": w.full, "clients": w.clients, "races": [r.race_id for r in w.kept], "warm_up": w.figures,
-                       "service_time_p50_s": w.service, "load_side": [(r.footprint or {}).get("load_side") for r in w.kept]},
+                       "service_time_p50_s": w.service, "load_side": [(r.footprint or {}).get("load_side") for r in w.kept],
+                       "emulation": [((r.footprint or {}).get("emulation") or {}).get("held") for r in w.kept]},
         "rate": outcome.rate, "failed_above": outcome.failed_above, "stopped": outcome.stopped,
         "probes": [asdict(p) for p in outcome.probes],
         "es_version": races[-1].es_version if races else None,
@@ -184,8 +185,20 @@ def to_ledger(result: dict, command: str, race) -> None:
     seen = [p["latency_ms"].get(key) for p in at if p["latency_ms"].get(key) is not None]
     if seen:
         figures["latency-at-sustainable"] = ledger.Figure(round(max(seen), 1), "ms", f"the highest {key} of its probes")
+    figures.update(emulation_figures(result))
     record(result, f"{result['stamp']}-redline", "redline", command, figures, race,
            f"bulk size {result['bulk_size']}, {result['full_speed']['clients']} client(s) at full speed")
+
+
+def emulation_figures(result: dict) -> dict:
+    """On emulated hosts: how many probes and full-speed races the emulation held in (none elsewhere)."""
+    from ingestlab import ledger
+
+    held = [p.get("emulation") for p in result["probes"]] + list(result["full_speed"].get("emulation") or [])
+    if all(v is None for v in held):
+        return {}
+    return {"emulation-held": ledger.Figure(sum(v is True for v in held), "races",
+                                            f"probes and full-speed races the emulation held in, of {len(held)}")}
 
 
 def record(result: dict, run: str, kind: str, command: str, figures: dict, race, setup: str) -> None:

@@ -31,6 +31,7 @@ class Probe:
     race_id: str | None = None
     load_side: dict | None = None
     requests: int | None = None  # requests measured (a percentile of fewer than 100 is read by nearest rank)
+    emulation: bool | None = None  # on emulated hosts: whether the emulation held over its race (the fidelity monitor's verdict)
 
 
 @dataclass(frozen=True)

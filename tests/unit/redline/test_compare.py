@@ -75,3 +75,4 @@ def test_what_cannot_be_compared_is_one_line(tmp_path):
 def test_race_ids_and_tags_are_not_redline_searches(tmp_path):
     assert not compare.is_redline("run:abc") and not compare.is_redline("4f32b5e1-760e-44a7-be8c-aa52a6b37255")
     assert compare.is_redline(_result(tmp_path, "20260101T000000", 1.0, 2.0)) and compare.is_redline("20260101T000009")
+

@@ -51,3 +51,16 @@ def test_a_probe_has_clients_to_keep_up_and_requests_enough_to_judge():
     assert probe.plan(10_000, STEP, 0.05, 8) == (8, 15.0)  # 10 requests/s: the 8 asked, each with 18 requests
     assert probe.plan(1_000, STEP, 0.05, 8) == (4, 20.0)  # 1 request/s: 20 s for 20 requests, 4 clients with 5 each
     assert probe.plan(10**9, STEP, 0.05, 1) == (probe.MOST_CLIENTS, 15.0) and probe.plan(5000, STEP, None, 2) == (2, 15.0)
+
+
+def test_a_search_on_emulated_hosts_says_whether_the_emulation_held():
+    from ingestlab.redline import report, run
+
+    probes = [{"rate": 100.0, "emulation": True, "race_id": "a" * 36}, {"rate": 200.0, "emulation": False, "race_id": "b" * 36}]
+    result = {"probes": probes, "full_speed": {"emulation": [True, True], "races": []}}
+    assert report.emulation_lines(result) == [
+        "- emulated hardware: the emulation held in 1 of 2 probes and 2 of 2 full-speed races; not in the probes at 200 (bbbbbbbb): "
+        "their figures are this machine's, not the profile's"]
+    assert run.emulation_figures(result)["emulation-held"].value == 3
+    plain = {"probes": [{"rate": 1.0, "emulation": None, "race_id": None}], "full_speed": {"emulation": [None], "races": []}}
+    assert report.emulation_lines(plain) == [] and run.emulation_figures(plain) == {}
