@@ -185,6 +185,10 @@ def to_ledger(result: dict, command: str, race) -> None:
     seen = [p["latency_ms"].get(key) for p in at if p["latency_ms"].get(key) is not None]
     if seen:
         figures["latency-at-sustainable"] = ledger.Figure(round(max(seen), 1), "ms", f"the highest {key} of its probes")
+    achieved = [p["throughput"] for p in at if p.get("throughput") is not None]
+    if achieved:
+        figures["achieved-at-sustainable"] = ledger.Figure(round(statistics.median(achieved), 1), "docs/s",
+                                                           "what its probes achieved (median): below the offered rate, the schedule fell behind")
     figures.update(emulation_figures(result))
     record(result, f"{result['stamp']}-redline", "redline", command, figures, race,
            f"bulk size {result['bulk_size']}, {result['full_speed']['clients']} client(s) at full speed")
