@@ -16,9 +16,10 @@ ENTRY = {"name": "dvf", "target-index": "dvf", "documents": [
 
 @pytest.fixture
 def track_copy(tmp_path):
-    """A clean copy of the track: no corpus file (it is made on first use)."""
-    copy = tmp_path / "dvf"
+    """A clean copy of the track: no corpus file (it is made on first use); the shared challenges beside it, as in the repo."""
+    copy = tmp_path / "tracks" / "dvf"
     shutil.copytree(TRACK_DIR, copy, ignore=shutil.ignore_patterns("dvf*.json", "*.offset"))
+    shutil.copytree(paths.REPO_ROOT / "challenges", tmp_path / "challenges")
     return copy
 
 
@@ -58,3 +59,12 @@ def test_mapping_covers_every_field_the_converter_writes():
     properties = body["mappings"]["properties"]
     assert {k: v["type"] for k, v in properties.items()} == FIELD_KINDS
     assert body["mappings"]["dynamic"] == "strict" and properties["location"] == {"type": "geo_point"}
+
+
+def test_the_redline_challenge_loops_rallys_bulk_over_the_corpus_at_the_offered_rate(track_copy):
+    track = render(track_copy, {"target_throughput": 12.5, "bulk_size": 500})
+    redline = next(c for c in track["challenges"] if c["name"] == "redline")
+    bulk = next(t for t in redline["schedule"] if t.get("name") == "redline-bulk")
+    assert bulk["target-throughput"] == 12.5 and bulk["time-period"] == 15
+    op = next(o for o in track["operations"] if o["name"] == bulk["operation"])
+    assert op["operation-type"] == "bulk" and op["corpora"] == "dvf" and op["looped"] is True and op["bulk-size"] == 500
