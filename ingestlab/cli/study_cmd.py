@@ -136,6 +136,18 @@ def add(sub) -> None:
                                                               "--emulated, an emulated run's report again (corpora-hardware:STAMP)")
     cs.set_defaults(func=cmd_corpora)
 
+    _add_scale_out(sub)
+    vs = sub.add_parser("versions", help="race the studies on each Elasticsearch version in turn; one report of their headline ratios per version")
+    vs.add_argument("--studies", default="posts,refresh,dvf,wikipedia")
+    vs.add_argument("--versions", default="6.8.23,7.17.29,8.19.7,9.2.0", help=f"any of {', '.join(options.VERSIONS)}; OpenSearch as opensearch:2.19.0 (or 3.0.0, 3.2.0), "
+                                                                          "raced through opensearch-benchmark")
+    vs.add_argument("--full", action="store_true", help="the studies at full size (default: each study's small parameters)")
+    vs.add_argument("--test-mode", action="store_true", help="Rally's test mode on top (a smoke run: 1,000 docs, one run per task)")
+    vs.add_argument("--report", metavar="STAMP", help="write the report of an earlier run again from its stored races")
+    vs.set_defaults(func=cmd_versions)
+
+
+def _add_scale_out(sub) -> None:
     from ingestlab.studies import wikipedia_hosts as wh
 
     so = sub.add_parser("scale-out", help="study 4 on 1, 2 and 4 emulated hosts (root): one tool per node and _reindex over hosts, "
@@ -151,11 +163,3 @@ def add(sub) -> None:
     so.add_argument("--test-mode", action="store_true")
     so.add_argument("--report", metavar="STAMP", help="write the report of an earlier run again from its stored races")
     so.set_defaults(func=cmd_scale_out)
-    vs = sub.add_parser("versions", help="race the studies on each Elasticsearch version in turn; one report of their headline ratios per version")
-    vs.add_argument("--studies", default="posts,refresh,dvf,wikipedia")
-    vs.add_argument("--versions", default="6.8.23,7.17.29,8.19.7,9.2.0", help=f"any of {', '.join(options.VERSIONS)}; OpenSearch as opensearch:2.19.0 (or 3.0.0, 3.2.0), "
-                                                                          "raced through opensearch-benchmark")
-    vs.add_argument("--full", action="store_true", help="the studies at full size (default: each study's small parameters)")
-    vs.add_argument("--test-mode", action="store_true", help="Rally's test mode on top (a smoke run: 1,000 docs, one run per task)")
-    vs.add_argument("--report", metavar="STAMP", help="write the report of an earlier run again from its stored races")
-    vs.set_defaults(func=cmd_versions)

@@ -49,9 +49,9 @@ def model(rows: dict, setups: dict) -> dict:
     return out
 
 
-def model_lines(rows: dict, setups: dict, published: dict) -> list[str]:
-    """The bottleneck law's tables: what bound each race, and the ratios it predicts beside the measured and the published."""
-    fitted = model(rows, setups)
+def model_lines(fitted: dict, rows: dict, published: dict) -> list[str]:
+    """The bottleneck law's tables (``fitted``: :func:`model`'s): what bound each race, and the ratios it predicts beside the
+    measured and the published."""
     if not fitted:
         return ["- No bottleneck model: no race here carries the fidelity monitor's readings and a document count."]
     lines = ["", "### Why: the bottleneck law on the monitor's readings", "",
@@ -94,9 +94,9 @@ def model_lines(rows: dict, setups: dict, published: dict) -> list[str]:
     return lines
 
 
-def opening(rows: dict, setups: dict) -> str | None:
-    """The report's first sentence: what the bottleneck law predicts for the article's ratios, and what bound one node."""
-    fitted = model(rows, setups)
+def opening(fitted: dict) -> str | None:
+    """The report's first sentence (``fitted``: :func:`model`'s): what the bottleneck law predicts for the article's
+    ratios, and what bound one node."""
     said = []
     for track, m in fitted.items():
         one = (m["per"].get(ONE_NODE) or {}).get("own")
@@ -114,7 +114,7 @@ def to_ledger(stamp: str, rows: dict, setups: dict, published: dict, docs: dict,
     from ingestlab import ledger
     from ingestlab.docs.transcribe import slug
 
-    figures = {}
+    figures, every = {}, model(rows, setups)
     for track, measured in rows.items():
         for c in CONFIGURATIONS:
             for key, unit, what in (("median", "docs/s", "median"), ("p90", "ms", "p90 service time"), ("p99", "ms", "p99 service time")):
@@ -122,7 +122,7 @@ def to_ledger(stamp: str, rows: dict, setups: dict, published: dict, docs: dict,
                 if value is not None:
                     figures[f"{track}-{slug(c)}-{key}"] = ledger.Figure(round(value, 1), unit, f"{track}, {c}: {what}")
         pub = published["figures"].get(track, {})
-        fitted = model(rows, setups).get(track, {})
+        fitted = every.get(track, {})
         for label, a, b in RATIOS:
             here = ratio(measured.get(a, {}).get("median"), measured.get(b, {}).get("median"))
             if here is not None:

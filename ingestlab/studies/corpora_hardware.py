@@ -17,7 +17,7 @@ import time
 from ingestlab import machine, paths, published as published_data
 from ingestlab.models import bottleneck
 from ingestlab.report.common import fmt, ratio
-from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model_lines, opening, to_ledger
+from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model, model_lines, opening, to_ledger
 from ingestlab.studies.corpora import (ONE_NODE, ONE_NODE_RAID, THREE_NODES, THREE_NODES_REPLICA, TRACKS, bulk_task_per_replicas,
                                        counted_documents, node_scaling_lines)
 
@@ -126,7 +126,8 @@ def report(stamp: str, tracks=TRACKS, measured: bool = False, log=print) -> str:
 def markdown(rows: dict, published: dict, verdicts: list, profiles: dict, docs: dict, machine_line: str, test_mode: bool,
              warmed_with: str | None = None, setups: dict | None = None) -> str:
     configurations = CONFIGURATIONS
-    first = opening(rows, setups or {})
+    fitted = model(rows, setups or {})
+    first = opening(fitted)
     lines = ["## Study 5 on emulated hardware: median docs/s (Rally's p90 / p99 service time, ms)" + (" — test mode" if test_mode else ""), "",
              *([first, ""] if first else []),
              "| corpus | " + " | ".join(configurations) + " |", "|---|" + "---:|" * len(configurations)]
@@ -157,7 +158,7 @@ def markdown(rows: dict, published: dict, verdicts: list, profiles: dict, docs: 
     lines += [f"- This machine: {machine_line}. One Rally load driver outside the hosts, in a CPU share of its own.",
               f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; the node ratio is the pack's derivation "
               "(3-node RAID0 ÷ 1-node RAID0); the article says each added node adds about 40 %."]
-    lines += model_lines(rows, setups or {}, published)
+    lines += model_lines(fitted, rows, published)
     return "\n".join(lines) + "\n"
 
 

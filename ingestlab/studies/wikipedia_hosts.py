@@ -72,7 +72,12 @@ def model(by_hosts: dict[int, dict], published: dict) -> dict:
 
 def markdown(by_hosts: dict[int, dict], verdicts: dict[int, tuple], profile: str, published: dict, machine_line: str,
              test_mode: bool) -> str:
-    m = model(by_hosts, published)
+    return text_of(by_hosts, model(by_hosts, published), verdicts, profile, machine_line, test_mode, published)
+
+
+def text_of(by_hosts: dict[int, dict], m: dict, verdicts: dict[int, tuple], profile: str, machine_line: str, test_mode: bool,
+            published: dict) -> str:
+    """The report's text from the fits ``m`` (:func:`model`'s)."""
     opening = (f"The Universal Scalability Law over {', '.join(map(str, sorted(by_hosts)))} emulated hosts predicts one tool per node at "
                f"**{fmt(m['predicted_ratio'], ',.2f', '×')}** the speed of `_reindex` without slices on {PREDICT_AT} hosts; the article "
                f"measured {m['published_ratio']:,.1f}× on its {PREDICT_AT} nodes." if m["predicted_ratio"] is not None else
@@ -100,10 +105,9 @@ def markdown(by_hosts: dict[int, dict], verdicts: dict[int, tuple], profile: str
     return "\n".join(lines) + "\n"
 
 
-def chart(by_hosts: dict[int, dict], published: dict, machine_line: str) -> tuple[str, bytes]:
+def chart(by_hosts: dict[int, dict], m: dict, published: dict, machine_line: str) -> tuple[str, bytes]:
     from ingestlab.report import cost
 
-    m = model(by_hosts, published)
     tool, api = m["tool"][0], m["reindex"][0]
     xs = [1 + i * (PREDICT_AT - 1) / 70 for i in range(71)]
     panels = [{"xlabel": "hosts", "ylabel": "one tool per node, docs/s", "title": "one tool per node",
@@ -167,14 +171,15 @@ def report(stamp: str, measured: bool = False, log=print) -> str:
         versions = {"engine": "elasticsearch", "version": result.es_version, "rally": result.race.get("rally-version")}
     published = published_data.load("wikipedia")
     machine_line = machine.one_line(machine.describe())
-    text = markdown(by_hosts, verdicts, profile, published, machine_line, test_mode)
+    m = model(by_hosts, published)
+    text = text_of(by_hosts, m, verdicts, profile, machine_line, test_mode, published)
     text += "- Races: " + ", ".join(f"{n} host(s) {ids[n][:8]}" for n in sorted(ids)) + ".\n"
     out = writer.write(paths.results_dir() / "wikipedia-hosts" / stamp, "ingestlab: study 4 over host counts", text,
-                       [chart(by_hosts, published, machine_line)], {"by_hosts": by_hosts, "verdicts": verdicts, "races": ids})
+                       [chart(by_hosts, m, published, machine_line)], {"by_hosts": by_hosts, "verdicts": verdicts, "races": ids})
     log(text)
     log(f"[ingestlab] report written to {out}/report.md and report.html")
     if measured and all(v[0] for v in verdicts.values()):
-        entry = to_ledger(stamp, by_hosts, published, versions, profile)
+        entry = to_ledger(stamp, by_hosts, m, versions, profile)
         if entry:
             log(f"[ingestlab] ledger entry {entry}")
     elif measured:
@@ -182,8 +187,7 @@ def report(stamp: str, measured: bool = False, log=print) -> str:
     return text
 
 
-def to_ledger(stamp: str, by_hosts: dict[int, dict], published: dict, versions: dict, profile: str):
-    m = model(by_hosts, published)
+def to_ledger(stamp: str, by_hosts: dict[int, dict], m: dict, versions: dict, profile: str):
     figures = {}
     for n, r in sorted(by_hosts.items()):
         for key, label, unit in (("tool_per_node", "one tool per node", "docs/s"), ("reindex", "`_reindex` without slices", "docs/s")):
