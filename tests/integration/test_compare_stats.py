@@ -100,12 +100,15 @@ def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_f
 
 @pytest.mark.alone  # its verdict is a measurement: beside other tests the races' spread hid a 5x change (CV 66 %)
 def test_ab_races_both_sides_in_random_pairs_on_a_warm_node_and_compares_them(es_node):
-    common = "eventdata_docs=5000;index_name=ab-it"
+    # The alone tier starts the shared node afresh: one warm-up race of 5,000 docs (five bulk requests) left it warming
+    # through the kept races (baseline 8,585 -> 10,891 -> 26,486 docs/s, CV 64 %, CI of 7ed8d26), which hid the change.
+    # Races of 20,000 docs and a warm-up until two in a row agree within 25 % (here: 4 warm-up races, then CV 10-12 % a side).
+    common = "eventdata_docs=20000;index_name=ab-it"
     proc = ingestlab("ab", "eventdata", "--challenge", "append-no-conflicts-index-only", "--baseline", f"{common};bulk_size=1000",
-                     "--contender", f"{common};bulk_size=50", "--races", "3", "--agree", "1",
-                     "--target-hosts", es_node.hosts, timeout=1200)
+                     "--contender", f"{common};bulk_size=50", "--races", "3", "--agree", "2", "--tolerance", "25",
+                     "--target-hosts", es_node.hosts, timeout=1800)
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert proc.stdout.count("[ingestlab] ab (baseline's cluster): warm-up race ") == 1 and proc.stdout.count("[ingestlab] ab race ") == 6
+    assert proc.stdout.count("[ingestlab] ab (baseline's cluster): warm-up race ") >= 2 and proc.stdout.count("[ingestlab] ab race ") == 6
     assert "against the baseline" in proc.stdout and "| index-append |" in proc.stdout
     # bulk 50 against bulk 1000, three races a side: a real change, called by Welch's test on the race medians
     assert re.search(r"\| index-append \| .* \| slower \(3 vs 3 races, Welch on log medians", proc.stdout), proc.stdout
