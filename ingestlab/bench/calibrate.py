@@ -108,13 +108,15 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
 
 
 def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup=15) -> str:
-    """The command line that runs this calibration again (every setting given, the defaults included)."""
-    words = ["ingestlab", "calibrate", "--races", str(races), "--agree", str(agree), "--tolerance", f"{tolerance * 100:g}",
-             "--most-warm-up", str(most_warmup),
-             "--track", setup["track"], "--challenge", setup["challenge"], "--task", setup["task"]]
+    """The command line that runs this calibration again (every setting given, the defaults included; with no race
+    run, only what chooses the races judged)."""
+    words = ["ingestlab", "calibrate", "--races", str(races)]
+    words += ["--agree", str(agree), "--tolerance", f"{tolerance * 100:g}", "--most-warm-up", str(most_warmup)] if races else []
+    words += ["--track", setup["track"], "--challenge", setup["challenge"], "--task", setup["task"]]
     words += [w for k, v in setup["params"].items() for w in ("--track-param", f"{k}={v}")]
-    words += ["--target-hosts", target_hosts] if target_hosts else ["--node-processes", str(processes)]
-    words += ["--version", version] if version else []
+    if races:
+        words += ["--target-hosts", target_hosts] if target_hosts else ["--node-processes", str(processes)]
+        words += ["--version", version] if version else []
     words += [w for s in pool_from or [] for w in ("--pool", s)]
     return shlex.join(words)
 
@@ -132,13 +134,21 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
     earlier = len(pool)
     if earlier:
         log(f"[ingestlab] calibration: {earlier} kept races of {', '.join(pool_from)} join the pool")
-    placement = ""
+    placement = "no race run: the pooled races judged again by this commit's rule" if not races else ""
     processes = 1 if target_hosts else processes
-    shares = [races // processes + (1 if i < races % processes else 0) for i in range(processes)]
+    shares = [races // processes + (1 if i < races % processes else 0) for i in range(processes)] if races else []
     for half in shares:  # the races spread over node processes (the node restarted and warmed again for each)
         with _node(version, target_hosts, log) as (target, placement):
-            warmups.append(warm_up(lambda: _figure(_race(target, setup, stamp, "warm-up"), setup["task"]), agree, tolerance,
-                                   "calibration", log, most_warmup))
+            try:
+                warmups.append(warm_up(lambda: _figure(_race(target, setup, stamp, "warm-up"), setup["task"]), agree, tolerance,
+                                       "calibration", log, most_warmup))
+            except IngestlabError as e:
+                if len(pool) > earlier:  # a later node process did not settle: the races kept so far are not lost
+                    again = " ".join(f"--pool {s}" for s in [*(pool_from or []), stamp])
+                    raise IngestlabError(f"{e}. The {len(pool) - earlier} races kept before it are stored: `ingestlab calibrate "
+                                         f"--races 0 --track {setup['track']} --challenge {setup['challenge']} --task {setup['task']} "
+                                         f"{again}` judges them") from None
+                raise
             for _ in range(half):
                 race = _race(target, setup, stamp, "kept")
                 pool.append(race)
@@ -148,7 +158,8 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
     data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started)
     data["command"] = _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup)
     if pool_from:
-        data["conditions"] += f"; {earlier} of the races kept by calibration(s) {', '.join(pool_from)} (same setup, earlier node processes)"
+        data["conditions"] += (f"; {earlier} of the races kept by calibration(s) {', '.join(pool_from)} (same setup, "
+                               + ("earlier node processes)" if races else "their node processes)"))
         data["pooled"] = {"stamps": list(pool_from), "races": earlier}
     out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", markdown(data), [], data)
     log(markdown(data))

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from pathlib import Path
 
 from ingestlab.cli import options
 from ingestlab.errors import IngestlabError
@@ -130,20 +131,23 @@ def cmd_changepoints(args) -> int:
     from ingestlab.verdicts import noise
 
     sigma = args.sigma / 100.0 if args.sigma else None
-    source = "--sigma"
+    source, races = "--sigma", ()
     if sigma is None:
-        found, _ = noise.find(args.track, None, None)
+        found, _ = noise.find(args.track, None, None, Path(args.calibration) if args.calibration else None)
         if not found or args.task not in found.get("tasks", {}):
             raise IngestlabError(f"no calibration of {args.track}/{args.task} on this machine for its noise: give --sigma PERCENT, or run "
                                  f"`ingestlab calibrate` first")
-        sigma, source = found["tasks"][args.task]["sigma"], f"calibration {found['stamp']}"
+        floor = noise.floor_of(found, args.task, "this machine")
+        sigma, source, races = floor.sigma, f"calibration {found['stamp']}", floor.logs
+        if args.normal:
+            races = ()
     if args.series < 10 or args.nights < 6:
         raise IngestlabError("--series at least 10 and --nights at least 6")
     if args.repeat < 1:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race a night")
-    data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat)
+    data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races)
     print(changepoint_sim.markdown(data) + f"- σ from {source}.")
-    changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]))
+    changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]), source)
     return 0
 
 
@@ -202,6 +206,9 @@ def add(sub) -> None:
     cp.add_argument("--step", type=float, default=10.0, metavar="PERCENT", help="the drop (default 10)")
     cp.add_argument("--after", type=int, default=3, help="nights after the step when it is judged (default 3)")
     cp.add_argument("--repeat", type=int, default=1, help="races a night, the night's figure their median, as `nightly --repeat` (default 1)")
+    cp.add_argument("--calibration", metavar="FILE", help="the calibration whose races to draw from (default: the newest of --track here)")
+    cp.add_argument("--normal", action="store_true", help="normal draws at the calibration's σ instead of its own races (whose skew "
+                                                          "and slow races the default keeps)")
     cp.set_defaults(func=cmd_changepoints)
     rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
                                           "step of the scan's answer, in at most a third of its race time")

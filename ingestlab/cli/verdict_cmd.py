@@ -136,9 +136,12 @@ def cmd_calibrate(args) -> int:
         if not (args.challenge and args.task):
             raise IngestlabError("--track needs --challenge and --task (the task whose noise floor and error rates to measure)")
     setup["params"] = {**setup["params"], **options.track_params(args)}
-    if args.races < 6:
-        raise IngestlabError(f"--races {args.races}: at least 6 (3 against 3 once); 120 give 60 disjoint 1-vs-1 comparisons")
-    if args.node_processes < 1 or args.node_processes > args.races:
+    if args.races == 0 and not args.pool:
+        raise IngestlabError("--races 0 judges earlier calibrations' races again (today's rule): name them with --pool STAMP")
+    if 0 < args.races < 6 or args.races < 0:
+        raise IngestlabError(f"--races {args.races}: at least 6 (3 against 3 once); 120 give 60 disjoint 1-vs-1 comparisons; "
+                             "0 with --pool races none")
+    if args.races and (args.node_processes < 1 or args.node_processes > args.races):
         raise IngestlabError(f"--node-processes {args.node_processes}: from 1 to --races")
     if args.most_warm_up < args.agree:
         raise IngestlabError(f"--most-warm-up {args.most_warm_up}: at least --agree ({args.agree})")
@@ -184,7 +187,8 @@ def add(sub) -> None:
 
     cal = sub.add_parser("calibrate", help="measure compare's noise floor, false alarms and detection here, from identical races on a "
                                            "warm node (an exact 5 %% and 10 %% change applied to real races)")
-    cal.add_argument("--races", type=int, default=120, help="races kept (default 120: 60 disjoint 1-vs-1 and 20 3-vs-3 comparisons)")
+    cal.add_argument("--races", type=int, default=120, help="races kept (default 120: 60 disjoint 1-vs-1 and 20 3-vs-3 comparisons); "
+                                                            "0 with --pool: race none, judge the pooled races again by today's rule")
     cal.add_argument("--agree", type=int, default=3, help="warm-up: consecutive races that must agree before any is kept (default 3)")
     cal.add_argument("--tolerance", type=float, default=5.0, metavar="PERCENT", help="warm-up: how closely they agree (default 5)")
     cal.add_argument("--most-warm-up", type=int, default=15, metavar="RACES", help="warm-up: give up (one line) when the node has "

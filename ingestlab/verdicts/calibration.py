@@ -4,7 +4,8 @@
 - The noise floor of each task: σ of the log race medians over the pool.
 - Error rates, from **disjoint** splits only (no race in two comparisons of one size): for ``n`` races a side, the pool
   (shuffled once, seeded) is cut into comparisons of ``n`` against ``n`` races. Each A/A comparison is judged as
-  ``compare`` judges (with fewer than 3 a side, against a floor measured on the races outside that comparison);
+  ``compare`` judges (with fewer than 3 a side, against a floor measured on the races outside that comparison: their
+  differences, as ``compare`` reads a calibration's);
   a false alarm is one called faster or slower. The same comparisons with the contender's figures scaled by exactly
   0.95 and 0.90 (real noise, an exact effect) measure detection: called slower. Every rate has its exact interval.
 - How many races a side find a 5 % and a 10 % change with ≥ 90 % power at ≤ 5 % false alarms, from σ.
@@ -47,7 +48,8 @@ def rates(values: list[float], sizes=(1, 3), seed: int = 1) -> dict:
         for a, b in splits(len(values), size, seed):
             rest = [values[i] for i in range(len(values)) if i not in a and i not in b]
             spread = sigma(rest)
-            floor = Floor(spread, len(rest) - 1, "the pool's other races") if spread and size < judge.MIN_RACES else None
+            floor = (Floor(spread, len(rest) - 1, "the pool's other races", logs=tuple(stats.logs(rest)))
+                     if spread and size < judge.MIN_RACES else None)
             base, cont = [values[i] for i in a], [values[i] for i in b]
             counts["false_alarms"][0] += _call(base, cont, floor) in ("faster", "slower")
             counts["false_alarms"][1] += 1

@@ -3,8 +3,10 @@ samples):
 
 - 3 races or more a side: Welch's test on the log race medians, the change and its 95 % interval on that estimator
   (the ratio of geometric means), Holm's correction across the comparison's tasks;
-- fewer: a verdict only against a noise floor measured for that track and task on this machine (a prediction
-  interval), named in the row; without one, "not enough races", with how many a side the change seen would need;
+- fewer: a verdict only against a noise floor measured for that track and task on this machine, named in the row: the
+  differences its identical races showed where the calibration kept them (races here are skewed: a normal curve at
+  their σ holds too few of their differences), else a prediction interval at σ; without one, "not enough races", with
+  how many a side the change seen would need;
 - a side whose races trend in race order, or two sides raced one after the other while the medians drift across
   both, is reported as that trend, not as a change.
 
@@ -103,7 +105,8 @@ def judge(tasks: dict[str, tuple[Side, Side]], floors: dict[str, Floor | None] |
             row["welch"] = stats.welch(base.values, cont.values)
             row["p"] = row["welch"].p if row["welch"] else None
         elif floor is not None:
-            row["prediction"] = stats.against_floor(base.values, cont.values, floor.sigma, floor.df)
+            row["prediction"] = (stats.against_pool(base.values, cont.values, floor.logs) if floor.logs
+                                 else stats.against_floor(base.values, cont.values, floor.sigma, floor.df))
             row["p"] = row["prediction"].p if row["prediction"] else None
         prepared.append(row)
         p_values.append(None if row["drift"] else row["p"])
@@ -134,8 +137,9 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, m: int, leve
         pred = row["prediction"]
         call = ("faster" if pred.change > 0 else "slower") if rejected else "within noise"
         smallest = stats.smallest_change(floor.sigma, n_a, n_b, df=floor.df, alpha=level)
+        how = (f", read from the differences of its {len(floor.logs)} races (no normal curve)" if floor.logs else "")
         return Verdict(task, call, pred.change, pred.low, pred.high,
-                       f"{n_a} vs {n_b} races against the noise floor σ {floor.sigma:.1%} of {floor.source}, {correction}", smallest,
+                       f"{n_a} vs {n_b} races against the noise floor σ {floor.sigma:.1%} of {floor.source}{how}, {correction}", smallest,
                        None if rejected else stats.races_needed(change, floor.sigma, alpha=level), row["trend"])
     pooled = pooled_sigma(base, cont)
     if pooled:

@@ -1,10 +1,12 @@
 """A between-race noise floor: how far the medians of identical races of one setup spread on this machine (σ of their
-logarithms), measured by ``ingestlab calibrate`` and kept with the rates it measured. A comparison with fewer than 3
+logarithms, and the medians themselves for the task it calibrated), measured by ``ingestlab calibrate`` and kept with the
+rates it measured. A comparison with fewer than 3
 races a side gives a verdict only against such a floor, and names where it came from; a floor measured on another
 machine or Elasticsearch version is refused in one line."""
 from __future__ import annotations
 
 import json
+import math
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -23,6 +25,7 @@ class Floor:
     source: str  # where it was measured, in words: the calibration's stamp, its races, track and task
     rates: dict = field(default_factory=dict)  # races a side → measured rates (see ingestlab.bench.calibrate)
     stamp: str = ""
+    logs: tuple = ()  # the log race medians it was measured on, where kept: sides of 1 or 2 races are judged against their differences
 
 
 def _same_machine(found: dict, here: dict) -> str | None:
@@ -48,9 +51,11 @@ def floor_of(data: dict, task: str, where: str) -> Floor | None:
     got = data["tasks"].get(task)
     if not got:
         return None
+    kept = tuple(math.log(v) for v in data.get("medians") or () if v and v > 0) if task == data.get("task") else ()
     return Floor(got["sigma"], got["races"] - 1,
                  f"calibration {data['stamp']} ({where}: {got['races']} races of {data['track']}/{task}, "
-                 f"{data['versions'].get('engine', 'elasticsearch')} {data['versions'].get('version')})", data.get("rates", {}), data["stamp"])
+                 f"{data['versions'].get('engine', 'elasticsearch')} {data['versions'].get('version')})", data.get("rates", {}), data["stamp"],
+                 kept)
 
 
 def find(track: str | None, challenge: str | None, version: str | None, path: Path | None = None,

@@ -38,3 +38,36 @@ def test_a_race_of_another_setup_or_no_race_at_all_is_refused_in_one_line(tmp_pa
         calibrate.pooled(["S1"], SETUP, tmp_path)
     with pytest.raises(IngestlabError, match="--pool S9: no kept race of that calibration"):
         calibrate.pooled(["S9"], SETUP, tmp_path)
+
+
+def test_races_0_judges_the_pooled_races_again_and_starts_no_node(tmp_path, monkeypatch):
+    kinds = ["warm-up"] + ["kept"] * 12
+    for n, kind in enumerate(kinds):
+        _store(tmp_path, n, kind, "S1", n, scale=1 + (n % 3) / 20)
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setenv("INGESTLAB_LEDGER", "off")
+    stored = calibrate.pooled
+    monkeypatch.setattr(calibrate, "pooled", lambda stamps, setup: stored(stamps, setup, tmp_path))
+    monkeypatch.setattr(calibrate, "_node", lambda *a, **k: pytest.fail("--races 0 started a node"))
+    data = calibrate.run(races=0, setup=SETUP, pool_from=["S1"], log=lambda *_: None)
+    assert len(data["medians"]) == 12 and data["rates"]["1"]["false_alarms"][1] == 6
+    assert "no race run" in data["conditions"] and "12 of the races kept by calibration(s) S1" in data["conditions"]
+    assert data["command"].startswith("ingestlab calibrate --races 0 --track posts ") and "--pool S1" in data["command"]
+    assert "--agree" not in data["command"] and "--node-processes" not in data["command"]
+
+
+def test_a_node_process_that_does_not_settle_names_how_to_judge_the_races_kept_before_it(tmp_path, monkeypatch):
+    from contextlib import contextmanager
+
+    @contextmanager
+    def node(*_):
+        yield object(), "placement"
+
+    figures = iter([100.0, 100.0, 100.0] + [100.0, 100.0] + [100.0, 150.0, 100.0, 150.0])  # warm, 2 kept, then no settling
+    monkeypatch.setattr(calibrate, "_node", node)
+    monkeypatch.setattr(calibrate, "_race", lambda target, setup, stamp, kind: {"race-id": kind, "race-timestamp": "t"})
+    monkeypatch.setattr(calibrate, "_figure", lambda race, task: next(figures))
+    monkeypatch.setattr(calibrate, "pooled", lambda stamps, setup: ([], []))
+    with pytest.raises(IngestlabError, match=r"did not settle.*The 2 races kept before it are stored: `ingestlab calibrate --races 0 "
+                                             r"--track posts --challenge bulk --task bulk-1000 --pool \S+` judges them"):
+        calibrate.run(races=4, agree=3, tolerance=0.05, most_warmup=4, setup=SETUP, processes=2, log=lambda *_: None)

@@ -231,3 +231,39 @@ def test_ab_sides_are_checked_against_the_track_and_each_pair_races_in_a_random_
     with pytest.raises(IngestlabError, match="give --races N, or run `ingestlab calibrate`"):
         ab.pairs_for(None, "index-append", None)
     assert ab.pairs_for({"stamp": "s", "races_a_side": {"10": {"welch": 7}}}, "index-append", None)[0] == 7
+
+
+def test_one_race_a_side_against_a_calibrations_own_races_keeps_its_false_alarms_where_a_normal_curve_does_not():
+    """Races here are skewed: now and then one runs ~30 % slow (posts on 7.17.29: skew −1.3, 6.7 % of A/A pairs called
+    at a 5 % level against σ). A floor that kept its races judges by their differences and holds its 5 %."""
+    import random
+    import statistics
+
+    from ingestlab.verdicts import judge, stats
+
+    rng = random.Random(3)
+
+    def one_race():
+        return 40_000 * math.exp(rng.gauss(0, 0.04) - (0.3 if rng.random() < 0.08 else 0))
+
+    logs = stats.logs([one_race() for _ in range(300)])
+    by_sigma = Floor(statistics.stdev(logs), 299, "a calibration")
+    by_races = Floor(statistics.stdev(logs), 299, "a calibration", logs=tuple(logs))
+    called = {"sigma": 0, "races": 0}
+    for _ in range(1000):
+        pair = {"bulk": (judge.Side((one_race(),)), judge.Side((one_race(),)))}
+        called["sigma"] += judge.judge(pair, {"bulk": by_sigma})[0].call in ("faster", "slower")
+        called["races"] += judge.judge(pair, {"bulk": by_races})[0].call in ("faster", "slower")
+    assert called["races"] <= 65 and called["sigma"] >= 80, called  # of 1000: about 5 %, and about 10 % by the normal curve
+    slower = judge.judge({"bulk": (judge.Side((40_000.0,)), judge.Side((20_000.0,)))}, {"bulk": by_races})[0]
+    assert slower.call == "slower" and "read from the differences of its 300 races (no normal curve)" in slower.basis
+    assert slower.low < -0.5 < slower.high
+
+
+def test_a_calibration_file_gives_its_races_to_the_floor_of_its_own_task_only():
+    from ingestlab.verdicts import noise
+
+    data = {"stamp": "s", "track": "posts", "task": "bulk-1000", "versions": {"version": "7.17.29"}, "medians": [100.0, 110.0, 90.0],
+            "tasks": {"bulk-1000": {"sigma": 0.1, "races": 3}, "bulk-100": {"sigma": 0.2, "races": 3}}}
+    assert noise.floor_of(data, "bulk-1000", "here").logs == tuple(math.log(v) for v in (100.0, 110.0, 90.0))
+    assert noise.floor_of(data, "bulk-100", "here").logs == ()

@@ -110,3 +110,16 @@ def test_the_change_point_simulation_takes_a_nights_median_of_its_races():
     rng = random.Random(3)
     spread = statistics.stdev(math.log(statistics.median(math.exp(rng.gauss(0, 0.10)) for _ in range(9))) for _ in range(2000))
     assert spread < 0.06  # about 0.10 × 1.25 / 3
+
+
+def test_the_change_point_simulation_draws_a_calibrations_own_races_when_given_them():
+    """A calibration's races, drawn again, keep their skew (a slow race now and then); the data, the report and the
+    ledger conditions say the nights were drawn from real races."""
+    import math
+
+    from ingestlab.nightly import simulate
+
+    races = tuple(math.log(v) for v in [100.0] * 18 + [70.0, 72.0])
+    data = simulate.simulate(0.1, series=10, nights=8, step=0.10, after=3, log=lambda *_: None, races=races)
+    assert data["drawn_from"] == 20 and "each drawn from 20 real races" in simulate.markdown(data)
+    assert simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None)["drawn_from"] == 0
