@@ -84,7 +84,8 @@ def _as_text(params: dict) -> dict:
 
 def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tuple[list[dict], list[list[float]]]:
     """The kept races and the warm-up series of earlier calibrations of the same setup (one interrupted, or one run to
-    add races to); a race of another track, challenge or parameters is refused in one line, naming it."""
+    add races to), one series per node process that kept races (one that never settled kept none: left out); a race of
+    another track, challenge or parameters is refused in one line, naming it."""
     from ingestlab.rally import results
 
     kept, warmups = [], []
@@ -101,8 +102,9 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
         # each node process's warm-up: a run of warm-up races, ended by the kept races that followed it
         series = sorted(found + results.races_with_tags({"calibration": stamp, "kind": "warm-up"}, rally_home),
                         key=lambda r: r["race-timestamp"])
-        for was_kept, run_ in itertools.groupby(series, key=lambda r: r["user-tags"].get("kind") == "kept"):
-            if not was_kept:
+        runs = [(was_kept, list(run_)) for was_kept, run_ in itertools.groupby(series, key=lambda r: r["user-tags"].get("kind") == "kept")]
+        for i, (was_kept, run_) in enumerate(runs):
+            if not was_kept and i + 1 < len(runs):  # a warm-up that no kept race followed: a node process that never settled
                 warmups.append([w for w in (_figure(r, setup["task"]) for r in run_) if w is not None])
     return kept, warmups
 
