@@ -138,9 +138,7 @@ def cmd_changepoints(args) -> int:
             raise IngestlabError(f"no calibration of {args.track}/{args.task} on this machine for its noise: give --sigma PERCENT, or run "
                                  f"`ingestlab calibrate` first")
         floor = noise.floor_of(found, args.task, "this machine")
-        sigma, source, races = floor.sigma, f"calibration {found['stamp']}", floor.logs
-        if args.normal:
-            races = ()
+        sigma, source, races = floor.sigma, f"calibration {found['stamp']}", () if args.normal else floor.logs
     if args.series < 10 or args.nights < 6:
         raise IngestlabError("--series at least 10 and --nights at least 6")
     if args.repeat < 1:

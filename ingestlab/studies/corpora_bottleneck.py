@@ -108,13 +108,14 @@ def opening(fitted: dict) -> str | None:
             "below, with what bound each race)." if said else None)
 
 
-def to_ledger(stamp: str, rows: dict, setups: dict, published: dict, docs: dict, races: list, warmed_with: str | None):
+def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict, races: list, warmed_with: str | None):
+    """The run's ledger entry (``fitted``: :func:`model`'s)."""
     import sys
 
     from ingestlab import ledger
     from ingestlab.docs.transcribe import slug
 
-    figures, every = {}, model(rows, setups)
+    figures = {}
     for track, measured in rows.items():
         for c in CONFIGURATIONS:
             for key, unit, what in (("median", "docs/s", "median"), ("p90", "ms", "p90 service time"), ("p99", "ms", "p99 service time")):
@@ -122,19 +123,19 @@ def to_ledger(stamp: str, rows: dict, setups: dict, published: dict, docs: dict,
                 if value is not None:
                     figures[f"{track}-{slug(c)}-{key}"] = ledger.Figure(round(value, 1), unit, f"{track}, {c}: {what}")
         pub = published["figures"].get(track, {})
-        fitted = every.get(track, {})
+        this = fitted.get(track, {})
         for label, a, b in RATIOS:
             here = ratio(measured.get(a, {}).get("median"), measured.get(b, {}).get("median"))
             if here is not None:
                 there = ratio(pub.get(a), pub.get(b))
                 figures[f"{track}-{slug(label)}"] = ledger.Figure(round(here, 3), "×", f"{track}: {label}",
                                                                   round(there, 3) if there is not None else None)
-            predicted = (fitted.get("ratios") or {}).get(label)
+            predicted = (this.get("ratios") or {}).get(label)
             if predicted:
                 figures[f"{track}-{slug(label)}-predicted"] = ledger.Figure(
                     round(predicted["value"], 3), "×", f"{track}: {label}, predicted by the bottleneck law from the race of {predicted['from']}")
-        first = ((fitted.get("per") or {}).get(ONE_NODE) or {}).get("demands") or {}
-        for c, p in (fitted.get("per") or {}).items():
+        first = ((this.get("per") or {}).get(ONE_NODE) or {}).get("demands") or {}
+        for c, p in (this.get("per") or {}).items():
             if p["own"] and c not in RACED_IN:
                 figures[f"{track}-{slug(c)}-busiest"] = ledger.Figure(
                     round(100 * p["own"][1], 1), "%", f"{track}, {c}: its race's busiest resource, {p['own'][0]}: use ÷ capacity")

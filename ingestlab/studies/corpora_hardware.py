@@ -110,13 +110,15 @@ def report(stamp: str, tracks=TRACKS, measured: bool = False, log=print) -> str:
     warm = results.races_with_tags({"corpora-hardware-warm-up": stamp})
     warmed_with = warm[0]["user-tags"].get("study") if warm else None
     published = published_data.load("rally-corpora")
-    text = markdown(rows, published, verdicts, profiles, docs, machine.one_line(machine.describe()), test_mode, warmed_with, setups)
+    fitted = model(rows, setups)
+    text = markdown(rows, published, verdicts, profiles, docs, machine.one_line(machine.describe()), test_mode, warmed_with, setups,
+                    fitted)
     out = writer.write(paths.results_dir() / "rally-corpora-hardware" / stamp, "ingestlab: study 5 on emulated hardware", text,
                        [chart(rows, published)], {"rows": rows, "verdicts": verdicts, "profiles": profiles, "documents": docs})
     log(text)
     log(f"[ingestlab] report written to {out}/report.md and report.html")
     if measured and verdicts and all(v[2] for v in verdicts):
-        entry = to_ledger(stamp, rows, setups, published, docs, races, warmed_with)
+        entry = to_ledger(stamp, rows, fitted, published, docs, races, warmed_with)
         log(f"[ingestlab] ledger entry {entry}" if entry else "[ingestlab] no ledger here: the figures are in the report only")
     elif measured:
         log("[ingestlab] not in the ledger: the emulation did not hold in every race")
@@ -124,9 +126,10 @@ def report(stamp: str, tracks=TRACKS, measured: bool = False, log=print) -> str:
 
 
 def markdown(rows: dict, published: dict, verdicts: list, profiles: dict, docs: dict, machine_line: str, test_mode: bool,
-             warmed_with: str | None = None, setups: dict | None = None) -> str:
+             warmed_with: str | None = None, setups: dict | None = None, fitted: dict | None = None) -> str:
+    """``fitted``: the bottleneck law's fits (:func:`model`'s of ``rows`` and ``setups``), where the caller has them."""
     configurations = CONFIGURATIONS
-    fitted = model(rows, setups or {})
+    fitted = model(rows, setups or {}) if fitted is None else fitted
     first = opening(fitted)
     lines = ["## Study 5 on emulated hardware: median docs/s (Rally's p90 / p99 service time, ms)" + (" — test mode" if test_mode else ""), "",
              *([first, ""] if first else []),
