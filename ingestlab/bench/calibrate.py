@@ -194,18 +194,22 @@ def _figures(data: dict) -> dict:
     out = {"sigma": ledger.Figure(round(data["tasks"][data["task"]]["sigma"] * 100, 2), "%", f"σ of log race medians, {data['task']}")}
     for size, got in data["rates"].items():
         for key, (k, n) in got.items():
-            what = f"{size} race(s) a side: {key.replace('_', ' ')}"
-            low, high = stats.clopper_pearson(k, n) if n else (None, None)
-            out[f"{size}-{key}"] = ledger.Figure(round(100 * k / n, 1) if n else None, "%", f"{what} {k}/{n}")
-            out[f"{size}-{key}-count"] = ledger.Figure(k, "comparisons", f"{what}: called")
-            out[f"{size}-{key}-of"] = ledger.Figure(n, "comparisons", f"{what}: disjoint comparisons")
-            out[f"{size}-{key}-low"] = ledger.Figure(None if low is None else round(100 * low, 1), "%", f"{what}: exact 95 % interval, low")
-            out[f"{size}-{key}-high"] = ledger.Figure(None if high is None else round(100 * high, 1), "%", f"{what}: exact 95 % interval, high")
+            out.update(rate_figures(f"{size}-{key}", f"{size} race(s) a side: {key.replace('_', ' ')}", k, n))
     for effect, need in data["races_a_side"].items():
         out[f"races-for-{effect}"] = ledger.Figure(need["with_floor"], "races", f"races a side for a {effect} % change (floor)")
         out[f"races-for-{effect}-welch"] = ledger.Figure(need["welch"], "races", f"races a side for a {effect} % change (Welch, no floor)")
     out["races"] = ledger.Figure(len(data["medians"]), "races", "races kept")
     return out
+
+
+def rate_figures(name: str, what: str, k: int, n: int) -> dict:
+    """A measured rate's ledger figures: the rate, its count, of how many, and its exact 95 % interval."""
+    low, high = stats.clopper_pearson(k, n) if n else (None, None)
+    return {name: ledger.Figure(round(100 * k / n, 1) if n else None, "%", f"{what} {k}/{n}"),
+            f"{name}-count": ledger.Figure(k, "comparisons", f"{what}: called"),
+            f"{name}-of": ledger.Figure(n, "comparisons", f"{what}: disjoint comparisons"),
+            f"{name}-low": ledger.Figure(None if low is None else round(100 * low, 1), "%", f"{what}: exact 95 % interval, low"),
+            f"{name}-high": ledger.Figure(None if high is None else round(100 * high, 1), "%", f"{what}: exact 95 % interval, high")}
 
 
 def to_ledger(data: dict) -> None:

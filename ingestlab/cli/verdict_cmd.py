@@ -126,6 +126,13 @@ def cmd_ab(args) -> int:
     return 0
 
 
+def _doses(text: str) -> list[float]:
+    try:
+        return [float(w) for w in text.split(",")]
+    except ValueError:
+        raise IngestlabError(f"--dose {text}: shares of the node's core, comma-separated (e.g. 0.9 or 0.95,0.9)") from None
+
+
 def cmd_calibrate(args) -> int:
     from ingestlab.bench import calibrate
 
@@ -145,6 +152,15 @@ def cmd_calibrate(args) -> int:
         raise IngestlabError(f"--node-processes {args.node_processes}: from 1 to --races")
     if args.most_warm_up < args.agree:
         raise IngestlabError(f"--most-warm-up {args.most_warm_up}: at least --agree ({args.agree})")
+    if args.dose:
+        from ingestlab.bench import dose
+
+        if args.target_hosts or args.pool:
+            raise IngestlabError("--dose sets the CPU quota of a node the pack provisions and races it anew: "
+                                 "not with --target-hosts or --pool")
+        dose.run(races=args.races, doses=_doses(args.dose), setup=setup, agree=args.agree, tolerance=args.tolerance / 100.0,
+                 most_warmup=args.most_warm_up, version=args.version, processes=args.node_processes)
+        return 0
     calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, most_warmup=args.most_warm_up,
                   version=args.version, setup=setup,
                   processes=args.node_processes, target_hosts=args.target_hosts, pool_from=args.pool)
@@ -204,4 +220,7 @@ def add(sub) -> None:
     cal.add_argument("--pool", action="append", metavar="STAMP", help="repeatable: the kept races of an earlier calibration of the "
                                                                       "same setup here join this one's (one that was interrupted, or "
                                                                       "to reach more disjoint comparisons)")
+    cal.add_argument("--dose", metavar="SHARE[,SHARE]", help="a real change of known cause as well: the node in a CPU group of its "
+                                                            "own, raced at its whole core and at each share of it (e.g. 0.9), in "
+                                                            "random blocks; --races counts them all")
     cal.set_defaults(func=cmd_calibrate)

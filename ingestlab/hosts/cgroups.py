@@ -48,10 +48,19 @@ class Group:
     def create(self, cpus: float | None, memory_bytes: int | None) -> None:
         for controller in CONTROLLERS:
             self.path(controller).mkdir(parents=True, exist_ok=True)
-        _write(self.path("cpu") / "cpu.cfs_period_us", PERIOD_US)
-        _write(self.path("cpu") / "cpu.cfs_quota_us", int(cpus * PERIOD_US) if cpus is not None else -1)
+        self.set_cpus(cpus)
         if memory_bytes is not None:
             _write(self.path("memory") / "memory.limit_in_bytes", memory_bytes)
+
+    def set_cpus(self, cpus: float | None) -> None:
+        """The group's CPU bandwidth quota in cores (None: no quota); its processes keep running under the new one."""
+        _write(self.path("cpu") / "cpu.cfs_period_us", PERIOD_US)
+        _write(self.path("cpu") / "cpu.cfs_quota_us", int(cpus * PERIOD_US) if cpus is not None else -1)
+
+    def adopt(self, pid: int) -> None:
+        """Move a running process (every thread of it) into the group, in every controller."""
+        for f in self.procs_files:
+            _write(f, pid)
 
     @property
     def procs_files(self) -> list[Path]:
@@ -103,6 +112,17 @@ def joining(groups: list[Group], cmd: list[str]) -> list[str]:
     """``cmd`` run by a shell that first moves itself into ``groups`` (every controller), then becomes ``cmd``."""
     files = " ".join(shlex.quote(str(f)) for g in groups for f in g.procs_files)
     return ["sh", "-c", f'for f in {files}; do echo $$ > "$f" || exit 97; done; exec "$@"', "sh", *cmd]
+
+
+def move(pid: int, groups: dict[str, str]) -> None:
+    """Put a process back in the groups it was in (controller → group path, as :func:`ingestlab.cgroup_v1.groups_of`
+    gave them); one that has ended meanwhile is left be."""
+    for controller in CONTROLLERS:
+        if controller in groups:
+            try:
+                (mounts()[controller] / groups[controller].lstrip("/") / "cgroup.procs").write_text(str(pid))
+            except OSError:
+                pass  # gone meanwhile
 
 
 def existing(prefix: str) -> list[Path]:

@@ -46,10 +46,7 @@ def rates(values: list[float], sizes=(1, 3), seed: int = 1) -> dict:
     for size in sizes:
         counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
         for a, b in splits(len(values), size, seed):
-            rest = [values[i] for i in range(len(values)) if i not in a and i not in b]
-            spread = sigma(rest)
-            floor = (Floor(spread, len(rest) - 1, "the pool's other races", logs=tuple(stats.logs(rest)))
-                     if spread and size < judge.MIN_RACES else None)
+            floor = _floor([values[i] for i in range(len(values)) if i not in a and i not in b], size)
             base, cont = [values[i] for i in a], [values[i] for i in b]
             counts["false_alarms"][0] += _call(base, cont, floor) in ("faster", "slower")
             counts["false_alarms"][1] += 1
@@ -59,6 +56,53 @@ def rates(values: list[float], sizes=(1, 3), seed: int = 1) -> dict:
                 counts[key][1] += 1
         out[str(size)] = counts
     return out
+
+
+def _floor(rest: list[float], size: int) -> Floor | None:
+    spread = sigma(rest)
+    return (Floor(spread, len(rest) - 1, "the pool's other races", logs=tuple(stats.logs(rest)))
+            if spread and size < judge.MIN_RACES else None)
+
+
+def found(base: list[float], cont: list[float], size: int, seed: int = 1) -> list[int]:
+    """[k, n]: disjoint comparisons of ``size`` baseline races against ``size`` contender races (each side's races
+    shuffled once, seeded, and cut in turn) that the default rule calls slower; with fewer than 3 a side against the
+    baseline's races outside the comparison."""
+    a_order, b_order = list(range(len(base))), list(range(len(cont)))
+    random.Random(seed).shuffle(a_order)
+    random.Random(seed + 1).shuffle(b_order)
+    k = n = 0
+    for i in range(0, min(len(base), len(cont)) - size + 1, size):
+        a, b = a_order[i:i + size], b_order[i:i + size]
+        rest = [base[j] for j in range(len(base)) if j not in a]
+        k += _call([base[j] for j in a], [cont[j] for j in b], _floor(rest, size)) == "slower"
+        n += 1
+    return [k, n]
+
+
+def dose_response(values: dict[str, list[float]], seed: int = 1) -> dict:
+    """``values``: each dose's race medians, the baseline (the whole core) first. Per dose: its races, median, σ, false
+    alarms among its own races, and (for the others) its change against the baseline over all races (Welch, 95 %) and
+    how often disjoint comparisons find it, with 1, 3 and the races ``ab`` would choose for a 10 % change a side."""
+    doses = list(values)
+    base = values[doses[0]]
+    spread = sigma(base)
+    chosen = sizes(races_a_side(spread, len(base)) if spread else {}, 2 * min(len(v) for v in values.values()))
+    out = {}
+    for dose in doses:
+        own = values[dose]
+        alarms = rates(own, tuple(s for s in chosen if 2 * s <= len(own)), seed)
+        got = {"races": len(own), "median": statistics.median(own) if own else None, "sigma": sigma(own),
+               "rates": {s: {"false_alarms": c["false_alarms"]} for s, c in alarms.items()}}
+        if dose != doses[0]:
+            w = stats.welch(base, own)
+            got["change"] = {"change": w.change if w else None, "low": w.low if w else None, "high": w.high if w else None,
+                             "p": w.p if w else None}
+            for s in chosen:
+                if s <= min(len(base), len(own)):
+                    got["rates"].setdefault(str(s), {})["found"] = found(base, own, s, seed)
+        out[dose] = got
+    return {"by_dose": out, "sizes": [str(s) for s in chosen]}
 
 
 def sizes(need: dict, races: int) -> tuple[int, ...]:

@@ -113,3 +113,27 @@ def test_ab_races_both_sides_in_random_pairs_on_a_warm_node_and_compares_them(es
     # bulk 50 against bulk 1000, three races a side: a real change, called by Welch's test on the race medians
     assert re.search(r"\| index-append \| .* \| slower \(3 vs 3 races, Welch on log medians", proc.stdout), proc.stdout
     assert "warm-up races (tag ab:" in proc.stdout
+
+
+def test_a_dose_holds_the_node_in_a_cpu_group_of_its_own_and_puts_it_back_after(es_node):
+    """calibrate --dose: the node's quota is what the dose says while the block runs; after it the node is back in
+    the group it was in, and the pack's group is gone (also the one a crashed run left)."""
+    from ingestlab import cgroup_v1
+    from ingestlab.bench import dose
+    from ingestlab.hosts import cgroups
+
+    reason = cgroups.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    pid = es_node.nodes[0].pid
+    home = cgroup_v1.groups_of(pid)
+    cgroups.Group(dose.PREFIX, "left-by-a-crash").create(cpus=0.5, memory_bytes=None)
+    with dose.node_group(es_node) as group:
+        assert cgroup_v1.groups_of(pid)["cpu"] == f"/ingestlab-{dose.PREFIX}/node"
+        assert not (cgroups.mounts()["cpu"] / f"ingestlab-{dose.PREFIX}" / "left-by-a-crash").exists()
+        group.set_cpus(0.9)
+        assert cgroup_v1.quota_cores(pid) == pytest.approx(0.9)
+        group.set_cpus(None)
+        assert cgroup_v1.quota_cores(pid) is None
+    assert cgroup_v1.groups_of(pid) == home
+    assert cgroups.existing(dose.PREFIX) == []

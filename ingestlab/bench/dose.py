@@ -1,0 +1,201 @@
+"""``ingestlab calibrate --dose``: a real change of known cause, and how often ``compare`` finds it here.
+
+The node runs on a core of its own (the load driver on the others, as in every calibration) inside a CPU group of
+its own (cgroup v1, ``ingestlab-calibrate-dose/node``). Each dose is that group's CPU quota: the first the node's whole
+core (no throttling), each other a share of it (``0.9``: 90 ms of every 100 ms). The doses are raced in blocks, each
+block every dose once in a seeded random order, so drift during the session falls on every dose alike; each node
+process is warmed at the whole core first, and the races spread over ``processes`` node processes (the node restarted
+and warmed again for each: a node restarted before every race would measure its warm-up, several-fold here).
+
+What a quota does to the throughput is measured, not assumed (an earlier calibration's "10 % change" of the quota made
+the node 3.3 % slower): each dose's change against the whole core, with Welch's interval over all its races; then
+``compare``'s default rule judges disjoint comparisons of 1, 3 and more races a side (A/A within a dose, whole core
+against each dose) by :func:`ingestlab.verdicts.calibration.dose_response`. The group is taken away when the races end,
+also after a failure; one a crashed run left is taken away before the next starts.
+"""
+from __future__ import annotations
+
+import random
+import shlex
+import time
+from contextlib import contextmanager
+
+from ingestlab import cgroup_v1, ledger
+from ingestlab.bench import calibrate
+from ingestlab.errors import IngestlabError
+from ingestlab.verdicts import calibration, stats
+from ingestlab.verdicts.noise import calibration_dir
+from ingestlab.warmup import warm_up
+
+PREFIX = "calibrate-dose"
+
+
+def check_doses(doses: list[float]) -> list[float]:
+    """The doses as given, the whole core first; a dose outside (0, 1] or given twice is refused in one line."""
+    for d in doses:
+        if not 0 < d <= 1:
+            raise IngestlabError(f"--dose {d:g}: a share of the node's core, above 0 and at most 1 (0.9: 90 % of it)")
+    if len(set(doses)) != len(doses):
+        raise IngestlabError(f"--dose {', '.join(f'{d:g}' for d in doses)}: a dose given twice")
+    return [1.0] + [d for d in doses if d != 1.0]
+
+
+def order(doses: list[float], blocks: int, seed: str) -> list[float]:
+    """``blocks`` blocks, each every dose once in a random order (seeded: the same stamp races the same order)."""
+    rng = random.Random(seed)
+    out = []
+    for _ in range(blocks):
+        block = list(doses)
+        rng.shuffle(block)
+        out += block
+    return out
+
+
+@contextmanager
+def node_group(cluster):
+    """The cluster's nodes in a CPU group of their own for the length of the block; back in the groups they were in
+    after it, and the group taken away."""
+    from ingestlab.hosts import cgroups
+
+    reason = cgroups.unavailable_reason()
+    if reason:
+        raise IngestlabError(f"--dose: {reason}")
+    cgroups.remove(PREFIX)  # one a crashed run left
+    group = cgroups.Group(PREFIX, "node")
+    homes = {n.pid: cgroup_v1.groups_of(n.pid) for n in cluster.nodes}
+    try:
+        group.create(cpus=None, memory_bytes=None)
+        for pid in homes:
+            group.adopt(pid)
+        yield group
+    finally:
+        for pid, home in homes.items():
+            cgroups.move(pid, home)
+        cgroups.remove(PREFIX)
+
+
+def _command(races, doses, setup, agree, tolerance, most_warmup, processes, version) -> str:
+    words = ["ingestlab", "calibrate", "--races", str(races), "--dose", ",".join(f"{d:g}" for d in doses[1:]),
+             "--agree", str(agree), "--tolerance", f"{tolerance * 100:g}", "--most-warm-up", str(most_warmup),
+             "--track", setup["track"], "--challenge", setup["challenge"], "--task", setup["task"]]
+    words += [w for k, v in setup["params"].items() for w in ("--track-param", f"{k}={v}")]
+    words += ["--node-processes", str(processes)] + (["--version", version] if version else [])
+    return shlex.join(words)
+
+
+def run(races: int, doses: list[float], setup: dict, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15,
+        version: str | None = None, processes: int = 2, log=print) -> dict:
+    """Race ``races`` kept races (a whole number of blocks) over ``processes`` node processes; write and record the
+    calibration (its floor and false alarms from the whole core's races, as ``calibrate`` writes them, and the doses')."""
+    from ingestlab.cluster import lifecycle
+    from ingestlab.racing import Target
+    from ingestlab.report import writer
+
+    doses = check_doses(doses)
+    if races % len(doses):
+        raise IngestlabError(f"--races {races}: a multiple of the {len(doses)} doses (each block races every dose once)")
+    stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
+    plan = order(doses, races // len(doses), stamp)
+    blocks = races // len(doses)
+    cuts = [round(blocks * i / processes) * len(doses) for i in range(processes + 1)]  # whole blocks per node process
+    kept: list[tuple[float, dict, dict]] = []  # (dose, race, the node group's CPU figures over it)
+    warmups, placement = [], ""
+    for lo, hi in zip(cuts, cuts[1:]):
+        shape = lifecycle.Shape(**calibrate.SHAPE, **({"version": version} if version else {}))
+        with lifecycle.running(shape, drop_data=True, log=log) as cluster, calibrate.cores_apart(cluster, log) as placement, \
+                node_group(cluster) as group:
+            target = Target(hosts=cluster.hosts)
+            warmups.append(warm_up(lambda: calibrate._figure(calibrate._race(target, setup, stamp, "warm-up"), setup["task"]),
+                                   agree, tolerance, "calibration", log, most_warmup))
+            for dose in plan[lo:hi]:
+                group.set_cpus(None if dose == 1.0 else dose)
+                before = group.stats()
+                race = calibrate._race(target, setup, stamp, f"kept-{dose:g}")
+                after = group.stats()
+                kept.append((dose, race, {k: after[k] - before[k] for k in ("usage_ns", "nr_periods", "nr_throttled")}))
+                rate = calibrate._figure(race, setup["task"])
+                log(f"[ingestlab] calibration race {len(kept)}/{races}, node quota {dose:g} core: "
+                    + (f"{rate:,.0f} docs/s" if rate is not None else "no throughput (missing)")
+                    + f", throttled in {kept[-1][2]['nr_throttled']} of {kept[-1][2]['nr_periods']} periods")
+    base = [race for dose, race, _ in kept if dose == 1.0]
+    placement += f"; the node in a CPU group of its own, its quota per race: {', '.join(f'{d:g}' for d in doses)} core, in random blocks"
+    data = calibrate.analyse(base, setup, stamp, warmups, placement, time.monotonic() - started)
+    data["conditions"] = data["conditions"].replace(f"{len(base)} identical races", f"{len(base)} identical races (whole core) of {len(kept)}")
+    data["command"] = _command(races, doses, setup, agree, tolerance, most_warmup, processes, version)
+    data["dose"] = analyse(kept, setup["task"], doses)
+    out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", calibrate.markdown(data) + markdown(data), [], data)
+    log(calibrate.markdown(data) + markdown(data))
+    log(f"[ingestlab] calibration written to {out}/results.json")
+    to_ledger(data)
+    return data
+
+
+def analyse(kept: list[tuple[float, dict, dict]], task: str, doses: list[float]) -> dict:
+    """Each dose's race medians (in race order), the node group's CPU use and throttling, and the rates."""
+    values = {f"{d:g}": [v for dose, race, _ in kept if dose == d and (v := calibrate._figure(race, task)) is not None] for d in doses}
+    cpu = {}
+    for d in doses:
+        got = [c for dose, _, c in kept if dose == d]
+        periods = sum(c["nr_periods"] for c in got)
+        cpu[f"{d:g}"] = {"cpu_seconds": sum(c["usage_ns"] for c in got) / 1e9 / max(len(got), 1),
+                         "throttled": sum(c["nr_throttled"] for c in got) / periods if periods else None}
+    return {"doses": [f"{d:g}" for d in doses], "medians": values, "cpu": cpu,
+            "races": [{"dose": f"{d:g}", "race_id": race.get("race-id")} for d, race, _ in kept],
+            **calibration.dose_response(values)}
+
+
+def _figures(data: dict) -> dict:
+    out = calibrate._figures(data)
+    dose = data["dose"]
+    for d in dose["doses"]:
+        key = f"dose{round(float(d) * 100)}"
+        got = dose["by_dose"][d]
+        out[f"{key}-races"] = ledger.Figure(got["races"], "races", f"races at a node quota of {d} core")
+        out[f"{key}-median"] = ledger.Figure(round(got["median"]) if got["median"] else None, "docs/s", f"median race, node quota {d} core")
+        throttled = dose["cpu"][d]["throttled"]
+        out[f"{key}-throttled"] = ledger.Figure(None if throttled is None else round(100 * throttled, 1), "%",
+                                                f"CFS periods the node was throttled in, quota {d} core")
+        if "change" in got:
+            for part in ("change", "low", "high"):
+                v = got["change"][part]
+                out[f"{key}-{part}"] = ledger.Figure(None if v is None else round(100 * v, 2), "%",
+                                                     f"quota {d} against the whole core: {part} (Welch, 95 %, all races)")
+        for size, counts in got["rates"].items():
+            for what, (k, n) in counts.items():
+                out.update(calibrate.rate_figures(f"{key}-{size}-{what}", f"quota {d}, {size} race(s) a side: {what.replace('_', ' ')}", k, n))
+    return out
+
+
+def to_ledger(data: dict) -> None:
+    ledger.record(data["stamp"], "calibrate", data["command"], _figures(data), data["versions"], data["conditions"],
+                  source=f"results/calibration/{data['stamp']}/results.json", info=data.get("machine"),
+                  date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.strptime(data["stamp"], "%Y-%m-%dT%H%M%S")))
+
+
+def markdown(data: dict) -> str:
+    dose = data["dose"]
+    lines = ["", "### A real change: the node's CPU quota", "",
+             "| node quota (core) | races | median race (docs/s) | throttled periods | change against the whole core (95 %) |",
+             "|---:|---:|---:|---:|---:|"]
+    for d in dose["doses"]:
+        got, cpu = dose["by_dose"][d], dose["cpu"][d]
+        change = got.get("change")
+        said = (f"{change['change']:+.1%} ({change['low']:+.1%} to {change['high']:+.1%})" if change and change["change"] is not None
+                else "—")
+        throttled = "—" if cpu["throttled"] is None else f"{cpu['throttled']:.0%}"
+        median = f"{got['median']:,.0f}" if got["median"] else "missing"
+        lines.append(f"| {d} | {got['races']} | {median} | {throttled} | {said} |")
+    lines += ["", "| node quota | races a side | false alarms (A/A, this quota) | its change found (against the whole core) |",
+              "|---:|---:|---:|---:|"]
+    for d in dose["doses"]:
+        for size, counts in dose["by_dose"][d]["rates"].items():
+            cells = []
+            for what in ("false_alarms", "found"):
+                if what not in counts:
+                    cells.append("—")
+                    continue
+                k, n = counts[what]
+                low, high = stats.clopper_pearson(k, n) if n else (0.0, 1.0)
+                cells.append(f"{k}/{n} ({k / n:.0%}; 95 % interval {low:.0%}–{high:.0%})" if n else "—")
+            lines.append(f"| {d} | {size} | " + " | ".join(cells) + " |")
+    return "\n".join(lines) + "\n"
