@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
-import tempfile
 from pathlib import Path
 
 from ingestlab import paths
@@ -25,7 +23,6 @@ def held(lock_file: Path):
 
 def editable_install():
     """For ``pip install -e`` of this checkout: its build writes ``ingestlab.egg-info`` into the checkout itself, so two at
-    once (the service venv, OSB's, a test's) read each other's half-written metadata. The lock is named after the
-    checkout, in the temporary directory every venv's pip shares."""
-    name = hashlib.sha256(str(paths.REPO_ROOT).encode()).hexdigest()[:12]
-    return held(Path(tempfile.gettempdir()) / f"ingestlab-editable-{name}.lock")
+    once (the service venv, OSB's, a test's) read each other's half-written metadata. The lock lies in the checkout
+    (ignored by git), so it goes when the checkout goes."""
+    return held(paths.REPO_ROOT / ".editable-install.lock")

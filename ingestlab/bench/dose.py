@@ -94,9 +94,12 @@ def run(races: int, doses: list[float], setup: dict, agree: int = 3, tolerance: 
     doses = check_doses(doses)
     if races % len(doses):
         raise IngestlabError(f"--races {races}: a multiple of the {len(doses)} doses (each block races every dose once)")
-    stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
-    plan = order(doses, races // len(doses), stamp)
     blocks = races // len(doses)
+    if processes > blocks:
+        raise IngestlabError(f"--node-processes {processes}: at most the {blocks} blocks of {len(doses)} races (each node process "
+                             f"races whole blocks)")
+    stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
+    plan = order(doses, blocks, stamp)
     cuts = [round(blocks * i / processes) * len(doses) for i in range(processes + 1)]  # whole blocks per node process
     kept: list[tuple[float, dict, dict]] = []  # (dose, race, the node group's CPU figures over it)
     warmups, placement = [], ""
@@ -163,6 +166,10 @@ def _figures(data: dict) -> dict:
         for size, counts in got["rates"].items():
             for what, (k, n) in counts.items():
                 out.update(calibrate.rate_figures(f"{key}-{size}-{what}", f"quota {d}, {size} race(s) a side: {what.replace('_', ' ')}", k, n))
+    for size in dose["sizes"]:  # the A/A comparisons of every quota together: disjoint, each within one quota
+        counts = [dose["by_dose"][d]["rates"][size]["false_alarms"] for d in dose["doses"] if size in dose["by_dose"][d]["rates"]]
+        out.update(calibrate.rate_figures(f"dose-all-{size}-false_alarms", f"every quota, {size} race(s) a side: false alarms (A/A "
+                                          f"within a quota)", sum(k for k, _ in counts), sum(n for _, n in counts)))
     return out
 
 

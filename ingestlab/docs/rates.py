@@ -7,6 +7,8 @@ false alarms and detections with 1 and 3 races a side, the races a side each cha
 """
 from __future__ import annotations
 
+import re
+
 from ingestlab import ledger
 from ingestlab.docs import figures
 
@@ -25,7 +27,7 @@ def _rate(entry: ledger.Entry, key: str) -> str:
 
 def calibration(args: dict) -> str:
     entry = figures.entry_of(args)
-    sizes = sorted({name.split("-")[0] for name in entry.figures if name.endswith("-false_alarms-of")}, key=int)
+    sizes = sorted({m.group(1) for name in entry.figures if (m := re.fullmatch(r"(\d+)-false_alarms-of", name))}, key=int)
     lines = ["| races a side | disjoint comparisons | " + " | ".join(label for _, label in COLUMNS) + " |",
              "|---:|---:|" + "---:|" * len(COLUMNS)]
     for size in sizes:
@@ -35,9 +37,39 @@ def calibration(args: dict) -> str:
     for effect in ("5", "10"):
         cells = [entry.figures.get(f"races-for-{effect}{tail}") for tail in ("", "-welch")]
         lines.append(f"| {effect} % | " + " | ".join("more than 100" if c is None or c.value is None else f"{c.value:.0f}" for c in cells) + " |")
+    lines += _doses(entry)
     lines += ["", f"σ of log race medians {figures.number(entry.figure('sigma').value, '%', '1')}; `{entry.command}`: {entry.conditions}; "
                   f"{figures.run(args)}."]
     return "\n".join(lines)
+
+
+def _doses(entry: ledger.Entry) -> list[str]:
+    """A dose calibration's tables (``calibrate --dose``): each CPU quota's races and change against the whole core,
+    then how often the default rule called A/A comparisons within a quota, and found each quota's change."""
+    keys = sorted({m.group(1) for name in entry.figures if (m := re.fullmatch(r"(dose\d+)-races", name))}, key=lambda k: -int(k[4:]))
+    if not keys:
+        return []
+    lines = ["", "A real change: the node's CPU quota (its core's share), raced in random blocks:", "",
+             "| node quota (core) | races | median race | periods throttled | change against the whole core (95 %) |",
+             "|---:|---:|---:|---:|---:|"]
+    for key in keys:
+        f = entry.figures
+        change = "—"
+        if f.get(f"{key}-change") and f[f"{key}-change"].value is not None:
+            change = f"{f[f'{key}-change'].value:+.1f} % ({f[f'{key}-low'].value:+.1f} to {f[f'{key}-high'].value:+.1f} %)"
+        lines.append(f"| {int(key[4:]) / 100:g} | {f[f'{key}-races'].value:.0f} | {figures.number(f[f'{key}-median'].value, 'docs/s')} | "
+                     f"{figures.number(f[f'{key}-throttled'].value, '%', '0')} | {change} |")
+    sizes = sorted({m.group(1) for name in entry.figures if (m := re.fullmatch(r"dose\d+-(\d+)-false_alarms-of", name))}, key=int)
+    lines += ["", "| races a side | " + " | ".join(f"quota {int(k[4:]) / 100:g}: false alarms (A/A)" + ("" if k == "dose100" else
+                                                   f" · its change found") for k in keys) + " | every quota: false alarms (A/A) |",
+              "|---:|" + "---:|" * (len(keys) + 1)]
+    for size in sizes:
+        cells = []
+        for key in keys:
+            found = _rate(entry, f"{key}-{size}-found")
+            cells.append(_rate(entry, f"{key}-{size}-false_alarms") + ("" if key == "dose100" else f" · {found}"))
+        lines.append(f"| {size} | " + " | ".join(cells) + f" | {_rate(entry, f'dose-all-{size}-false_alarms')} |")
+    return lines
 
 
 def changepoints(args: dict) -> str:

@@ -21,6 +21,7 @@ from ingestlab import allocator, machine, net, paths
 from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.osb import tool, workloads
 from ingestlab.rally.footprint import ProcessPeaks
+from ingestlab.rally.home import LATENCY_FILE
 from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.results import RaceResult
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
@@ -68,7 +69,7 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
         exclude_tasks: str | None = None, log=print, stream: bool = True) -> RaceResult:
     """Race the track's workload with OSB; its result, or an error naming OSB's log."""
     from ingestlab.rally.command import format_tags
-    from ingestlab.rally.launcher import PORT_VARIABLE
+    from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
 
     python = tool.python(log)
     make_corpora(track, test_mode, log)
@@ -91,7 +92,7 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
         if test_mode:
             cmd.append("--test-mode")
         env = allocator.with_settings({**os.environ, "BENCHMARK_HOME": str(tool.home()), PORT_VARIABLE: str(net.free_port()),
-                                       RUNNER_STATS: str(stats_file)})
+                                       RUNNER_STATS: str(stats_file), PROGRESS_VARIABLE: str(Path(tmp) / "progress.jsonl")})
         log(f"[ingestlab] {' '.join(cmd)}")
         started = time.monotonic()
         with open(Path(tmp) / "output.txt", "w+") as captured:
@@ -107,14 +108,26 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
             captured.seek(0)
             output = "" if stream else captured.read()[-3000:]
         seconds = time.monotonic() - started
+        latency = _latency_samples(Path(tmp) / "progress.jsonl")
     found = test_run_file(test_run_id)
     if proc.returncode != 0 or not found.is_file():
         raise RaceFailed(f"the OSB test run failed (exit {proc.returncode}); its log: {config_dir() / 'logs' / 'benchmark.log'}"
                              + (f"\n{output}" if output else ""))
+    if latency:  # beside the test run, as the pack keeps Rally's: a percentile OSB leaves out for too few requests
+        found.with_name(LATENCY_FILE).write_text(json.dumps(latency))
     race = as_race(json.loads(found.read_text()))
     return RaceResult(race=race, runner_stats=read_runner_stats(stats_file), machine=machine.describe(),
                       track=track.with_params(race.get("track-params", {}) or {}), rally_home=None,
-                      footprint={"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()})
+                      footprint={"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()},
+                      latency_file=found.with_name(LATENCY_FILE))
+
+
+def _latency_samples(progress: Path) -> dict:
+    """Each finished task's latency samples (ms), from the lines the launcher's hook wrote as tasks finished."""
+    if not progress.is_file():
+        return {}
+    events = [json.loads(line) for line in progress.read_text().splitlines() if line.strip()]
+    return {f["task"]: f["latency_samples"] for event in events for f in event["tasks"] if f.get("latency_samples")}
 
 
 def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:
@@ -126,7 +139,8 @@ def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:
         raise IngestlabError(f"no OSB test run {test_run_id} under {found.parent.parent}")
     race = as_race(json.loads(found.read_text()))
     return RaceResult(race=race, runner_stats=read_runner_stats(found.with_name("ingestlab-runner-stats.jsonl")),
-                      machine=machine.describe(), track=trackinfo.load(track_path, race["track-params"]) if track_path else None)
+                      machine=machine.describe(), track=trackinfo.load(track_path, race["track-params"]) if track_path else None,
+                      latency_file=found.with_name(LATENCY_FILE))
 
 
 def stored() -> list[dict]:

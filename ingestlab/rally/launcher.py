@@ -89,6 +89,8 @@ def main() -> int:
     if compat.engine() == "osb":  # opensearch-benchmark, in its own environment: the same port move, its own main
         if port:
             compat.osb_move_actor_port(int(port), _note_others)
+        if os.environ.get(PROGRESS_VARIABLE):  # its coordinator is Rally's driver, forked: the same hook keeps its latency samples
+            install_progress_hook(os.environ[PROGRESS_VARIABLE])
         return compat.run_osb()
     if port:
         compat.move_actor_port(int(port), _note_others)

@@ -69,6 +69,7 @@ class RaceResult:
     track: TrackInfo | None = None  # the track as rendered with the race's parameters, where it is known
     rally_home: Path | None = None
     footprint: dict = field(default_factory=dict)  # seconds, rally_memory (peak RSS), indices_bytes: see rally.footprint
+    latency_file: Path | None = None  # where the race's latency samples are kept, when not in a Rally home (an OSB test run's)
 
     @property
     def race_id(self) -> str:
@@ -106,7 +107,7 @@ class RaceResult:
 
     def latency_samples(self, task: str) -> list[float]:
         """The task's measured latency samples (ms) as Rally took them, where the pack's race kept them (empty if not)."""
-        f = rally_paths.latency_file(self.race_id, self.rally_home)
+        f = self.latency_file or rally_paths.latency_file(self.race_id, self.rally_home)
         return list(json.loads(f.read_text()).get(task, [])) if self.race_id and f.is_file() else []
 
     @property

@@ -116,7 +116,7 @@ def lines(result: dict) -> list[str]:
     tool = "opensearch-benchmark's" if result.get("engine") == "opensearch" else "Rally's"
     sent = ("at full speed, with no schedule to wait behind, that is each request's own time" if over
             else "from each request's scheduled send")
-    out += ["", f"Latency is {tool}, {sent}; a probe of fewer than 100 requests (Rally then reports no "
+    out += ["", f"Latency is {tool}, {sent}; a probe of fewer than 100 requests (the tool then reports no "
                 f"p99) has its percentiles read by nearest rank of its own samples, so its {key} is one of its slowest requests."]
     failed = [p for p in result["probes"] if p["outcome"] != "pass"]
     if failed:

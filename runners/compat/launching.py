@@ -87,9 +87,18 @@ def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
     rally.time = _Waits()
 
 
+def _sample_type():
+    if checked() == "osb":
+        from osbenchmark.metrics import SampleType
+    else:
+        from esrally.metrics import SampleType
+    return SampleType
+
+
 def task_figures(store, name: str) -> dict:
-    """Rally's own figures of one finished task, from the driver's metrics store."""
-    from esrally.metrics import SampleType
+    """The load generator's own figures of one finished task, from its driver's metrics store (Rally's and
+    opensearch-benchmark's keep the same ones, under the same names)."""
+    SampleType = _sample_type()
 
     measured = store.get("service_time", task=name, sample_type=SampleType.Normal)
     return {
@@ -104,12 +113,23 @@ def task_figures(store, name: str) -> dict:
     }
 
 
-def on_finished_tasks(callback) -> None:
-    """``callback(driver, step, steps, [task names])`` each time Rally's driver has processed the samples of tasks that
-    just finished (a join point)."""
-    from esrally.driver import driver
+def _driver_class():
+    """The actor that drives the workers and gathers their samples: Rally's ``Driver``, OSB's ``WorkerCoordinator``
+    (its fork of it, with the same join points and hooks)."""
+    if checked() == "osb":
+        from osbenchmark.worker_coordinator.worker_coordinator import WorkerCoordinator
 
-    update, post_process = driver.Driver.update_progress_message, driver.Driver.post_process_samples
+        return WorkerCoordinator
+    from esrally.driver.driver import Driver
+
+    return Driver
+
+
+def on_finished_tasks(callback) -> None:
+    """``callback(driver, step, steps, [task names])`` each time the driver has processed the samples of tasks that
+    just finished (a join point)."""
+    driver_class = _driver_class()
+    update, post_process = driver_class.update_progress_message, driver_class.post_process_samples
 
     def update_progress_message(self, task_finished=False):
         if task_finished and self.current_step >= 0:  # step -1 is the join point before the first task
@@ -122,8 +142,8 @@ def on_finished_tasks(callback) -> None:
         if finished and self.metrics_store is not None:
             callback(self, finished[0], self.number_of_steps, finished[1])
 
-    driver.Driver.update_progress_message = update_progress_message
-    driver.Driver.post_process_samples = post_process_samples
+    driver_class.update_progress_message = update_progress_message
+    driver_class.post_process_samples = post_process_samples
 
 
 def run_rally(daemon: bool) -> int:

@@ -51,3 +51,24 @@ def test_the_change_point_rates_render_with_their_intervals(monkeypatch):
     table = rates.changepoints({"run": "C"})
     assert "| series with a false change point | 0/300 | 0.0 % | 0.0–1.2 % |" in table
     assert "| steps found in time | 285/300 | 95.0 % | 91.9–97.2 % |" in table
+
+
+def test_a_dose_calibration_renders_each_quota_and_its_change_beside_the_rates(monkeypatch):
+    from ingestlab.bench import dose
+
+    rng = random.Random(5)
+    values = {"1": [40000 * math.exp(rng.gauss(0, 0.05)) for _ in range(60)],
+              "0.8": [34000 * math.exp(rng.gauss(0, 0.05)) for _ in range(60)]}
+    spread = calibration.sigma(values["1"])
+    data = {"task": "bulk-1000", "tasks": {"bulk-1000": {"sigma": spread}}, "medians": values["1"],
+            "rates": calibration.rates(values["1"]), "races_a_side": calibration.races_a_side(spread, 60),
+            "dose": {"doses": ["1", "0.8"], "cpu": {"1": {"throttled": None}, "0.8": {"throttled": 0.5}},
+                     **calibration.dose_response(values)}}
+    entry = _entry("D", "calibrate", dose._figures(data))
+    monkeypatch.setattr(figures, "_entries", lambda: {"D": entry})
+    table = rates.calibration({"run": "D"})
+    assert "| 1 | 60 | " in table and "| — | — |" in table  # the whole core: not throttled, no change against itself
+    row = next(line for line in table.splitlines() if line.startswith("| 0.8 | 60 | "))
+    assert "| 50 % | -1" in row and " to -1" in row
+    one = next(line for line in table.splitlines() if line.startswith("| 1 | ") and "·" in line)
+    assert one.count("/30 (") == 2 and "/60 (" in one.split("·")[1]

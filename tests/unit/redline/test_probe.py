@@ -53,6 +53,12 @@ def test_a_probe_has_clients_to_keep_up_and_requests_enough_to_judge():
     assert probe.plan(10**9, STEP, 0.05, 1) == (probe.MOST_CLIENTS, 15.0) and probe.plan(5000, STEP, None, 2) == (2, 15.0)
 
 
+def test_a_probe_lasts_ten_latency_targets_so_falling_behind_by_one_cannot_pass_far_under_the_rate():
+    slow = probe.Step(**{**STEP.__dict__, "latency": LatencyTarget("99", 6000.0)})
+    assert probe.plan(100_000, slow, 0.05, 8) == (10, 60.0)  # a 6 s target: 60 s, not the challenge's 15
+    assert probe.plan(100_000, STEP, 0.05, 8)[1] == 15.0  # 200 ms: 2 s, under the challenge's own period
+
+
 def test_a_search_on_emulated_hosts_says_whether_the_emulation_held():
     from ingestlab.redline import report, run
 
