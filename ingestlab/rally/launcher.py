@@ -27,6 +27,10 @@ Rally draws its progress only on a terminal. With ``INGESTLAB_PROGRESS`` set, Ra
 process forked from this one, so it carries the hook) appends a JSON line to that file whenever tasks
 finish, with Rally's own figures for them: median throughput and its unit, the count of measured and of
 warm-up samples, the error rate. ``ingestlab`` prints a line from each (:mod:`ingestlab.rally.progress`).
+
+opensearch-benchmark (2.4) is Rally's fork: its coordinator, workers, task-execution actors and end of a run are Rally's
+with other names, so the launcher hooks it the same way (its own actor-port probe aside): the same intervals, the
+same short end, and the same progress lines, from which the pack keeps each task's latency samples.
 """
 import os
 import sys
@@ -86,14 +90,9 @@ def main() -> int:
         print(f"ingestlab: error: {e}", file=sys.stderr)
         return 2
     port = os.environ.get(PORT_VARIABLE)
-    if compat.engine() == "osb":  # opensearch-benchmark, in its own environment: the same port move, its own main
-        if port:
-            compat.osb_move_actor_port(int(port), _note_others)
-        if os.environ.get(PROGRESS_VARIABLE):  # its coordinator is Rally's driver, forked: the same hook keeps its latency samples
-            install_progress_hook(os.environ[PROGRESS_VARIABLE])
-        return compat.run_osb()
+    osb = compat.engine() == "osb"  # opensearch-benchmark, in its own environment: Rally's fork, hooked the same way
     if port:
-        compat.move_actor_port(int(port), _note_others)
+        (compat.osb_move_actor_port if osb else compat.move_actor_port)(int(port), _note_others)
     try:
         wakeup, prepare_wakeup, grace = (_seconds(WAKEUP_VARIABLE, DEFAULT_WAKEUP_S, least=0.01),
                                          _seconds(PREPARE_WAKEUP_VARIABLE, DEFAULT_PREPARE_WAKEUP_S, least=0.01),
@@ -105,7 +104,7 @@ def main() -> int:
     compat.end_quickly(grace)
     if os.environ.get(PROGRESS_VARIABLE):
         install_progress_hook(os.environ[PROGRESS_VARIABLE])
-    return compat.run_rally(daemon=sys.argv[1:2] == ["daemon"])
+    return compat.run_osb() if osb else compat.run_rally(daemon=sys.argv[1:2] == ["daemon"])
 
 
 if __name__ == "__main__":

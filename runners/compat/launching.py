@@ -39,8 +39,12 @@ def move_actor_port(port: int, note) -> None:
 
 def poll_tasks_every(seconds: float, preparation_seconds: float | None = None) -> None:
     """How often Rally's workers look whether their task is done (``seconds``), and its task-execution actors whether a
-    step of the track's preparation is (``preparation_seconds``, None: ``seconds``; Rally: 5 s, 0.5 s in test mode)."""
-    from esrally.driver import driver
+    step of the track's preparation is (``preparation_seconds``, None: ``seconds``; Rally: 5 s, 0.5 s in test mode).
+    opensearch-benchmark's ``worker_coordinator`` is that module forked, with the same classes and intervals."""
+    if checked() == "osb":
+        from osbenchmark.worker_coordinator import worker_coordinator as driver
+    else:
+        from esrally.driver import driver
 
     driver.Worker.WAKEUP_INTERVAL_SECONDS = seconds
     preparation = seconds if preparation_seconds is None else preparation_seconds
@@ -63,10 +67,16 @@ def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
     looks once a second whether it is gone: the last ~4 s of every race, a third of a test-mode one. Here it waits
     ``grace_s`` first, then looks every ``poll_s`` and goes on as soon as the system is gone, never waiting longer than
     Rally would. The only sleeps of ``esrally.rally`` (2.12, 2.13) are those two waits, in that order: its view of the
-    ``time`` module gets a ``sleep`` that tells them apart (the first one is the grace)."""
+    ``time`` module gets a ``sleep`` that tells them apart (the first one is the grace). opensearch-benchmark's
+    ``benchmark`` (2.4) ends a run the same way (its only other sleep is between ``--test-iterations``, which the pack
+    does not use)."""
     import time
 
-    from esrally import actor, rally
+    if checked() == "osb":
+        from osbenchmark import actor
+        from osbenchmark import benchmark as rally
+    else:
+        from esrally import actor, rally
 
     class _Waits:
         graced = False
@@ -83,7 +93,6 @@ def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
             while time.monotonic() < deadline and actor.actor_system_already_running():
                 time.sleep(min(poll_s, max(0.0, deadline - time.monotonic())))
 
-    checked()
     rally.time = _Waits()
 
 
