@@ -212,11 +212,20 @@ def rate_figures(name: str, what: str, k: int, n: int) -> dict:
             f"{name}-high": ledger.Figure(None if high is None else round(100 * high, 1), "%", f"{what}: exact 95 % interval, high")}
 
 
-def to_ledger(data: dict) -> None:
-    """The calibration's ledger entry (also for a calibration file written before its figures were all recorded)."""
-    ledger.record(data["stamp"], "calibrate", data["command"], _figures(data), data["versions"], data["conditions"],
+def to_ledger(data: dict, figures=None) -> None:
+    """The calibration's ledger entry (also for a calibration file written before its figures were all recorded);
+    ``figures``: what makes its figures, when not this module's (a dose calibration's)."""
+    ledger.record(data["stamp"], "calibrate", data["command"], (figures or _figures)(data), data["versions"], data["conditions"],
                   source=f"results/calibration/{data['stamp']}/results.json", info=data.get("machine"),
                   date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.strptime(data["stamp"], "%Y-%m-%dT%H%M%S")))
+
+
+def rate_cell(k: int, n: int) -> str:
+    """A measured rate as a table cell: the count, the rate and its exact 95 % interval (— when nothing was counted)."""
+    if not n:
+        return "—"
+    low, high = stats.clopper_pearson(k, n)
+    return f"{k}/{n} ({k / n:.0%}; 95 % interval {low:.0%}–{high:.0%})"
 
 
 def markdown(data: dict) -> str:
@@ -229,11 +238,7 @@ def markdown(data: dict) -> str:
              "| races a side | comparisons (disjoint) | false alarms (A/A) | a 5 % change found | a 10 % change found |",
              "|---:|---:|---:|---:|---:|"]
     for size, got in data["rates"].items():
-        cells = []
-        for key in ("false_alarms", "detect_5", "detect_10"):
-            k, n = got[key]
-            low, high = stats.clopper_pearson(k, n)
-            cells.append(f"{k}/{n} ({k / n:.0%}; 95 % interval {low:.0%}–{high:.0%})" if n else "—")
+        cells = [rate_cell(*got[key]) for key in ("false_alarms", "detect_5", "detect_10")]
         chosen = " (what `ab` races for a 10 % change)" if size not in ("1", "3") else ""
         lines.append(f"| {size}{chosen} | {got['false_alarms'][1]} | " + " | ".join(cells) + " |")
     lines += ["", "Races a side to find a change with ≥ 90 % power at a 5 % level (from σ):", "",

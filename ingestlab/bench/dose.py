@@ -23,7 +23,7 @@ from contextlib import contextmanager
 from ingestlab import cgroup_v1, ledger
 from ingestlab.bench import calibrate
 from ingestlab.errors import IngestlabError
-from ingestlab.verdicts import calibration, stats
+from ingestlab.verdicts import calibration
 from ingestlab.verdicts.noise import calibration_dir
 from ingestlab.warmup import warm_up
 
@@ -174,9 +174,7 @@ def _figures(data: dict) -> dict:
 
 
 def to_ledger(data: dict) -> None:
-    ledger.record(data["stamp"], "calibrate", data["command"], _figures(data), data["versions"], data["conditions"],
-                  source=f"results/calibration/{data['stamp']}/results.json", info=data.get("machine"),
-                  date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.strptime(data["stamp"], "%Y-%m-%dT%H%M%S")))
+    calibrate.to_ledger(data, figures=_figures)
 
 
 def markdown(data: dict) -> str:
@@ -196,13 +194,6 @@ def markdown(data: dict) -> str:
               "|---:|---:|---:|---:|"]
     for d in dose["doses"]:
         for size, counts in dose["by_dose"][d]["rates"].items():
-            cells = []
-            for what in ("false_alarms", "found"):
-                if what not in counts:
-                    cells.append("—")
-                    continue
-                k, n = counts[what]
-                low, high = stats.clopper_pearson(k, n) if n else (0.0, 1.0)
-                cells.append(f"{k}/{n} ({k / n:.0%}; 95 % interval {low:.0%}–{high:.0%})" if n else "—")
+            cells = [calibrate.rate_cell(*counts[what]) if what in counts else "—" for what in ("false_alarms", "found")]
             lines.append(f"| {d} | {size} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
