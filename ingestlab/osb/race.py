@@ -22,6 +22,7 @@ from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.osb import tool, workloads
 from ingestlab.rally.footprint import ProcessPeaks
 from ingestlab.rally.home import LATENCY_FILE
+from ingestlab.rally import progress
 from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.results import RaceResult
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
@@ -108,7 +109,7 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
             captured.seek(0)
             output = "" if stream else captured.read()[-3000:]
         seconds = time.monotonic() - started
-        latency = _latency_samples(Path(tmp) / "progress.jsonl")
+        latency = progress.per_task(progress.read(Path(tmp) / "progress.jsonl"), "latency_samples")
     found = test_run_file(test_run_id)
     if proc.returncode != 0 or not found.is_file():
         raise RaceFailed(f"the OSB test run failed (exit {proc.returncode}); its log: {config_dir() / 'logs' / 'benchmark.log'}"
@@ -121,13 +122,6 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
                       footprint={"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()},
                       latency_file=found.with_name(LATENCY_FILE))
 
-
-def _latency_samples(progress: Path) -> dict:
-    """Each finished task's latency samples (ms), from the lines the launcher's hook wrote as tasks finished."""
-    if not progress.is_file():
-        return {}
-    events = [json.loads(line) for line in progress.read_text().splitlines() if line.strip()]
-    return {f["task"]: f["latency_samples"] for event in events for f in event["tasks"] if f.get("latency_samples")}
 
 
 def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:

@@ -33,6 +33,18 @@ def line(event: dict, started: float) -> str:
     return f"[ingestlab] {elapsed // 60:02d}:{elapsed % 60:02d} {step} " + "; ".join(describe(f) for f in event["tasks"])
 
 
+def per_task(events: list[dict], key: str) -> dict[str, list]:
+    """Each finished task's ``key`` figures (``throughput_samples``, ``latency_samples``) from the hook's events, where
+    it has any."""
+    return {f["task"]: f[key] for event in events for f in event["tasks"] if f.get(key)}
+
+
+def read(path: Path) -> list[dict]:
+    """Every event the hook wrote to ``path`` (none when it wrote nothing), read once a race has ended."""
+    path = Path(path)
+    return [json.loads(raw) for raw in path.read_text().splitlines() if raw.strip()] if path.is_file() else []
+
+
 class Progress:
     """Follows ``path`` from a thread while a race runs; ``with Progress(path, log): ...``."""
 

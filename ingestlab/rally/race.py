@@ -25,7 +25,7 @@ from ingestlab.rally.driver_watch import DriverStats, DriverWatch
 from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
 from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
-from ingestlab.rally.progress import Progress
+from ingestlab.rally.progress import Progress, per_task
 from ingestlab.rally.results import RaceResult
 from ingestlab.rally.trackinfo import TrackInfo
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE, read as read_runner_stats
@@ -89,8 +89,7 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
             output = captured.read()
         if driver_stats:
             driver_stats.collect(rally_home.runner_stats_file(race_id, home))
-        samples = {f["task"]: f["throughput_samples"] for event in progress.events for f in event["tasks"] if f.get("throughput_samples")}
-        latency = {f["task"]: f["latency_samples"] for event in progress.events for f in event["tasks"] if f.get("latency_samples")}
+        samples, latency = per_task(progress.events, "throughput_samples"), per_task(progress.events, "latency_samples")
         spans = task_spans(progress.events, started_at)
         if samples and rally_home.race_json(race_id, home).is_file():
             rally_home.samples_file(race_id, home).write_text(json.dumps(samples))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from types import SimpleNamespace
 
 from ingestlab.runners.compat.core import checked
 
@@ -37,15 +38,28 @@ def move_actor_port(port: int, note) -> None:
     _note_others(process, "find_all_other_rally_processes", note)
 
 
+def _modules() -> SimpleNamespace:
+    """The load generator's modules by what they do here: Rally's, or opensearch-benchmark's (2.4, Rally's fork with
+    other names): ``driver`` (workers and task-execution actors), ``coordinator`` (the actor that gathers the workers'
+    samples at each join point), ``metrics``, ``actor`` and ``main`` (whose ``time`` ends a run)."""
+    if checked() == "osb":
+        from osbenchmark import actor, metrics
+        from osbenchmark import benchmark as main
+        from osbenchmark.worker_coordinator import worker_coordinator as driver
+
+        return SimpleNamespace(driver=driver, coordinator=driver.WorkerCoordinator, metrics=metrics, actor=actor, main=main)
+    from esrally import actor, metrics
+    from esrally import rally as main
+    from esrally.driver import driver
+
+    return SimpleNamespace(driver=driver, coordinator=driver.Driver, metrics=metrics, actor=actor, main=main)
+
+
 def poll_tasks_every(seconds: float, preparation_seconds: float | None = None) -> None:
     """How often Rally's workers look whether their task is done (``seconds``), and its task-execution actors whether a
     step of the track's preparation is (``preparation_seconds``, None: ``seconds``; Rally: 5 s, 0.5 s in test mode).
     opensearch-benchmark's ``worker_coordinator`` is that module forked, with the same classes and intervals."""
-    if checked() == "osb":
-        from osbenchmark.worker_coordinator import worker_coordinator as driver
-    else:
-        from esrally.driver import driver
-
+    driver = _modules().driver
     driver.Worker.WAKEUP_INTERVAL_SECONDS = seconds
     preparation = seconds if preparation_seconds is None else preparation_seconds
     init, start = driver.TaskExecutionActor.__init__, driver.TaskExecutionActor.receiveMsg_StartTaskLoop
@@ -72,11 +86,8 @@ def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
     does not use)."""
     import time
 
-    if checked() == "osb":
-        from osbenchmark import actor
-        from osbenchmark import benchmark as rally
-    else:
-        from esrally import actor, rally
+    found = _modules()
+    actor, main = found.actor, found.main
 
     class _Waits:
         graced = False
@@ -93,21 +104,13 @@ def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
             while time.monotonic() < deadline and actor.actor_system_already_running():
                 time.sleep(min(poll_s, max(0.0, deadline - time.monotonic())))
 
-    rally.time = _Waits()
-
-
-def _sample_type():
-    if checked() == "osb":
-        from osbenchmark.metrics import SampleType
-    else:
-        from esrally.metrics import SampleType
-    return SampleType
+    main.time = _Waits()
 
 
 def task_figures(store, name: str) -> dict:
     """The load generator's own figures of one finished task, from its driver's metrics store (Rally's and
     opensearch-benchmark's keep the same ones, under the same names)."""
-    SampleType = _sample_type()
+    SampleType = _modules().metrics.SampleType
 
     measured = store.get("service_time", task=name, sample_type=SampleType.Normal)
     return {
@@ -122,22 +125,10 @@ def task_figures(store, name: str) -> dict:
     }
 
 
-def _driver_class():
-    """The actor that drives the workers and gathers their samples: Rally's ``Driver``, OSB's ``WorkerCoordinator``
-    (its fork of it, with the same join points and hooks)."""
-    if checked() == "osb":
-        from osbenchmark.worker_coordinator.worker_coordinator import WorkerCoordinator
-
-        return WorkerCoordinator
-    from esrally.driver.driver import Driver
-
-    return Driver
-
-
 def on_finished_tasks(callback) -> None:
     """``callback(driver, step, steps, [task names])`` each time the driver has processed the samples of tasks that
     just finished (a join point)."""
-    driver_class = _driver_class()
+    driver_class = _modules().coordinator
     update, post_process = driver_class.update_progress_message, driver_class.post_process_samples
 
     def update_progress_message(self, task_finished=False):
