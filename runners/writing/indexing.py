@@ -30,7 +30,13 @@ _JITTER = random.SystemRandom()  # OS entropy: forked load-driver workers do not
 @dataclass(frozen=True)
 class Backoff:
     """Exponential backoff with jitter: attempt *n* waits between half and all of ``initial × 2ⁿ`` (at most
-    ``max_seconds``), so clients rejected together do not all come back at the same moment."""
+    ``max_seconds``), so clients rejected together do not all come back at the same moment.
+
+    ``max_retries`` bounds the retries in a row in which Elasticsearch took none of what was sent. A bulk whose
+    retry was partly taken starts again at attempt 0: a node rejects per shard, so a bulk over more shards than
+    its write pool holds loses about half its items a round (1,000 items over 8 shards against a queue of 2
+    needed 8 to 12 rounds here), all the while making progress; every round that counts as progress
+    acknowledges at least one document, so the rounds stay bounded by the batch's size."""
 
     initial_seconds: float = 0.05
     max_seconds: float = 5.0
@@ -104,7 +110,8 @@ async def index_one_by_one(es, index: str, documents, refresh: str | None, backo
 
 def _to_retry(response: dict, batch: Batch, index: str, attempt: int, backoff: Backoff, stats: WriteStats) -> list:
     """Account for a bulk answer's acknowledged items; the positions to send again (rejected, 429), none when all
-    succeeded. Raises for any other refusal, or when retries ran out."""
+    succeeded. Raises for any other refusal, or when retries ran out: ``attempt`` rounds in a row, this one too,
+    took none of the batch."""
     stats.acknowledge(acknowledged_ids(response))
     if not response["errors"]:
         return []
@@ -112,8 +119,8 @@ def _to_retry(response: dict, batch: Batch, index: str, attempt: int, backoff: B
     if failures.errors:
         position, status, reason = failures.errors[0]
         raise IndexingFailed(f"{len(failures.errors)} of {batch.size} documents refused by [{index}]; first: item {position}, HTTP {status}, {reason}")
-    if attempt >= backoff.max_retries:
-        raise IndexingFailed(f"{len(failures.rejected)} documents still rejected (429) after {attempt} retries")
+    if attempt >= backoff.max_retries and len(failures.rejected) == batch.size:
+        raise IndexingFailed(f"{batch.size} documents still rejected (429) after {attempt} retries in a row that took none of them")
     return failures.rejected
 
 
@@ -195,6 +202,6 @@ async def index_in_bulks(
                     if not rejected:
                         break
             stats.retries += 1
-            await asyncio.sleep(backoff.delay(attempt))
-            attempt += 1
+            attempt = attempt + 1 if len(rejected) == batch.size else 0  # some were taken: the node is making progress
+            await asyncio.sleep(backoff.delay(max(attempt - 1, 0)))
             batch = batch.subset(rejected)

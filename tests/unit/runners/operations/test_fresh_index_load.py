@@ -59,6 +59,26 @@ def test_retries_are_bounded():
         run(es, bulk_params())
 
 
+def _one_taken(size):
+    return {"errors": size > 1, "items": [{"index": {"status": 201}}] + [{"index": {"status": 429}}] * (size - 1)}
+
+
+def test_a_bulk_the_node_takes_a_little_of_each_round_is_retried_past_max_retries():
+    """A node rejecting per shard takes part of each round: rounds that make progress do not count against
+    ``max-retries`` (3 here), and every document is written."""
+    es = FakeEs(bulk_responses=[_one_taken(size) for size in range(10, 0, -1)])
+    result, _, _ = run(es, bulk_params())
+    assert result["retries"] == 9 and es.indexed == 25
+
+
+def test_max_retries_counts_the_rounds_in_a_row_that_took_nothing():
+    all_rejected = {"errors": True, "items": [{"index": {"status": 429}}] * 9}
+    es = FakeEs(bulk_responses=[_one_taken(10)] + [all_rejected] * 4)
+    with pytest.raises(IndexingFailed, match="9 documents still rejected \\(429\\) after 3 retries in a row that took none of them"):
+        run(es, bulk_params())
+    assert es.indexed == 1 and es.paths("POST").count("/posts/_bulk") == 5
+
+
 def test_a_refused_document_fails_the_run():
     bad = {"errors": True, "items": [{"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "x"}}}] + [{"index": {"status": 201}}] * 9}
     with pytest.raises(IndexingFailed, match="mapper_parsing_exception"):
