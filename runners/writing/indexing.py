@@ -34,8 +34,8 @@ class Backoff:
 
     ``max_retries`` bounds the retries in a row in which Elasticsearch took none of what was sent. A bulk whose
     retry was partly taken starts again at attempt 0: a node rejects per shard, so a bulk over more shards than
-    its write pool holds loses about half its items a round (1,000 items over 8 shards against a queue of 2
-    needed 8 to 12 rounds here), all the while making progress; every round that counts as progress
+    its write pool holds loses part of its items each round (the items of the shards that found the queue full),
+    so a large bulk needs many rounds all the while making progress; every round that counts as progress
     acknowledges at least one document, so the rounds stay bounded by the batch's size."""
 
     initial_seconds: float = 0.05
