@@ -142,8 +142,12 @@ def red_halt(target: racing.Target, number: int) -> None:
 
 
 def rate_settings(w: Warm, resolution: float, probes_per_step: int, most: int) -> search.Settings:
-    """The search over offered rates: from an eighth of the full-speed rate, up to 32 times it, down to a 256th."""
-    return search.Settings(start=w.full / 8, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution, probes=probes_per_step,
+    """The search over offered rates: from half the full-speed rate, up to 32 times it, down to a 256th.
+
+    Half: the knee lies near or below full speed (the rate of the clients at no schedule), and where it lies above (more
+    clients than the full-speed races drive a cluster harder) the climb doubles past it; started at an eighth, the climb
+    spent two probes, every search, on steps far below any knee measured here."""
+    return search.Settings(start=w.full / 2, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution, probes=probes_per_step,
                            most=most)
 
 
