@@ -103,7 +103,8 @@ def add(sub) -> None:
                     help="a cluster to race on, repeatable, side by side: a version (9.2.0) or version=9.2.0;nodes=3;heap=512m")
     nt.add_argument("--studies", default="posts,refresh,dvf,wikipedia")
     nt.add_argument("--history", help="SQLite history file (default: results/nightly/history.sqlite)")
-    nt.add_argument("--margin", type=float, metavar="PERCENT", help="regression margin; default: 2x the history's coefficient of variation, at least 10 %%")
+    nt.add_argument("--margin", type=float, metavar="PERCENT", help="the smallest drop called a regression (default 5 %%); it must also fall below the previous nights' 95 %% "
+                         "one-sided prediction bound, Holm over a study's tasks, from 3 previous nights")
     nt.add_argument("--target-hosts", help="race against this cluster instead of provisioning one")
     nt.add_argument("--client-options", help="with --target-hosts: passed to esrally --client-options (never printed)")
     nt.add_argument("--version", default=DEFAULT_VERSION, choices=options.VERSIONS, help="Elasticsearch of the provisioned node")

@@ -75,7 +75,11 @@ def _doses(entry: ledger.Entry) -> list[str]:
 def changepoints(args: dict) -> str:
     entry = figures.entry_of(args)
     lines = ["| | count | rate | exact 95 % interval |", "|---|---:|---:|---:|"]
-    for key, label in (("false_alarms", "series with a false change point"), ("found", "steps found in time")):
+    for key, label in (("false_alarms", "series with a false change point"), ("found", "steps found in time"),
+                       ("drop_false_alarms", "drop rule: nights with no change called a regression (one task)"),
+                       ("drop_found", "drop rule: the step's first night called a regression")):
+        if key not in entry.figures:  # runs before the drop rule was simulated
+            continue
         f = entry.figure(key)
         counted = f"{entry.figure(key + '-count').value:.0f}/{entry.figure(key + '-of').value:.0f}"
         low, high = (entry.figures.get(f"{key}-low"), entry.figures.get(f"{key}-high"))

@@ -7,10 +7,12 @@ import sqlite3
 from pathlib import Path
 
 from ingestlab import compare, paths
+from ingestlab.verdicts import stats
 
-NIGHTS_COMPARED = 7
-NIGHTLY_MIN_MARGIN = 0.10  # test-mode races run each task once: never call less than 10 % a regression
-NIGHTLY_DEFAULT_MARGIN = 0.25  # until the history has two nights to measure its spread
+NIGHTS_COMPARED = 7  # tonight is judged against the same setup's previous nights, at most this many
+NIGHTS_NEEDED = 3  # fewer previous nights than this: tonight's figures are shown, not judged
+MIN_DROP = 0.05  # the smallest drop called a regression, however sure (``--margin`` sets another)
+DROP_LEVEL = 0.05  # family-wise, over one study's tasks of one night (Holm)
 HEADLINE = "headline:"
 
 
@@ -80,30 +82,41 @@ def series(db: sqlite3.Connection, study: str, setup: str = "default") -> dict[s
     return out
 
 
-def margin_for(history: compare.Aggregate, fixed: float | None) -> float:
-    if fixed is not None:
-        return fixed
-    if history.cv is None:
-        return NIGHTLY_DEFAULT_MARGIN
-    return max(compare.MARGIN_FACTOR * history.cv, NIGHTLY_MIN_MARGIN)
-
-
 def regressions(db, study: str, night: str, figures: dict[str, float], margin: float | None, setup: str = "default") -> list[dict]:
-    """Tonight's figure of every task the previous nights had, against their median; a task those nights had and
-    tonight lacks is a row of its own (``missing``)."""
+    """Tonight's figure of every task the previous nights had, judged against those nights: a **regression** is a figure
+    below the nights' one-sided prediction bound (log figures, t with nights − 1 degrees of freedom: each night is one
+    figure, the unit of replication), with Holm's correction over the study's tasks of the night at ``DROP_LEVEL``, and
+    a drop of at least ``margin`` (``MIN_DROP`` unless given). With fewer than ``NIGHTS_NEEDED`` previous nights, or
+    nights with no spread, a task is shown and not judged, and its row says why. A task those nights had and tonight
+    lacks is a row of its own (``missing``)."""
+    smallest = MIN_DROP if margin is None else margin
     out = []
     for task, past in previous(db, study, night, setup).items():
         if task.startswith(HEADLINE):  # a ratio between tasks: drawn as a trend, not judged
             continue
-        m = margin_for(past, margin)
-        if task not in figures:
-            out.append({"study": study, "setup": setup, "task": task, "tonight": None, "history": past, "change": None, "margin": m,
-                        "regression": False, "missing": True})
+        row = {"study": study, "setup": setup, "task": task, "tonight": figures.get(task), "history": past, "change": None,
+               "margin": smallest, "p": None, "bound": None, "why": None, "regression": False, "missing": task not in figures}
+        out.append(row)
+        if row["missing"]:
             continue
-        change = figures[task] / past.median - 1.0
-        out.append({"study": study, "setup": setup, "task": task, "tonight": figures[task], "history": past, "change": change,
-                    "margin": m, "regression": change < -m, "missing": False})
+        test = stats.below_history(figures[task], past.values, DROP_LEVEL)
+        row["change"] = test.change if test else figures[task] / past.median - 1.0
+        if test is None:
+            row["why"] = (f"{past.n} previous night{'s' if past.n != 1 else ''}: {NIGHTS_NEEDED} needed" if past.n < NIGHTS_NEEDED
+                          else "the previous nights show no spread")
+        else:
+            row["p"], row["bound"] = test.p, test.low
+    judged = [r for r in out if r["p"] is not None]
+    for row, called in zip(judged, called_drops([(r["change"], r["p"]) for r in judged], smallest)):
+        row["regression"] = called
     return out
+
+
+def called_drops(tests: list[tuple[float, float]], smallest: float = MIN_DROP) -> list[bool]:
+    """Which of one night's judged tasks (each its change and one-sided p against its previous nights) regressed: Holm
+    over them at ``DROP_LEVEL``, and a drop of at least ``smallest``."""
+    rejected = stats.holm([p for _, p in tests], DROP_LEVEL)
+    return [bool(r) and change <= -smallest for (change, _), r in zip(tests, rejected)]
 
 
 def store(db, night: str, setup: str, study: str, figures: dict[str, float], race_id: str, es_version: str | None) -> None:

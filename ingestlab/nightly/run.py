@@ -151,8 +151,10 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
 
 
 def _verdict(found: list[dict], missing: list[dict], regressing: list[dict]) -> str:
-    verdict = (f"**{len(found)} regression(s)** beyond the margin: " + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
-               if found else "No regression beyond the margin.")
+    rule = (f"below the previous nights' {1 - history.DROP_LEVEL:.0%} prediction bound, Holm over a study's tasks, and a drop of "
+            f"{found[0]['margin']:.0%} or more" if found else "")
+    verdict = (f"**{len(found)} regression(s)** ({rule}): " + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
+               + "." if found else "No regression against the previous nights.")
     if missing:
         verdict += (f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
                     + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing) + ".")
@@ -193,12 +195,16 @@ def _plain(row: dict) -> dict:
 def _history_table(where: str, rows: list[dict]) -> str:
     if not rows:
         return f"## {where}: against previous nights\n\nNo previous night in the history yet.\n"
-    lines = [f"## {where}: against previous nights", "", "| task | tonight | previous nights: median (n) | change | margin | |",
-             "|---|---:|---:|---:|---:|---|"]
+    lines = [f"## {where}: against previous nights", "",
+             f"A regression: below the previous nights' one-sided {1 - history.DROP_LEVEL:.0%} prediction bound (each night one "
+             f"figure; t on log figures), after Holm's correction over the study's tasks, and a drop of {rows[0]['margin']:.0%} or "
+             f"more; judged from {history.NIGHTS_NEEDED} previous nights.", "",
+             "| task | tonight | previous nights: median (n) | change | lower bound (p) | |", "|---|---:|---:|---:|---:|---|"]
     for r in rows:
         if r["missing"]:
             lines.append(f"| {r['task']} | — | {r['history'].median:,.1f} ({r['history'].n}) | | | **missing tonight** |")
             continue
+        judged = f"{r['bound']:+.1%} (p {r['p']:.2g})" if r["p"] is not None else f"— ({r['why']})"
         lines.append(f"| {r['task']} | {r['tonight']:,.1f} | {r['history'].median:,.1f} ({r['history'].n}) | {r['change']:+.1%} "
-                     f"| ±{r['margin']:.0%} | {'**regression**' if r['regression'] else ''} |")
+                     f"| {judged} | {'**regression**' if r['regression'] else ''} |")
     return "\n".join(lines) + "\n"

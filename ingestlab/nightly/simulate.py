@@ -1,5 +1,6 @@
 """``ingestlab bench changepoints``: how often the nightly's change-point rule calls a change in a series with none, and
-how soon it finds a real step, by simulation with this machine's noise: a calibration's own races, drawn again (their
+how soon it finds a real step, by simulation (and the same of its drop rule, night by night: how often one task's
+figure is called a regression on a night with no change, and how often the first night of the step is) with this machine's noise: a calibration's own races, drawn again (their
 skew and their slow races kept), or log-normal noise at a σ (a calibration's, or given). No-change series are
 ``nights`` nights of that noise; step series drop by ``step`` after ``nights`` nights and are judged ``after`` nights
 later (found: a change point within two nights of the step, in its direction). Each rate carries its exact 95 %
@@ -12,7 +13,8 @@ import statistics
 import time
 
 from ingestlab import ledger, machine
-from ingestlab.nightly import changepoints
+from ingestlab.nightly import changepoints, history
+from ingestlab.verdicts import stats
 from ingestlab.verdicts.stats import clopper_pearson
 
 
@@ -39,11 +41,46 @@ def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.
     found = changepoints.detect({**flat, **stepped}, log=log)
     false = sum(1 for k in flat if found.get(k))
     hits = sum(1 for k in stepped if any(abs(cp.index - nights) <= 2 and cp.change < 0 for cp in found.get(k, [])))
+    drop_false, drop_found = drop_rates(list(flat.values()), list(stepped.values()), nights)
     return {"sigma": sigma, "series": series, "nights": nights, "step": step, "after": after, "seed": seed, "repeat": repeat,
             "drawn_from": len(races),
             "false_alarms": [false, series], "found": [hits, series], "seconds": time.monotonic() - started,
+            "drop_false_alarms": drop_false, "drop_found": drop_found,
+            "drop_rule": {"level": history.DROP_LEVEL, "min_drop": history.MIN_DROP, "nights": history.NIGHTS_COMPARED,
+                          "needed": history.NIGHTS_NEEDED},
             "rule": {"max_pvalue": changepoints.MAX_PVALUE, "permutations": changepoints.PERMUTATIONS,
                      "min_magnitude": changepoints.MIN_MAGNITUDE, "min_segment": changepoints.MIN_SEGMENT}}
+
+
+def drop_rates(flat: list[list[float]], stepped: list[list[float]], nights: int) -> tuple[list[int], list[int]]:
+    """The drop rule on simulated series: [called, judged] over every night of ``flat`` with at least
+    ``NIGHTS_NEEDED`` nights before it (each against the nights before it, at most ``NIGHTS_COMPARED``, as the nightly
+    keeps them), and over the first stepped night (index ``nights``) of each of ``stepped``."""
+    false, found = [0, 0], [0, 0]
+    for values in flat:
+        for i in range(history.NIGHTS_NEEDED, len(values)):
+            called = _drop(values[i], values[max(0, i - history.NIGHTS_COMPARED):i])
+            if called is not None:
+                false[0] += called
+                false[1] += 1
+    for values in stepped:
+        called = _drop(values[nights], values[max(0, nights - history.NIGHTS_COMPARED):nights])
+        if called is not None:
+            found[0] += called
+            found[1] += 1
+    return false, found
+
+
+def _drop(tonight: float, past: list[float]) -> bool | None:
+    """The nightly's drop rule for one task (Holm over one test is the test itself); None where it judges nothing."""
+    test = stats.below_history(tonight, past, history.DROP_LEVEL)
+    return None if test is None else history.called_drops([(test.change, test.p)])[0]
+
+
+ROWS = (("false_alarms", "series with a false change point ({nights} nights)"),
+        ("found", "{step:.0%} steps found within {after} nights"),
+        ("drop_false_alarms", "drop rule: nights with no change called a regression (one task)"),
+        ("drop_found", "drop rule: the {step:.0%} step's first night called a regression"))
 
 
 def markdown(data: dict) -> str:
@@ -53,9 +90,11 @@ def markdown(data: dict) -> str:
              f"{data['series']} with a {data['step']:.0%} drop after "
              f"{data['nights']} nights judged {data['after']} nights later; rule: " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()) + ".", "",
              "| | count | rate | 95 % interval |", "|---|---:|---:|---:|"]
-    for key, label in (("false_alarms", f"series with a false change point ({data['nights']} nights)"),
-                       ("found", f"{data['step']:.0%} steps found within {data['after']} nights")):
+    for key, label in ROWS:
+        if key not in data or not data[key][1]:
+            continue
         k, n = data[key]
+        label = label.format(**data)
         low, high = clopper_pearson(k, n)
         lines.append(f"| {label} | {k}/{n} | {k / n:.1%} | {low:.1%}–{high:.1%} |")
     lines += ["", f"- {machine.one_line()}; {data['seconds']:,.0f} s."]
@@ -64,12 +103,13 @@ def markdown(data: dict) -> str:
 
 def to_ledger(data: dict, command: str, source: str = "") -> None:
     figures = {}
-    for key in ("false_alarms", "found"):
+    for key in (key for key, _ in ROWS if data.get(key) and data[key][1]):
         k, n = data[key]
         low, high = clopper_pearson(k, n)
         figures[key] = ledger.Figure(round(100 * k / n, 2), "%", f"{key.replace('_', ' ')}: {k}/{n}")
-        figures[f"{key}-count"] = ledger.Figure(k, "series", f"{key.replace('_', ' ')}: series called")
-        figures[f"{key}-of"] = ledger.Figure(n, "series", f"{key.replace('_', ' ')}: series simulated")
+        unit = "nights" if key.startswith("drop") else "series"
+        figures[f"{key}-count"] = ledger.Figure(k, unit, f"{key.replace('_', ' ')}: {unit} called")
+        figures[f"{key}-of"] = ledger.Figure(n, unit, f"{key.replace('_', ' ')}: {unit} judged")
         figures[f"{key}-low"] = ledger.Figure(round(100 * low, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, low")
         figures[f"{key}-high"] = ledger.Figure(round(100 * high, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, high")
     ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints", "bench changepoints", command, figures,
@@ -77,4 +117,5 @@ def to_ledger(data: dict, command: str, source: str = "") -> None:
                              + (f" each drawn from the {data['drawn_from']} races of {source} (their skew kept)" if data.get("drawn_from") else
                                 " each a normal draw at σ") + f", {data['series']} series a kind, "
                              f"{data['nights']} nights, a {data['step']:.0%} step judged "
-                             f"{data['after']} nights after; " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()))
+                             f"{data['after']} nights after; " + ", ".join(f"{k} {v}" for k, v in data["rule"].items())
+                             + "; drop rule: " + ", ".join(f"{k} {v}" for k, v in data["drop_rule"].items()))

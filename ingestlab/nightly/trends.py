@@ -4,19 +4,14 @@ from __future__ import annotations
 
 import statistics
 
-from ingestlab.nightly.history import HEADLINE, NIGHTS_COMPARED, NIGHTLY_DEFAULT_MARGIN, margin_for
+from ingestlab.nightly.history import DROP_LEVEL, HEADLINE, NIGHTS_COMPARED
+from ingestlab.verdicts import stats
 
 
 def _band(values: list[float]) -> tuple[float, float] | None:
-    """median ± margin of the nights before the last (what tonight was judged against)."""
-    past = values[:-1][-NIGHTS_COMPARED:]
-    if not past:
-        return None
-    from ingestlab import compare
-
-    agg = compare.Aggregate.of(past)
-    m = margin_for(agg, None) if len(past) > 1 else NIGHTLY_DEFAULT_MARGIN
-    return agg.median * (1 - m), agg.median * (1 + m)
+    """The prediction band of the nights before the last (its lower edge is what tonight was judged against, before
+    Holm's correction); None with fewer than 3 of them."""
+    return stats.history_band(values[:-1][-NIGHTS_COMPARED:], DROP_LEVEL)
 
 
 def chart(study: str, setup: str, series: dict[str, list[tuple[str, float]]], notes: list[tuple[str, str]],
@@ -67,7 +62,7 @@ def chart(study: str, setup: str, series: dict[str, list[tuple[str, float]]], no
         ax.set_ylim(bottom=0, top=max([*ys, *(band or []), published_headlines.get(key) or 0, 1]) * 1.15)
     for j in range(len(tasks), rows * cols):
         grid[j // cols][j % cols].axis("off")
-    fig.suptitle(f"nightly {study} on {setup}: figures over the nights (band: median ± margin of the nights before)")
+    fig.suptitle(f"nightly {study} on {setup}: figures over the nights (band: where the nights before predict a night, 90 %)")
     plot.caption(fig, caption, None)
     return plot.png(fig)
 

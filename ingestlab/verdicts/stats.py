@@ -111,6 +111,44 @@ def against_floor(baseline, contender, sigma: float, floor_df: int, confidence: 
     return Prediction(math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), 2 * stats.t.sf(abs(diff) / se, floor_df))
 
 
+@dataclass(frozen=True)
+class AgainstHistory:
+    change: float  # the new figure ÷ the history's geometric mean, less one
+    low: float  # the lower end of the history's one-sided prediction bound, as a change (a new figure below it is a drop at ``level``)
+    p: float  # one-sided, of a figure this low or lower from the history's own distribution
+    sigma: float  # σ of the history's log figures
+    df: int
+
+
+def below_history(value: float, history, level: float = ALPHA) -> AgainstHistory | None:
+    """Is ``value`` lower than figures like ``history``'s (each one figure of the same setup, e.g. a night's) would be?
+    Log figures, a t prediction with ``len(history) − 1`` degrees of freedom: under no change, a new figure falls below
+    the bound with probability ``level`` exactly for normal log figures. None with fewer than 3 figures of history, a
+    history with no spread, or a value that is not a positive figure."""
+    past = logs(history)
+    if len(past) < 3 or not value or value <= 0:
+        return None
+    mean, sigma = statistics.fmean(past), statistics.stdev(past)
+    if sigma <= 0:
+        return None
+    df = len(past) - 1
+    scale = sigma * math.sqrt(1 + 1 / len(past))
+    t = (math.log(value) - mean) / scale
+    return AgainstHistory(math.expm1(math.log(value) - mean), math.expm1(stats.t.ppf(level, df) * scale), float(stats.t.cdf(t, df)),
+                          sigma, df)
+
+
+def history_band(history, level: float = ALPHA) -> tuple[float, float] | None:
+    """The figures a new one of ``history``'s setup falls between with probability ``1 − 2 × level`` (the band whose lower
+    edge is :func:`below_history`'s bound); None where that test gives none."""
+    past = logs(history)
+    if len(past) < 3 or statistics.stdev(past) <= 0:
+        return None
+    mean, df = statistics.fmean(past), len(past) - 1
+    half = -stats.t.ppf(level, df) * statistics.stdev(past) * math.sqrt(1 + 1 / len(past))
+    return math.exp(mean - half), math.exp(mean + half)
+
+
 POOL_DRAWS = 200_000  # seeded draws of distinct races for sides of two races (one a side takes every pair)
 
 

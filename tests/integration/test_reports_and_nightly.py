@@ -86,17 +86,21 @@ def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_v
     assert "**1 task(s) missing tonight** that earlier nights had: default/posts/bulk-77." in second.stdout
     with sqlite3.connect(history) as db:  # the injected regression: every past night five times faster
         db.execute("UPDATE figures SET value = value * 5 WHERE task NOT LIKE 'headline:%'")
+        # and a third past night (a drop is judged from three): night one's figures again, 3 % slower, on an earlier night
+        db.execute("INSERT INTO figures (night, study, task, value, race_id, es_version, setup) SELECT '2000-01-01T000000', study, task, "
+                   "value * 0.97, race_id, es_version, setup FROM figures WHERE night = ?", (night_one,))
     third = ingestlab("nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts, "--overhead",
                       timeout=900)
     assert third.returncode == 1, third.stdout[-2000:] + third.stderr[-2000:]
-    assert "regression(s)** beyond the margin: default/posts/" in third.stdout
+    assert re.search(r"regression\(s\)\*\* \(below the previous nights' 95% prediction bound, Holm over a study's tasks, and a drop "
+                     r"of 5% or more\): default/posts/", third.stdout), third.stdout[:3000]
     # the pack's own cost is a nightly figure too: pack ÷ minimal client per task, kept in the history
     assert "## the pack's cost on default (pack ÷ minimal client, docs/s): against previous nights" in third.stdout
     with sqlite3.connect(history) as db:
         costs = dict(db.execute("SELECT task, value FROM figures WHERE study = 'overhead'"))
     assert set(costs) == {"posts index API", "posts bulk 1000"} and all(v > 0 for v in costs.values())
     with sqlite3.connect(history) as db:
-        assert len({n for (n,) in db.execute("SELECT DISTINCT night FROM figures")}) == 3
+        assert len({n for (n,) in db.execute("SELECT DISTINCT night FROM figures")}) == 4
         assert [t for (t,) in db.execute("SELECT DISTINCT task FROM figures WHERE task LIKE 'headline:%'")] == ["headline:bulk1000-over-single"]
     report = Path(re.search(r"nightly report: (\S+report\.html)", third.stdout).group(1))
     assert "posts on default: trends over the nights" in report.read_text()
