@@ -3,7 +3,9 @@ throughput, or a study's headline ratio (task ``headline:<key>``) — and the an
 Files written before setups existed are read as the setup ``default``."""
 from __future__ import annotations
 
+import math
 import sqlite3
+import statistics
 from pathlib import Path
 
 from ingestlab import compare, paths
@@ -94,13 +96,14 @@ def regressions(db, study: str, night: str, figures: dict[str, float], margin: f
     for task, past in previous(db, study, night, setup).items():
         if task.startswith(HEADLINE):  # a ratio between tasks: drawn as a trend, not judged
             continue
-        row = {"study": study, "setup": setup, "task": task, "tonight": figures.get(task), "history": past, "change": None,
+        centre = math.exp(statistics.fmean(stats.logs(past.values))) if stats.logs(past.values) else past.median
+        row = {"study": study, "setup": setup, "task": task, "tonight": figures.get(task), "history": past, "centre": centre, "change": None,
                "margin": smallest, "p": None, "bound": None, "why": None, "regression": False, "missing": task not in figures}
         out.append(row)
         if row["missing"]:
             continue
         test = stats.below_history(figures[task], past.values, DROP_LEVEL)
-        row["change"] = test.change if test else figures[task] / past.median - 1.0
+        row["change"] = figures[task] / centre - 1.0
         if test is None:
             row["why"] = (f"{past.n} previous night{'s' if past.n != 1 else ''}: {NIGHTS_NEEDED} needed" if past.n < NIGHTS_NEEDED
                           else "the previous nights show no spread")

@@ -199,12 +199,12 @@ def _history_table(where: str, rows: list[dict]) -> str:
              f"A regression: below the previous nights' one-sided {1 - history.DROP_LEVEL:.0%} prediction bound (each night one "
              f"figure; t on log figures), after Holm's correction over the study's tasks, and a drop of {rows[0]['margin']:.0%} or "
              f"more; judged from {history.NIGHTS_NEEDED} previous nights.", "",
-             "| task | tonight | previous nights: median (n) | change | lower bound (p) | |", "|---|---:|---:|---:|---:|---|"]
+             "| task | tonight | previous nights: geometric mean (n) | change | lower bound (p) | |", "|---|---:|---:|---:|---:|---|"]
     for r in rows:
         if r["missing"]:
-            lines.append(f"| {r['task']} | — | {r['history'].median:,.1f} ({r['history'].n}) | | | **missing tonight** |")
+            lines.append(f"| {r['task']} | — | {r['centre']:,.1f} ({r['history'].n}) | | | **missing tonight** |")
             continue
         judged = f"{r['bound']:+.1%} (p {r['p']:.2g})" if r["p"] is not None else f"— ({r['why']})"
-        lines.append(f"| {r['task']} | {r['tonight']:,.1f} | {r['history'].median:,.1f} ({r['history'].n}) | {r['change']:+.1%} "
+        lines.append(f"| {r['task']} | {r['tonight']:,.1f} | {r['centre']:,.1f} ({r['history'].n}) | {r['change']:+.1%} "
                      f"| {judged} | {'**regression**' if r['regression'] else ''} |")
     return "\n".join(lines) + "\n"
