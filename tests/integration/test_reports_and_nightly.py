@@ -84,11 +84,14 @@ def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_v
     assert second.returncode == 1 and "| bulk-77 | — | 1,000.0 (1) | | | **missing tonight** |" in second.stdout
     assert re.search(r"Tonight's figures: the median of 2 races \(\S+, \S+\); the report below is the last one's\.", second.stdout)
     assert "**1 task(s) missing tonight** that earlier nights had: default/posts/bulk-77." in second.stdout
-    with sqlite3.connect(history) as db:  # the injected regression: every past night five times faster
-        db.execute("UPDATE figures SET value = value * 5 WHERE task NOT LIKE 'headline:%'")
-        # and a third past night (a drop is judged from three): night one's figures again, 3 % slower, on an earlier night
-        db.execute("INSERT INTO figures (night, study, task, value, race_id, es_version, setup) SELECT '2000-01-01T000000', study, task, "
-                   "value * 0.97, race_id, es_version, setup FROM figures WHERE night = ?", (night_one,))
+    with sqlite3.connect(history) as db:  # the injected regression: three past nights, each five times night one (±2 %)
+        first_night = list(db.execute("SELECT study, task, value, race_id, es_version, setup FROM figures WHERE night = ?", (night_one,)))
+        db.execute("DELETE FROM figures WHERE task NOT LIKE 'headline:%' AND task != 'bulk-77'")
+        db.executemany("INSERT INTO figures (night, study, task, value, race_id, es_version, setup) VALUES (?, ?, ?, ?, ?, ?, ?)",
+                       [(night, study, task, value * 5 * factor, race, version, setup)
+                        for night, factor in (("2000-01-01T000000", 0.98), (night_one, 1.0), ("2000-01-02T000000", 1.02))
+                        for study, task, value, race, version, setup in first_night
+                        if not task.startswith("headline:") and task != "bulk-77"])
     third = ingestlab("nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts, "--overhead",
                       timeout=900)
     assert third.returncode == 1, third.stdout[-2000:] + third.stderr[-2000:]
@@ -100,7 +103,7 @@ def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_v
         costs = dict(db.execute("SELECT task, value FROM figures WHERE study = 'overhead'"))
     assert set(costs) == {"posts index API", "posts bulk 1000"} and all(v > 0 for v in costs.values())
     with sqlite3.connect(history) as db:
-        assert len({n for (n,) in db.execute("SELECT DISTINCT night FROM figures")}) == 4
+        assert len({n for (n,) in db.execute("SELECT DISTINCT night FROM figures")}) == 5
         assert [t for (t,) in db.execute("SELECT DISTINCT task FROM figures WHERE task LIKE 'headline:%'")] == ["headline:bulk1000-over-single"]
     report = Path(re.search(r"nightly report: (\S+report\.html)", third.stdout).group(1))
     assert "posts on default: trends over the nights" in report.read_text()
