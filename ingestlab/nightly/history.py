@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import math
 import sqlite3
-import statistics
 from pathlib import Path
 
 from ingestlab import compare, paths
@@ -96,7 +95,8 @@ def regressions(db, study: str, night: str, figures: dict[str, float], margin: f
     for task, past in previous(db, study, night, setup).items():
         if task.startswith(HEADLINE):  # a ratio between tasks: drawn as a trend, not judged
             continue
-        centre = math.exp(statistics.fmean(stats.logs(past.values))) if stats.logs(past.values) else past.median
+        centre = stats.geometric_mean(past.values)
+        centre = past.median if math.isnan(centre) else centre  # no positive figure to take logs of
         row = {"study": study, "setup": setup, "task": task, "tonight": figures.get(task), "history": past, "centre": centre, "change": None,
                "margin": smallest, "p": None, "bound": None, "why": None, "regression": False, "missing": task not in figures}
         out.append(row)

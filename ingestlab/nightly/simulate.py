@@ -1,10 +1,10 @@
 """``ingestlab bench changepoints``: how often the nightly's change-point rule calls a change in a series with none, and
-how soon it finds a real step, by simulation (and the same of its drop rule, night by night: how often one task's
-figure is called a regression on a night with no change, and how often the first night of the step is) with this machine's noise: a calibration's own races, drawn again (their
-skew and their slow races kept), or log-normal noise at a σ (a calibration's, or given). No-change series are
-``nights`` nights of that noise; step series drop by ``step`` after ``nights`` nights and are judged ``after`` nights
-later (found: a change point within two nights of the step, in its direction). Each rate carries its exact 95 %
-interval."""
+how soon it finds a real step, by simulation with this machine's noise; and the same of its drop rule, night by night
+(how often one task's figure is called a regression on a night with no change, and how often the step's first night
+is). The noise: a calibration's own races, drawn again (their skew and their slow races kept), or log-normal noise at
+a σ (a calibration's, or given). No-change series are ``nights`` nights of that noise; step series drop by ``step``
+after ``nights`` nights and are judged ``after`` nights later (found: a change point within two nights of the step, in
+its direction). Each rate carries its exact 95 % interval."""
 from __future__ import annotations
 
 import math

@@ -45,11 +45,6 @@ class Verdict:
     trend: str | None = None  # what the race order shows, in words
 
 
-def _geometric(values) -> float:
-    logs = stats.logs(values)
-    return math.exp(sum(logs) / len(logs)) if logs else float("nan")
-
-
 def side_trend(name: str, side: Side) -> str | None:
     """A side whose medians trend in race order (Mann–Kendall, 4 races or more), in words."""
     found = stats.mann_kendall(list(side.values))
@@ -94,7 +89,7 @@ def judge(tasks: dict[str, tuple[Side, Side]], floors: dict[str, Floor | None] |
     floors = floors or {}
     prepared, p_values = [], []
     for task, (base, cont) in tasks.items():
-        change = _geometric(cont.values) / _geometric(base.values) - 1
+        change = stats.geometric_mean(cont.values) / stats.geometric_mean(base.values) - 1
         notes = [t for t in (side_trend(names[0], base), side_trend(names[1], cont)) if t]
         across = drift_across(base, cont)
         row = {"task": task, "base": base, "cont": cont, "change": change, "trend": "; ".join(notes + ([across] if across else [])) or None,

@@ -20,6 +20,12 @@ def logs(values) -> list[float]:
     return [math.log(v) for v in values if v and v > 0]
 
 
+def geometric_mean(values) -> float:
+    """exp of the mean log of the positive ``values``; NaN when there is none."""
+    got = logs(values)
+    return math.exp(sum(got) / len(got)) if got else float("nan")
+
+
 @dataclass(frozen=True)
 class Welch:
     change: float  # exp(mean log contender − mean log baseline) − 1: the ratio of geometric means, less one
@@ -120,19 +126,25 @@ class AgainstHistory:
     df: int
 
 
+def _prediction(history) -> tuple[float, float, float, int] | None:
+    """Of ``history``'s log figures: their mean, their σ, the scale of one new log figure about the mean (σ × √(1 + 1/n))
+    and σ's degrees of freedom; None with fewer than 3 figures or no spread."""
+    past = logs(history)
+    if len(past) < 3 or statistics.stdev(past) <= 0:
+        return None
+    sigma = statistics.stdev(past)
+    return statistics.fmean(past), sigma, sigma * math.sqrt(1 + 1 / len(past)), len(past) - 1
+
+
 def below_history(value: float, history, level: float = ALPHA) -> AgainstHistory | None:
     """Is ``value`` lower than figures like ``history``'s (each one figure of the same setup, e.g. a night's) would be?
     Log figures, a t prediction with ``len(history) − 1`` degrees of freedom: under no change, a new figure falls below
     the bound with probability ``level`` exactly for normal log figures. None with fewer than 3 figures of history, a
     history with no spread, or a value that is not a positive figure."""
-    past = logs(history)
-    if len(past) < 3 or not value or value <= 0:
+    predicted = _prediction(history)
+    if predicted is None or not value or value <= 0:
         return None
-    mean, sigma = statistics.fmean(past), statistics.stdev(past)
-    if sigma <= 0:
-        return None
-    df = len(past) - 1
-    scale = sigma * math.sqrt(1 + 1 / len(past))
+    mean, sigma, scale, df = predicted
     t = (math.log(value) - mean) / scale
     return AgainstHistory(math.expm1(math.log(value) - mean), math.expm1(stats.t.ppf(level, df) * scale), float(stats.t.cdf(t, df)),
                           sigma, df)
@@ -141,11 +153,11 @@ def below_history(value: float, history, level: float = ALPHA) -> AgainstHistory
 def history_band(history, level: float = ALPHA) -> tuple[float, float] | None:
     """The figures a new one of ``history``'s setup falls between with probability ``1 − 2 × level`` (the band whose lower
     edge is :func:`below_history`'s bound); None where that test gives none."""
-    past = logs(history)
-    if len(past) < 3 or statistics.stdev(past) <= 0:
+    predicted = _prediction(history)
+    if predicted is None:
         return None
-    mean, df = statistics.fmean(past), len(past) - 1
-    half = -stats.t.ppf(level, df) * statistics.stdev(past) * math.sqrt(1 + 1 / len(past))
+    mean, _, scale, df = predicted
+    half = -stats.t.ppf(level, df) * scale
     return math.exp(mean - half), math.exp(mean + half)
 
 
