@@ -9,6 +9,10 @@ false-alarm rate and its detection of an exact 5 % and 10 % change, with 1 and 3
 comparisons, each rate with its exact 95 % interval; and how many races a side each change needs. The result is a
 calibration file (``results/calibration/<stamp>/results.json``) that ``compare`` reads for its noise floor and its
 footnote, and a ledger entry.
+
+With ``floor_of`` (an earlier calibration of the same setup here), comparisons of fewer than 3 races a side are judged
+against that calibration's races instead of the pool's own, as ``compare`` judges races raced after the newest
+calibration: the rates out of sample, across node processes and sessions.
 """
 from __future__ import annotations
 
@@ -109,7 +113,7 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
     return kept, warmups
 
 
-def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup=15) -> str:
+def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup=15, floor_of=None) -> str:
     """The command line that runs this calibration again (every setting given, the defaults included; with no race
     run, only what chooses the races judged)."""
     words = ["ingestlab", "calibrate", "--races", str(races)]
@@ -120,17 +124,44 @@ def _command(races, setup, agree, tolerance, processes, target_hosts, version, p
         words += ["--target-hosts", target_hosts] if target_hosts else ["--node-processes", str(processes)]
         words += ["--version", version] if version else []
     words += [w for s in pool_from or [] for w in ("--pool", s)]
+    words += ["--floor-of", floor_of] if floor_of else []
     return shlex.join(words)
+
+
+def earlier_floor(stamp: str, setup: dict, version: str | None) -> dict:
+    """The calibration ``stamp`` whose races judge this one's small comparisons: of the same track, challenge and task,
+    on this machine (and ``version``, where known); else one line naming what differs."""
+    from ingestlab.verdicts import noise
+
+    path = calibration_dir() / stamp / "results.json"
+    if not path.is_file():
+        raise IngestlabError(f"--floor-of {stamp}: no calibration file {path}")
+    data = noise.read(path)
+    why = noise._same_machine(data["machine"], machine.describe()) or next(
+        (f"it calibrated {key} {data.get(key)}, this one {setup[key]}" for key in ("track", "challenge", "task")
+         if data.get(key) != setup[key]), None) or (
+        f"it was measured on Elasticsearch {data['versions'].get('version')}, this one on {version}"
+        if version and data["versions"].get("version") != version else None)
+    if why:
+        raise IngestlabError(f"--floor-of {stamp}: not the same setup here: {why}")
+    if len(data.get("medians") or ()) < 3:
+        raise IngestlabError(f"--floor-of {stamp}: it kept {len(data.get('medians') or ())} races of {setup['task']}, at least 3 are needed")
+    return data
 
 
 def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
         setup: dict | None = None, processes: int = 2, target_hosts: str | None = None, pool_from: list[str] | None = None,
-        log=print) -> dict:
+        floor_of: str | None = None, log=print) -> dict:
     """``target_hosts``: calibrate that cluster (one process: the pack cannot restart it) instead of one it provisions.
-    ``pool_from``: earlier calibrations' stamps whose kept races join this one's pool (see :func:`pooled`)."""
+    ``pool_from``: earlier calibrations' stamps whose kept races join this one's pool (see :func:`pooled`).
+    ``floor_of``: an earlier calibration's stamp whose races judge the comparisons of fewer than 3 a side."""
+    from ingestlab.cluster.versions import DEFAULT_VERSION
     from ingestlab.report import writer
 
     setup = setup or DEFAULT
+    if floor_of and floor_of in (pool_from or []):
+        raise IngestlabError(f"--floor-of {floor_of} and --pool {floor_of}: a floor judges races it did not race, not its own")
+    floor = earlier_floor(floor_of, setup, None if target_hosts or not races else (version or DEFAULT_VERSION)) if floor_of else None
     stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
     pool, warmups = pooled(pool_from or [], setup)
     earlier = len(pool)
@@ -157,8 +188,8 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
                 rate = _figure(race, setup["task"])
                 log(f"[ingestlab] calibration race {len(pool) - earlier}/{races}: "
                     + (f"{rate:,.0f} docs/s" if rate is not None else "no throughput (missing)"))
-    data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started)
-    data["command"] = _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup)
+    data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started, floor)
+    data["command"] = _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup, floor_of)
     if pool_from:
         data["conditions"] += (f"; {earlier} of the races kept by calibration(s) {', '.join(pool_from)} (same setup, "
                                + ("earlier node processes)" if races else "their node processes)"))
@@ -170,8 +201,9 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
     return data
 
 
-def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement: str, seconds: float) -> dict:
-    """The calibration file's content from the kept races (in race order)."""
+def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement: str, seconds: float, floor: dict | None = None) -> dict:
+    """The calibration file's content from the kept races (in race order); ``floor``: the earlier calibration whose
+    races judge the comparisons of fewer than 3 a side (else each comparison's floor is the pool's other races)."""
     per_task: dict[str, list[float]] = {}
     for race in sorted(pool, key=lambda r: str(r.get("race-timestamp", ""))):
         for task, value in compare.task_figures(race).items():
@@ -180,11 +212,18 @@ def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement:
     spread = calibration.sigma(main)
     need = calibration.races_a_side(spread, len(main)) if spread else {}
     first = pool[0] if pool else {}
+    version = (first.get("cluster") or {}).get("distribution-version")
+    if floor and version and floor["versions"].get("version") != version:
+        raise IngestlabError(f"--floor-of {floor['stamp']}: measured on Elasticsearch {floor['versions'].get('version')}, these races on "
+                             f"{version}; `ingestlab calibrate --races 0 --pool {stamp}` judges them against their own races")
+    judged = (f"; comparisons of 1 and 2 races a side judged against the {len(floor['medians'])} races of calibration {floor['stamp']} "
+              "(out of sample), not the pool's own") if floor else ""
     return {"format": 2, "stamp": stamp, "track": setup["track"], "challenge": setup["challenge"], "task": setup["task"],
             "command": "",  # the caller's: the command line that runs the calibration again
-            "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}",
+            "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}{judged}",
             "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
-            "rates": calibration.rates(main, calibration.sizes(need, len(main))), "races_a_side": need,
+            "rates": calibration.rates(main, calibration.sizes(need, len(main)), floor=floor["medians"] if floor else None),
+            "races_a_side": need, **({"floor_of": floor["stamp"]} if floor else {}),
             "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": (first.get("cluster") or {}).get("distribution-version"),
                                                         "rally": first.get("rally-version")},
             "medians": main, "warmups": warmups, "race_ids": [r.get("race-id") for r in pool], "seconds": seconds}

@@ -155,15 +155,15 @@ def cmd_calibrate(args) -> int:
     if args.dose:
         from ingestlab.bench import dose
 
-        if args.target_hosts or args.pool:
+        if args.target_hosts or args.pool or args.floor_of:
             raise IngestlabError("--dose sets the CPU quota of a node the pack provisions and races it anew: "
-                                 "not with --target-hosts or --pool")
+                                 "not with --target-hosts, --pool or --floor-of")
         dose.run(races=args.races, doses=_doses(args.dose), setup=setup, agree=args.agree, tolerance=args.tolerance / 100.0,
                  most_warmup=args.most_warm_up, version=args.version, processes=args.node_processes)
         return 0
     calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, most_warmup=args.most_warm_up,
                   version=args.version, setup=setup,
-                  processes=args.node_processes, target_hosts=args.target_hosts, pool_from=args.pool)
+                  processes=args.node_processes, target_hosts=args.target_hosts, pool_from=args.pool, floor_of=args.floor_of)
     return 0
 
 
@@ -220,6 +220,9 @@ def add(sub) -> None:
     cal.add_argument("--pool", action="append", metavar="STAMP", help="repeatable: the kept races of an earlier calibration of the "
                                                                       "same setup here join this one's (one that was interrupted, or "
                                                                       "to reach more disjoint comparisons)")
+    cal.add_argument("--floor-of", metavar="STAMP", help="judge the comparisons of 1 and 2 races a side against the races of this "
+                                                           "earlier calibration of the same setup here, as compare judges later "
+                                                           "races (the rates out of sample), not the pool's own")
     cal.add_argument("--dose", metavar="SHARE[,SHARE]", help="a real change of known cause as well: the node in a CPU group of its "
                                                             "own, raced at its whole core and at each share of it (e.g. 0.9), in "
                                                             "random blocks; --races counts them all")

@@ -6,7 +6,9 @@
   (shuffled once, seeded) is cut into comparisons of ``n`` against ``n`` races. Each A/A comparison is judged as
   ``compare`` judges (with fewer than 3 a side, against a floor measured on the races outside that comparison: their
   differences, as ``compare`` reads a calibration's);
-  a false alarm is one called faster or slower. The same comparisons with the contender's figures scaled by exactly
+  a false alarm is one called faster or slower. Given another calibration's races (``floor``), comparisons of fewer than 3
+  a side are judged against them instead, as ``compare`` judges later races against the newest calibration: out of
+  sample. The same comparisons with the contender's figures scaled by exactly
   0.95 and 0.90 (real noise, an exact effect) measure detection: called slower. Every rate has its exact interval.
 - How many races a side find a 5 % and a 10 % change with ≥ 90 % power at ≤ 5 % false alarms, from σ.
 """
@@ -39,20 +41,21 @@ def _call(base: list[float], cont: list[float], floor: Floor | None) -> str:
     return judge.judge({"task": (judge.Side(tuple(base)), judge.Side(tuple(cont)))}, {"task": floor})[0].call
 
 
-def rates(values: list[float], sizes=(1, 3), seed: int = 1) -> dict:
+def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: list[float] | None = None) -> dict:
     """For each size: [k, n] of false alarms and of detections of each effect (keys ``false_alarms``, ``detect_5``,
-    ``detect_10``), over disjoint comparisons of the pool's race medians ``values`` (in race order)."""
+    ``detect_10``), over disjoint comparisons of the pool's race medians ``values`` (in race order); with fewer than 3
+    a side against the race medians ``floor`` (an earlier calibration's) where given, else the pool's other races."""
     out = {}
     for size in sizes:
         counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
         for a, b in splits(len(values), size, seed):
-            floor = _floor([values[i] for i in range(len(values)) if i not in a and i not in b], size)
+            floor_ = _floor(floor if floor is not None else [values[i] for i in range(len(values)) if i not in a and i not in b], size)
             base, cont = [values[i] for i in a], [values[i] for i in b]
-            counts["false_alarms"][0] += _call(base, cont, floor) in ("faster", "slower")
+            counts["false_alarms"][0] += _call(base, cont, floor_) in ("faster", "slower")
             counts["false_alarms"][1] += 1
             for effect in EFFECTS:
                 key = f"detect_{round(effect * 100)}"
-                counts[key][0] += _call(base, [v * (1 - effect) for v in cont], floor) == "slower"
+                counts[key][0] += _call(base, [v * (1 - effect) for v in cont], floor_) == "slower"
                 counts[key][1] += 1
         out[str(size)] = counts
     return out

@@ -7,6 +7,7 @@ import pytest
 from ingestlab.bench import calibrate
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_paths
+from ingestlab.verdicts import calibration
 from tests.unit.report.test_compare import race as posts_race
 
 SETUP = {"track": "posts", "challenge": "bulk", "task": "bulk-1000", "params": {"bulk_size": 1000}}
@@ -72,3 +73,43 @@ def test_a_node_process_that_does_not_settle_names_how_to_judge_the_races_kept_b
     with pytest.raises(IngestlabError, match=r"did not settle.*The 2 races kept before it are stored: `ingestlab calibrate --races 0 "
                                              r"--track posts --challenge bulk --task bulk-1000 --pool \S+` judges them"):
         calibrate.run(races=4, agree=3, tolerance=0.05, most_warmup=4, setup=SETUP, processes=2, log=lambda *_: None)
+
+
+def _floor_file(results, stamp, medians, task="bulk-1000"):
+    from ingestlab import machine
+
+    f = results / "calibration" / stamp / "results.json"
+    f.parent.mkdir(parents=True)
+    f.write_text(json.dumps({"format": 2, "stamp": stamp, "track": "posts", "challenge": "bulk", "task": task,
+                             "tasks": {task: {"sigma": 0.01, "races": len(medians)}}, "machine": machine.describe(),
+                             "versions": {"engine": "elasticsearch", "version": "7.17.29"}, "medians": medians}))
+
+
+def test_floor_of_judges_the_small_comparisons_against_an_earlier_calibrations_races(tmp_path, monkeypatch):
+    for n, kind in enumerate(["warm-up"] + ["kept"] * 12):
+        _store(tmp_path, n, kind, "S1", n, scale=1 + (n % 3) / 20)  # spread 10 %: its own races call no pair
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setenv("INGESTLAB_LEDGER", "off")
+    stored = calibrate.pooled
+    monkeypatch.setattr(calibrate, "pooled", lambda stamps, setup: stored(stamps, setup, tmp_path))
+    _floor_file(tmp_path / "results", "F", [1000 * (1 + i / 10000) for i in range(40)])  # an earlier session 0.4 % apart at most
+    own = calibrate.run(races=0, setup=SETUP, pool_from=["S1"], log=lambda *_: None)
+    assert own["rates"]["1"]["false_alarms"][0] == 0
+    data = calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of="F", log=lambda *_: None)
+    m = data["medians"]
+    differ = sum(m[a[0]] != m[b[0]] for a, b in calibration.splits(12, 1))
+    assert differ and data["rates"]["1"]["false_alarms"] == [differ, 6]  # judged against F: every pair that differs is called
+    assert data["rates"]["3"] == own["rates"]["3"]  # 3 a side: Welch, no floor
+    assert data["floor_of"] == "F" and "against the 40 races of calibration F (out of sample)" in data["conditions"]
+    assert data["command"].endswith("--pool S1 --floor-of F")
+
+
+def test_floor_of_another_setup_or_of_the_pool_itself_is_refused_in_one_line(tmp_path, monkeypatch):
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
+    _floor_file(tmp_path / "results", "F", [1000.0, 1010.0, 990.0], task="bulk-50")
+    with pytest.raises(IngestlabError, match="--floor-of F: not the same setup here: it calibrated task bulk-50, this one bulk-1000"):
+        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of="F", log=lambda *_: None)
+    with pytest.raises(IngestlabError, match="--floor-of G: no calibration file"):
+        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of="G", log=lambda *_: None)
+    with pytest.raises(IngestlabError, match="--floor-of S1 and --pool S1: a floor judges races it did not race"):
+        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of="S1", log=lambda *_: None)
