@@ -136,12 +136,9 @@ def earlier_floor(stamp: str, setup: dict, version: str | None) -> dict:
     path = calibration_dir() / stamp / "results.json"
     if not path.is_file():
         raise IngestlabError(f"--floor-of {stamp}: no calibration file {path}")
-    data = noise.read(path)
-    why = noise._same_machine(data["machine"], machine.describe()) or next(
-        (f"it calibrated {key} {data.get(key)}, this one {setup[key]}" for key in ("track", "challenge", "task")
-         if data.get(key) != setup[key]), None) or (
-        f"it was measured on Elasticsearch {data['versions'].get('version')}, this one on {version}"
-        if version and data["versions"].get("version") != version else None)
+    data, _ = noise.find(setup["track"], None, version, path)  # refuses another machine, track or version in one line
+    why = next((f"it calibrated {key} {data.get(key)}, this one {setup[key]}" for key in ("challenge", "task")
+                if data.get(key) != setup[key]), None)
     if why:
         raise IngestlabError(f"--floor-of {stamp}: not the same setup here: {why}")
     if len(data.get("medians") or ()) < 3:
@@ -224,7 +221,7 @@ def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement:
             "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
             "rates": calibration.rates(main, calibration.sizes(need, len(main)), floor=floor["medians"] if floor else None),
             "races_a_side": need, **({"floor_of": floor["stamp"]} if floor else {}),
-            "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": (first.get("cluster") or {}).get("distribution-version"),
+            "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": version,
                                                         "rally": first.get("rally-version")},
             "medians": main, "warmups": warmups, "race_ids": [r.get("race-id") for r in pool], "seconds": seconds}
 

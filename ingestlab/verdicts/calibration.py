@@ -48,8 +48,9 @@ def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: list[float] |
     out = {}
     for size in sizes:
         counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
+        given = _floor(floor, size) if floor is not None else None
         for a, b in splits(len(values), size, seed):
-            floor_ = _floor(floor if floor is not None else [values[i] for i in range(len(values)) if i not in a and i not in b], size)
+            floor_ = given if floor is not None else _floor([values[i] for i in range(len(values)) if i not in a and i not in b], size)
             base, cont = [values[i] for i in a], [values[i] for i in b]
             counts["false_alarms"][0] += _call(base, cont, floor_) in ("faster", "slower")
             counts["false_alarms"][1] += 1
