@@ -130,9 +130,9 @@ def _prediction(history) -> tuple[float, float, float, int] | None:
     """Of ``history``'s log figures: their mean, their σ, the scale of one new log figure about the mean (σ × √(1 + 1/n))
     and σ's degrees of freedom; None with fewer than 3 figures or no spread."""
     past = logs(history)
-    if len(past) < 3 or statistics.stdev(past) <= 0:
+    sigma = statistics.stdev(past) if len(past) >= 3 else 0.0
+    if sigma <= 0:
         return None
-    sigma = statistics.stdev(past)
     return statistics.fmean(past), sigma, sigma * math.sqrt(1 + 1 / len(past)), len(past) - 1
 
 
