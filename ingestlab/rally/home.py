@@ -3,6 +3,7 @@ keeps what a race leaves: race.json, the pack's runner stats beside it, and Rall
 from __future__ import annotations
 
 import os
+import re
 from pathlib import Path
 
 from ingestlab import paths
@@ -88,6 +89,34 @@ def corpus_dirs(track: Path, corpus: str, home: Path | None = None) -> list[str]
 
 def rally_log(home: Path | None = None) -> Path:
     return (home or paths.rally_home()) / ".rally" / "logs" / "rally.log"
+
+
+def log_size(home: Path | None = None) -> int:
+    """Where Rally's log ends now: a failed race's errors are read from there on."""
+    try:
+        return rally_log(home).stat().st_size
+    except OSError:
+        return 0
+
+
+EXCEPTION_LINE = re.compile(r"^[A-Za-z_]\w*(?:\.\w+)+: \S")  # "thespian.actors.InvalidActorAddress: ActorAddr-..."
+
+
+def errors_logged(since: int, home: Path | None = None, most: int = 4) -> list[str]:
+    """The exceptions Rally's log gained after offset ``since`` (a failed race's cause is the first), each once and
+    at most ``most``. Another Rally on the same home logs into the same file, so these are what was logged while the
+    race ran, not only its own."""
+    try:
+        with open(rally_log(home), "rb") as log:
+            log.seek(since)
+            text = log.read().decode("utf-8", "replace")
+    except OSError:
+        return []
+    found = []
+    for line in text.splitlines():
+        if EXCEPTION_LINE.match(line) and line not in found:
+            found.append(line[:400])
+    return found[:most]
 
 
 def footprint_file(race_id: str, home: Path | None = None) -> Path:

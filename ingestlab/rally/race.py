@@ -42,6 +42,7 @@ class Outcome:
     seconds: float | None = None  # wall clock of the esrally process
     rally_memory: dict | None = None  # peak RSS of Rally's processes (see footprint.ProcessPeaks)
     load_side: dict | None = None  # which side was at its CPU limit (see load_side.LoadSide)
+    errors: tuple[str, ...] = ()  # the exceptions Rally's log gained while a failed race ran
 
 
 def environment(race_id: str, home: Path, actor_port: int, progress: Path) -> dict:
@@ -71,6 +72,7 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
         env = environment(race_id, home, port, Path(tmp) / "progress.jsonl")
         driver_stats = DriverStats(drivers) if drivers is not None else None
         watch = DriverWatch(drivers) if drivers is not None else None
+        log_start = rally_home.log_size(home)
         with open(Path(tmp) / "output.txt", "w+") as captured, Progress(Path(tmp) / "progress.jsonl", log) as progress:
             started, started_at = time.monotonic(), time.time()
             proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
@@ -97,7 +99,8 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
             rally_home.latency_file(race_id, home).write_text(json.dumps(latency))
     if stopped_because:
         rally_home.race_json(race_id, home).unlink(missing_ok=True)  # a race the pack stopped is not a result
-    return Outcome(race_id, returncode, stopped_because, output, seconds, peaks.summary(), load_side.summary(spans))
+    errors = tuple(rally_home.errors_logged(log_start, home)) if returncode != 0 else ()
+    return Outcome(race_id, returncode, stopped_because, output, seconds, peaks.summary(), load_side.summary(spans), errors)
 
 
 def task_spans(events: list[dict], started_at: float) -> dict[str, tuple[float, float]]:
@@ -142,8 +145,10 @@ def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream:
     if outcome.stopped_because:
         raise IngestlabError(f"{outcome.stopped_because}. Rally's log: {rally_home.rally_log(home)}")
     if outcome.returncode != 0 or not race_file.is_file():
+        logged = "".join(f"\n  {line}" for line in outcome.errors)
         raise RaceFailed(f"the race failed (exit {outcome.returncode}); Rally's log: {rally_home.rally_log(home)}"
-                             + (f"\n{outcome.output[-3000:]}" if outcome.output else ""))
+                         + (f"; it logged meanwhile:{logged}" if logged else "")
+                         + (f"\n{outcome.output[-3000:]}" if outcome.output else ""))
     race = json.loads(race_file.read_text())
     footprint = {"seconds": outcome.seconds, "rally_memory": outcome.rally_memory, "load_side": outcome.load_side,
                  "indices_bytes": indices_bytes(request.target_hosts, request.client_options) if request.target_hosts else None}
