@@ -10,9 +10,10 @@ comparisons, each rate with its exact 95 % interval; and how many races a side e
 calibration file (``results/calibration/<stamp>/results.json``) that ``compare`` reads for its noise floor and its
 footnote, and a ledger entry.
 
-With ``floor_of`` (an earlier calibration of the same setup here), comparisons of fewer than 3 races a side are judged
-against that calibration's races instead of the pool's own, as ``compare`` judges races raced after the newest
-calibration: the rates out of sample, across node processes and sessions.
+With ``floor_of`` (earlier calibrations of the same setup here), comparisons of fewer than 3 races a side are judged
+against their races instead of the pool's own, as ``compare`` judges races raced after them (with two or more, the
+floor spanning their sessions: :func:`ingestlab.verdicts.noise.floor_across`): the rates out of sample, across node
+processes and sessions.
 """
 from __future__ import annotations
 
@@ -113,7 +114,7 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
     return kept, warmups
 
 
-def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup=15, floor_of=None) -> str:
+def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup=15, floor_of=()) -> str:
     """The command line that runs this calibration again (every setting given, the defaults included; with no race
     run, only what chooses the races judged)."""
     words = ["ingestlab", "calibrate", "--races", str(races)]
@@ -124,7 +125,7 @@ def _command(races, setup, agree, tolerance, processes, target_hosts, version, p
         words += ["--target-hosts", target_hosts] if target_hosts else ["--node-processes", str(processes)]
         words += ["--version", version] if version else []
     words += [w for s in pool_from or [] for w in ("--pool", s)]
-    words += ["--floor-of", floor_of] if floor_of else []
+    words += [w for s in floor_of or () for w in ("--floor-of", s)]
     return shlex.join(words)
 
 
@@ -141,24 +142,31 @@ def earlier_floor(stamp: str, setup: dict, version: str | None) -> dict:
                 if data.get(key) != setup[key]), None)
     if why:
         raise IngestlabError(f"--floor-of {stamp}: not the same setup here: {why}")
-    if len(data.get("medians") or ()) < 3:
-        raise IngestlabError(f"--floor-of {stamp}: it kept {len(data.get('medians') or ())} races of {setup['task']}, at least 3 are needed")
+    own = noise.own_medians(data)
+    if len(own) < 3:
+        raise IngestlabError(f"--floor-of {stamp}: it raced {len(own)} races of {setup['task']} of its own"
+                             + (" (it judged earlier calibrations' races again: give theirs)" if data.get("pooled") else "")
+                             + ", at least 3 are needed")
     return data
 
 
 def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
         setup: dict | None = None, processes: int = 2, target_hosts: str | None = None, pool_from: list[str] | None = None,
-        floor_of: str | None = None, log=print) -> dict:
+        floor_of: list[str] | None = None, log=print) -> dict:
     """``target_hosts``: calibrate that cluster (one process: the pack cannot restart it) instead of one it provisions.
     ``pool_from``: earlier calibrations' stamps whose kept races join this one's pool (see :func:`pooled`).
-    ``floor_of``: an earlier calibration's stamp whose races judge the comparisons of fewer than 3 a side."""
+    ``floor_of``: earlier calibrations' stamps whose races judge the comparisons of fewer than 3 a side: one session's
+    own floor, or with two or more the floor spanning them (:func:`ingestlab.verdicts.noise.floor_across`), as
+    ``compare`` judges races raced after them."""
     from ingestlab.cluster.versions import DEFAULT_VERSION
     from ingestlab.report import writer
 
     setup = setup or DEFAULT
-    if floor_of and floor_of in (pool_from or []):
-        raise IngestlabError(f"--floor-of {floor_of} and --pool {floor_of}: a floor judges races it did not race, not its own")
-    floor = earlier_floor(floor_of, setup, None if target_hosts or not races else (version or DEFAULT_VERSION)) if floor_of else None
+    floor_of = list(dict.fromkeys(floor_of or []))
+    for stamp_ in floor_of:
+        if stamp_ in (pool_from or []):
+            raise IngestlabError(f"--floor-of {stamp_} and --pool {stamp_}: a floor judges races it did not race, not its own")
+    floor = [earlier_floor(s, setup, None if target_hosts or not races else (version or DEFAULT_VERSION)) for s in floor_of]
     stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
     pool, warmups = pooled(pool_from or [], setup)
     earlier = len(pool)
@@ -198,9 +206,11 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
     return data
 
 
-def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement: str, seconds: float, floor: dict | None = None) -> dict:
-    """The calibration file's content from the kept races (in race order); ``floor``: the earlier calibration whose
+def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement: str, seconds: float, floor: list[dict] | None = None) -> dict:
+    """The calibration file's content from the kept races (in race order); ``floor``: the earlier calibrations whose
     races judge the comparisons of fewer than 3 a side (else each comparison's floor is the pool's other races)."""
+    from ingestlab.verdicts import noise
+
     per_task: dict[str, list[float]] = {}
     for race in sorted(pool, key=lambda r: str(r.get("race-timestamp", ""))):
         for task, value in compare.task_figures(race).items():
@@ -210,17 +220,19 @@ def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement:
     need = calibration.races_a_side(spread, len(main)) if spread else {}
     first = pool[0] if pool else {}
     version = (first.get("cluster") or {}).get("distribution-version")
-    if floor and version and floor["versions"].get("version") != version:
-        raise IngestlabError(f"--floor-of {floor['stamp']}: measured on Elasticsearch {floor['versions'].get('version')}, these races on "
-                             f"{version}; `ingestlab calibrate --races 0 --pool {stamp}` judges them against their own races")
-    judged = (f"; comparisons of 1 and 2 races a side judged against the {len(floor['medians'])} races of calibration {floor['stamp']} "
-              "(out of sample), not the pool's own") if floor else ""
+    for earlier in floor or ():
+        if version and earlier["versions"].get("version") != version:
+            raise IngestlabError(f"--floor-of {earlier['stamp']}: measured on Elasticsearch {earlier['versions'].get('version')}, these "
+                                 f"races on {version}; `ingestlab calibrate --races 0 --pool {stamp}` judges them against their own races")
+    given = noise.floor_across(sorted(floor, key=lambda d: d["stamp"], reverse=True), setup["task"], "this machine") if floor else None
+    judged = (f"; comparisons of 1 and 2 races a side judged against the noise floor of {given.source}, σ {given.sigma:.1%} "
+              f"(out of sample), not the pool's own") if given else ""
     return {"format": 2, "stamp": stamp, "track": setup["track"], "challenge": setup["challenge"], "task": setup["task"],
             "command": "",  # the caller's: the command line that runs the calibration again
             "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}{judged}",
             "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
-            "rates": calibration.rates(main, calibration.sizes(need, len(main)), floor=floor["medians"] if floor else None),
-            "races_a_side": need, **({"floor_of": floor["stamp"]} if floor else {}),
+            "rates": calibration.rates(main, calibration.sizes(need, len(main)), floor=given),
+            "races_a_side": need, **({"floor_of": [d["stamp"] for d in floor], "floor_sigma": given.sigma} if given else {}),
             "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": version,
                                                         "rally": first.get("rally-version")},
             "medians": main, "warmups": warmups, "race_ids": [r.get("race-id") for r in pool], "seconds": seconds}

@@ -72,7 +72,8 @@ def cmd_compare(args) -> int:
     notes += left
     notes += _driver_bound_notes([(name, baseline), *contenders])
     base = compare.aggregate(baseline)
-    floors = {task: noise.floor_of(calibration, task, "this machine") for task in base} if calibration else {}
+    floors = _floors(calibration, args.calibration, first.get("track"), first.get("challenge"),
+                     (first.get("cluster") or {}).get("distribution-version"), base)
     text = compare.render(args.format, f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", base,
                           [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders], margin,
                           notes + (["test-mode races only: one sample per task, not a measurement"] if args.test_mode else []),
@@ -83,6 +84,17 @@ def cmd_compare(args) -> int:
     else:
         print(text)
     return 0
+
+
+def _floors(newest: dict | None, given: str | None, track, challenge, version, tasks) -> dict:
+    """Each task's noise floor for sides of one or two races: the calibration file given, else the floor spanning every
+    calibration session of the setup here (:func:`ingestlab.verdicts.noise.floor_across`)."""
+    from ingestlab.verdicts import noise
+
+    if newest is None:
+        return {}
+    found = [newest] if given else noise.sessions(track, challenge, version)[0]
+    return {task: noise.floor_across(found, task, "this machine") for task in tasks}
 
 
 def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
@@ -118,7 +130,8 @@ def cmd_ab(args) -> int:
                                  args.tolerance / 100.0 if args.tolerance else None)
     sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
     base_agg = compare.aggregate(sides[0])
-    floors = {t: noise.floor_of(found, t, "this machine") for t in base_agg} if found else {}
+    floors = _floors(found, args.calibration, study.track.name, challenge,
+                     base.cluster.get("version") or None, base_agg)
     print(compare.render("markdown", f"{args.baseline} (tag ab:{stamp}-baseline, {len(sides[0])} races)", base_agg,
                          [(f"{args.contender} (tag ab:{stamp}-contender, {len(sides[1])} races)", compare.aggregate(sides[1]))],
                          notes=notes + [f"races in random pairs, seed {args.seed}; warm-up races (tag ab:{stamp}-warm-up) left out"],
@@ -220,9 +233,10 @@ def add(sub) -> None:
     cal.add_argument("--pool", action="append", metavar="STAMP", help="repeatable: the kept races of an earlier calibration of the "
                                                                       "same setup here join this one's (one that was interrupted, or "
                                                                       "to reach more disjoint comparisons)")
-    cal.add_argument("--floor-of", metavar="STAMP", help="judge the comparisons of 1 and 2 races a side against the races of this "
-                                                           "earlier calibration of the same setup here, as compare judges later "
-                                                           "races (the rates out of sample), not the pool's own")
+    cal.add_argument("--floor-of", action="append", metavar="STAMP",
+                     help="repeatable: judge the comparisons of 1 and 2 races a side against the races of these earlier "
+                          "calibrations of the same setup here, as compare judges later races (the rates out of sample), not "
+                          "the pool's own; two or more: the floor spanning their sessions, as compare's default")
     cal.add_argument("--dose", metavar="SHARE[,SHARE]", help="a real change of known cause as well: the node in a CPU group of its "
                                                             "own, raced at its whole core and at each share of it (e.g. 0.9), in "
                                                             "random blocks; --races counts them all")

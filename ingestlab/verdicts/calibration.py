@@ -41,14 +41,15 @@ def _call(base: list[float], cont: list[float], floor: Floor | None) -> str:
     return judge.judge({"task": (judge.Side(tuple(base)), judge.Side(tuple(cont)))}, {"task": floor})[0].call
 
 
-def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: list[float] | None = None) -> dict:
+def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: Floor | None = None) -> dict:
     """For each size: [k, n] of false alarms and of detections of each effect (keys ``false_alarms``, ``detect_5``,
     ``detect_10``), over disjoint comparisons of the pool's race medians ``values`` (in race order); with fewer than 3
-    a side against the race medians ``floor`` (an earlier calibration's) where given, else the pool's other races."""
+    a side against ``floor`` (earlier calibrations' races: :func:`ingestlab.verdicts.noise.floor_across`) where given,
+    else the pool's other races."""
     out = {}
     for size in sizes:
         counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
-        given = _floor(floor, size) if floor is not None else None
+        given = floor if size < judge.MIN_RACES else None
         for a, b in splits(len(values), size, seed):
             floor_ = given if floor is not None else _floor([values[i] for i in range(len(values)) if i not in a and i not in b], size)
             base, cont = [values[i] for i in a], [values[i] for i in b]

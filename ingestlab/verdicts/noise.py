@@ -7,11 +7,15 @@ from __future__ import annotations
 
 import json
 import math
+import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
 
+import numpy as np
+
 from ingestlab import machine, paths
 from ingestlab.errors import IngestlabError
+from ingestlab.verdicts import stats
 
 
 def calibration_dir() -> Path:
@@ -72,7 +76,18 @@ def find(track: str | None, challenge: str | None, version: str | None, path: Pa
         if why:
             raise IngestlabError(f"calibration {path} does not hold for these races: {why}")
         return data, []
-    notes, found = [], None
+    found, notes = _matching(track, challenge, version, here, newest_only=True)
+    return (found[0] if found else None), notes
+
+
+def sessions(track: str | None, challenge: str | None, version: str | None, here: dict | None = None) -> tuple[list[dict], list[str]]:
+    """Every calibration of ``track`` (and ``challenge``) on this machine and ``version``, newest first (see
+    :func:`floor_across`), and a note for each one left out."""
+    return _matching(track, challenge, version, here or machine.describe(), newest_only=False)
+
+
+def _matching(track, challenge, version, here: dict, newest_only: bool) -> tuple[list[dict], list[str]]:
+    notes, found = [], []
     for f in sorted(calibration_dir().glob("*/results.json"), reverse=True) if calibration_dir().is_dir() else []:
         try:
             data = read(f)
@@ -85,6 +100,49 @@ def find(track: str | None, challenge: str | None, version: str | None, path: Pa
         if why:
             notes.append(f"calibration {data['stamp']} of {track} left out: {why}")
             continue
-        found = data
-        break
+        found.append(data)
+        if newest_only:
+            break
     return found, notes
+
+
+def own_medians(data: dict) -> list[float]:
+    """The race medians of the calibrated task that a calibration raced itself, without those it pooled from earlier
+    calibrations (theirs are older, so they come first): a calibration judged again with ``--races 0`` has none."""
+    return list(data.get("medians") or ())[(data.get("pooled") or {}).get("races", 0):]
+
+
+SESSION_LEVEL = 0.95  # a later session's σ stays within the spanning floor's with this probability
+
+
+def floor_across(datas: list[dict], task: str, where: str) -> Floor | None:
+    """The noise floor of ``task`` over several calibration sessions here (``datas``, newest first), for sides of one or
+    two races raced in a later session.
+
+    One session's floor holds for later races only as far as their session is as noisy as its own: σ changes from
+    session to session, and one race a side judged against the session before called too many identical pairs in a
+    noisier session (ledger: calibrations 2026-11-28T082439 and 2026-11-28T085645; docs/compare-and-nightly.md). So with two or more sessions the floor is each session's log race medians centred on their own mean and scaled to
+    the σ a new session stays within with probability 0.95 (:func:`stats.session_bound`): wide while few sessions say
+    how noise changes, narrower as more do. With one session: that session's floor (:func:`floor_of`)."""
+    counted = []
+    for data in datas:
+        if task == data.get("task"):
+            own = [math.log(v) for v in own_medians(data) if v and v > 0]
+            if len(own) >= 3:
+                counted.append((data, statistics.stdev(own), len(own), own))
+        elif task in data["tasks"] and not data.get("pooled"):
+            got = data["tasks"][task]
+            counted.append((data, got["sigma"], got["races"], None))
+    counted = [c for c in counted if c[1] > 0]
+    if len(counted) < 2:
+        return floor_of(counted[0][0], task, where) if counted else (floor_of(datas[0], task, where) if datas else None)
+    bound = stats.session_bound([c[1] for c in counted], SESSION_LEVEL)
+    logs = (tuple(x * bound / sigma for _, sigma, _, own in counted for x in np.asarray(own) - np.mean(own))
+            if all(c[3] is not None for c in counted) else ())
+    races, newest = sum(c[2] for c in counted), counted[0][0]
+    spread = sorted(c[1] for c in counted)
+    source = (f"calibrations {', '.join(c[0]['stamp'] for c in counted)} ({where}: {len(counted)} sessions, {races} races of "
+              f"{newest['track']}/{task}, {newest['versions'].get('engine', 'elasticsearch')} {newest['versions'].get('version')}; "
+              f"σ {spread[0]:.1%} to {spread[-1]:.1%} from session to session, so widened to the σ a new session stays within "
+              f"at {SESSION_LEVEL:.0%})")
+    return Floor(bound, races - len(counted), source, newest.get("rates", {}), newest["stamp"], logs)

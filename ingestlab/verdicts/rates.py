@@ -26,4 +26,17 @@ def sentence(calibration: dict | None, per_side: int) -> str:
     for key, size in (("detect_10", "10 %"), ("detect_5", "5 %")):
         if key in got:
             parts.append(f"found a {size} change in {rate(*got[key])}")
-    return f"Measured by the {where}, with {per_side} race(s) a side: the default rule " + "; ".join(parts) + "."
+    return f"Measured by the {where}, with {per_side} race(s) a side: the default rule " + "; ".join(parts) + judged_against(calibration, per_side) + "."
+
+
+def judged_against(calibration: dict, per_side: int) -> str:
+    """What a calibration judged its comparisons of fewer than 3 races a side against: earlier sessions' races, as
+    ``compare`` judges races raced after them, or the same session's other races."""
+    if per_side >= 3:
+        return ""
+    earlier = calibration.get("floor_of")
+    if not earlier:
+        return ", each judged against the same session's other races (not as compare judges races of a later session)"
+    earlier = [earlier] if isinstance(earlier, str) else earlier
+    return (f", each judged against the races of calibration{'s' if len(earlier) > 1 else ''} {', '.join(earlier)}"
+            + (" (the floor spanning their sessions)" if len(earlier) > 1 else "") + ", as compare judges races raced after them")

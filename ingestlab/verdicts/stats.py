@@ -161,6 +161,17 @@ def history_band(history, level: float = ALPHA) -> tuple[float, float] | None:
     return math.exp(mean - half), math.exp(mean + half)
 
 
+def session_bound(sigmas, level: float = 1 - ALPHA) -> float | None:
+    """The σ a new session's identical races stay within with probability ``level``, from the σ of k ≥ 2 earlier
+    sessions (each σ of one session's log race medians): a one-sided t prediction on log σ with k − 1 degrees of
+    freedom, the sessions' own spread of σ taken as how noise changes from one session to the next. None for fewer
+    than 2 sessions: one cannot say how the next differs from it."""
+    got = logs(sigmas)
+    if len(got) < 2:
+        return None
+    return math.exp(statistics.fmean(got) + stats.t.ppf(level, len(got) - 1) * statistics.stdev(got) * math.sqrt(1 + 1 / len(got)))
+
+
 POOL_DRAWS = 200_000  # seeded draws of distinct races for sides of two races (one a side takes every pair)
 
 

@@ -75,14 +75,42 @@ def test_a_node_process_that_does_not_settle_names_how_to_judge_the_races_kept_b
         calibrate.run(races=4, agree=3, tolerance=0.05, most_warmup=4, setup=SETUP, processes=2, log=lambda *_: None)
 
 
-def _floor_file(results, stamp, medians, task="bulk-1000"):
+def _floor_file(results, stamp, medians, task="bulk-1000", **more):
     from ingestlab import machine
 
     f = results / "calibration" / stamp / "results.json"
     f.parent.mkdir(parents=True)
     f.write_text(json.dumps({"format": 2, "stamp": stamp, "track": "posts", "challenge": "bulk", "task": task,
-                             "tasks": {task: {"sigma": 0.01, "races": len(medians)}}, "machine": machine.describe(),
-                             "versions": {"engine": "elasticsearch", "version": "7.17.29"}, "medians": medians}))
+                             "tasks": {task: {"sigma": calibration.sigma(medians) or 0.01, "races": len(medians)}},
+                             "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": "7.17.29"},
+                             "medians": medians, **more}))
+
+
+def test_two_floors_judge_against_the_floor_spanning_their_sessions(tmp_path, monkeypatch):
+    from ingestlab.verdicts import stats
+
+    for n, kind in enumerate(["warm-up"] + ["kept"] * 12):
+        _store(tmp_path, n, kind, "S1", n, scale=1 + (n % 3) / 20)
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setenv("INGESTLAB_LEDGER", "off")
+    stored = calibrate.pooled
+    monkeypatch.setattr(calibrate, "pooled", lambda stamps, setup: stored(stamps, setup, tmp_path))
+    quiet, noisy = [1000 * (1 + (i % 5) / 100) for i in range(40)], [1000 * (1 + (i % 5) / 25) for i in range(40)]
+    _floor_file(tmp_path / "results", "F1", quiet)
+    _floor_file(tmp_path / "results", "F2", noisy)
+    data = calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of=["F1", "F2"], log=lambda *_: None)
+    assert data["floor_of"] == ["F1", "F2"] and data["command"].endswith("--floor-of F1 --floor-of F2")
+    assert data["floor_sigma"] == stats.session_bound([calibration.sigma(noisy), calibration.sigma(quiet)])
+    assert "calibrations F2, F1 (this machine: 2 sessions, 80 races" in data["conditions"]
+    assert data["rates"]["1"]["false_alarms"][0] == 0  # a floor that wide calls none of S1's pairs 10 % apart at most
+
+
+def test_a_calibration_that_raced_nothing_of_its_own_is_no_floor(tmp_path, monkeypatch):
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
+    _floor_file(tmp_path / "results", "J", [1000.0, 1010.0, 990.0, 1005.0], pooled={"stamps": ["F"], "races": 4})
+    with pytest.raises(IngestlabError, match=r"--floor-of J: it raced 0 races of bulk-1000 of its own \(it judged earlier "
+                                             r"calibrations' races again: give theirs\)"):
+        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of=["J"], log=lambda *_: None)
 
 
 def test_floor_of_judges_the_small_comparisons_against_an_earlier_calibrations_races(tmp_path, monkeypatch):
@@ -95,12 +123,12 @@ def test_floor_of_judges_the_small_comparisons_against_an_earlier_calibrations_r
     _floor_file(tmp_path / "results", "F", [1000 * (1 + i / 10000) for i in range(40)])  # an earlier session 0.4 % apart at most
     own = calibrate.run(races=0, setup=SETUP, pool_from=["S1"], log=lambda *_: None)
     assert own["rates"]["1"]["false_alarms"][0] == 0
-    data = calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of="F", log=lambda *_: None)
+    data = calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of=["F"], log=lambda *_: None)
     m = data["medians"]
     differ = sum(m[a[0]] != m[b[0]] for a, b in calibration.splits(12, 1))
     assert differ and data["rates"]["1"]["false_alarms"] == [differ, 6]  # judged against F: every pair that differs is called
     assert data["rates"]["3"] == own["rates"]["3"]  # 3 a side: Welch, no floor
-    assert data["floor_of"] == "F" and "against the 40 races of calibration F (out of sample)" in data["conditions"]
+    assert data["floor_of"] == ["F"] and "against the noise floor of calibration F (this machine: 40 races" in data["conditions"]
     assert data["command"].endswith("--pool S1 --floor-of F")
 
 
@@ -108,8 +136,8 @@ def test_floor_of_another_setup_or_of_the_pool_itself_is_refused_in_one_line(tmp
     monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
     _floor_file(tmp_path / "results", "F", [1000.0, 1010.0, 990.0], task="bulk-50")
     with pytest.raises(IngestlabError, match="--floor-of F: not the same setup here: it calibrated task bulk-50, this one bulk-1000"):
-        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of="F", log=lambda *_: None)
+        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of=["F"], log=lambda *_: None)
     with pytest.raises(IngestlabError, match="--floor-of G: no calibration file"):
-        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of="G", log=lambda *_: None)
+        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of=["G"], log=lambda *_: None)
     with pytest.raises(IngestlabError, match="--floor-of S1 and --pool S1: a floor judges races it did not race"):
-        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of="S1", log=lambda *_: None)
+        calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of=["F", "S1"], log=lambda *_: None)

@@ -4,6 +4,7 @@ import json
 import math
 from pathlib import Path
 
+import numpy as np
 import pytest
 
 from ingestlab import compare
@@ -175,6 +176,12 @@ def test_markdown_table_and_its_footnote_quote_the_calibration_row_of_the_compar
     three = compare.markdown("a", compare.aggregate([race(x) for x in (1, 1.01, 0.99)]),
                              [("b", compare.aggregate([race(x) for x in (0.9, 0.91, 0.89)]))], calibration=calibration)
     assert "with 3 race(s) a side: the default rule called 1/20" in three and "2/60" not in three
+    assert "each judged against the same session's other races (not as compare judges races of a later session)" in one
+    assert "judged against" not in three  # 3 a side: Welch on the comparison's own races
+    spanning = compare.markdown("a (1 race)", compare.aggregate([race()]), [("b (1 race)", compare.aggregate([race(0.9)]))],
+                                calibration={**calibration, "floor_of": ["2026-11-26T0400", "2026-11-25T0400"]})
+    assert ("each judged against the races of calibrations 2026-11-26T0400, 2026-11-25T0400 (the floor spanning their sessions), "
+            "as compare judges races raced after them") in spanning
     two = compare.markdown("a", compare.aggregate([race(1), race(1.01)]), [("b", compare.aggregate([race(0.9), race(0.91)]))],
                            calibration=calibration)
     assert "measured no comparison of 2 race(s) a side (it has 1, 3)" in two
@@ -267,3 +274,58 @@ def test_a_calibration_file_gives_its_races_to_the_floor_of_its_own_task_only():
             "tasks": {"bulk-1000": {"sigma": 0.1, "races": 3}, "bulk-100": {"sigma": 0.2, "races": 3}}}
     assert noise.floor_of(data, "bulk-1000", "here").logs == tuple(math.log(v) for v in (100.0, 110.0, 90.0))
     assert noise.floor_of(data, "bulk-100", "here").logs == ()
+
+
+def test_a_new_sessions_sigma_bound_widens_with_the_spread_between_sessions_and_narrows_with_more_of_them():
+    from scipy import stats as sps
+
+    from ingestlab.verdicts import stats
+
+    assert stats.session_bound([0.08]) is None  # one session cannot say how the next differs from it
+    assert stats.session_bound([0.08, 0.08, 0.08]) == pytest.approx(0.08)
+    three = stats.session_bound([0.089, 0.068, 0.081])
+    logs = [math.log(s) for s in (0.089, 0.068, 0.081)]
+    mean, sd = sum(logs) / 3, math.sqrt(sum((x - sum(logs) / 3) ** 2 for x in logs) / 2)
+    assert three == pytest.approx(math.exp(mean + sps.t.ppf(0.95, 2) * sd * math.sqrt(4 / 3)))
+    assert stats.session_bound([0.089, 0.068]) > three > stats.session_bound([0.089, 0.068, 0.081] * 3) > 0.089
+
+
+def _session(stamp, medians, task="bulk-1000", **more):
+    return {"stamp": stamp, "track": "posts", "task": task, "versions": {"engine": "elasticsearch", "version": "7.17.29"},
+            "medians": medians, "tasks": {task: {"sigma": float(np.std(np.log(medians), ddof=1)), "races": len(medians)}}, **more}
+
+
+def test_a_floor_spanning_sessions_centres_each_on_its_own_mean_and_scales_it_to_the_bound():
+    from ingestlab.verdicts import noise, stats
+
+    rng = np.random.default_rng(3)
+    quiet, noisy = list(1000 * np.exp(rng.normal(0, 0.05, 60))), list(3000 * np.exp(rng.normal(0, 0.09, 60)))
+    rejudged = _session("J", noisy, pooled={"stamps": ["B"], "races": 60})  # the same races judged again: not a session
+    floor = noise.floor_across([_session("B", noisy), rejudged, _session("A", quiet)], "bulk-1000", "here")
+    bound = stats.session_bound([np.std(np.log(noisy), ddof=1), np.std(np.log(quiet), ddof=1)])
+    assert floor.sigma == pytest.approx(bound) and floor.df == 118 and floor.stamp == "B"
+    assert len(floor.logs) == 120 and abs(np.mean(floor.logs)) < 1e-9  # 3000 and 1000 docs/s: the means' gap is not noise
+    assert np.std(floor.logs[:60], ddof=1) == pytest.approx(bound) and np.std(floor.logs[60:], ddof=1) == pytest.approx(bound)
+    assert "calibrations B, A (here: 2 sessions, 120 races of posts/bulk-1000" in floor.source
+    one = noise.floor_across([_session("A", quiet)], "bulk-1000", "here")
+    assert one == noise.floor_of(_session("A", quiet), "bulk-1000", "here")  # one session: its own floor
+
+
+def test_compare_judges_one_race_a_side_against_every_session_here_unless_given_a_file(tmp_path, monkeypatch):
+    from ingestlab import machine
+    from ingestlab.cli import verdict_cmd
+
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path))
+    rng = np.random.default_rng(4)
+    files = {}
+    for stamp, spread in (("2026-01-01T000000", 0.05), ("2026-01-02T000000", 0.09)):
+        data = {**_session(stamp, list(1000 * np.exp(rng.normal(0, spread, 40)))), "format": 2, "challenge": "bulk",
+                "machine": machine.describe()}
+        files[stamp] = tmp_path / "calibration" / stamp / "results.json"
+        files[stamp].parent.mkdir(parents=True)
+        files[stamp].write_text(json.dumps(data))
+    newest = json.loads(files["2026-01-02T000000"].read_text())
+    both = verdict_cmd._floors(newest, None, "posts", "bulk", "7.17.29", ["bulk-1000"])["bulk-1000"]
+    given = verdict_cmd._floors(newest, str(files["2026-01-02T000000"]), "posts", "bulk", "7.17.29", ["bulk-1000"])["bulk-1000"]
+    assert "2 sessions" in both.source and given.source.startswith("calibration 2026-01-02T000000")
+    assert both.sigma > given.sigma
