@@ -156,6 +156,14 @@ def cmd_calibrate(args) -> int:
         if not (args.challenge and args.task):
             raise IngestlabError("--track needs --challenge and --task (the task whose noise floor and error rates to measure)")
     setup["params"] = {**setup["params"], **options.track_params(args)}
+    if args.sum_of:
+        from ingestlab.bench import sessions
+
+        if args.races != 0 or args.pool or args.floor_of or args.dose:
+            raise IngestlabError("--sum-of adds earlier calibrations' counts and races nothing: only with --races 0, not with "
+                                 "--pool, --floor-of or --dose")
+        sessions.run(args.sum_of)
+        return 0
     if args.races == 0 and not args.pool:
         raise IngestlabError("--races 0 judges earlier calibrations' races again (today's rule): name them with --pool STAMP")
     if 0 < args.races < 6 or args.races < 0:
@@ -237,6 +245,9 @@ def add(sub) -> None:
                      help="repeatable: judge the comparisons of 1 and 2 races a side against the races of these earlier "
                           "calibrations of the same setup here, as compare judges later races (the rates out of sample), not "
                           "the pool's own; two or more: the floor spanning their sessions, as compare's default")
+    cal.add_argument("--sum-of", action="append", metavar="STAMP",
+                     help="repeatable, with --races 0: add up these calibrations' counts (no race in two of them) into "
+                          "rates with exact intervals; 1 race a side only where all were judged against floors of one kind")
     cal.add_argument("--dose", metavar="SHARE[,SHARE]", help="a real change of known cause as well: the node in a CPU group of its "
                                                             "own, raced at its whole core and at each share of it (e.g. 0.9), in "
                                                             "random blocks; --races counts them all")
