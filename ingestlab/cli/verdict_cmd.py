@@ -67,13 +67,17 @@ def cmd_compare(args) -> int:
     contenders = [_races(c, args.study, args.test_mode, notes, args.rally_home) for c in args.contender]
     margin = args.margin / 100.0 if args.margin is not None else None
     first = baseline[0]
-    calibration, left = noise.find(first.get("track"), first.get("challenge"), (first.get("cluster") or {}).get("distribution-version"),
-                                   Path(args.calibration) if args.calibration else None)
+    setup = (first.get("track"), first.get("challenge"), (first.get("cluster") or {}).get("distribution-version"))
+    if args.calibration:
+        calibration, left = noise.find(*setup, Path(args.calibration))
+        found = [calibration]
+    else:  # every session here; the newest's rates go in the footnote
+        found, left = noise.sessions(*setup)
+        calibration = found[0] if found else None
     notes += left
     notes += _driver_bound_notes([(name, baseline), *contenders])
     base = compare.aggregate(baseline)
-    floors = _floors(calibration, args.calibration, first.get("track"), first.get("challenge"),
-                     (first.get("cluster") or {}).get("distribution-version"), base)
+    floors = _floors(found, base)
     text = compare.render(args.format, f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", base,
                           [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders], margin,
                           notes + (["test-mode races only: one sample per task, not a measurement"] if args.test_mode else []),
@@ -86,15 +90,13 @@ def cmd_compare(args) -> int:
     return 0
 
 
-def _floors(newest: dict | None, given: str | None, track, challenge, version, tasks) -> dict:
-    """Each task's noise floor for sides of one or two races: the calibration file given, else the floor spanning every
-    calibration session of the setup here (:func:`ingestlab.verdicts.noise.floor_across`)."""
+def _floors(found: list[dict], tasks) -> dict:
+    """Each task's noise floor for sides of one or two races from the calibrations ``found`` (newest first): the one
+    file given, or the floor spanning every calibration session of the setup here
+    (:func:`ingestlab.verdicts.noise.floor_across`)."""
     from ingestlab.verdicts import noise
 
-    if newest is None:
-        return {}
-    found = [newest] if given else noise.sessions(track, challenge, version)[0]
-    return {task: noise.floor_across(found, task, "this machine") for task in tasks}
+    return {task: noise.floor_across(found, task, "this machine") for task in tasks} if found else {}
 
 
 def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
@@ -130,8 +132,9 @@ def cmd_ab(args) -> int:
                                  args.tolerance / 100.0 if args.tolerance else None)
     sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
     base_agg = compare.aggregate(sides[0])
-    floors = _floors(found, args.calibration, study.track.name, challenge,
-                     base.cluster.get("version") or None, base_agg)
+    every = ([found] if args.calibration or found is None
+             else noise.sessions(study.track.name, challenge, base.cluster.get("version") or None)[0])
+    floors = _floors(every, base_agg)
     print(compare.render("markdown", f"{args.baseline} (tag ab:{stamp}-baseline, {len(sides[0])} races)", base_agg,
                          [(f"{args.contender} (tag ab:{stamp}-contender, {len(sides[1])} races)", compare.aggregate(sides[1]))],
                          notes=notes + [f"races in random pairs, seed {args.seed}; warm-up races (tag ab:{stamp}-warm-up) left out"],
@@ -196,7 +199,8 @@ def add(sub) -> None:
     cmp.add_argument("--study", help="only races of this study (with tags)")
     cmp.add_argument("--margin", type=float, metavar="PERCENT", help="a fixed noise margin (the margin rule with it)")
     cmp.add_argument("--calibration", metavar="FILE", help="the noise floor and error rates to judge by: a calibration's results.json "
-                                                            "(default: the newest of the baseline's track on this machine and version)")
+                                                            "(default: the floor spanning every calibration of the baseline's track "
+                                                            "on this machine and version, the newest's rates)")
     cmp.add_argument("--method", choices=["t", "margin"], default="t",
                      help="t (default): the race as the unit: Welch's test on log race medians with 3 races a side (Holm across tasks), "
                           "fewer only against a measured noise floor; margin: the earlier rule (2x CV of sides of several races)")
@@ -221,7 +225,10 @@ def add(sub) -> None:
     ab_.add_argument("--calibration", metavar="FILE", help="the calibration to judge by (default: the newest of the track here)")
     ab_.add_argument("--target-hosts", help="race a running cluster (sides differing in track parameters only)")
     ab_.set_defaults(func=cmd_ab)
+    _add_calibrate(sub)
 
+
+def _add_calibrate(sub) -> None:
     cal = sub.add_parser("calibrate", help="measure compare's noise floor, false alarms and detection here, from identical races on a "
                                            "warm node (an exact 5 %% and 10 %% change applied to real races)")
     cal.add_argument("--races", type=int, default=120, help="races kept (default 120: 60 disjoint 1-vs-1 and 20 3-vs-3 comparisons); "

@@ -314,6 +314,7 @@ def test_a_floor_spanning_sessions_centres_each_on_its_own_mean_and_scales_it_to
 def test_compare_judges_one_race_a_side_against_every_session_here_unless_given_a_file(tmp_path, monkeypatch):
     from ingestlab import machine
     from ingestlab.cli import verdict_cmd
+    from ingestlab.verdicts import noise
 
     monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path))
     rng = np.random.default_rng(4)
@@ -324,8 +325,10 @@ def test_compare_judges_one_race_a_side_against_every_session_here_unless_given_
         files[stamp] = tmp_path / "calibration" / stamp / "results.json"
         files[stamp].parent.mkdir(parents=True)
         files[stamp].write_text(json.dumps(data))
-    newest = json.loads(files["2026-01-02T000000"].read_text())
-    both = verdict_cmd._floors(newest, None, "posts", "bulk", "7.17.29", ["bulk-1000"])["bulk-1000"]
-    given = verdict_cmd._floors(newest, str(files["2026-01-02T000000"]), "posts", "bulk", "7.17.29", ["bulk-1000"])["bulk-1000"]
+    every, _ = noise.sessions("posts", "bulk", "7.17.29")
+    assert [d["stamp"] for d in every] == ["2026-01-02T000000", "2026-01-01T000000"]
+    both = verdict_cmd._floors(every, ["bulk-1000"])["bulk-1000"]
+    newest, _ = noise.find("posts", "bulk", "7.17.29", files["2026-01-02T000000"])
+    given = verdict_cmd._floors([newest], ["bulk-1000"])["bulk-1000"]
     assert "2 sessions" in both.source and given.source.startswith("calibration 2026-01-02T000000")
     assert both.sigma > given.sigma
