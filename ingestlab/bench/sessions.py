@@ -17,14 +17,13 @@ import time
 from ingestlab import ledger
 from ingestlab.bench import calibrate
 from ingestlab.errors import IngestlabError
-from ingestlab.verdicts import noise
+from ingestlab.verdicts import noise, rates
 
 ROWS = ("1", "3", "ab")
 
 
 def floor_kind(data: dict) -> str:
-    earlier = data.get("floor_of") or []
-    earlier = [earlier] if isinstance(earlier, str) else earlier
+    earlier = rates.floors_of(data)
     return ("the floor spanning earlier sessions" if len(earlier) > 1 else "one earlier session's races" if earlier
             else "the session's own races")
 
@@ -36,12 +35,14 @@ def _read(stamp: str) -> dict:
     return noise.read(path)
 
 
+def _ab_size(data: dict) -> str | None:
+    """The races a side ``ab`` would race that a calibration measured (its size above 3), if any."""
+    return next((s for s in data.get("rates", {}) if int(s) > 3), None)
+
+
 def _row(data: dict, row: str) -> dict | None:
-    rates = data.get("rates", {})
-    if row != "ab":
-        return rates.get(row)
-    chosen = [s for s in rates if int(s) > 3]
-    return rates[chosen[0]] if chosen else None
+    size = _ab_size(data) if row == "ab" else row
+    return data.get("rates", {}).get(size) if size else None
 
 
 def total(stamps: list[str]) -> dict:
@@ -75,7 +76,7 @@ def total(stamps: list[str]) -> dict:
         if got:
             rows[row] = {key: [sum(r[key][0] for r in got if key in r), sum(r[key][1] for r in got if key in r)]
                          for key in got[0]}
-    sizes = {d["stamp"]: next((s for s in d.get("rates", {}) if int(s) > 3), None) for d in datas}
+    sizes = {d["stamp"]: _ab_size(d) for d in datas}
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     conditions = (f"the rates of calibrations {', '.join(stamps)} summed ({first['track']}/{first['task']}, "
                   f"{first['versions'].get('engine', 'elasticsearch')} {first['versions'].get('version')}; no race in two of them); "

@@ -34,9 +34,15 @@ def judged_against(calibration: dict, per_side: int) -> str:
     ``compare`` judges races raced after them, or the same session's other races."""
     if per_side >= 3:
         return ""
-    earlier = calibration.get("floor_of")
+    earlier = floors_of(calibration)
     if not earlier:
         return ", each judged against the same session's other races (not as compare judges races of a later session)"
-    earlier = [earlier] if isinstance(earlier, str) else earlier
     return (f", each judged against the races of calibration{'s' if len(earlier) > 1 else ''} {', '.join(earlier)}"
             + (" (the floor spanning their sessions)" if len(earlier) > 1 else "") + ", as compare judges races raced after them")
+
+
+def floors_of(calibration: dict) -> list[str]:
+    """The earlier calibrations a calibration judged its 1-2-a-side comparisons against (one stamp in files written
+    before ``--floor-of`` was repeatable)."""
+    earlier = calibration.get("floor_of") or []
+    return [earlier] if isinstance(earlier, str) else list(earlier)
