@@ -132,8 +132,8 @@ def cmd_ab(args) -> int:
                                  args.tolerance / 100.0 if args.tolerance else None)
     sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
     base_agg = compare.aggregate(sides[0])
-    every = ([found] if args.calibration or found is None
-             else noise.sessions(study.track.name, challenge, base.cluster.get("version") or None)[0])
+    # the one file given, else every session here (none on a fresh machine: found is then None, and so is each floor)
+    every = [found] if args.calibration else noise.sessions(study.track.name, challenge, base.cluster.get("version") or None)[0]
     floors = _floors(every, base_agg)
     print(compare.render("markdown", f"{args.baseline} (tag ab:{stamp}-baseline, {len(sides[0])} races)", base_agg,
                          [(f"{args.contender} (tag ab:{stamp}-contender, {len(sides[1])} races)", compare.aggregate(sides[1]))],
