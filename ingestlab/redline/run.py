@@ -142,13 +142,15 @@ def red_halt(target: racing.Target, number: int) -> None:
 
 
 def rate_settings(w: Warm, resolution: float, probes_per_step: int, most: int) -> search.Settings:
-    """The search over offered rates: from half the full-speed rate, up to 32 times it, down to a 256th.
+    """The search over offered rates, on the grid a dense scan probes: the full-speed rate times whole powers of
+    ``1 + resolution``, from the full-speed rate (the anchor), up to 32 times it, down to a 256th.
 
-    Half: the knee lies near or below full speed (the rate of the clients at no schedule), and where it lies above (more
-    clients than the full-speed races drive a cluster harder) the climb doubles past it; started at an eighth, the climb
-    spent two probes, every search, on steps far below any knee measured here."""
-    return search.Settings(start=w.full / 2, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution, probes=probes_per_step,
-                           most=most)
+    The knee lies at or just below full speed (the rate of the same clients at no schedule), so the search starts there
+    and gallops down from a failed step (:mod:`ingestlab.redline.search`). Started at half of full speed and doubling,
+    it spent five probes above full speed, all failing (ledger: 20261128T045055-bench-redline); started at an eighth,
+    two more on steps far below any knee measured here."""
+    return search.Settings(start=w.full, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution, probes=probes_per_step,
+                           most=most, anchor=w.full)
 
 
 def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, challenge: str = CHALLENGE, params: dict | None = None,

@@ -7,6 +7,12 @@
    passed, …: the failed step is probed again in between), so a node that drifts during the search does not pass for
    a knee. A confirming probe that fails makes that step the failed end and the search goes on below it.
 
+With an ``anchor`` (the offered-rate search: the full-speed rate, where the knee lies at or just below) the steps are
+the anchor times whole powers of ``1 + resolution``, the grid a dense scan probes; the search starts at the anchor,
+climbs by 1, 2, 4, … steps while probes pass, and from a failed step gallops down 1, 2, 4, … steps to the first that
+passes (or to a step already passed), then bisects on the grid. A knee near full speed is then bracketed in two or
+three probes, where doubling from half of full speed spent five above it (ledger: 20261128T045055-bench-redline).
+
 The result is the highest rate whose probes *all* met the target, the lowest step above it that failed, and why the
 search stopped. A probe of a step where the load driver was at its limit is neither a pass nor a fail: the search
 stops there and says so (what lies above it was not measured). :func:`search` only decides: it is given a function
@@ -45,6 +51,7 @@ class Settings:
     unit: str = "docs/s offered"  # what a step is, in the log and the sentences
     ceiling_is: str = "a multiple of the full-speed rate"  # where the ceiling comes from, in the sentence that names it
     whole: bool = False  # steps are whole numbers (clients, a bulk size): bisection stops at neighbours, halving rounds down
+    anchor: float | None = None  # steps on the grid anchor × (1 + resolution)^k, the search starting at the anchor (module doc)
 
 
 @dataclass
@@ -93,7 +100,46 @@ class _Search:
         seen = self.of(rate)
         return bool(seen) and all(p.outcome == PASS for p in seen)
 
+    def at(self, k: int) -> float:
+        """The grid's step ``k`` (0: the anchor; negative: below it)."""
+        return self.s.anchor * (1 + self.s.resolution) ** k
+
+    def index(self, rate: float) -> int:
+        return round(math.log(rate / self.s.anchor) / math.log(1 + self.s.resolution))
+
+    def climb(self) -> tuple[float, float]:
+        """On the grid: the anchor, then 1, 2, 4, … steps above the last that passed, to the first that fails; a failing
+        anchor gallops down instead."""
+        k = 0
+        if self.ask(self.at(k)).outcome != PASS:
+            return self.down(self.at(k), None)
+        jump = 1
+        while True:
+            if self.at(k + jump) > self.s.ceiling:
+                raise _Stop(f"the target was met at every step up to {self.at(k):,.0f} {self.s.unit}, the highest the search "
+                            f"offers below {self.s.ceiling:,.0f} ({self.s.ceiling_is})")
+            if self.ask(self.at(k + jump)).outcome != PASS:
+                return self.at(k), self.at(k + jump)
+            k, jump = k + jump, jump * 2
+
+    def down(self, failed: float, passed: float | None) -> tuple[float, float]:
+        """From the ``failed`` step, 1, 2, 4, … grid steps down to the first that passes, or to ``passed`` (a step below
+        that passed already, not probed again): the bracket."""
+        top, hi, jump = self.index(failed), failed, 1
+        while True:
+            rate = self.at(top - jump)
+            if passed is not None and rate <= passed * (1 + 1e-9):
+                return passed, hi
+            if rate < self.s.floor:
+                worst = self.of(hi)[-1]
+                raise _Stop(f"the target cannot be met even at the lowest step, {hi:,.0f} {self.s.unit} ({worst.why})")
+            if self.ask(rate).outcome == PASS:
+                return rate, hi
+            hi, jump = rate, jump * 2
+
     def bracket(self) -> tuple[float, float]:
+        if self.s.anchor:
+            return self.climb()
         rate = self.s.start
         if self.ask(rate).outcome == PASS:
             while True:
@@ -117,6 +163,9 @@ class _Search:
     def between(self, lo: float, hi: float) -> float | None:
         """The next step to probe inside ``(lo, hi)``, the geometric midpoint (the nearest whole number strictly inside when
         steps are whole); None when the bracket is within the resolution (or, whole, the two are neighbours)."""
+        if self.s.anchor:
+            a, b = self.index(lo), self.index(hi)
+            return self.at((a + b) // 2) if b - a > 1 else None
         if hi / lo <= 1 + self.s.resolution:
             return None
         if not self.s.whole:
@@ -154,6 +203,9 @@ class _Search:
                                 f"{hi:,.0f} ({within}) failed")
             hi = failed
             below = [p.rate for p in self.history if p.rate < hi and self.all_passed(p.rate)]
+            if self.s.anchor:
+                lo, hi = self.down(hi, max(below) if below else None)
+                continue
             if below:
                 lo = max(below)
                 continue

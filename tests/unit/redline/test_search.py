@@ -122,3 +122,48 @@ def test_a_red_cluster_ends_the_search_with_its_reason_and_keeps_what_was_confir
         raise OSError("refused")
     monkeypatch.setattr("ingestlab.rally.preflight.get_json", down)
     run.red_halt(racing.Target(hosts="127.0.0.1:9200"), 3)  # no answer: the probe's own race names the error
+
+
+ANCHORED = Settings(start=10_000, ceiling=320_000, floor=10_000 / 256, anchor=10_000)
+
+
+def _on_grid(rate: float) -> bool:
+    import math
+    k = math.log(rate / 10_000) / math.log(1.05)
+    return abs(k - round(k)) < 1e-9
+
+
+def test_anchored_a_knee_just_below_full_speed_is_bracketed_from_the_anchor_on_the_scans_grid():
+    probe, seen = knee(9_200)  # between the anchor's steps -2 (9,070) and -1 (9,524)
+    out = search.search(probe, ANCHORED, log=lambda *_: None)
+    assert seen[0] == 10_000 and seen[1] == pytest.approx(10_000 / 1.05)  # the anchor fails: one step down, then two
+    assert all(_on_grid(r) for r in seen)
+    assert out.rate == pytest.approx(10_000 / 1.05 ** 2) and out.failed_above == pytest.approx(10_000 / 1.05)
+    assert len(out.steps()[out.rate]) == 3 and all(p.outcome == PASS for p in out.steps()[out.rate])
+    last = [i for i, r in enumerate(seen) if r == out.rate]
+    assert all(b - a > 1 for a, b in zip(last, last[1:]))
+    assert len(seen) <= 8  # 10,000, 9,524, 9,070 (bracket), then the answer twice more with the failed step between
+
+
+def test_anchored_a_knee_above_full_speed_climbs_one_two_four_steps():
+    probe, seen = knee(12_000)
+    out = search.search(probe, ANCHORED, log=lambda *_: None)
+    assert seen[:4] == pytest.approx([10_000, 10_500, 11_025 * 1.05, 10_000 * 1.05 ** 7])
+    assert 12_000 / 1.05 <= out.rate < 12_000 and all(_on_grid(r) for r in seen)
+
+
+def test_anchored_a_failed_confirmation_gallops_down_from_it_to_a_step_that_passed():
+    probe, seen = knee(9_200)
+    first = search.search(probe, ANCHORED, log=lambda *_: None)
+    second_of_answer = [i for i, r in enumerate(seen, 1) if r == first.rate][1]
+    probe, seen = knee(9_200, flaky={second_of_answer})
+    out = search.search(probe, ANCHORED, log=lambda *_: None)
+    assert out.rate == pytest.approx(10_000 / 1.05 ** 3) and len(out.steps()[out.rate]) >= 3
+    assert all(_on_grid(r) for r in seen)
+
+
+def test_anchored_a_target_never_met_gallops_to_the_floor_and_says_so():
+    probe, seen = knee(20)
+    out = search.search(probe, ANCHORED, log=lambda *_: None)
+    assert out.rate is None and "cannot be met even at the lowest step" in out.stopped
+    assert len(seen) <= 9  # 1, 2, 4, … 128 steps down: 1.05^128 is past 1/256
