@@ -131,7 +131,12 @@ def cmd_changepoints(args) -> int:
     from ingestlab.verdicts import noise
 
     sigma = args.sigma / 100.0 if args.sigma else None
-    source, races = "--sigma", ()
+    source, races, sessions = "--sigma", (), ()
+    if args.sessions:
+        if args.sigma or args.calibration or args.normal:
+            raise IngestlabError("--sessions draws from every calibration session of --track/--task here: not with --sigma, "
+                                 "--calibration or --normal")
+        sigma, source, sessions = _sessions(args.track, args.task)
     if sigma is None:
         found, _ = noise.find(args.track, None, None, Path(args.calibration) if args.calibration else None)
         if not found or args.task not in found.get("tasks", {}):
@@ -143,10 +148,31 @@ def cmd_changepoints(args) -> int:
         raise IngestlabError("--series at least 10 and --nights at least 6")
     if args.repeat < 1:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race a night")
-    data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races)
+    data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races,
+                                    sessions=sessions)
     print(changepoint_sim.markdown(data) + f"- σ from {source}.")
     changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]), source)
     return 0
+
+
+def _sessions(track: str, task: str) -> tuple[float, str, tuple]:
+    """Every calibration session of ``track``/``task`` here that raced its own races (a re-judged one adds none): the σ
+    of one race around the sessions' common mean, where they came from, and each session's log race medians."""
+    import math
+    import statistics
+
+    from ingestlab.verdicts import noise
+
+    found, _ = noise.sessions(track, None, None)
+    found = [d for d in found if d["versions"].get("version") == found[0]["versions"].get("version")]  # the newest's version
+    kept = [(d["stamp"], tuple(math.log(v) for v in noise.own_medians(d) if v and v > 0)) for d in found if d.get("task") == task]
+    kept = [(stamp, logs) for stamp, logs in kept if len(logs) >= 3]
+    if len(kept) < 2:
+        raise IngestlabError(f"--sessions needs two or more calibration sessions of {track}/{task} on this machine that raced their own "
+                             f"races ({len(kept)} here): run `ingestlab calibrate` again")
+    centre = statistics.fmean(statistics.fmean(logs) for _, logs in kept)
+    sigma = math.sqrt(statistics.fmean((x - centre) ** 2 for _, logs in kept for x in logs))
+    return sigma, "calibrations " + ", ".join(sorted(stamp for stamp, _ in kept)), tuple(logs for _, logs in sorted(kept))
 
 
 def cmd_redline(args) -> int:
@@ -207,6 +233,9 @@ def add(sub) -> None:
     cp.add_argument("--calibration", metavar="FILE", help="the calibration whose races to draw from (default: the newest of --track here)")
     cp.add_argument("--normal", action="store_true", help="normal draws at the calibration's σ instead of its own races (whose skew "
                                                           "and slow races the default keeps)")
+    cp.add_argument("--sessions", action="store_true", help="each night one of the calibration sessions of --track/--task here, drawn at "
+                                                            "random, its races drawn from that session alone: the shifts between "
+                                                            "sessions (a new node, another time) kept, as a night on a node of its own has them")
     cp.set_defaults(func=cmd_changepoints)
     rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
                                           "step of the scan's answer, in at most a third of its race time")

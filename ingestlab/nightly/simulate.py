@@ -19,18 +19,15 @@ from ingestlab.verdicts.stats import clopper_pearson
 
 
 def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.10, after: int = 3, seed: int = 1,
-             log=print, repeat: int = 1, races: tuple = ()) -> dict:
+             log=print, repeat: int = 1, races: tuple = (), sessions: tuple = ()) -> dict:
     """``repeat``: races a night, the night's figure their median (as ``nightly --repeat`` takes it). ``races``: log
     race medians of identical races (a calibration's); each simulated race is one of them drawn at random, centred on
-    their mean, instead of a normal draw at ``sigma``."""
+    their mean, instead of a normal draw at ``sigma``. ``sessions``: the log race medians of several calibration
+    sessions, one tuple each; each night is then one session drawn at random and its races are drawn from that
+    session alone, centred on the mean of the sessions' means, so a night keeps its session's shift (see
+    :func:`session_sigmas`) and the median of many races a night does not average it away."""
     rng = random.Random(seed)
-    centre = statistics.fmean(races) if races else 0.0
-
-    def one() -> float:
-        return races[rng.randrange(len(races))] - centre if races else rng.gauss(0, sigma)
-
-    def night(level: float) -> float:
-        return level * statistics.median(math.exp(one()) for _ in range(repeat))
+    night = night_of(rng, sigma, repeat, races, sessions)
 
     def noise(n: int, level: float = 1000.0) -> list[float]:
         return [night(level) for _ in range(n)]
@@ -43,13 +40,38 @@ def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.
     hits = sum(1 for k in stepped if any(abs(cp.index - nights) <= 2 and cp.change < 0 for cp in found.get(k, [])))
     drop_false, drop_found = drop_rates(list(flat.values()), list(stepped.values()), nights)
     return {"sigma": sigma, "series": series, "nights": nights, "step": step, "after": after, "seed": seed, "repeat": repeat,
-            "drawn_from": len(races),
+            "drawn_from": sum(len(x) for x in sessions) if sessions else len(races), "sessions": len(sessions),
+            **(session_sigmas(sessions) if sessions else {}),
             "false_alarms": [false, series], "found": [hits, series], "seconds": time.monotonic() - started,
             "drop_false_alarms": drop_false, "drop_found": drop_found,
             "drop_rule": {"level": history.DROP_LEVEL, "min_drop": history.MIN_DROP, "nights": history.NIGHTS_COMPARED,
                           "needed": history.NIGHTS_NEEDED},
             "rule": {"max_pvalue": changepoints.MAX_PVALUE, "permutations": changepoints.PERMUTATIONS,
                      "min_magnitude": changepoints.MIN_MAGNITUDE, "min_segment": changepoints.MIN_SEGMENT}}
+
+
+def night_of(rng: random.Random, sigma: float, repeat: int, races: tuple = (), sessions: tuple = ()):
+    """A function of a level that gives one simulated night's figure at it (see :func:`simulate`)."""
+    if sessions:
+        centre = statistics.fmean(statistics.fmean(s) for s in sessions)
+    else:
+        centre = statistics.fmean(races) if races else 0.0
+
+    def one(pool) -> float:
+        return pool[rng.randrange(len(pool))] - centre if pool else rng.gauss(0, sigma)
+
+    def night(level: float) -> float:
+        pool = sessions[rng.randrange(len(sessions))] if sessions else races
+        return level * statistics.median(math.exp(one(pool)) for _ in range(repeat))
+    return night
+
+
+def session_sigmas(sessions: tuple) -> dict:
+    """σ of the sessions' mean log race medians around their mean (between sessions) and the mean of their own σ (within
+    one): a night's median of n races scatters about √(between² + within²/n), never below ``between``."""
+    means = [statistics.fmean(s) for s in sessions]
+    return {"between": statistics.stdev(means) if len(means) > 1 else None,
+            "within": statistics.fmean(statistics.stdev(s) for s in sessions if len(s) > 1)}
 
 
 def drop_rates(flat: list[list[float]], stepped: list[list[float]], nights: int) -> tuple[list[int], list[int]]:
@@ -86,7 +108,7 @@ ROWS = (("false_alarms", "series with a false change point ({nights} nights)"),
 def markdown(data: dict) -> str:
     lines = [f"## The nightly's change points, simulated (σ {data['sigma']:.1%} of log medians)", "",
              f"{data['series']} series of {data['nights']} nights with no change (a night: the median of {data.get('repeat', 1)} race(s), "
-             + (f"each drawn from {data['drawn_from']} real races" if data.get("drawn_from") else "each a normal draw at σ") + "), and "
+             + _drawn(data) + "), and "
              f"{data['series']} with a {data['step']:.0%} drop after "
              f"{data['nights']} nights judged {data['after']} nights later; rule: " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()) + ".", "",
              "| | count | rate | 95 % interval |", "|---|---:|---:|---:|"]
@@ -101,6 +123,16 @@ def markdown(data: dict) -> str:
     return "\n".join(lines) + "\n"
 
 
+def _drawn(data: dict, source: str = "") -> str:
+    if data.get("sessions"):
+        return (f"each night one of {data['sessions']} calibration sessions{' (' + source + ')' if source else ''} drawn at random and its "
+                f"races drawn from that session's alone ({data['drawn_from']} races in all; σ between sessions "
+                f"{data['between']:.1%}, within one {data['within']:.1%})")
+    if data.get("drawn_from"):
+        return f"each drawn from the {data['drawn_from']} races of {source} (their skew kept)" if source else f"each drawn from {data['drawn_from']} real races"
+    return "each a normal draw at σ"
+
+
 def to_ledger(data: dict, command: str, source: str = "") -> None:
     figures = {}
     for key in (key for key, _ in ROWS if data.get(key) and data[key][1]):
@@ -113,9 +145,8 @@ def to_ledger(data: dict, command: str, source: str = "") -> None:
         figures[f"{key}-low"] = ledger.Figure(round(100 * low, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, low")
         figures[f"{key}-high"] = ledger.Figure(round(100 * high, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, high")
     ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints", "bench changepoints", command, figures,
-                  conditions=f"σ {data['sigma']:.3f} of a race, a night the median of {data.get('repeat', 1)} race(s)"
-                             + (f" each drawn from the {data['drawn_from']} races of {source} (their skew kept)" if data.get("drawn_from") else
-                                " each a normal draw at σ") + f", {data['series']} series a kind, "
+                  conditions=f"σ {data['sigma']:.3f} of a race, a night the median of {data.get('repeat', 1)} race(s) "
+                             + _drawn(data, source) + f", {data['series']} series a kind, "
                              f"{data['nights']} nights, a {data['step']:.0%} step judged "
                              f"{data['after']} nights after; " + ", ".join(f"{k} {v}" for k, v in data["rule"].items())
                              + "; drop rule: " + ", ".join(f"{k} {v}" for k, v in data["drop_rule"].items()))

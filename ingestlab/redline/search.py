@@ -101,8 +101,9 @@ class _Search:
         return bool(seen) and all(p.outcome == PASS for p in seen)
 
     def at(self, k: int) -> float:
-        """The grid's step ``k`` (0: the anchor; negative: below it)."""
-        return self.s.anchor * (1 + self.s.resolution) ** k
+        """The grid's step ``k`` (0: the anchor; negative: below it), computed below it as the dense scan computes its
+        steps (:func:`ingestlab.bench.redline_scan.steps`), so the two share each float."""
+        return self.s.anchor * (1 + self.s.resolution) ** k if k >= 0 else self.s.anchor / (1 + self.s.resolution) ** -k
 
     def index(self, rate: float) -> int:
         return round(math.log(rate / self.s.anchor) / math.log(1 + self.s.resolution))

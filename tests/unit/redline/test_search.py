@@ -167,3 +167,12 @@ def test_anchored_a_target_never_met_gallops_to_the_floor_and_says_so():
     out = search.search(probe, ANCHORED, log=lambda *_: None)
     assert out.rate is None and "cannot be met even at the lowest step" in out.stopped
     assert len(seen) <= 9  # 1, 2, 4, … 128 steps down: 1.05^128 is past 1/256
+
+
+def test_anchored_steps_below_the_anchor_are_the_dense_scans_own_floats():
+    from ingestlab.bench import redline_scan
+
+    probe, seen = knee(7_000)
+    search.search(probe, ANCHORED, log=lambda *_: None)
+    grid = set(redline_scan.steps(10_000, 0.05, 0.5))
+    assert [r for r in seen if r <= 10_000 and r >= 5_000 and r not in grid] == []

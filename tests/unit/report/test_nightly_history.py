@@ -145,6 +145,25 @@ def test_the_change_point_simulation_draws_a_calibrations_own_races_when_given_t
     assert simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None)["drawn_from"] == 0
 
 
+def test_a_simulated_night_of_sessions_keeps_its_sessions_shift_however_many_races_it_takes():
+    """`bench changepoints --sessions`: each night is one calibration session, its races drawn from that session alone,
+    so the median of many races a night still carries the session's shift; the data and the report name the sessions and both σ."""
+    import math
+    import random
+
+    from ingestlab.nightly import simulate
+
+    sessions = (tuple([math.log(100.0)] * 40), tuple([math.log(80.0)] * 40))
+    night = simulate.night_of(random.Random(1), 0.1, 36, sessions=sessions)
+    centre = math.exp((math.log(100.0) + math.log(80.0)) / 2)
+    seen = {round(night(1000.0), 6) for _ in range(50)}
+    assert seen == {round(1000 * 100 / centre, 6), round(1000 * 80 / centre, 6)}
+    data = simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None, sessions=sessions)
+    assert data["sessions"] == 2 and data["drawn_from"] == 80
+    assert abs(data["between"] - abs(math.log(100 / 80)) / math.sqrt(2)) < 1e-12 and data["within"] == 0
+    assert "each night one of 2 calibration sessions" in simulate.markdown(data)
+
+
 def test_the_drop_rule_simulated_keeps_its_level_on_flat_nights_and_finds_a_step_far_above_the_noise():
     import random
 
