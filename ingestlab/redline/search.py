@@ -134,7 +134,8 @@ class _Search:
             if rate < self.s.floor:
                 worst = self.of(hi)[-1]
                 raise _Stop(f"the target cannot be met even at the lowest step, {hi:,.0f} {self.s.unit} ({worst.why})")
-            if self.ask(rate).outcome == PASS:
+            failed_before = any(p.outcome != PASS for p in self.of(rate))  # a spreading probe (confirm) failed there
+            if not failed_before and self.ask(rate).outcome == PASS:
                 return rate, hi
             hi, jump = rate, jump * 2
 
@@ -185,13 +186,16 @@ class _Search:
 
     def confirm(self, lo: float, hi: float) -> float | None:
         """None when ``lo`` kept passing to its last probe; else ``lo`` (a probe of it failed). Two of ``lo``'s probes are
-        never back to back: the failed step ``hi`` is probed again between them."""
+        never back to back: another step is probed between them, the failed step ``hi`` or, on the grid, the step below
+        ``lo``: where the search goes next if a probe of ``lo`` fails, so the probe that spreads is not spent (a fail
+        there keeps that step out of the answer, as the dense scan's does)."""
         while len(self.of(lo)) < self.s.probes:
             if self.history[-1].rate == lo:
-                self.ask(hi)
+                below = self.at(self.index(lo) - 1) if self.s.anchor else None
+                self.ask(below if below is not None and below >= self.s.floor else hi)
             if self.ask(lo).outcome != PASS:
                 return lo
-        return None
+        return None if self.all_passed(lo) else lo
 
     def run(self) -> tuple[float | None, float | None, str]:
         lo, hi = self.bracket()

@@ -176,3 +176,24 @@ def test_anchored_steps_below_the_anchor_are_the_dense_scans_own_floats():
     search.search(probe, ANCHORED, log=lambda *_: None)
     grid = set(redline_scan.steps(10_000, 0.05, 0.5))
     assert [r for r in seen if r <= 10_000 and r >= 5_000 and r not in grid] == []
+
+
+def test_anchored_the_probe_between_the_answers_probes_is_the_step_below_it_and_a_failed_confirmation_starts_there():
+    probe, seen = knee(9_200)  # the answer: step -2 (9,070); the step below it, -3 (8,638)
+    out = search.search(probe, ANCHORED, log=lambda *_: None)
+    below = 10_000 / 1.05 ** 3
+    assert [r for r in seen if r < out.rate] == pytest.approx([below, below])  # between the answer's three probes
+    second_of_answer = [i for i, r in enumerate(seen, 1) if r == out.rate][1]
+    probe, seen = knee(9_200, flaky={second_of_answer})
+    moved = search.search(probe, ANCHORED, log=lambda *_: None)
+    assert moved.rate == pytest.approx(below)
+    # after the failed confirmation the search confirms the step below (it passed already): never probes it back to back
+    at = [i for i, r in enumerate(seen) if r == moved.rate]
+    assert all(b - a > 1 for a, b in zip(at, at[1:])) and all(p.outcome == PASS for p in moved.steps()[moved.rate])
+
+
+def test_anchored_a_step_whose_spreading_probe_failed_is_never_the_answer():
+    probe, seen = knee(9_200, flaky={4})  # the 4th probe: the step below the first bracket's passed step, probed in between
+    out = search.search(probe, ANCHORED, log=lambda *_: None)
+    failed = {p.rate for p in out.probes if p.outcome == FAIL}
+    assert out.rate not in failed and all(p.outcome == PASS for p in out.steps()[out.rate])
