@@ -12,6 +12,8 @@ the anchor times whole powers of ``1 + resolution``, the grid a dense scan probe
 climbs by 1, 2, 4, … steps while probes pass, and from a failed step gallops down 1, 2, 4, … steps to the first that
 passes (or to a step already passed), then bisects on the grid. A knee near full speed is then bracketed in two or
 three probes, where doubling from half of full speed spent five above it (ledger: 20261128T045055-bench-redline).
+The probe between two of the answer's probes is then the step below the answer, where the search goes next should a
+confirmation fail (:meth:`_Search.confirm`).
 
 The result is the highest rate whose probes *all* met the target, the lowest step above it that failed, and why the
 search stopped. A probe of a step where the load driver was at its limit is neither a pass nor a fail: the search
