@@ -1,8 +1,9 @@
 """Redline against the suite's real node: a coarse search end to end (short probes, a coarse resolution: the search's
-accuracy against a dense scan is a benchmark's job, not a test's; that benchmark is not built yet), bad input, and the load
+accuracy against a dense scan is `ingestlab bench redline`'s job, not a test's), bad input, and the load
 side's verdict with the driver's worker held to a small CPU quota (load driver bound) and with the node held
 (cluster bound). No benchmark figure is asserted here."""
 import json
+import math
 import threading
 import uuid
 from pathlib import Path
@@ -31,7 +32,9 @@ def test_a_coarse_redline_of_posts_prints_the_sustainable_rate_beside_full_speed
     assert "- full speed: " in out and "- stopped: " in out and "| offered docs/s | probes | passed |" in out
     assert (stored.parent / "redline.png").stat().st_size > 10_000 and (stored.parent / "redline.md").is_file()
     rates = [p["rate"] for p in result["probes"]]
-    assert rates[0] == pytest.approx(result["full_speed"]["rate"] / 2)  # the climb starts at half of full speed
+    full = result["full_speed"]["rate"]
+    assert rates[0] == pytest.approx(full)  # the search starts at full speed, on the grid full speed × 2^k (resolution 100 %)
+    assert all(abs(math.log2(r / full) - round(math.log2(r / full))) < 1e-9 for r in rates)
     assert all(p["race_id"] and p["latency_ms"].get("p99") and p["requests"] for p in result["probes"])  # every probe raced and measured
     if result["rate"] is not None:  # found: every probe of it passed, and as many as asked
         assert "- sustainable: " in out and "docs/s offered: all 2 of its probes met the target" in out
