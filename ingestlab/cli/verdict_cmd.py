@@ -68,12 +68,8 @@ def cmd_compare(args) -> int:
     margin = args.margin / 100.0 if args.margin is not None else None
     first = baseline[0]
     setup = (first.get("track"), first.get("challenge"), (first.get("cluster") or {}).get("distribution-version"))
-    if args.calibration:
-        calibration, left = noise.find(*setup, Path(args.calibration))
-        found = [calibration]
-    else:  # every session here; the newest's rates go in the footnote
-        found, left = noise.sessions(*setup)
-        calibration = found[0] if found else None
+    found, left = noise.judged_against(*setup, Path(args.calibration) if args.calibration else None)
+    calibration = found[0] if found else None  # the newest's rates go in the footnote
     notes += left
     notes += _driver_bound_notes([(name, baseline), *contenders])
     base = compare.aggregate(baseline)
@@ -132,8 +128,8 @@ def cmd_ab(args) -> int:
                                  args.tolerance / 100.0 if args.tolerance else None)
     sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
     base_agg = compare.aggregate(sides[0])
-    # the one file given, else every session here (none on a fresh machine: found is then None, and so is each floor)
-    every = [found] if args.calibration else noise.sessions(study.track.name, challenge, base.cluster.get("version") or None)[0]
+    every, _ = noise.judged_against(study.track.name, challenge, base.cluster.get("version") or None,
+                                    Path(args.calibration) if args.calibration else None)  # ab.run named any left out
     floors = _floors(every, base_agg)
     print(compare.render("markdown", f"{args.baseline} (tag ab:{stamp}-baseline, {len(sides[0])} races)", base_agg,
                          [(f"{args.contender} (tag ab:{stamp}-contender, {len(sides[1])} races)", compare.aggregate(sides[1]))],

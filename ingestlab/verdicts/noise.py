@@ -86,6 +86,15 @@ def sessions(track: str | None, challenge: str | None, version: str | None, here
     return _matching(track, challenge, version, here or machine.describe(), newest_only=False)
 
 
+def judged_against(track: str | None, challenge: str | None, version: str | None, path: Path | None = None) -> tuple[list[dict], list[str]]:
+    """The calibrations a comparison judges by, newest first: the file ``path`` alone when given (:func:`find`), else
+    every session of the setup here (:func:`sessions`; none on a fresh machine); and a note for each one left out."""
+    if path is not None:
+        data, notes = find(track, challenge, version, path)
+        return [data], notes
+    return sessions(track, challenge, version)
+
+
 def _matching(track, challenge, version, here: dict, newest_only: bool) -> tuple[list[dict], list[str]]:
     notes, found = [], []
     for f in sorted(calibration_dir().glob("*/results.json"), reverse=True) if calibration_dir().is_dir() else []:
