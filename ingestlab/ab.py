@@ -105,5 +105,6 @@ def run(track_path, challenge: str | None, task: str, baseline: Side, contender:
         for i, name in enumerate(order(count, seed), 1):
             s = baseline if name == "baseline" else contender
             race = _race(track_path, targets[name], challenge, s.params, {"ab": f"{stamp}-{name}"})
-            log(f"[ingestlab] ab race {i}/{2 * count}: {name} {compare.task_figures(race).get(task) or 0:,.0f}")
+            figure = compare.task_figures(race).get(task)
+            log(f"[ingestlab] ab race {i}/{2 * count}: {name} " + (f"{figure:,.0f}" if figure is not None else f"— (no {task} figure)"))
     return stamp, found, notes

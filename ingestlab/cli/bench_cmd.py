@@ -131,8 +131,12 @@ def cmd_changepoints(args) -> int:
     from ingestlab.verdicts import noise
 
     sigma = args.sigma / 100.0 if args.sigma else None
-    source, races, sessions = "--sigma", (), ()
-    if args.sessions:
+    source, races, sessions, pairs = "--sigma", (), (), ()
+    if args.ab and (args.sessions or args.sigma or args.calibration or args.normal):
+        raise IngestlabError("--ab draws nights from the ab sessions named: not with --sessions, --sigma, --calibration or --normal")
+    if args.ab:
+        sigma, source, pairs = _ab_sessions(args.ab, args.track, args.task)
+    elif args.sessions:
         if args.sigma or args.calibration or args.normal:
             raise IngestlabError("--sessions draws from every calibration session of --track/--task here: not with --sigma, "
                                  "--calibration or --normal")
@@ -149,7 +153,7 @@ def cmd_changepoints(args) -> int:
     if args.repeat < 1:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race a night")
     data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races,
-                                    sessions=sessions)
+                                    sessions=sessions, pairs=pairs)
     print(changepoint_sim.markdown(data) + f"- σ from {source}.")
     changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]), source)
     return 0
@@ -173,6 +177,37 @@ def _sessions(track: str, task: str) -> tuple[float, str, tuple]:
     centre = statistics.fmean(statistics.fmean(logs) for _, logs in kept)
     sigma = math.sqrt(statistics.fmean((x - centre) ** 2 for _, logs in kept for x in logs))
     return sigma, "calibrations " + ", ".join(sorted(stamp for stamp, _ in kept)), tuple(logs for _, logs in sorted(kept))
+
+
+def _ab_sessions(stamps: list[str], track: str, task: str) -> tuple[float, str, tuple]:
+    """The pairs of each ``ab`` session named (its i-th baseline race beside its i-th contender race, as ``ab`` raced
+    them): σ of one pair's log ratio around the sessions' common mean, where they came from, and each session's (log
+    baseline, log contender) pairs."""
+    import math
+    import statistics
+
+    from ingestlab import compare
+    from ingestlab.rally import results
+
+    if len(set(stamps)) < 2:
+        raise IngestlabError("--ab: name two ab sessions or more (their stamps, as `ingestlab ab` printed them)")
+    kept = []
+    for stamp in dict.fromkeys(stamps):
+        sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
+        if not sides[0] or len(sides[0]) != len(sides[1]):
+            raise IngestlabError(f"--ab {stamp}: {len(sides[0])} baseline and {len(sides[1])} contender races stored here; an ab "
+                                 f"session's races a side, the same number each")
+        other = {r.get("track") for side in sides for r in side} - {track}
+        if other:
+            raise IngestlabError(f"--ab {stamp}: races of {', '.join(sorted(map(str, other)))}, not --track {track}")
+        figures = [[compare.task_figures(r).get(task) for r in side] for side in sides]
+        pairs = tuple((math.log(b), math.log(c)) for b, c in zip(*figures) if b and c and b > 0 and c > 0)
+        if len(pairs) < 3:
+            raise IngestlabError(f"--ab {stamp}: {len(pairs)} pairs with a {task} figure each side; 3 or more needed")
+        kept.append((stamp, pairs))
+    centre = statistics.fmean(statistics.fmean(c - b for b, c in pairs) for _, pairs in kept)
+    sigma = math.sqrt(statistics.fmean((c - b - centre) ** 2 for _, pairs in kept for b, c in pairs))
+    return sigma, "ab sessions " + ", ".join(stamp for stamp, _ in kept), tuple(pairs for _, pairs in kept)
 
 
 def cmd_redline(args) -> int:
@@ -236,6 +271,9 @@ def add(sub) -> None:
     cp.add_argument("--sessions", action="store_true", help="each night one of the calibration sessions of --track/--task here, drawn at "
                                                             "random, its races drawn from that session alone: the shifts between "
                                                             "sessions (a new node, another time) kept, as a night on a node of its own has them")
+    cp.add_argument("--ab", action="append", metavar="STAMP", help="an `ingestlab ab` session of --track/--task (give two or more): each "
+                    "night one of them drawn at random, its pairs drawn from it, and the night's figure the contender's median over the "
+                    "baseline's, as `nightly --reference` judges a setup against a reference raced beside it")
     cp.set_defaults(func=cmd_changepoints)
     rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
                                           "step of the scan's answer, in at most a third of its race time")

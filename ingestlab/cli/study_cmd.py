@@ -28,8 +28,11 @@ def cmd_nightly(args) -> int:
         raise IngestlabError("--overhead measures a minimal client beside the pack, which speaks plain HTTP: not with --client-options")
     if args.repeat < 1:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race of each study a night")
+    reference = nightly.Setup.parse(args.reference) if args.reference else None
+    if reference and not reference.hosts and reference.version is None:
+        reference = nightly.Setup(**{**reference.__dict__, "version": args.version})
     return nightly.run(chosen, target=target, history_file=history, margin=args.margin / 100.0 if args.margin is not None else None,
-                       version=args.version, setups=setups, overhead=args.overhead, repeat=args.repeat)
+                       version=args.version, setups=setups, overhead=args.overhead, repeat=args.repeat, reference=reference)
 
 
 def cmd_corpora(args) -> int:
@@ -112,6 +115,10 @@ def add(sub) -> None:
                                                                "overhead`), kept and judged in the history like any figure")
     nt.add_argument("--repeat", type=int, default=1, help="races of each study a night; each task's figure is their median (the race "
                                                           "is the unit: a night's figure scatters less, and change points come sooner)")
+    nt.add_argument("--reference", metavar="SETUP",
+                    help="a cluster raced beside each setup, race by race (the order alternating), and the night judged on the setup's "
+                         "figures over the reference's, which cancels the machine's shift from night to night: a version, "
+                         "version=7.17.29;name=ref, or hosts=HOST:PORT;name=ref for a running one. See docs/compare-and-nightly.md")
     nt.set_defaults(func=cmd_nightly)
 
     cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")

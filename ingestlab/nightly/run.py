@@ -1,10 +1,12 @@
 """One night: each setup (a provisioned cluster: version, node count, heap; or the given hosts) in turn, every
 study raced small in test mode on it (``repeat`` times: each task's figure is then the median of its races), its figures and headline ratios stored, judged against the previous
-nights of the same setup, and one report with trend charts written."""
+nights of the same setup, and one report with trend charts written. With a reference (``--reference``), each of a
+setup's races has one of the reference's beside it, and the night is judged on the setup's figures over the
+reference's, kept as a setup of their own (``<setup> ÷ <reference>``): a shift of the machine that both share cancels."""
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import compare, machine, paths, racing
@@ -18,62 +20,89 @@ PORTS = {"http_port": 29250, "transport_port": 29350}
 
 @dataclass(frozen=True)
 class Setup:
-    """A cluster the night races on: ``name`` is what the history files its figures under."""
+    """A cluster the night races on: ``name`` is what the history files its figures under; ``hosts``: a running one."""
 
     name: str = "default"
     version: str | None = None
     nodes: int = 1
     heap: str = "1g"
+    hosts: str | None = None
 
     @classmethod
     def parse(cls, text: str) -> "Setup":
-        """``9.2.0`` or ``version=9.2.0;nodes=3;heap=512m``."""
+        """``9.2.0``, ``version=9.2.0;nodes=3;heap=512m`` or ``hosts=127.0.0.1:9200;name=reference``."""
         from ingestlab.errors import IngestlabError
 
         if "=" not in text:
             return cls(name=text, version=text)
         fields = dict(part.split("=", 1) for part in text.split(";") if part)
-        unknown = set(fields) - {"version", "nodes", "heap", "name"}
+        unknown = set(fields) - {"version", "nodes", "heap", "name", "hosts"}
         if unknown:
-            raise IngestlabError(f"--setup {text!r}: unknown {', '.join(sorted(unknown))}; it takes version, nodes, heap, name")
+            raise IngestlabError(f"setup {text!r}: unknown {', '.join(sorted(unknown))}; it takes version, nodes, heap, hosts, name")
+        if "hosts" in fields and set(fields) & {"version", "nodes", "heap"}:
+            raise IngestlabError(f"setup {text!r}: hosts names a running cluster; version, nodes and heap are for one the pack provisions")
         return cls(name=fields.get("name", text), version=fields.get("version"), nodes=int(fields.get("nodes", 1)),
-                   heap=fields.get("heap", "1g"))
+                   heap=fields.get("heap", "1g"), hosts=fields.get("hosts"))
 
 
 OVERHEAD = {"rounds": 1, "runs": 2, "scale": 0.2, "tasks": "posts-index,posts-bulk-1000", "warmup_rounds": 0}  # small: a trend, not the benchmark
 OVERHEAD_STUDY = "overhead"  # the history files the pack's cost under this name: pack ÷ minimal per task
+REFERENCE_PORTS = {"http_port": 29256, "transport_port": 29356}  # a 3-node setup takes 29250-29252
+BESIDE = " ÷ "  # the history files a setup's figures over its reference's as the setup "<setup> ÷ <reference>"
+
+
+def _clusters(stack, setup: Setup, target: racing.Target | None, reference: Setup | None, log) -> tuple[racing.Target, str, racing.Target | None]:
+    """The setup's target and URL, and the reference's target (provisioned beside it, both up the whole night)."""
+    from ingestlab.cluster import lifecycle
+
+    def up(s: Setup, name: str, ports: dict) -> racing.Target:
+        cluster = stack.enter_context(lifecycle.running(lifecycle.Shape(nodes=s.nodes, version=s.version or lifecycle.DEFAULT_VERSION,
+                                                                        heap=s.heap, name=name, **ports), log=log))
+        return racing.Target(hosts=cluster.hosts, engine=cluster.engine)
+
+    main = target or up(setup, "ingestlab-nightly", PORTS)
+    beside = None
+    if reference is not None:
+        beside = (racing.Target(hosts=reference.hosts, client_options=target.client_options if target else None) if reference.hosts
+                  else up(reference, "ingestlab-nightly-reference", REFERENCE_PORTS))
+    return main, f"http://{main.hosts.split(',')[0]}", beside
 
 
 def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None, night: str, overhead: bool, repeat: int,
-                log) -> tuple[dict, dict]:
-    """The night's races on one setup, ``repeat`` of each study (and the pack's overhead measured there, when asked)."""
-    from ingestlab.cluster import lifecycle
+                log, reference: Setup | None = None) -> tuple[dict, dict, dict]:
+    """The night's races on one setup, ``repeat`` of each study (and the pack's overhead measured there, when asked); with
+    a ``reference``, each of its races beside one of the reference's, in turn (the setup first in odd pairs, the
+    reference first in even ones), so that the night's shift falls on both alike."""
+    from contextlib import ExitStack
 
-    results, costs = {}, {}
+    results, costs, beside = {}, {}, {}
 
-    def race_all(t: racing.Target, url: str) -> None:
+    def one(study: Study, t: racing.Target, n: int, who: str):
+        log(f"[ingestlab] nightly {night} ({who}): racing {study.name} (test mode)" + (f", race {n}/{repeat}" if repeat > 1 else ""))
+        return racing.race(study.track, t, racing.Options(challenge=study.small_challenge, params=study.small_params,
+                                                          tags={"study": study.name, "nightly": night}, test_mode=True), log=log)
+
+    with ExitStack() as stack:
+        main, url, ref = _clusters(stack, setup, target, reference, log)
         for study in studies:
-            results[study.name] = []
+            results[study.name], beside[study.name] = [], []
             for n in range(1, repeat + 1):
-                log(f"[ingestlab] nightly {night} ({setup.name}): racing {study.name} (test mode)" + (f", race {n}/{repeat}" if repeat > 1 else ""))
-                results[study.name].append(racing.race(study.track, t, racing.Options(
-                    challenge=study.small_challenge, params=study.small_params, tags={"study": study.name, "nightly": night}, test_mode=True),
-                    log=log))
+                turns = [(results, main, setup.name), (beside, ref, f"reference {reference.name}")] if ref else [(results, main, setup.name)]
+                for into, t, who in (turns if n % 2 else turns[::-1]):
+                    into[study.name].append(one(study, t, n, who))
         if overhead:
             from ingestlab.bench import overhead as bench
 
             log(f"[ingestlab] nightly {night} ({setup.name}): the pack's overhead beside a minimal client")
-            _, data = bench.run(t.hosts, url, log=log, **OVERHEAD)
+            _, data = bench.run(main.hosts, url, log=log, **OVERHEAD)
             costs.update({task: d["ratio"][1] for task, d in data.items() if d["ratio"][1] is not None})
+    return results, costs, beside if reference else {}
 
-    if target is not None:
-        race_all(target, f"http://{target.hosts.split(',')[0]}")
-    else:
-        shape = lifecycle.Shape(nodes=setup.nodes, version=setup.version or lifecycle.DEFAULT_VERSION, heap=setup.heap,
-                                name="ingestlab-nightly", **PORTS)
-        with lifecycle.running(shape, log=log) as cluster:
-            race_all(racing.Target(hosts=cluster.hosts), cluster.url)
-    return results, costs
+
+def beside_figures(figures: dict[str, float], reference: dict[str, float]) -> dict[str, float]:
+    """Each task's figure over the reference's of the same night (tasks both have; headline ratios left out)."""
+    return {t: v / reference[t] for t, v in figures.items()
+            if not t.startswith(history.HEADLINE) and reference.get(t) and v is not None}
 
 
 def night_figures(study: Study, results: list, published: dict) -> tuple[dict, dict]:
@@ -92,62 +121,110 @@ def night_figures(study: Study, results: list, published: dict) -> tuple[dict, d
     return figures, {k: hs[-1] for k, hs in headlines.items()}
 
 
+@dataclass
+class _Night:
+    """What one night found so far: the report's sections and charts, and what the verdict counts."""
+
+    night: str
+    db: object
+    margin: float | None
+    log: object
+    sections: list = field(default_factory=list)
+    charts: list = field(default_factory=list)
+    found: list = field(default_factory=list)
+    missing: list = field(default_factory=list)
+    shifts: list = field(default_factory=list)
+    races: dict = field(default_factory=dict)
+
+    def judge(self, name: str, study: str, figures: dict, race_id: str, es_version: str | None, counted: bool = True):
+        """Tonight's ``figures`` of ``study`` on the setup ``name`` kept and judged against its previous nights (the drop rule
+        and change points); ``counted``: whether what they find counts in the night's verdict. (Its rows, series, change
+        points and those new tonight.)"""
+        rows = history.regressions(self.db, study, self.night, figures, self.margin, name)
+        history.store(self.db, self.night, name, study, figures, race_id, es_version)
+        self.db.commit()
+        series = history.series(self.db, study, name)
+        points, new = change_points(self.db, name, study, series, self.night, self.log) if series else ({}, [])
+        if counted:
+            self.found += [r for r in rows if r["regression"]]
+            self.missing += [r for r in rows if r["missing"]]
+            self.shifts += new
+        return rows, series, points, new
+
+    def cost(self, setup: Setup, costs: dict) -> None:
+        rows, series, _, _ = self.judge(setup.name, OVERHEAD_STUDY, costs, "", None)
+        self.sections.append(_history_table(f"the pack's cost on {setup.name} (pack ÷ minimal client, docs/s)", rows))
+        self.charts.append((f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", trends.chart(
+            OVERHEAD_STUDY, setup.name, series, history.annotations(self.db, setup.name), {},
+            [r["task"] for r in rows if r["missing"]], machine.one_line())))
+
+    def study(self, setup: Setup, study: Study, results: list, beside: list, reference: Setup | None) -> None:
+        result, published = results[-1], study.published_figures()
+        figures, headlines = night_figures(study, results, published)  # (a headline's drop is a regression)
+        rows, series, points, new = self.judge(setup.name, study.name, figures, result.race_id, result.es_version, counted=not beside)
+        report, where = study.report(result), f"{study.name} on {setup.name}"
+        ids = ", ".join(r.race_id for r in results)
+        kept = (f"Tonight's figures: the median of {len(results)} races ({ids}); the report below is the last one's.\n\n"
+                if len(results) > 1 else "")
+        if beside:
+            kept += (f"With a reference raced beside it, these figures are shown and not judged: they carry the machine's "
+                     f"shift from night to night, which the ratio to the reference (below) cancels.\n\n")
+        self.sections.append(_history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + kept + report.markdown)
+        self.charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
+        self.charts.append((f"{where}: trends over the nights", trends.chart(
+            study.name, setup.name, series, history.annotations(self.db, setup.name),
+            {k: h.published for k, h in headlines.items()}, [r["task"] for r in rows if r["missing"]],
+            f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}",
+            {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
+        self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
+        if beside:
+            self.beside(setup, study, figures, beside, reference)
+
+    def beside(self, setup: Setup, study: Study, figures: dict, beside: list, reference: Setup) -> None:
+        """The setup's figures over the reference's raced beside it tonight: the series the night judges."""
+        name = f"{setup.name}{BESIDE}{reference.name}"
+        theirs, _ = night_figures(study, beside, study.published_figures())
+        ratio = beside_figures(figures, theirs)
+        rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, beside[-1].es_version)
+        where = f"{study.name} on {name}"
+        self.sections.append(_history_table(where, rows, " (the setup's figure over the reference's)") + "\n"
+                             + _change_point_lines(where, points, new)
+                             + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n")
+        self.charts.append((f"{where}: trends over the nights", trends.chart(
+            study.name, name, series, history.annotations(self.db, setup.name), {}, [r["task"] for r in rows if r["missing"]],
+            machine.one_line(), {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
+        self.races[f"{name}/{study.name}"] = [r.race_id for r in beside]
+
+
 def run(studies: list[Study], target: racing.Target | None = None, history_file: Path | None = None, margin: float | None = None,
-        version: str | None = None, setups: list[Setup] | None = None, overhead: bool = False, repeat: int = 1, log=print) -> int:
+        version: str | None = None, setups: list[Setup] | None = None, overhead: bool = False, repeat: int = 1, log=print,
+        reference: Setup | None = None) -> int:
+    """The night (see the module's text); ``reference``: a setup raced beside each setup, race by race, and the night
+    judged on the setup's figures over the reference's (``nightly --reference``)."""
     from ingestlab.report import writer
 
-    night = time.strftime("%Y-%m-%dT%H%M%S")
-    db = history.open_history(history_file or history.history_path())
+    tonight = _Night(time.strftime("%Y-%m-%dT%H%M%S"), history.open_history(history_file or history.history_path()), margin, log)
+    night = tonight.night
     setups = setups or [Setup(version=version)]
-    sections, charts, found, missing, races, shifts = [], [], [], [], {}, []
     for setup in setups:
-        results, costs = _race_setup(setup, studies, target, night, overhead, repeat, log)
+        results, costs, beside = _race_setup(setup, studies, target, night, overhead, repeat, log, reference)
         if costs:
-            rows = history.regressions(db, OVERHEAD_STUDY, night, costs, margin, setup.name)
-            found += [r for r in rows if r["regression"]]
-            missing += [r for r in rows if r["missing"]]
-            sections.append(_history_table(f"the pack's cost on {setup.name} (pack ÷ minimal client, docs/s)", rows))
-            history.store(db, night, setup.name, OVERHEAD_STUDY, costs, "", None)
-            db.commit()
-            charts.append((f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", trends.chart(
-                OVERHEAD_STUDY, setup.name, history.series(db, OVERHEAD_STUDY, setup.name), history.annotations(db, setup.name), {},
-                [r["task"] for r in rows if r["missing"]], machine.one_line())))
+            tonight.cost(setup, costs)
         for study in studies:
-            result = results[study.name][-1]
-            published = study.published_figures()
-            figures, headlines = night_figures(study, results[study.name], published)  # (a headline's drop is a regression)
-            rows = history.regressions(db, study.name, night, figures, margin, setup.name)
-            found += [r for r in rows if r["regression"]]
-            missing += [r for r in rows if r["missing"]]
-            report = study.report(result)
-            where = f"{study.name} on {setup.name}"
-            ids = ", ".join(r.race_id for r in results[study.name])
-            kept = (f"Tonight's figures: the median of {len(results[study.name])} races ({ids}); the report below is the last one's.\n\n"
-                    if repeat > 1 else "")
-            sections.append(_history_table(where, rows) + "\n" + kept + report.markdown)
-            charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
-            history.store(db, night, setup.name, study.name, figures, result.race_id, result.es_version)
-            db.commit()
-            series = history.series(db, study.name, setup.name)
-            points, new = change_points(db, setup.name, study.name, series, night, log)
-            shifts += new
-            sections[-1] = sections[-1].replace("\n", "\n" + _change_point_lines(where, points, new), 1) if points else sections[-1]
-            charts.append((f"{where}: trends over the nights", trends.chart(
-                study.name, setup.name, series, history.annotations(db, setup.name),
-                {k: h.published for k, h in headlines.items()}, [r["task"] for r in rows if r["missing"]],
-                f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}",
-                {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
-            races[f"{setup.name}/{study.name}"] = [r.race_id for r in results[study.name]] if repeat > 1 else result.race_id
-    regressing = [s for s in shifts if s["change"] < 0 and not s["task"].startswith(history.HEADLINE)]
-    verdict = _verdict(found, missing, regressing)
-    text = (f"# ingestlab nightly {night}\n\n{verdict}\n\nThis machine: {machine.one_line()}. Setups: "
-            + ", ".join(s.name for s in setups) + ".\n\n" + "\n".join(sections))
-    out = writer.write(paths.results_dir() / "nightly" / night, f"ingestlab nightly {night}", text, charts,
-                       {"night": night, "races": races, "regressions": [_plain(r) for r in found], "missing": [_plain(r) for r in missing],
-                        "change_points_new": shifts})
+            tonight.study(setup, study, results[study.name], beside.get(study.name, []), reference)
+    regressing = [s for s in tonight.shifts if s["change"] < 0 and not s["task"].startswith(history.HEADLINE)]
+    verdict = _verdict(tonight.found, tonight.missing, regressing)
+    judged = (f" Judged on each setup's figures over those of the reference {reference.name}, raced beside it race by race."
+              if reference else "")
+    text = (f"# ingestlab nightly {night}\n\n{verdict}{judged}\n\nThis machine: {machine.one_line()}. Setups: "
+            + ", ".join(s.name for s in setups) + ".\n\n" + "\n".join(tonight.sections))
+    out = writer.write(paths.results_dir() / "nightly" / night, f"ingestlab nightly {night}", text, tonight.charts,
+                       {"night": night, "races": tonight.races, "regressions": [_plain(r) for r in tonight.found],
+                        "missing": [_plain(r) for r in tonight.missing], "change_points_new": tonight.shifts,
+                        "reference": reference.name if reference else None})
     log(text)
     log(f"[ingestlab] nightly report: {out}/report.html; history: {history_file or history.history_path()}")
-    return 1 if found or missing or regressing else 0
+    return 1 if tonight.found or tonight.missing or regressing else 0
 
 
 def _verdict(found: list[dict], missing: list[dict], regressing: list[dict]) -> str:
@@ -182,6 +259,8 @@ def change_points(db, setup: str, study: str, series: dict, night: str, log) -> 
 
 
 def _change_point_lines(where: str, points: dict, new: list[dict]) -> str:
+    if not points:
+        return ""
     fresh = {(s["task"], s["night"]) for s in new}
     return ("Change points over the nights (Apache Otava): " + "; ".join(
         f"{task} from {n} {c:+.1%} (p {p:.1e}){' **new**' if (task, n) in fresh else ''}" for task, rows in points.items() for n, c, p in rows)
@@ -192,19 +271,24 @@ def _plain(row: dict) -> dict:
     return {k: v for k, v in row.items() if k != "history"}
 
 
-def _history_table(where: str, rows: list[dict]) -> str:
+def _figure(value: float) -> str:
+    """A night's figure: docs/s to a tenth, a ratio (below 10) to three places."""
+    return f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
+
+
+def _history_table(where: str, rows: list[dict], what: str = "") -> str:
     if not rows:
-        return f"## {where}: against previous nights\n\nNo previous night in the history yet.\n"
-    lines = [f"## {where}: against previous nights", "",
+        return f"## {where}: against previous nights{what}\n\nNo previous night in the history yet.\n"
+    lines = [f"## {where}: against previous nights{what}", "",
              f"A regression: below the previous nights' one-sided {1 - history.DROP_LEVEL:.0%} prediction bound (each night one "
              f"figure; t on log figures), after Holm's correction over the study's tasks, and a drop of {rows[0]['margin']:.0%} or "
              f"more; judged from {history.NIGHTS_NEEDED} previous nights.", "",
              "| task | tonight | previous nights: geometric mean (n) | change | lower bound (p) | |", "|---|---:|---:|---:|---:|---|"]
     for r in rows:
         if r["missing"]:
-            lines.append(f"| {r['task']} | — | {r['centre']:,.1f} ({r['history'].n}) | | | **missing tonight** |")
+            lines.append(f"| {r['task']} | — | {_figure(r['centre'])} ({r['history'].n}) | | | **missing tonight** |")
             continue
         judged = f"{r['bound']:+.1%} (p {r['p']:.2g})" if r["p"] is not None else f"— ({r['why']})"
-        lines.append(f"| {r['task']} | {r['tonight']:,.1f} | {r['centre']:,.1f} ({r['history'].n}) | {r['change']:+.1%} "
+        lines.append(f"| {r['task']} | {_figure(r['tonight'])} | {_figure(r['centre'])} ({r['history'].n}) | {r['change']:+.1%} "
                      f"| {judged} | {'**regression**' if r['regression'] else ''} |")
     return "\n".join(lines) + "\n"

@@ -19,15 +19,18 @@ from ingestlab.verdicts.stats import clopper_pearson
 
 
 def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.10, after: int = 3, seed: int = 1,
-             log=print, repeat: int = 1, races: tuple = (), sessions: tuple = ()) -> dict:
+             log=print, repeat: int = 1, races: tuple = (), sessions: tuple = (), pairs: tuple = ()) -> dict:
     """``repeat``: races a night, the night's figure their median (as ``nightly --repeat`` takes it). ``races``: log
     race medians of identical races (a calibration's); each simulated race is one of them drawn at random, centred on
     their mean, instead of a normal draw at ``sigma``. ``sessions``: the log race medians of several calibration
     sessions, one tuple each; each night is then one session drawn at random and its races are drawn from that
     session alone, centred on the mean of the sessions' means, so a night keeps its session's shift (see
-    :func:`session_sigmas`) and the median of many races a night does not average it away."""
+    :func:`session_sigmas`) and the median of many races a night does not average it away. ``pairs``: sessions of
+    pairs raced beside each other (an ``ab`` session's, one tuple of (log baseline, log contender) pairs each); each
+    night is one of them drawn at random, ``repeat`` of its pairs drawn, and the night's figure is the contender's median
+    over the baseline's (as ``nightly --reference`` takes it), centred on the sessions' mean log ratio."""
     rng = random.Random(seed)
-    night = night_of(rng, sigma, repeat, races, sessions)
+    night = paired_night_of(rng, repeat, pairs) if pairs else night_of(rng, sigma, repeat, races, sessions)
 
     def noise(n: int, level: float = 1000.0) -> list[float]:
         return [night(level) for _ in range(n)]
@@ -40,8 +43,9 @@ def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.
     hits = sum(1 for k in stepped if any(abs(cp.index - nights) <= 2 and cp.change < 0 for cp in found.get(k, [])))
     drop_false, drop_found = drop_rates(list(flat.values()), list(stepped.values()), nights)
     return {"sigma": sigma, "series": series, "nights": nights, "step": step, "after": after, "seed": seed, "repeat": repeat,
-            "drawn_from": sum(len(x) for x in sessions) if sessions else len(races), "sessions": len(sessions),
-            **(session_sigmas(sessions) if sessions else {}),
+            "drawn_from": sum(len(x) for x in sessions or pairs) if sessions or pairs else len(races),
+            "sessions": len(sessions or pairs), "paired": bool(pairs),
+            **(session_sigmas(sessions) if sessions else pair_sigmas(pairs) if pairs else {}),
             "false_alarms": [false, series], "found": [hits, series], "seconds": time.monotonic() - started,
             "drop_false_alarms": drop_false, "drop_found": drop_found,
             "drop_rule": {"level": history.DROP_LEVEL, "min_drop": history.MIN_DROP, "nights": history.NIGHTS_COMPARED,
@@ -64,6 +68,26 @@ def night_of(rng: random.Random, sigma: float, repeat: int, races: tuple = (), s
         pool = sessions[rng.randrange(len(sessions))] if sessions else races
         return level * statistics.median(math.exp(one(pool)) for _ in range(repeat))
     return night
+
+
+def paired_night_of(rng: random.Random, repeat: int, pairs: tuple):
+    """A function of a level that gives one simulated night's figure at it, a reference raced beside the setup (see
+    :func:`simulate`)."""
+    centre = statistics.fmean(statistics.fmean(c - b for b, c in s) for s in pairs)
+
+    def night(level: float) -> float:
+        session = pairs[rng.randrange(len(pairs))]
+        drawn = [session[rng.randrange(len(session))] for _ in range(repeat)]
+        return level * statistics.median(math.exp(c) for _, c in drawn) / statistics.median(math.exp(b) for b, _ in drawn) / math.exp(centre)
+    return night
+
+
+def pair_sigmas(pairs: tuple) -> dict:
+    """:func:`session_sigmas` of the log ratios of paired sessions (between: σ of the sessions' mean log ratios), and the
+    same of the baseline's races alone (``between_one``: how far one side's level moves from session to session)."""
+    out = session_sigmas(tuple(tuple(c - b for b, c in s) for s in pairs))
+    out["between_one"] = session_sigmas(tuple(tuple(b for b, _ in s) for s in pairs))["between"]
+    return out
 
 
 def session_sigmas(sessions: tuple) -> dict:
@@ -124,6 +148,11 @@ def markdown(data: dict) -> str:
 
 
 def _drawn(data: dict, source: str = "") -> str:
+    if data.get("paired"):
+        return (f"each night one of {data['sessions']} sessions of a setup and a reference raced in pairs{' (' + source + ')' if source else ''}, "
+                f"drawn at random, its pairs drawn from that session's alone and the night's figure the setup's median over the reference's "
+                f"({data['drawn_from']} pairs in all; σ of the log ratio between sessions {data['between']:.1%}, of one pair within one "
+                f"{data['within']:.1%}; of one side's level between sessions {data['between_one']:.1%})")
     if data.get("sessions"):
         return (f"each night one of {data['sessions']} calibration sessions{' (' + source + ')' if source else ''} drawn at random and its "
                 f"races drawn from that session's alone ({data['drawn_from']} races in all; σ between sessions "

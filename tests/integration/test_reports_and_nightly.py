@@ -112,6 +112,29 @@ def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_v
     assert loaded and loaded[1] == loaded[2] == str(report.read_text().count("<img")) and int(loaded[2]) >= 3, loaded
 
 
+def test_nightly_beside_a_reference_races_them_in_turn_and_judges_the_ratio(es_node, tmp_path):
+    """`nightly --reference`: each of the setup's races has one of the reference's beside it, the order alternating;
+    the history keeps the setup's figures over the reference's as a setup of their own, which the night judges. (One
+    node plays both here: this checks the flow; how much steadier the ratio is, `bench changepoints --ab` measures.)"""
+    history = tmp_path / "history.sqlite"
+    common = ["nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts,
+              "--reference", f"hosts={es_node.hosts};name=ref"]
+    first = ingestlab(*common, "--repeat", "2")
+    assert first.returncode == 0, first.stdout[-2000:] + first.stderr[-2000:]
+    turns = re.findall(r"nightly \S+ \((default|reference ref)\): racing posts \(test mode\), race (\d)/2", first.stdout)
+    assert turns == [("default", "1"), ("reference ref", "1"), ("reference ref", "2"), ("default", "2")], turns
+    assert "Judged on each setup's figures over those of the reference ref, raced beside it race by race." in first.stdout
+    assert "these figures are shown and not judged" in first.stdout
+    second = ingestlab(*common)
+    assert second.returncode == 0, second.stdout[-2000:] + second.stderr[-2000:]
+    assert "## posts on default ÷ ref: against previous nights (the setup's figure over the reference's)" in second.stdout
+    with sqlite3.connect(history) as db:
+        ratios = list(db.execute("SELECT night, task, value FROM figures WHERE setup = 'default ÷ ref'"))
+        own = {t for (t,) in db.execute("SELECT DISTINCT task FROM figures WHERE setup = 'default' AND task NOT LIKE 'headline:%'")}
+    assert {t for _, t, _ in ratios} == own and len({n for n, _, _ in ratios}) == 2 and all(v > 0 for _, _, v in ratios)
+    assert re.search(r"\| bulk-1000 \| \d\.\d{3} \| \d\.\d{3} \(1\) \|", second.stdout), second.stdout[:3000]
+
+
 @pytest.mark.check
 def test_report_of_a_race_plain_esrally_ran(es_node, tmp_path):
     from tests.integration.conftest import plain_esrally

@@ -164,6 +164,42 @@ def test_a_simulated_night_of_sessions_keeps_its_sessions_shift_however_many_rac
     assert "each night one of 2 calibration sessions" in simulate.markdown(data)
 
 
+def test_a_simulated_night_beside_a_reference_cancels_the_shift_both_sides_share():
+    """`bench changepoints --ab`: each night one ab session, its pairs drawn from it alone, the night's figure the
+    contender's median over the baseline's; a shift the two sides share (here 25 %) is gone from the night's figure,
+    and the data names both σ (of the ratio, and of one side's level)."""
+    import math
+    import random
+
+    from ingestlab.nightly import simulate
+
+    pairs = (tuple((math.log(100.0), math.log(101.0)) for _ in range(20)), tuple((math.log(80.0), math.log(80.8)) for _ in range(20)))
+    night = simulate.paired_night_of(random.Random(1), 5, pairs)
+    assert {round(night(1000.0), 6) for _ in range(50)} == {1000.0}
+    data = simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None, pairs=pairs)
+    assert data["paired"] and data["sessions"] == 2 and data["drawn_from"] == 40
+    assert data["between"] < 1e-12 and abs(data["between_one"] - math.log(100 / 80) / math.sqrt(2)) < 1e-12
+    assert "a setup and a reference raced in pairs" in simulate.markdown(data)
+
+
+def test_a_night_beside_a_reference_is_judged_on_the_ratio_of_tasks_both_have():
+    from ingestlab.nightly.run import Setup, beside_figures
+
+    assert beside_figures({"bulk-1000": 60_000.0, "index": 900.0, "headline:bulk-vs-index": 66.0, "only-here": 5.0},
+                          {"bulk-1000": 50_000.0, "index": 1_000.0, "headline:bulk-vs-index": 50.0}) == {"bulk-1000": 1.2, "index": 0.9}
+    assert Setup.parse("hosts=127.0.0.1:9200,127.0.0.1:9201;name=ref") == Setup(name="ref", hosts="127.0.0.1:9200,127.0.0.1:9201")
+
+
+def test_a_reference_setup_names_a_running_cluster_or_one_to_provision_never_both():
+    import pytest
+
+    from ingestlab.errors import IngestlabError
+    from ingestlab.nightly.run import Setup
+
+    with pytest.raises(IngestlabError, match="hosts names a running cluster"):
+        Setup.parse("hosts=127.0.0.1:9200;version=9.2.0")
+
+
 def test_the_drop_rule_simulated_keeps_its_level_on_flat_nights_and_finds_a_step_far_above_the_noise():
     import random
 
