@@ -130,7 +130,8 @@ ROWS = (("false_alarms", "series with a false change point ({nights} nights)"),
 
 
 def markdown(data: dict) -> str:
-    lines = [f"## The nightly's change points, simulated (σ {data['sigma']:.1%} of log medians)", "",
+    lines = [f"## The nightly's change points, simulated (σ {data['sigma']:.1%} of "
+             + ("a pair's log ratio" if data.get("paired") else "log medians") + ")", "",
              f"{data['series']} series of {data['nights']} nights with no change (a night: the median of {data.get('repeat', 1)} race(s), "
              + _drawn(data) + "), and "
              f"{data['series']} with a {data['step']:.0%} drop after "
@@ -173,6 +174,11 @@ def to_ledger(data: dict, command: str, source: str = "") -> None:
         figures[f"{key}-of"] = ledger.Figure(n, unit, f"{key.replace('_', ' ')}: {unit} judged")
         figures[f"{key}-low"] = ledger.Figure(round(100 * low, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, low")
         figures[f"{key}-high"] = ledger.Figure(round(100 * high, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, high")
+    what = "of the log ratio" if data.get("paired") else "of log race medians"
+    for key, label in (("between", f"σ {what} between sessions"), ("within", f"σ {what} within one session"),
+                       ("between_one", "σ of one side's log race medians between sessions")):
+        if data.get(key) is not None:
+            figures[f"sigma-{key.replace('_', '-')}"] = ledger.Figure(round(100 * data[key], 2), "%", label)
     ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints", "bench changepoints", command, figures,
                   conditions=f"σ {data['sigma']:.3f} of a race, a night the median of {data.get('repeat', 1)} race(s) "
                              + _drawn(data, source) + f", {data['series']} series a kind, "
