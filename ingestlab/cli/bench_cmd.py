@@ -128,19 +128,25 @@ def cmd_changepoints(args) -> int:
     import sys
 
     from ingestlab.nightly import simulate as changepoint_sim
+    from ingestlab.nightly import sources
     from ingestlab.verdicts import noise
 
     sigma = args.sigma / 100.0 if args.sigma else None
     source, races, sessions, pairs = "--sigma", (), (), ()
     if args.ab and (args.sessions or args.sigma or args.calibration or args.normal):
         raise IngestlabError("--ab draws nights from the ab sessions named: not with --sessions, --sigma, --calibration or --normal")
+    if args.unpaired and not args.ab:
+        raise IngestlabError("--unpaired takes the baseline side of the --ab sessions: name them")
     if args.ab:
-        sigma, source, pairs = _ab_sessions(args.ab, args.track, args.task)
+        sigma, source, pairs = sources.ab_sessions(args.ab, args.track, args.task)
+        if args.unpaired:  # the same sessions as a nightly without a reference would see them
+            sessions, pairs, source = tuple(tuple(b for b, _ in p) for p in pairs), (), "the baseline side of " + source
+            sigma = sources.sigma_around(sessions)
     elif args.sessions:
         if args.sigma or args.calibration or args.normal:
             raise IngestlabError("--sessions draws from every calibration session of --track/--task here: not with --sigma, "
                                  "--calibration or --normal")
-        sigma, source, sessions = _sessions(args.track, args.task)
+        sigma, source, sessions = sources.calibration_sessions(args.track, args.task)
     if sigma is None:
         found, _ = noise.find(args.track, None, None, Path(args.calibration) if args.calibration else None)
         if not found or args.task not in found.get("tasks", {}):
@@ -157,57 +163,6 @@ def cmd_changepoints(args) -> int:
     print(changepoint_sim.markdown(data) + f"- σ from {source}.")
     changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]), source)
     return 0
-
-
-def _sessions(track: str, task: str) -> tuple[float, str, tuple]:
-    """Every calibration session of ``track``/``task`` here that raced its own races (a re-judged one adds none): the σ
-    of one race around the sessions' common mean, where they came from, and each session's log race medians."""
-    import math
-    import statistics
-
-    from ingestlab.verdicts import noise
-
-    found, _ = noise.sessions(track, None, None)
-    found = [d for d in found if d["versions"].get("version") == found[0]["versions"].get("version")]  # the newest's version
-    kept = [(d["stamp"], tuple(math.log(v) for v in noise.own_medians(d) if v and v > 0)) for d in found if d.get("task") == task]
-    kept = [(stamp, logs) for stamp, logs in kept if len(logs) >= 3]
-    if len(kept) < 2:
-        raise IngestlabError(f"--sessions needs two or more calibration sessions of {track}/{task} on this machine that raced their own "
-                             f"races ({len(kept)} here): run `ingestlab calibrate` again")
-    centre = statistics.fmean(statistics.fmean(logs) for _, logs in kept)
-    sigma = math.sqrt(statistics.fmean((x - centre) ** 2 for _, logs in kept for x in logs))
-    return sigma, "calibrations " + ", ".join(sorted(stamp for stamp, _ in kept)), tuple(logs for _, logs in sorted(kept))
-
-
-def _ab_sessions(stamps: list[str], track: str, task: str) -> tuple[float, str, tuple]:
-    """The pairs of each ``ab`` session named (its i-th baseline race beside its i-th contender race, as ``ab`` raced
-    them): σ of one pair's log ratio around the sessions' common mean, where they came from, and each session's (log
-    baseline, log contender) pairs."""
-    import math
-    import statistics
-
-    from ingestlab import compare
-    from ingestlab.rally import results
-
-    if len(set(stamps)) < 2:
-        raise IngestlabError("--ab: name two ab sessions or more (their stamps, as `ingestlab ab` printed them)")
-    kept = []
-    for stamp in dict.fromkeys(stamps):
-        sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
-        if not sides[0] or len(sides[0]) != len(sides[1]):
-            raise IngestlabError(f"--ab {stamp}: {len(sides[0])} baseline and {len(sides[1])} contender races stored here; an ab "
-                                 f"session's races a side, the same number each")
-        other = {r.get("track") for side in sides for r in side} - {track}
-        if other:
-            raise IngestlabError(f"--ab {stamp}: races of {', '.join(sorted(map(str, other)))}, not --track {track}")
-        figures = [[compare.task_figures(r).get(task) for r in side] for side in sides]
-        pairs = tuple((math.log(b), math.log(c)) for b, c in zip(*figures) if b and c and b > 0 and c > 0)
-        if len(pairs) < 3:
-            raise IngestlabError(f"--ab {stamp}: {len(pairs)} pairs with a {task} figure each side; 3 or more needed")
-        kept.append((stamp, pairs))
-    centre = statistics.fmean(statistics.fmean(c - b for b, c in pairs) for _, pairs in kept)
-    sigma = math.sqrt(statistics.fmean((c - b - centre) ** 2 for _, pairs in kept for b, c in pairs))
-    return sigma, "ab sessions " + ", ".join(stamp for stamp, _ in kept), tuple(pairs for _, pairs in kept)
 
 
 def cmd_redline(args) -> int:
@@ -274,6 +229,8 @@ def add(sub) -> None:
     cp.add_argument("--ab", action="append", metavar="STAMP", help="an `ingestlab ab` session of --track/--task (give two or more): each "
                     "night one of them drawn at random, its pairs drawn from it, and the night's figure the contender's median over the "
                     "baseline's, as `nightly --reference` judges a setup against a reference raced beside it")
+    cp.add_argument("--unpaired", action="store_true", help="with --ab: nights drawn from the baseline side of those sessions alone, "
+                    "as a nightly without a reference would see them (the same sessions, for a fair comparison)")
     cp.set_defaults(func=cmd_changepoints)
     rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
                                           "step of the scan's answer, in at most a third of its race time")

@@ -211,3 +211,12 @@ def test_the_drop_rule_simulated_keeps_its_level_on_flat_nights_and_finds_a_step
     false, found = simulate.drop_rates(flat, stepped, 30)
     assert false[1] == 100 * (30 - nightly.NIGHTS_NEEDED) and false[0] / false[1] <= nightly.DROP_LEVEL
     assert found == [50, 50]
+
+
+def test_the_sigma_of_one_race_around_sessions_keeps_every_sessions_shift():
+    import math
+
+    from ingestlab.nightly import sources
+
+    assert abs(sources.sigma_around(((0.0, 0.0), (0.2, 0.2))) - 0.1) < 1e-12
+    assert math.isclose(sources.sigma_around(((0.0, 0.2), (0.0, 0.2))), 0.1)
