@@ -160,7 +160,7 @@ def cmd_changepoints(args) -> int:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race a night")
     data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races,
                                     sessions=sessions, pairs=pairs)
-    print(changepoint_sim.markdown(data) + f"- σ from {source}.")
+    print(changepoint_sim.markdown(data, source) + f"- σ from {source}.")
     changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]), source)
     return 0
 

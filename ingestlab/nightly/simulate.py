@@ -129,11 +129,11 @@ ROWS = (("false_alarms", "series with a false change point ({nights} nights)"),
         ("drop_found", "drop rule: the {step:.0%} step's first night called a regression"))
 
 
-def markdown(data: dict) -> str:
+def markdown(data: dict, source: str = "") -> str:
     lines = [f"## The nightly's change points, simulated (σ {data['sigma']:.1%} of "
              + ("a pair's log ratio" if data.get("paired") else "log medians") + ")", "",
              f"{data['series']} series of {data['nights']} nights with no change (a night: the median of {data.get('repeat', 1)} race(s), "
-             + _drawn(data) + "), and "
+             + _drawn(data, source) + "), and "
              f"{data['series']} with a {data['step']:.0%} drop after "
              f"{data['nights']} nights judged {data['after']} nights later; rule: " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()) + ".", "",
              "| | count | rate | 95 % interval |", "|---|---:|---:|---:|"]
@@ -155,7 +155,7 @@ def _drawn(data: dict, source: str = "") -> str:
                 f"({data['drawn_from']} pairs in all; σ of the log ratio between sessions {data['between']:.1%}, of one pair within one "
                 f"{data['within']:.1%}; of one side's level between sessions {data['between_one']:.1%})")
     if data.get("sessions"):
-        return (f"each night one of {data['sessions']} calibration sessions{' (' + source + ')' if source else ''} drawn at random and its "
+        return (f"each night one of {data['sessions']} sessions ({source or 'calibration sessions'}) drawn at random and its "
                 f"races drawn from that session's alone ({data['drawn_from']} races in all; σ between sessions "
                 f"{data['between']:.1%}, within one {data['within']:.1%})")
     if data.get("drawn_from"):

@@ -161,7 +161,7 @@ def test_a_simulated_night_of_sessions_keeps_its_sessions_shift_however_many_rac
     data = simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None, sessions=sessions)
     assert data["sessions"] == 2 and data["drawn_from"] == 80
     assert abs(data["between"] - abs(math.log(100 / 80)) / math.sqrt(2)) < 1e-12 and data["within"] == 0
-    assert "each night one of 2 calibration sessions" in simulate.markdown(data)
+    assert "each night one of 2 sessions (calibration sessions) drawn at random" in simulate.markdown(data)
 
 
 def test_a_simulated_night_beside_a_reference_cancels_the_shift_both_sides_share():
