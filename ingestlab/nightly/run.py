@@ -136,15 +136,16 @@ class _Night:
     shifts: list = field(default_factory=list)
     races: dict = field(default_factory=dict)
 
-    def judge(self, name: str, study: str, figures: dict, race_id: str, es_version: str | None, counted: bool = True):
-        """Tonight's ``figures`` of ``study`` on the setup ``name`` kept and judged against its previous nights (the drop rule
-        and change points); ``counted``: whether what they find counts in the night's verdict. (Its rows, series, change
-        points and those new tonight.)"""
+    def judge(self, name: str, study: str, figures: dict, race_id: str, es_version: str | None, counted: bool = True,
+              shifts: bool = True):
+        """Tonight's ``figures`` of ``study`` on the setup ``name`` kept and judged against its previous nights (the drop rule,
+        and change points unless not ``shifts``); ``counted``: whether what they find counts in the night's verdict. (Its
+        rows, series, change points and those new tonight.)"""
         rows = history.regressions(self.db, study, self.night, figures, self.margin, name)
         history.store(self.db, self.night, name, study, figures, race_id, es_version)
         self.db.commit()
         series = history.series(self.db, study, name)
-        points, new = change_points(self.db, name, study, series, self.night, self.log) if series else ({}, [])
+        points, new = change_points(self.db, name, study, series, self.night, self.log) if shifts else ({}, [])
         if counted:
             self.found += [r for r in rows if r["regression"]]
             self.missing += [r for r in rows if r["missing"]]
@@ -152,7 +153,7 @@ class _Night:
         return rows, series, points, new
 
     def cost(self, setup: Setup, costs: dict) -> None:
-        rows, series, _, _ = self.judge(setup.name, OVERHEAD_STUDY, costs, "", None)
+        rows, series, _, _ = self.judge(setup.name, OVERHEAD_STUDY, costs, "", None, shifts=False)  # the drop rule alone, as ever
         self.sections.append(_history_table(f"the pack's cost on {setup.name} (pack ÷ minimal client, docs/s)", rows))
         self.charts.append((f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", trends.chart(
             OVERHEAD_STUDY, setup.name, series, history.annotations(self.db, setup.name), {},
@@ -167,8 +168,8 @@ class _Night:
         kept = (f"Tonight's figures: the median of {len(results)} races ({ids}); the report below is the last one's.\n\n"
                 if len(results) > 1 else "")
         if beside:
-            kept += (f"With a reference raced beside it, these figures are shown and not judged: they carry the machine's "
-                     f"shift from night to night, which the ratio to the reference (below) cancels.\n\n")
+            kept += ("With a reference raced beside it, these figures are shown and not judged: they carry the machine's "
+                     "shift from night to night, which the ratio to the reference (below) cancels.\n\n")
         self.sections.append(_history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + kept + report.markdown)
         self.charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
         self.charts.append((f"{where}: trends over the nights", trends.chart(
@@ -178,12 +179,12 @@ class _Night:
             {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
-            self.beside(setup, study, figures, beside, reference)
+            self.beside(setup, study, figures, beside, reference, published)
 
-    def beside(self, setup: Setup, study: Study, figures: dict, beside: list, reference: Setup) -> None:
+    def beside(self, setup: Setup, study: Study, figures: dict, beside: list, reference: Setup, published: dict) -> None:
         """The setup's figures over the reference's raced beside it tonight: the series the night judges."""
         name = f"{setup.name}{BESIDE}{reference.name}"
-        theirs, _ = night_figures(study, beside, study.published_figures())
+        theirs, _ = night_figures(study, beside, published)
         ratio = beside_figures(figures, theirs)
         rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, beside[-1].es_version)
         where = f"{study.name} on {name}"

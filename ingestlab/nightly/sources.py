@@ -54,6 +54,5 @@ def ab_sessions(stamps: list[str], track: str, task: str) -> tuple[float, str, t
         if len(pairs) < 3:
             raise IngestlabError(f"--ab {stamp}: {len(pairs)} pairs; 3 or more needed")
         kept.append((stamp, pairs))
-    centre = statistics.fmean(statistics.fmean(c - b for b, c in pairs) for _, pairs in kept)
-    sigma = math.sqrt(statistics.fmean((c - b - centre) ** 2 for _, pairs in kept for b, c in pairs))
+    sigma = sigma_around(tuple(tuple(c - b for b, c in pairs) for _, pairs in kept))
     return sigma, "ab sessions " + ", ".join(stamp for stamp, _ in kept), tuple(pairs for _, pairs in kept)
