@@ -10,6 +10,8 @@ from ingestlab.errors import IngestlabError
 
 
 def cmd_nightly(args) -> int:
+    import dataclasses
+
     from ingestlab import nightly
 
     history = Path(args.history) if args.history else None
@@ -30,7 +32,7 @@ def cmd_nightly(args) -> int:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race of each study a night")
     reference = nightly.Setup.parse(args.reference) if args.reference else None
     if reference and not reference.hosts and reference.version is None:
-        reference = nightly.Setup(**{**reference.__dict__, "version": args.version})
+        reference = dataclasses.replace(reference, version=args.version)
     return nightly.run(chosen, target=target, history_file=history, margin=args.margin / 100.0 if args.margin is not None else None,
                        version=args.version, setups=setups, overhead=args.overhead, repeat=args.repeat, reference=reference)
 

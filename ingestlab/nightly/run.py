@@ -152,12 +152,19 @@ class _Night:
             self.shifts += new
         return rows, series, points, new
 
+    def trend(self, title: str, study: str, name: str, series: dict, rows: list, points: dict, notes_of: str,
+              published: dict | None = None, line: str | None = None) -> None:
+        """The trend chart of the setup ``name``'s ``series`` over the nights: the annotations of the setup ``notes_of``,
+        tonight's missing tasks, the change points, and ``published`` headlines where there are some."""
+        self.charts.append((title, trends.chart(study, name, series, history.annotations(self.db, notes_of), published or {},
+                                                [r["task"] for r in rows if r["missing"]], line or machine.one_line(),
+                                                {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
+
     def cost(self, setup: Setup, costs: dict) -> None:
         rows, series, _, _ = self.judge(setup.name, OVERHEAD_STUDY, costs, "", None, shifts=False)  # the drop rule alone, as ever
         self.sections.append(_history_table(f"the pack's cost on {setup.name} (pack ÷ minimal client, docs/s)", rows))
-        self.charts.append((f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", trends.chart(
-            OVERHEAD_STUDY, setup.name, series, history.annotations(self.db, setup.name), {},
-            [r["task"] for r in rows if r["missing"]], machine.one_line())))
+        self.trend(f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", OVERHEAD_STUDY, setup.name, series, rows, {},
+                   setup.name)
 
     def study(self, setup: Setup, study: Study, results: list, beside: list, reference: Setup | None) -> None:
         result, published = results[-1], study.published_figures()
@@ -172,11 +179,8 @@ class _Night:
                      "shift from night to night, which the ratio to the reference (below) cancels.\n\n")
         self.sections.append(_history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + kept + report.markdown)
         self.charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
-        self.charts.append((f"{where}: trends over the nights", trends.chart(
-            study.name, setup.name, series, history.annotations(self.db, setup.name),
-            {k: h.published for k, h in headlines.items()}, [r["task"] for r in rows if r["missing"]],
-            f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}",
-            {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
+        self.trend(f"{where}: trends over the nights", study.name, setup.name, series, rows, points, setup.name,
+                   {k: h.published for k, h in headlines.items()}, f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}")
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
             self.beside(setup, study, figures, beside, reference, published)
@@ -191,9 +195,7 @@ class _Night:
         self.sections.append(_history_table(where, rows, " (the setup's figure over the reference's)") + "\n"
                              + _change_point_lines(where, points, new)
                              + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n")
-        self.charts.append((f"{where}: trends over the nights", trends.chart(
-            study.name, name, series, history.annotations(self.db, setup.name), {}, [r["task"] for r in rows if r["missing"]],
-            machine.one_line(), {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
+        self.trend(f"{where}: trends over the nights", study.name, name, series, rows, points, setup.name)
         self.races[f"{name}/{study.name}"] = [r.race_id for r in beside]
 
 
