@@ -77,10 +77,12 @@ def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None
 
     results, costs, beside = {}, {}, {}
 
-    def one(study: Study, t: racing.Target, n: int, who: str):
+    def one(study: Study, t: racing.Target, n: int, who: str):  # tagged with its side, so `bench changepoints --nightly` can pair them
         log(f"[ingestlab] nightly {night} ({who}): racing {study.name} (test mode)" + (f", race {n}/{repeat}" if repeat > 1 else ""))
-        return racing.race(study.track, t, racing.Options(challenge=study.small_challenge, params=study.small_params,
-                                                          tags={"study": study.name, "nightly": night}, test_mode=True), log=log)
+        tags = {"study": study.name, "nightly": night, "nightly-setup": setup.name.replace(":", "_").replace(",", "_"),
+                "nightly-side": "setup" if t is main else "reference"}
+        return racing.race(study.track, t, racing.Options(challenge=study.small_challenge, params=study.small_params, tags=tags,
+                                                          test_mode=True), log=log)
 
     with ExitStack() as stack:
         main, url, ref = _clusters(stack, setup, target, reference, log)
