@@ -133,15 +133,19 @@ def cmd_changepoints(args) -> int:
 
     sigma = args.sigma / 100.0 if args.sigma else None
     source, races, sessions, pairs = "--sigma", (), (), ()
-    if args.ab and (args.sessions or args.sigma or args.calibration or args.normal):
-        raise IngestlabError("--ab draws nights from the ab sessions named: not with --sessions, --sigma, --calibration or --normal")
-    if args.unpaired and not args.ab:
-        raise IngestlabError("--unpaired takes the baseline side of the --ab sessions: name them")
-    if args.ab:
-        sigma, source, pairs = sources.ab_sessions(args.ab, args.track, args.task)
-        if args.unpaired:  # the same sessions as a nightly without a reference would see them
-            sessions, pairs, source = tuple(tuple(b for b, _ in p) for p in pairs), (), "the baseline side of " + source
-            sigma = sources.sigma_around(sessions)
+    paired = "--ab" if args.ab else "--nightly" if args.nightly else None
+    if paired and (args.sessions or args.sigma or args.calibration or args.normal or (args.ab and args.nightly)):
+        raise IngestlabError(f"{paired} draws nights from the sessions named: not with --sessions, --sigma, --calibration, --normal "
+                             f"or {'--nightly' if args.ab else '--ab'}")
+    if args.unpaired and not paired:
+        raise IngestlabError("--unpaired takes one side of the --ab sessions or --nightly nights: name them")
+    if paired:
+        sigma, source, pairs = (sources.ab_sessions(args.ab, args.track, args.task) if args.ab
+                                else sources.nightly_sessions(args.nightly, args.track, args.task))
+        if args.unpaired:  # the same sessions as a nightly without a reference would see them: ab's baseline, the night's setup
+            side = 1 if args.nightly else 0
+            sessions, pairs = tuple(tuple(p[side] for p in s) for s in pairs), ()
+            source, sigma = ("the setup's side of " if args.nightly else "the baseline side of ") + source, sources.sigma_around(sessions)
     elif args.sessions:
         if args.sigma or args.calibration or args.normal:
             raise IngestlabError("--sessions draws from every calibration session of --track/--task here: not with --sigma, "
@@ -229,8 +233,10 @@ def add(sub) -> None:
     cp.add_argument("--ab", action="append", metavar="STAMP", help="an `ingestlab ab` session of --track/--task (give two or more): each "
                     "night one of them drawn at random, its pairs drawn from it, and the night's figure the contender's median over the "
                     "baseline's, as `nightly --reference` judges a setup against a reference raced beside it")
-    cp.add_argument("--unpaired", action="store_true", help="with --ab: nights drawn from the baseline side of those sessions alone, "
-                    "as a nightly without a reference would see them (the same sessions, for a fair comparison)")
+    cp.add_argument("--nightly", action="append", metavar="NIGHT", help="a night raced by `nightly --reference --repeat N` (give two or "
+                    "more): as --ab, its races of the setup and the reference's beside them as the pairs, in test mode as the nightly races")
+    cp.add_argument("--unpaired", action="store_true", help="with --ab or --nightly: nights drawn from one side alone (ab's baseline, the "
+                    "night's setup), as a nightly without a reference would see them (the same sessions, for a fair comparison)")
     cp.set_defaults(func=cmd_changepoints)
     rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
                                           "step of the scan's answer, in at most a third of its race time")

@@ -1,5 +1,6 @@
 """Where ``bench changepoints`` draws its simulated nights from: the calibration sessions of a track and task here, or
-``ab`` sessions (pairs of a setup and a reference raced beside each other), each session's log race figures."""
+``ab`` sessions or nights of ``nightly --reference`` (pairs of a setup and a reference raced beside each other), each
+session's log race figures."""
 from __future__ import annotations
 
 import math
@@ -37,22 +38,46 @@ def ab_sessions(stamps: list[str], track: str, task: str) -> tuple[float, str, t
     baseline, log contender) pairs."""
     if len(set(stamps)) < 2:
         raise IngestlabError("--ab: name two ab sessions or more (their stamps, as `ingestlab ab` printed them)")
+    kept = [(stamp, _pairs(f"--ab {stamp}", [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")],
+                           track, task)) for stamp in dict.fromkeys(stamps)]
+    return _paired_sessions(kept, "ab sessions ")
+
+
+def nightly_sessions(nights: list[str], track: str, task: str) -> tuple[float, str, tuple]:
+    """The pairs of each night named that ``nightly --reference --repeat N`` raced (test mode, as every night): its i-th
+    reference race beside its i-th race of the setup. As ``ab_sessions``, the reference in the baseline's place."""
+    if len(set(nights)) < 2:
+        raise IngestlabError("--nightly: name two nights or more (as the nightly report names them) raced with --reference")
     kept = []
-    for stamp in dict.fromkeys(stamps):
-        sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
-        if not sides[0] or len(sides[0]) != len(sides[1]):
-            raise IngestlabError(f"--ab {stamp}: {len(sides[0])} baseline and {len(sides[1])} contender races stored here; an ab "
-                                 f"session's races a side, the same number each")
-        other = {r.get("track") for side in sides for r in side} - {track}
-        if other:
-            raise IngestlabError(f"--ab {stamp}: races of {', '.join(sorted(map(str, other)))}, not --track {track}")
-        figures = [[compare.task_figures(r).get(task) for r in side] for side in sides]
-        lacking = [r["race-id"] for side, got in zip(sides, figures) for r, v in zip(side, got) if not v or v <= 0]
-        if lacking:
-            raise IngestlabError(f"--ab {stamp}: race(s) {', '.join(lacking)} have no {task} figure; a pair without one cannot be judged")
-        pairs = tuple((math.log(b), math.log(c)) for b, c in zip(*figures))
-        if len(pairs) < 3:
-            raise IngestlabError(f"--ab {stamp}: {len(pairs)} pairs; 3 or more needed")
-        kept.append((stamp, pairs))
+    for night in dict.fromkeys(nights):
+        sides = [[r for r in results.races_with_tags({"nightly": night, "nightly-side": side}) if r.get("track") == track]
+                 for side in ("reference", "setup")]
+        setups = sorted({str((r.get("user-tags") or {}).get("nightly-setup")) for side in sides for r in side})
+        if len(setups) > 1:
+            raise IngestlabError(f"--nightly {night}: races of setups {', '.join(setups)} beside a reference; a night of one setup only")
+        kept.append((night, _pairs(f"--nightly {night}", sides, track, task, what="reference and setup")))
+    return _paired_sessions(kept, "nights ")
+
+
+def _pairs(name: str, sides: list, track: str, task: str, what: str = "baseline and contender") -> tuple:
+    """A session's (log first side, log second side) pairs of ``task``, its i-th race of one side beside its i-th of the other."""
+    first, second = what.split(" and ")
+    if not sides[0] or len(sides[0]) != len(sides[1]):
+        raise IngestlabError(f"{name}: {len(sides[0])} {first} and {len(sides[1])} {second} races of {track} stored here; "
+                             f"a session's races a side, the same number each")
+    other = {r.get("track") for side in sides for r in side} - {track}
+    if other:
+        raise IngestlabError(f"{name}: races of {', '.join(sorted(map(str, other)))}, not --track {track}")
+    figures = [[compare.task_figures(r).get(task) for r in side] for side in sides]
+    lacking = [r["race-id"] for side, got in zip(sides, figures) for r, v in zip(side, got) if not v or v <= 0]
+    if lacking:
+        raise IngestlabError(f"{name}: race(s) {', '.join(lacking)} have no {task} figure; a pair without one cannot be judged")
+    pairs = tuple((math.log(b), math.log(c)) for b, c in zip(*figures))
+    if len(pairs) < 3:
+        raise IngestlabError(f"{name}: {len(pairs)} pairs; 3 or more needed")
+    return pairs
+
+
+def _paired_sessions(kept: list, label: str) -> tuple[float, str, tuple]:
     sigma = sigma_around(tuple(tuple(c - b for b, c in pairs) for _, pairs in kept))
-    return sigma, "ab sessions " + ", ".join(stamp for stamp, _ in kept), tuple(pairs for _, pairs in kept)
+    return sigma, label + ", ".join(name for name, _ in kept), tuple(pairs for _, pairs in kept)
