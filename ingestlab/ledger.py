@@ -14,7 +14,7 @@ import json
 import os
 import re
 import subprocess
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -129,7 +129,14 @@ def record(run: str, kind: str, command: str, figures: dict[str, Figure], versio
     entry = Entry(run=run, kind=kind, date=now, commit=commit(), machine=info or machine.describe(), command=command,
                   figures=figures, versions=versions or {}, conditions=conditions, source=source)
     where.mkdir(parents=True, exist_ok=True)
-    name = f"{now[:10]}-{re.sub(r'[^a-z0-9]+', '-', kind.lower()).strip('-')}-{entry.short}.json"
-    out = where / name
+    out, n = _file(where, now, kind, entry), 1
+    while out.is_file() and json.loads(out.read_text()).get("command") != command:  # another run ended the same second: never overwritten
+        n += 1
+        entry = replace(entry, run=f"{run}-{n}")
+        out = _file(where, now, kind, entry)
     out.write_text(json.dumps(entry.to_json(), indent=2, ensure_ascii=False) + "\n")
     return out
+
+
+def _file(where: Path, now: str, kind: str, entry: "Entry") -> Path:
+    return where / f"{now[:10]}-{re.sub(r'[^a-z0-9]+', '-', kind.lower()).strip('-')}-{entry.short}.json"
