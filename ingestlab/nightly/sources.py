@@ -55,13 +55,13 @@ def nightly_sessions(nights: list[str], track: str, task: str) -> tuple[float, s
         setups = sorted({str((r.get("user-tags") or {}).get("nightly-setup")) for side in sides for r in side})
         if len(setups) > 1:
             raise IngestlabError(f"--nightly {night}: races of setups {', '.join(setups)} beside a reference; a night of one setup only")
-        kept.append((night, _pairs(f"--nightly {night}", sides, track, task, what="reference and setup")))
+        kept.append((night, _pairs(f"--nightly {night}", sides, track, task, names=("reference", "setup"))))
     return _paired_sessions(kept, "nights ")
 
 
-def _pairs(name: str, sides: list, track: str, task: str, what: str = "baseline and contender") -> tuple:
+def _pairs(name: str, sides: list, track: str, task: str, names: tuple[str, str] = ("baseline", "contender")) -> tuple:
     """A session's (log first side, log second side) pairs of ``task``, its i-th race of one side beside its i-th of the other."""
-    first, second = what.split(" and ")
+    first, second = names
     if not sides[0] or len(sides[0]) != len(sides[1]):
         raise IngestlabError(f"{name}: {len(sides[0])} {first} and {len(sides[1])} {second} races of {track} stored here; "
                              f"a session's races a side, the same number each")
