@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import compare, machine, paths, racing
+from ingestlab.rally.command import tag_value
 from ingestlab.report.common import engine_name
 from ingestlab.nightly import changepoints, history, trends
 from ingestlab.studies import Study
@@ -77,10 +78,9 @@ def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None
 
     results, costs, beside = {}, {}, {}
 
-    def one(study: Study, t: racing.Target, n: int, who: str):  # tagged with its side, so `bench changepoints --nightly` can pair them
+    def one(study: Study, t: racing.Target, n: int, who: str, side: str):  # tagged with its side: `bench changepoints --nightly` pairs them
         log(f"[ingestlab] nightly {night} ({who}): racing {study.name} (test mode)" + (f", race {n}/{repeat}" if repeat > 1 else ""))
-        tags = {"study": study.name, "nightly": night, "nightly-setup": setup.name.replace(":", "_").replace(",", "_"),
-                "nightly-side": "setup" if t is main else "reference"}
+        tags = {"study": study.name, "nightly": night, "nightly-setup": tag_value(setup.name), "nightly-side": side}
         return racing.race(study.track, t, racing.Options(challenge=study.small_challenge, params=study.small_params, tags=tags,
                                                           test_mode=True), log=log)
 
@@ -89,9 +89,9 @@ def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None
         for study in studies:
             results[study.name], beside[study.name] = [], []
             for n in range(1, repeat + 1):
-                turns = [(results, main, setup.name), (beside, ref, f"reference {reference.name}")] if ref else [(results, main, setup.name)]
-                for into, t, who in (turns if n % 2 else turns[::-1]):
-                    into[study.name].append(one(study, t, n, who))
+                turns = [(results, main, setup.name, "setup")] + ([(beside, ref, f"reference {reference.name}", "reference")] if ref else [])
+                for into, t, who, side in (turns if n % 2 else turns[::-1]):
+                    into[study.name].append(one(study, t, n, who, side))
         if overhead:
             from ingestlab.bench import overhead as bench
 

@@ -44,6 +44,11 @@ def redacted(cmd: list[str]) -> str:
     return " ".join(shown)
 
 
+def tag_value(value) -> str:
+    """``value`` as a user tag may hold it: Rally splits its tags on ',' and ':', so those become '+' and '-'."""
+    return str(value).replace(",", "+").replace(":", "-")
+
+
 def format_tags(tags: dict) -> str:
     for k, v in tags.items():
         if any(c in f"{k}{v}" for c in ",:"):

@@ -13,6 +13,7 @@ import json
 from dataclasses import dataclass
 
 from ingestlab.errors import IngestlabError
+from ingestlab.rally import command
 from ingestlab.rally.trackinfo import TrackInfo
 
 HARDWARE_KEYS = ("cpus", "memory", "disk", "link")
@@ -69,7 +70,7 @@ def show(value) -> str:
         return "[" + "+".join(show(v) for v in value) + "]"
     if isinstance(value, bool):
         return str(value).lower()
-    return str(value).replace(",", "+").replace(":", "-")
+    return command.tag_value(value)
 
 
 def cell_id(cell: dict) -> str:
