@@ -34,7 +34,8 @@ def cmd_nightly(args) -> int:
     if reference and not reference.hosts and reference.version is None:
         reference = dataclasses.replace(reference, version=args.version)
     return nightly.run(chosen, target=target, history_file=history, margin=args.margin / 100.0 if args.margin is not None else None,
-                       version=args.version, setups=setups, overhead=args.overhead, repeat=args.repeat, reference=reference)
+                       version=args.version, setups=setups, overhead=args.overhead, repeat=args.repeat, reference=reference,
+                       full_size=args.full_size, include_tasks=args.include_tasks)
 
 
 def cmd_corpora(args) -> int:
@@ -121,6 +122,11 @@ def add(sub) -> None:
                     help="a cluster raced beside each setup, race by race (the order alternating), and the night judged on the setup's "
                          "figures over the reference's, which cancels the machine's shift from night to night: a version, "
                          "version=7.17.29;name=ref, or hosts=HOST:PORT;name=ref for a running one. See docs/compare-and-nightly.md")
+    nt.add_argument("--full-size", action="store_true", help="race each study at its article's own size (its full-size parameters, not "
+                    "test mode; a provisioned node gets the heap they need), kept in the history as a setup of its own: "
+                    "'<setup> (full size)'. What it finds beside a --reference: docs/compare-and-nightly.md")
+    nt.add_argument("--include-tasks", metavar="TASKS", help="only these tasks of each study's challenge (Rally's --include-tasks), "
+                    "e.g. bulk-1000 to race posts at full size in seconds")
     nt.set_defaults(func=cmd_nightly)
 
     cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")

@@ -1,8 +1,10 @@
 """One night: each setup (a provisioned cluster: version, node count, heap; or the given hosts) in turn, every
-study raced small in test mode on it (``repeat`` times: each task's figure is then the median of its races), its figures and headline ratios stored, judged against the previous
-nights of the same setup, and one report with trend charts written. With a reference (``--reference``), each of a
-setup's races has one of the reference's beside it, and the night is judged on the setup's figures over the
-reference's, kept as a setup of their own (``<setup> ÷ <reference>``): a shift of the machine that both share cancels."""
+study raced on it (``repeat`` times: each task's figure is then the median of its races) small in test mode, or at its
+article's own size (``full_size``: a series of its own in the history), its figures and headline ratios stored,
+judged against the previous nights of the same setup, and one report with trend charts written. With a reference
+(``--reference``), each of a setup's races has one of the reference's beside it, and the night is judged on the
+setup's figures over the reference's, kept as a setup of their own (``<setup> ÷ <reference>``): a shift of the
+machine that both share cancels. The races themselves: ``races``."""
 from __future__ import annotations
 
 import time
@@ -10,95 +12,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import compare, machine, paths, racing
-from ingestlab.rally.command import tag_value
 from ingestlab.report.common import engine_name
 from ingestlab.nightly import changepoints, history, trends
+from ingestlab.nightly.races import Setup, Sizing, race_setup
 from ingestlab.studies import Study
 
 DEFAULT_STUDIES = ("posts", "refresh", "dvf", "wikipedia")
-PORTS = {"http_port": 29250, "transport_port": 29350}
-
-
-@dataclass(frozen=True)
-class Setup:
-    """A cluster the night races on: ``name`` is what the history files its figures under; ``hosts``: a running one."""
-
-    name: str = "default"
-    version: str | None = None
-    nodes: int = 1
-    heap: str = "1g"
-    hosts: str | None = None
-
-    @classmethod
-    def parse(cls, text: str) -> "Setup":
-        """``9.2.0``, ``version=9.2.0;nodes=3;heap=512m`` or ``hosts=127.0.0.1:9200;name=reference``."""
-        from ingestlab.errors import IngestlabError
-
-        if "=" not in text:
-            return cls(name=text, version=text)
-        fields = dict(part.split("=", 1) for part in text.split(";") if part)
-        unknown = set(fields) - {"version", "nodes", "heap", "name", "hosts"}
-        if unknown:
-            raise IngestlabError(f"setup {text!r}: unknown {', '.join(sorted(unknown))}; it takes version, nodes, heap, hosts, name")
-        if "hosts" in fields and set(fields) & {"version", "nodes", "heap"}:
-            raise IngestlabError(f"setup {text!r}: hosts names a running cluster; version, nodes and heap are for one the pack provisions")
-        return cls(name=fields.get("name", text), version=fields.get("version"), nodes=int(fields.get("nodes", 1)),
-                   heap=fields.get("heap", "1g"), hosts=fields.get("hosts"))
-
-
-OVERHEAD = {"rounds": 1, "runs": 2, "scale": 0.2, "tasks": "posts-index,posts-bulk-1000", "warmup_rounds": 0}  # small: a trend, not the benchmark
 OVERHEAD_STUDY = "overhead"  # the history files the pack's cost under this name: pack ÷ minimal per task
-REFERENCE_PORTS = {"http_port": 29256, "transport_port": 29356}  # a 3-node setup takes 29250-29252
 BESIDE = " ÷ "  # the history files a setup's figures over its reference's as the setup "<setup> ÷ <reference>"
-
-
-def _clusters(stack, setup: Setup, target: racing.Target | None, reference: Setup | None, log) -> tuple[racing.Target, str, racing.Target | None]:
-    """The setup's target and URL, and the reference's target (provisioned beside it, both up the whole night)."""
-    from ingestlab.cluster import lifecycle
-
-    def up(s: Setup, name: str, ports: dict) -> racing.Target:
-        cluster = stack.enter_context(lifecycle.running(lifecycle.Shape(nodes=s.nodes, version=s.version or lifecycle.DEFAULT_VERSION,
-                                                                        heap=s.heap, name=name, **ports), log=log))
-        return racing.Target(hosts=cluster.hosts, engine=cluster.engine)
-
-    main = target or up(setup, "ingestlab-nightly", PORTS)
-    beside = None
-    if reference is not None:
-        beside = (racing.Target(hosts=reference.hosts, client_options=target.client_options if target else None) if reference.hosts
-                  else up(reference, "ingestlab-nightly-reference", REFERENCE_PORTS))
-    return main, f"http://{main.hosts.split(',')[0]}", beside
-
-
-def _race_setup(setup: Setup, studies: list[Study], target: racing.Target | None, night: str, overhead: bool, repeat: int,
-                log, reference: Setup | None = None) -> tuple[dict, dict, dict]:
-    """The night's races on one setup, ``repeat`` of each study (and the pack's overhead measured there, when asked); with
-    a ``reference``, each of its races beside one of the reference's, in turn (the setup first in odd pairs, the
-    reference first in even ones), so that the night's shift falls on both alike."""
-    from contextlib import ExitStack
-
-    results, costs, beside = {}, {}, {}
-
-    def one(study: Study, t: racing.Target, n: int, who: str, side: str):  # tagged with its side: `bench changepoints --nightly` pairs them
-        log(f"[ingestlab] nightly {night} ({who}): racing {study.name} (test mode)" + (f", race {n}/{repeat}" if repeat > 1 else ""))
-        tags = {"study": study.name, "nightly": night, "nightly-setup": tag_value(setup.name), "nightly-side": side}
-        return racing.race(study.track, t, racing.Options(challenge=study.small_challenge, params=study.small_params, tags=tags,
-                                                          test_mode=True), log=log)
-
-    with ExitStack() as stack:
-        main, url, ref = _clusters(stack, setup, target, reference, log)
-        for study in studies:
-            results[study.name], beside[study.name] = [], []
-            for n in range(1, repeat + 1):
-                turns = [(results, main, setup.name, "setup")] + ([(beside, ref, f"reference {reference.name}", "reference")] if ref else [])
-                for into, t, who, side in (turns if n % 2 else turns[::-1]):
-                    into[study.name].append(one(study, t, n, who, side))
-        if overhead:
-            from ingestlab.bench import overhead as bench
-
-            log(f"[ingestlab] nightly {night} ({setup.name}): the pack's overhead beside a minimal client")
-            _, data = bench.run(main.hosts, url, log=log, **OVERHEAD)
-            costs.update({task: d["ratio"][1] for task, d in data.items() if d["ratio"][1] is not None})
-    return results, costs, beside if reference else {}
 
 
 def beside_figures(figures: dict[str, float], reference: dict[str, float]) -> dict[str, float]:
@@ -203,16 +124,18 @@ class _Night:
 
 def run(studies: list[Study], target: racing.Target | None = None, history_file: Path | None = None, margin: float | None = None,
         version: str | None = None, setups: list[Setup] | None = None, overhead: bool = False, repeat: int = 1, log=print,
-        reference: Setup | None = None) -> int:
+        reference: Setup | None = None, full_size: bool = False, include_tasks: str | None = None) -> int:
     """The night (see the module's text); ``reference``: a setup raced beside each setup, race by race, and the night
-    judged on the setup's figures over the reference's (``nightly --reference``)."""
+    judged on the setup's figures over the reference's (``nightly --reference``); ``full_size``, ``include_tasks``: see
+    ``races.Sizing``."""
     from ingestlab.report import writer
 
     tonight = _Night(time.strftime("%Y-%m-%dT%H%M%S"), history.open_history(history_file or history.history_path()), margin, log)
     night = tonight.night
-    setups = setups or [Setup(version=version)]
+    sizing = Sizing(repeat, full_size, include_tasks)
+    setups = [sizing.named(s) for s in setups or [Setup(version=version)]]
     for setup in setups:
-        results, costs, beside = _race_setup(setup, studies, target, night, overhead, repeat, log, reference)
+        results, costs, beside = race_setup(setup, studies, target, night, overhead, sizing, log, reference)
         if costs:
             tonight.cost(setup, costs)
         for study in studies:
@@ -222,7 +145,7 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
     judged = (f" Judged on each setup's figures over those of the reference {reference.name}, raced beside it race by race."
               if reference else "")
     text = (f"# ingestlab nightly {night}\n\n{verdict}{judged}\n\nThis machine: {machine.one_line()}. Setups: "
-            + ", ".join(s.name for s in setups) + ".\n\n" + "\n".join(tonight.sections))
+            + ", ".join(s.name for s in setups) + f"; each study raced {sizing.what()}, {repeat} time(s).\n\n" + "\n".join(tonight.sections))
     out = writer.write(paths.results_dir() / "nightly" / night, f"ingestlab nightly {night}", text, tonight.charts,
                        {"night": night, "races": tonight.races, "regressions": [_plain(r) for r in tonight.found],
                         "missing": [_plain(r) for r in tonight.missing], "change_points_new": tonight.shifts,

@@ -137,6 +137,14 @@ def test_nightly_beside_a_reference_races_them_in_turn_and_judges_the_ratio(es_n
     nights = [re.search(r"nightly (\S+) \(default\)", p.stdout).group(1) for p in (first, second)]
     sim = ingestlab("bench", "changepoints", "--track", "posts", "--task", "bulk-1000", "--nightly", nights[0], "--nightly", nights[1])
     assert sim.returncode != 0 and f"--nightly {nights[0]}: 2 pairs; 3 or more needed" in sim.stderr, sim.stderr[-2000:]
+    # at the article's own size (not test mode, one task): a series of its own, never mixed with the small nights'
+    full = ingestlab(*common, "--full-size", "--include-tasks", "bulk-10000")
+    assert full.returncode == 0, full.stdout[-2000:] + full.stderr[-2000:]
+    assert "racing posts (at its article's size, tasks bulk-10000)" in full.stdout and "--test-mode" not in full.stdout
+    assert "## posts on default (full size) ÷ ref: against previous nights" in full.stdout
+    with sqlite3.connect(history) as db:
+        sized = {(s, t) for s, t in db.execute("SELECT setup, task FROM figures WHERE setup LIKE '%(full size)%'")}
+    assert sized == {("default (full size)", "bulk-10000"), ("default (full size) ÷ ref", "bulk-10000")}, sized
 
 
 @pytest.mark.check

@@ -183,7 +183,8 @@ def test_a_simulated_night_beside_a_reference_cancels_the_shift_both_sides_share
 
 
 def test_a_night_beside_a_reference_is_judged_on_the_ratio_of_tasks_both_have():
-    from ingestlab.nightly.run import Setup, beside_figures
+    from ingestlab.nightly.races import Setup
+    from ingestlab.nightly.run import beside_figures
 
     assert beside_figures({"bulk-1000": 60_000.0, "index": 900.0, "headline:bulk-vs-index": 66.0, "only-here": 5.0},
                           {"bulk-1000": 50_000.0, "index": 1_000.0, "headline:bulk-vs-index": 50.0}) == {"bulk-1000": 1.2, "index": 0.9}
@@ -194,7 +195,7 @@ def test_a_reference_setup_names_a_running_cluster_or_one_to_provision_never_bot
     import pytest
 
     from ingestlab.errors import IngestlabError
-    from ingestlab.nightly.run import Setup
+    from ingestlab.nightly.races import Setup
 
     with pytest.raises(IngestlabError, match="hosts names a running cluster"):
         Setup.parse("hosts=127.0.0.1:9200;version=9.2.0")
@@ -261,3 +262,19 @@ def test_a_nights_pairs_are_its_setups_races_beside_the_references_in_turn_and_a
     stored[:] = [r for r in stored if r["race-id"] != "n1-setup-3"]
     with pytest.raises(IngestlabError, match="n1: 2 reference and 3 setup|n1: 3 reference and 2 setup"):
         sources.nightly_sessions(["n1", "n2"], "posts", "bulk-1000")
+
+
+def test_a_full_size_night_races_each_study_at_its_articles_size_out_of_test_mode_in_a_series_of_its_own():
+    from ingestlab import studies
+    from ingestlab.nightly.races import FULL_SIZE, Setup, Sizing
+
+    posts, wikipedia = studies.get("posts"), studies.get("wikipedia")
+    small = Sizing(repeat=3).options(posts, {"nightly": "n"})
+    assert small.test_mode and small.params == posts.small_params and small.challenge == posts.small_challenge
+    full = Sizing(repeat=3, full_size=True, include_tasks="bulk-1000").options(wikipedia, {"nightly": "n"})
+    assert not full.test_mode and full.params == wikipedia.full_size and full.challenge == wikipedia.headline_challenge
+    assert full.include_tasks == "bulk-1000" and full.tags == {"nightly": "n", "size": "full"}
+    named = Sizing(full_size=True).named(Setup(name="7.17.29", version="7.17.29"))
+    assert named.name == "7.17.29" + FULL_SIZE and Sizing(full_size=True).named(named) == named  # never twice
+    assert Sizing().named(Setup(name="7.17.29")).name == "7.17.29"  # small nights keep their series
+    assert Setup.parse("version=7.17.29").heap is None and Setup.parse("version=7.17.29;heap=2g").heap == "2g"
