@@ -234,7 +234,8 @@ def add(sub) -> None:
                     "night one of them drawn at random, its pairs drawn from it, and the night's figure the contender's median over the "
                     "baseline's, as `nightly --reference` judges a setup against a reference raced beside it")
     cp.add_argument("--nightly", action="append", metavar="NIGHT", help="a night raced by `nightly --reference --repeat N` (give two or "
-                    "more): as --ab, its races of the setup and the reference's beside them as the pairs, in test mode as the nightly races")
+                    "more): as --ab, its races of the setup and the reference's beside them as the pairs, as the night raced "
+                    "them (test mode, or --full-size)")
     cp.add_argument("--unpaired", action="store_true", help="with --ab or --nightly: nights drawn from one side alone (ab's baseline, the "
                     "night's setup), as a nightly without a reference would see them (the same sessions, for a fair comparison)")
     cp.set_defaults(func=cmd_changepoints)

@@ -44,8 +44,9 @@ def ab_sessions(stamps: list[str], track: str, task: str) -> tuple[float, str, t
 
 
 def nightly_sessions(nights: list[str], track: str, task: str) -> tuple[float, str, tuple]:
-    """The pairs of each night named that ``nightly --reference --repeat N`` raced (test mode, as every night): its i-th
-    reference race beside its i-th race of the setup. As ``ab_sessions``, the reference in the baseline's place."""
+    """The pairs of each night named that ``nightly --reference --repeat N`` raced (in test mode, or at the articles'
+    size with ``--full-size``): its i-th reference race beside its i-th race of the setup. As ``ab_sessions``, the
+    reference in the baseline's place."""
     if len(set(nights)) < 2:
         raise IngestlabError("--nightly: name two nights or more (as the nightly report names them) raced with --reference")
     kept = []
