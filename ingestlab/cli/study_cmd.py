@@ -100,6 +100,11 @@ def cmd_versions(args) -> int:
 
 
 def add(sub) -> None:
+    _add_nightly(sub)
+    _add_across_setups(sub)
+
+
+def _add_nightly(sub) -> None:
     nt = sub.add_parser("nightly", help="race the studies small, compare with previous nights and the published studies; exit 1 on a regression")
     nt.add_argument("action", nargs="?", choices=["run", "annotate"], default="run", help="annotate: a note on a night, shown on the trend charts")
     nt.add_argument("--night", help="annotate: the night, as the report names it")
@@ -129,6 +134,9 @@ def add(sub) -> None:
                     "e.g. bulk-1000 to race posts at full size in seconds")
     nt.set_defaults(func=cmd_nightly)
 
+
+def _add_across_setups(sub) -> None:
+    """The commands that race the studies across cluster shapes, hosts and versions: corpora, versions, scale-out."""
     cs = sub.add_parser("corpora", help="study 5: eventdata, geonames, pmc on 1 node, then 3 nodes with 0 and 1 replica; ratios beside the study")
     cs.add_argument("--tracks", default="eventdata,geonames,pmc")
     cs.add_argument("--test-mode", action="store_true")

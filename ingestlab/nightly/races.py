@@ -67,17 +67,14 @@ class Sizing:
         return ("at its article's size" if self.full_size else "test mode") + (f", tasks {self.include_tasks}" if self.include_tasks else "")
 
 
-def _heap(size: str) -> float:
-    return float(size[:-1]) * {"k": 2 ** -20, "m": 2 ** -10, "g": 1.0}[size[-1].lower()]
-
-
 def clusters(stack: ExitStack, setup: Setup, target: racing.Target | None, reference: Setup | None, studies: list[Study],
              sizing: Sizing, log) -> tuple[racing.Target, str, racing.Target | None]:
     """The setup's target and URL, and the reference's target (provisioned beside it, both up the whole night); a node
     provisioned for full-size races gets the largest heap and every node setting the studies ask for at that size."""
     from ingestlab.cluster import lifecycle
+    from ingestlab.hosts.hardware import parse_size
 
-    wanted = max((s.full_size_heap for s in studies), key=_heap) if sizing.full_size and studies else "1g"
+    wanted = max((s.full_size_heap for s in studies), key=parse_size) if sizing.full_size and studies else "1g"
     settings = {k: v for s in studies for k, v in s.full_size_settings.items()} if sizing.full_size else {}
 
     def up(s: Setup, name: str, ports: dict) -> racing.Target:
