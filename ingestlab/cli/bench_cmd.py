@@ -127,8 +127,8 @@ def _add_load(p) -> None:
 def cmd_changepoints(args) -> int:
     import sys
 
+    from ingestlab.nightly import measured, sources
     from ingestlab.nightly import simulate as changepoint_sim
-    from ingestlab.nightly import sources
     from ingestlab.verdicts import noise
 
     sigma = args.sigma / 100.0 if args.sigma else None
@@ -158,6 +158,10 @@ def cmd_changepoints(args) -> int:
                                  f"`ingestlab calibrate` first")
         floor = noise.floor_of(found, args.task, "this machine")
         sigma, source, races = floor.sigma, f"calibration {found['stamp']}", () if args.normal else floor.logs
+    basis = None
+    if args.nightly:
+        setup, full_size = sources.nightly_kind(args.nightly, args.track)
+        basis = measured.Basis(args.track, args.task, setup, not args.unpaired, full_size, args.repeat)
     if args.series < 10 or args.nights < 6:
         raise IngestlabError("--series at least 10 and --nights at least 6")
     if args.repeat < 1:
@@ -165,7 +169,10 @@ def cmd_changepoints(args) -> int:
     data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races,
                                     sessions=sessions, pairs=pairs)
     print(changepoint_sim.markdown(data, source) + f"- σ from {source}.")
-    changepoint_sim.to_ledger(data, "ingestlab " + " ".join(sys.argv[1:]), source)
+    command = "ingestlab " + " ".join(sys.argv[1:])
+    run = changepoint_sim.to_ledger(data, command, source)
+    if basis:  # kept for the nights raced as these were, whose reports quote it
+        print(f"- kept for nights of {basis.what()}: {measured.save(run, basis, data, command, args.nightly)}")
     return 0
 
 
@@ -235,7 +242,8 @@ def add(sub) -> None:
                     "baseline's, as `nightly --reference` judges a setup against a reference raced beside it")
     cp.add_argument("--nightly", action="append", metavar="NIGHT", help="a night raced by `nightly --reference --repeat N` (give two or "
                     "more): as --ab, its races of the setup and the reference's beside them as the pairs, as the night raced "
-                    "them (test mode, or --full-size)")
+                    "them (test mode, or --full-size); the run is kept for the reports of nights raced the same way (setup, size, "
+                    "reference or --unpaired, --repeat), which quote its rates")
     cp.add_argument("--unpaired", action="store_true", help="with --ab or --nightly: nights drawn from one side alone (ab's baseline, the "
                     "night's setup), as a nightly without a reference would see them (the same sessions, for a fair comparison)")
     cp.set_defaults(func=cmd_changepoints)

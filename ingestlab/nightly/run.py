@@ -12,8 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import compare, machine, paths, racing
+from ingestlab.rally.command import tag_value
 from ingestlab.report.common import engine_name
-from ingestlab.nightly import changepoints, history, trends
+from ingestlab.nightly import changepoints, history, measured, trends
 from ingestlab.nightly.races import Setup, Sizing, race_setup
 from ingestlab.studies import Study
 
@@ -52,6 +53,7 @@ class _Night:
     db: object
     margin: float | None
     log: object
+    sizing: Sizing = field(default_factory=Sizing)
     sections: list = field(default_factory=list)
     charts: list = field(default_factory=list)
     found: list = field(default_factory=list)
@@ -100,13 +102,25 @@ class _Night:
         if beside:
             kept += ("With a reference raced beside it, these figures are shown and not judged: they carry the machine's "
                      "shift from night to night, which the ratio to the reference (below) cancels.\n\n")
-        self.sections.append(_history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + kept + report.markdown)
+        measured_here = "" if beside else self.measured(setup.name, False, result.race.get("track") or study.name, figures)
+        self.sections.append(_history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + measured_here + kept
+                             + report.markdown)
         self.charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
         self.trend(f"{where}: trends over the nights", study.name, setup.name, series, rows, points, setup.name,
                    {k: h.published for k, h in headlines.items()}, f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}")
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
             self.beside(setup, study, figures, beside, reference, published)
+
+    def measured(self, setup: str, reference: bool, track: str, figures: dict) -> str:
+        """What the rules judging tonight's ``figures`` were measured to do here, task by task, in the night's configuration."""
+        tasks = [t for t in figures if not t.startswith(history.HEADLINE)]
+        if not tasks:
+            return ""
+        lines = [measured.quote(measured.Basis(track, task, tag_value(setup), reference, self.sizing.full_size, self.sizing.repeat),
+                                self.margin, self.night) for task in tasks]
+        return "What these rules were measured to do on this machine (`ingestlab bench changepoints`):\n\n" + "".join(
+            f"- {line}\n" for line in lines) + "\n"
 
     def beside(self, setup: Setup, study: Study, figures: dict, beside: list, reference: Setup, published: dict) -> None:
         """The setup's figures over the reference's raced beside it tonight: the series the night judges."""
@@ -117,6 +131,7 @@ class _Night:
         where = f"{study.name} on {name}"
         self.sections.append(_history_table(where, rows, " (the setup's figure over the reference's)") + "\n"
                              + _change_point_lines(where, points, new)
+                             + self.measured(setup.name, True, beside[-1].race.get("track") or study.name, ratio)
                              + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n")
         self.trend(f"{where}: trends over the nights", study.name, name, series, rows, points, setup.name)
         self.races[f"{name}/{study.name}"] = [r.race_id for r in beside]
@@ -130,9 +145,9 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
     ``races.Sizing``."""
     from ingestlab.report import writer
 
-    tonight = _Night(time.strftime("%Y-%m-%dT%H%M%S"), history.open_history(history_file or history.history_path()), margin, log)
-    night = tonight.night
     sizing = Sizing(repeat, full_size, include_tasks)
+    tonight = _Night(time.strftime("%Y-%m-%dT%H%M%S"), history.open_history(history_file or history.history_path()), margin, log, sizing)
+    night = tonight.night
     setups = [sizing.named(s) for s in setups or [Setup(version=version)]]
     for setup in setups:
         results, costs, beside = race_setup(setup, studies, target, night, overhead, sizing, log, reference)

@@ -13,7 +13,7 @@ import statistics
 import time
 
 from ingestlab import ledger, machine
-from ingestlab.nightly import changepoints, history
+from ingestlab.nightly import changepoints, history, measured
 from ingestlab.verdicts import stats
 from ingestlab.verdicts.stats import clopper_pearson
 
@@ -48,10 +48,7 @@ def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.
             **(session_sigmas(sessions) if sessions else pair_sigmas(pairs) if pairs else {}),
             "false_alarms": [false, series], "found": [hits, series], "seconds": time.monotonic() - started,
             "drop_false_alarms": drop_false, "drop_found": drop_found,
-            "drop_rule": {"level": history.DROP_LEVEL, "min_drop": history.MIN_DROP, "nights": history.NIGHTS_COMPARED,
-                          "needed": history.NIGHTS_NEEDED},
-            "rule": {"max_pvalue": changepoints.MAX_PVALUE, "permutations": changepoints.PERMUTATIONS,
-                     "min_magnitude": changepoints.MIN_MAGNITUDE, "min_segment": changepoints.MIN_SEGMENT}}
+            **measured.rules()}
 
 
 def night_of(rng: random.Random, sigma: float, repeat: int, races: tuple = (), sessions: tuple = ()):
@@ -163,7 +160,8 @@ def _drawn(data: dict, source: str = "") -> str:
     return "each a normal draw at σ"
 
 
-def to_ledger(data: dict, command: str, source: str = "") -> None:
+def to_ledger(data: dict, command: str, source: str = "") -> str:
+    """Write the run's rates into the ledger; its run id."""
     figures = {}
     for key in (key for key, _ in ROWS if data.get(key) and data[key][1]):
         k, n = data[key]
@@ -179,9 +177,11 @@ def to_ledger(data: dict, command: str, source: str = "") -> None:
                        ("between_one", "σ of one side's log race medians between sessions")):
         if data.get(key) is not None:
             figures[f"sigma-{key.replace('_', '-')}"] = ledger.Figure(round(100 * data[key], 2), "%", label)
-    ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints", "bench changepoints", command, figures,
+    run = time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints"
+    ledger.record(run, "bench changepoints", command, figures,
                   conditions=f"σ {data['sigma']:.3f} of a race, a night the median of {data.get('repeat', 1)} race(s) "
                              + _drawn(data, source) + f", {data['series']} series a kind, "
                              f"{data['nights']} nights, a {data['step']:.0%} step judged "
                              f"{data['after']} nights after; " + ", ".join(f"{k} {v}" for k, v in data["rule"].items())
                              + "; drop rule: " + ", ".join(f"{k} {v}" for k, v in data["drop_rule"].items()))
+    return run

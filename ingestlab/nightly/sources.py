@@ -60,6 +60,26 @@ def nightly_sessions(nights: list[str], track: str, task: str) -> tuple[float, s
     return _paired_sessions(kept, "nights ")
 
 
+def nightly_kind(nights: list[str], track: str) -> tuple[str, bool]:
+    """The setup the nights named raced (as its races were tagged) and whether at full size: the configuration a
+    simulation drawn from them speaks for; an error where the nights were raced at different sizes."""
+    sizes, setups = {}, {}
+    for night in dict.fromkeys(nights):
+        for race in results.races_with_tags({"nightly": night}):
+            if race.get("track") == track:
+                tags = race.get("user-tags") or {}
+                sizes.setdefault(tags.get("size") == "full", set()).add(night)
+                setups.setdefault(str(tags.get("nightly-setup")), set()).add(night)
+    if len(setups) > 1:
+        raise IngestlabError("--nightly: nights of setups " + "; ".join(f"{s} ({', '.join(sorted(n))})" for s, n in sorted(setups.items()))
+                             + ": a simulation draws from nights of one setup")
+    if len(sizes) != 1:
+        raise IngestlabError(f"--nightly: nights {', '.join(sorted(sizes.get(True, ())))} raced at full size and "
+                             f"{', '.join(sorted(sizes.get(False, ())))} in test mode: a simulation draws from nights of one size"
+                             if sizes else f"--nightly: no race of {track} in the nights named")
+    return next(iter(setups)), next(iter(sizes))
+
+
 def _pairs(name: str, sides: list, track: str, task: str, names: tuple[str, str] = ("baseline", "contender")) -> tuple:
     """A session's (log first side, log second side) pairs of ``task``, its i-th race of one side beside its i-th of the other."""
     first, second = names

@@ -1,0 +1,98 @@
+"""What the nightly's rules were measured to do on this machine, quoted where a night applies them.
+
+``ingestlab bench changepoints --nightly NIGHT …`` simulates the change-point rule and the drop rule on nights the
+nightly raced; each such run is kept (``results/changepoints/<run>.json``) with the configuration its nights were raced
+in: the track and task, the setup, whether a reference raced beside it, full size or test mode, and the races a night
+simulated. A night judging a series of that configuration quotes the newest run of it from this machine (the same CPU
+and cores, the rules as they are now): each rate with its exact interval, its run and its command. Where none
+matches, it says so and gives the command that would measure it: a verdict never borrows another configuration's
+rates."""
+from __future__ import annotations
+
+import json
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from ingestlab import machine, paths
+from ingestlab.nightly import changepoints, history
+from ingestlab.verdicts.stats import clopper_pearson
+
+
+@dataclass(frozen=True)
+class Basis:
+    """How a series of nights was raced: a simulation drawn from such nights speaks for a night raced the same way."""
+
+    track: str
+    task: str
+    setup: str  # the setup's name as its races were tagged (``nightly-setup``)
+    reference: bool  # judged over a reference raced beside it, race by race
+    full_size: bool
+    repeat: int  # races a night
+
+    def what(self) -> str:
+        return (f"{self.track}/{self.task} on {self.setup}, {'at its article size' if self.full_size else 'test mode'}, "
+                f"{self.repeat} race(s) a night, " + ("beside a reference" if self.reference else "no reference"))
+
+
+def rules() -> dict:
+    """The change-point rule and the drop rule as they are now: a run of other rules speaks for none of tonight's."""
+    return {"rule": {"max_pvalue": changepoints.MAX_PVALUE, "permutations": changepoints.PERMUTATIONS,
+                     "min_magnitude": changepoints.MIN_MAGNITUDE, "min_segment": changepoints.MIN_SEGMENT},
+            "drop_rule": {"level": history.DROP_LEVEL, "min_drop": history.MIN_DROP, "nights": history.NIGHTS_COMPARED,
+                          "needed": history.NIGHTS_NEEDED}}
+
+
+def directory() -> Path:
+    return paths.results_dir() / "changepoints"
+
+
+def save(run: str, basis: Basis, data: dict, command: str, nights: list[str]) -> Path:
+    """Keep a simulation drawn from ``nights`` (raced as ``basis`` says) for the nights that will quote it."""
+    keep = ("series", "nights", "step", "after", "false_alarms", "found", "drop_false_alarms", "drop_found", "rule", "drop_rule")
+    path = directory() / f"{run}.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({"run": run, "basis": asdict(basis), "machine": machine.describe(), "command": command,
+                                "drawn_from_nights": list(nights), **{k: data[k] for k in keep if k in data}}, indent=2))
+    return path
+
+
+def find(basis: Basis, here: dict | None = None, where: Path | None = None) -> dict | None:
+    """The newest kept simulation of ``basis`` on this machine under today's rules, or None."""
+    here, now = here or machine.describe(), rules()
+    found = []
+    for path in sorted((where or directory()).glob("*.json")):
+        try:
+            data = json.loads(path.read_text())
+        except (OSError, ValueError):
+            continue  # not one of ours: a kept run is written whole by save()
+        kept_on = data.get("machine") or {}
+        if (data.get("basis") == asdict(basis) and all(kept_on.get(k) == here.get(k) for k in ("cpu", "cores"))
+                and data.get("rule") == now["rule"] and data.get("drop_rule") == now["drop_rule"]):
+            found.append(data)
+    return max(found, key=lambda d: d["run"]) if found else None
+
+
+def _rate(pair) -> str:
+    k, n = pair
+    low, high = clopper_pearson(k, n)
+    return f"{k}/{n} ({k / n:.1%}; 95 % interval {low:.1%}–{high:.1%})"
+
+
+def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None = None) -> str:
+    """One line for a judged series: the measured rates of its configuration, or that they are not measured and how to."""
+    data = find(basis, where=where)
+    if data is None:
+        command = (f"ingestlab bench changepoints --track {basis.track} --task {basis.task} --nightly {tonight} "
+                   f"--nightly NIGHT … --repeat {basis.repeat}" + ("" if basis.reference else " --unpaired"))
+        return (f"{basis.task}: how often these rules cry wolf and how soon they find a step is **not measured** on this machine "
+                f"for {basis.what()}; `{command}`, on two or more nights raced as tonight's, measures it.")
+    nights_, step, after = data["nights"], data["step"], data["after"]
+    line = (f"{basis.task}: measured here for {basis.what()} (run {data['run']}, from {len(data['drawn_from_nights'])} real "
+            f"nights; `{data['command']}`): in series of {nights_} nights with no change, a false change point in "
+            f"{_rate(data['false_alarms'])} of series; a {step:.0%} drop found within {after} nights in {_rate(data['found'])}")
+    if (history.MIN_DROP if margin is None else margin) == data["drop_rule"]["min_drop"] and data.get("drop_found"):
+        line += (f"; the drop rule called {_rate(data['drop_false_alarms'])} of nights with no change and "
+                 f"{_rate(data['drop_found'])} of the step's first nights")
+    else:
+        line += f"; the drop rule's rates were measured at a margin of {data['drop_rule']['min_drop']:.0%}, not tonight's"
+    return line + "."
