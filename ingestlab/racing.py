@@ -28,6 +28,15 @@ class Target:
     launcher: tuple = ()  # a command prefix esrally starts through (the coordinator's load-driver CPU share)
 
 
+FULL_SIZE_TAGS = {"size": "full"}  # the user tags of a race at its article's own size (``--full-size``)
+
+
+def is_full_size(race: dict) -> bool:
+    """Whether a stored race (Rally's race.json) ran at its article's own size: it carries ``FULL_SIZE_TAGS``."""
+    tags = race.get("user-tags") or {}
+    return all(tags.get(k) == v for k, v in FULL_SIZE_TAGS.items())
+
+
 @dataclass(frozen=True)
 class Options:
     challenge: str | None = None

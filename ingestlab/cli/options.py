@@ -84,7 +84,7 @@ def race_options(args, study=None) -> racing.Options:
     params, tags = track_params(args), pairs(args.tag, ":", "tag")
     if getattr(args, "full_size", False) and study is not None:
         params = {**study.full_size, **params}
-        tags = {"size": "full", **tags}
+        tags = {**racing.FULL_SIZE_TAGS, **tags}
     return racing.Options(challenge=args.challenge, params=params, tags=tags, test_mode=args.test_mode, on_error=args.on_error)
 
 

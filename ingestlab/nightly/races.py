@@ -54,7 +54,7 @@ class Sizing:
 
     def options(self, study: Study, tags: dict) -> racing.Options:
         if self.full_size:
-            return racing.Options(challenge=study.headline_challenge, params=dict(study.full_size), tags={**tags, "size": "full"},
+            return racing.Options(challenge=study.headline_challenge, params=dict(study.full_size), tags={**tags, **racing.FULL_SIZE_TAGS},
                                   include_tasks=self.include_tasks)
         return racing.Options(challenge=study.small_challenge, params=study.small_params, tags=tags, test_mode=True,
                               include_tasks=self.include_tasks)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import math
 import statistics
 
-from ingestlab import compare
+from ingestlab import compare, racing
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import results
 from ingestlab.verdicts import noise
@@ -67,9 +67,8 @@ def nightly_kind(nights: list[str], track: str) -> tuple[str, bool]:
     for night in dict.fromkeys(nights):
         for race in results.races_with_tags({"nightly": night}):
             if race.get("track") == track:
-                tags = race.get("user-tags") or {}
-                sizes.setdefault(tags.get("size") == "full", set()).add(night)
-                setups.setdefault(str(tags.get("nightly-setup")), set()).add(night)
+                sizes.setdefault(racing.is_full_size(race), set()).add(night)
+                setups.setdefault(str((race.get("user-tags") or {}).get("nightly-setup")), set()).add(night)
     if len(setups) > 1:
         raise IngestlabError("--nightly: nights of setups " + "; ".join(f"{s} ({', '.join(sorted(n))})" for s, n in sorted(setups.items()))
                              + ": a simulation draws from nights of one setup")

@@ -255,7 +255,7 @@ def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = 
                 log(f"[ingestlab] rally corpora: {study.name} on {shape['nodes']} node(s), {challenge}")
                 result = racing.race(study.track, racing.Target(hosts=cluster.hosts), racing.Options(
                     challenge=challenge, params=params, tags={"study": study.name, "corpora": stamp, "nodes": str(shape["nodes"]),
-                                                              **({"size": "full"} if full_size else {})},
+                                                              **(racing.FULL_SIZE_TAGS if full_size else {})},
                     test_mode=test_mode), log=log)
                 table.add(study.name, shape["nodes"], result)
     return table.write(stamp, test_mode, log)
