@@ -52,7 +52,7 @@ def save(run: str, basis: Basis, data: dict, command: str, nights: list[str]) ->
     path = directory() / f"{run}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(json.dumps({"run": run, "basis": asdict(basis), "machine": machine.describe(), "command": command,
-                                "drawn_from_nights": list(nights), **{k: data[k] for k in keep if k in data}}, indent=2))
+                                "drawn_from_nights": list(dict.fromkeys(nights)), **{k: data[k] for k in keep if k in data}}, indent=2))
     return path
 
 
