@@ -200,27 +200,7 @@ def cmd_redline(args) -> int:
     return 0
 
 
-def add(sub) -> None:
-    bench = sub.add_parser("bench", help="what the pack itself costs: beside a minimal client (overhead), or the load side alone (load)")
-    kinds = bench.add_subparsers(dest="kind", required=True)
-    ov = kinds.add_parser("overhead", help="the pack's Rally race of each task beside a minimal client doing the same work, interleaved, "
-                                           "on one node; ends with one line per task: <task>: pack/minimal = 0.97x")
-    ov.add_argument("--rounds", type=int, default=6, help="interleaved rounds every task gets (the order of the two sides alternates; "
-                                                         "default 6, the fewest with a 95%% interval of the median)")
-    ov.add_argument("--max-rounds", type=int, default=12, help="more rounds, up to this many, for a task whose 95%% interval of the median "
-                                                               "ratio is wider than --width (default 12; --rounds or less: none)")
-    ov.add_argument("--width", type=float, default=0.10, help="how wide that interval may be for a task to stop (default 0.10: "
-                                                              "a 5%% cost told from none)")
-    ov.add_argument("--runs", type=int, default=3, help="runs of each task per side and round")
-    ov.add_argument("--warmup-rounds", type=int, default=1, help="rounds before the measured ones, not counted (default 1)")
-    ov.add_argument("--scale", type=float, default=1.0, help="corpus sizes × this (1.0: posts 10,000 docs, wikipedia 20,000 pages)")
-    ov.add_argument("--tasks", help="a comma-separated subset of: posts-index, posts-bulk-1000, posts-bulk-10000, refresh, reindex-raw")
-    ov.add_argument("--target-hosts", help="measure on this node (default: the pack provisions one)")
-    ov.add_argument("--data-dir", help="where the provisioned node keeps its data (default: in memory, /dev/shm, when it has 4 GB "
-                                       "free, so the disk's fsync noise stays out of both sides; else under INGESTLAB_HOME)")
-    options.add_shape(ov, nodes=False)
-    ov.set_defaults(func=cmd_overhead)
-    _add_load(kinds.add_parser("load", help="the load side alone, no cluster: generators, converters, request bodies"))
+def _add_changepoints(kinds) -> None:
     cp = kinds.add_parser("changepoints", help="the nightly's change-point rule by simulation with this machine's noise: false change "
                                                "points in series with none, and how often a step is found within a few nights")
     cp.add_argument("--sigma", type=float, metavar="PERCENT", help="σ of log race medians (default: the calibration's, --track/--task)")
@@ -247,6 +227,30 @@ def add(sub) -> None:
     cp.add_argument("--unpaired", action="store_true", help="with --ab or --nightly: nights drawn from one side alone (ab's baseline, the "
                     "night's setup), as a nightly without a reference would see them (the same sessions, for a fair comparison)")
     cp.set_defaults(func=cmd_changepoints)
+
+
+def add(sub) -> None:
+    bench = sub.add_parser("bench", help="what the pack itself costs: beside a minimal client (overhead), or the load side alone (load)")
+    kinds = bench.add_subparsers(dest="kind", required=True)
+    ov = kinds.add_parser("overhead", help="the pack's Rally race of each task beside a minimal client doing the same work, interleaved, "
+                                           "on one node; ends with one line per task: <task>: pack/minimal = 0.97x")
+    ov.add_argument("--rounds", type=int, default=6, help="interleaved rounds every task gets (the order of the two sides alternates; "
+                                                         "default 6, the fewest with a 95%% interval of the median)")
+    ov.add_argument("--max-rounds", type=int, default=12, help="more rounds, up to this many, for a task whose 95%% interval of the median "
+                                                               "ratio is wider than --width (default 12; --rounds or less: none)")
+    ov.add_argument("--width", type=float, default=0.10, help="how wide that interval may be for a task to stop (default 0.10: "
+                                                              "a 5%% cost told from none)")
+    ov.add_argument("--runs", type=int, default=3, help="runs of each task per side and round")
+    ov.add_argument("--warmup-rounds", type=int, default=1, help="rounds before the measured ones, not counted (default 1)")
+    ov.add_argument("--scale", type=float, default=1.0, help="corpus sizes × this (1.0: posts 10,000 docs, wikipedia 20,000 pages)")
+    ov.add_argument("--tasks", help="a comma-separated subset of: posts-index, posts-bulk-1000, posts-bulk-10000, refresh, reindex-raw")
+    ov.add_argument("--target-hosts", help="measure on this node (default: the pack provisions one)")
+    ov.add_argument("--data-dir", help="where the provisioned node keeps its data (default: in memory, /dev/shm, when it has 4 GB "
+                                       "free, so the disk's fsync noise stays out of both sides; else under INGESTLAB_HOME)")
+    options.add_shape(ov, nodes=False)
+    ov.set_defaults(func=cmd_overhead)
+    _add_load(kinds.add_parser("load", help="the load side alone, no cluster: generators, converters, request bodies"))
+    _add_changepoints(kinds)
     rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
                                           "step of the scan's answer, in at most a third of its race time")
     rl.add_argument("study", nargs="?", default="posts", help="a study's track with a redline challenge (default posts)")
