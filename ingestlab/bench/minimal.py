@@ -87,7 +87,7 @@ class _Copy:
             body["slice"] = {"id": slice_id, "max": len(self.primaries)}
         data = self.call("POST", f"/{self.args.source}/_search?scroll=2m&filter_path={SCROLL_FILTER}", json.dumps(body).encode())
         while True:
-            scroll_id, actions, sources = raw_page(data)
+            scroll_id, actions, sources, *_ = raw_page(data)
             if not actions:
                 break
             read[slice_id] += len(actions)

@@ -16,7 +16,9 @@ writers drain it into bulk requests of ``bulk-size``. Options follow the study's
 Untimed: recreate the destination (``dest: recreate``), count what this call will copy, find the local
 primaries. Timed: the copy. Untimed: check every document read was acknowledged, and with ``dest: recreate``
 that the destination holds exactly that count. Rejected bulk items (429) are re-sent with bounded backoff.
-Scroll contexts are cleared in every case, also on errors.
+Scroll contexts are cleared in every case, also on errors. A context that expired between pages stops the run with
+one description, whichever form Elasticsearch gave it (404, a 500 ``already closed``, a failed shard, or an empty page
+before the slice's count): "the scroll context is gone (…): did its keep-alive (…) run out between pages?".
 """
 from __future__ import annotations
 
@@ -170,6 +172,17 @@ async def _prepare(es, params: dict, opts: Options) -> tuple[int | None, list[st
     return await count_shards(es, source, _preference(shards, opts)), shards
 
 
+# How Elasticsearch answers a page whose scroll context expired: the context missing (404, or a shard failure of that
+# type), or released while the page was being read (500 ``already closed, can't increment ref count``); and, where the
+# context went without a failure, an empty page before the slice's count (caught in :meth:`_Run.read_slice`).
+EXPIRY_SIGNS = ("search_context_missing_exception", "No search context found", "already closed, can't increment ref count")
+
+
+def _expiry(said: str | None, status: int | None = None) -> bool:
+    """Whether an error or shard failure says the scroll context is gone."""
+    return bool(said) and any(sign in said for sign in EXPIRY_SIGNS) and status in (None, 404, 500)
+
+
 def _preference(shards: list[str], opts: Options) -> str | None:
     return f"_shards:{','.join(shards)}|_local" if opts.local_shards else None
 
@@ -214,32 +227,47 @@ class _Run:
         query = {"scroll": opts.keep_alive, "filter_path": SCROLL_FILTER}
         if self.preference:
             query["preference"] = self.preference
-        scroll_id = None
+        scroll_id, total, read = None, None, 0
         try:
             response = await request(es, "POST", f"/{self.source}/_search", params=query, headers=dict(self.headers), body=body)
             while True:
                 try:
-                    new_id, actions, sources = raw_page(response.read()) if opts.raw else decoded_page(response)
+                    page = raw_page(response.read()) if opts.raw else decoded_page(response)
                 except MalformedPage as e:
                     raise ScrollFailed(f"slice {slice_id} of [{self.source}]: {e}") from None
-                scroll_id = new_id or scroll_id
-                if not actions:
+                scroll_id = page.scroll_id or scroll_id
+                total = page.total if total is None else total  # the slice's hits, as its first page counted them
+                if page.failed_shards:
+                    raise ScrollFailed(self._failed(slice_id, f"{page.failed_shards} shard(s) failed to answer a page: {page.failure}",
+                                                    expired=_expiry(page.failure)))
+                if not page.actions:
+                    if total is not None and read < total:
+                        raise ScrollFailed(self._failed(slice_id, f"an empty page after {read} of the slice's {total} documents",
+                                                        expired=True))
                     return
+                read += len(page.actions)
                 self.read.pages += 1
-                self.read.docs_read += len(actions)
-                self.read.source_bytes += sum(map(len, sources))
-                await self.queue.put((actions, sources))
+                self.read.docs_read += len(page.actions)
+                self.read.source_bytes += sum(map(len, page.sources))
+                await self.queue.put((page.actions, page.sources))
                 response = await request(es, "POST", "/_search/scroll", params={"filter_path": SCROLL_FILTER},
-                                                    headers=dict(self.headers), body={"scroll": opts.keep_alive, "scroll_id": scroll_id})
+                                         headers=dict(self.headers), body={"scroll": opts.keep_alive, "scroll_id": scroll_id})
         except ApiErrors as e:
-            hint = f"; the scroll context is gone: did its keep-alive ({opts.keep_alive}) run out between pages?" if http_status(e) == 404 else ""
-            raise ScrollFailed(f"slice {slice_id} of [{self.source}]: scroll failed (HTTP {http_status(e)}): {describe(e)}{hint}") from e
+            said = describe(e)
+            raise ScrollFailed(self._failed(slice_id, f"HTTP {http_status(e)}: {said}", expired=_expiry(said, http_status(e)))) from e
         finally:
             if scroll_id:
                 try:
                     await request(es, "DELETE", "/_search/scroll", headers=dict(JSON), body={"scroll_id": [scroll_id]})
                 except ApiErrors:
                     pass  # already gone (expired): nothing left to free
+
+    def _failed(self, slice_id: int, how: str, expired: bool) -> str:
+        """One way to name a failed scroll, whichever form it came in; an expired context says so the same way in each."""
+        where = f"slice {slice_id} of [{self.source}]"
+        if expired:
+            return f"{where}: the scroll context is gone ({how}): did its keep-alive ({self.opts.keep_alive}) run out between pages?"
+        return f"{where}: scroll failed ({how})"
 
     async def write(self) -> None:
         size = self.opts.bulk_size

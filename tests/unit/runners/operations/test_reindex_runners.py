@@ -1,7 +1,10 @@
 """The reindex runners at full size, with a scripted client: a ``_reindex`` that outlasts any number of poll
 timeouts, timed by Elasticsearch's own ``took``; a malformed scroll page as a failed request; ``_routing``
 kept in raw mode; and who reports throughput when several clients copy."""
+import json
+
 import orjson
+
 import pytest
 from elasticsearch import ApiError
 
@@ -120,9 +123,56 @@ def test_a_malformed_scroll_page_is_a_failed_request_not_a_crash():
     assert "slice 0 of [src]" in result["error-description"] and "unexpected scroll page" in result["error-description"]
 
 
+def es_error(status: int, kind: str, reason: str):
+    error = api_error(status, kind)
+    error.body = {"error": {"root_cause": [{"type": kind, "reason": reason}], "type": kind, "reason": reason}}
+    return error
+
+
+FIRST = b'{"_scroll_id":"s1","hits":{"total":{"value":4,"relation":"eq"},"hits":[{"_id":"1","_source":{"a":1}},{"_id":"2","_source":{"b":2}}]}}'
+EXPIRED_FORMS = {
+    "404": es_error(404, "search_context_missing_exception", "No search context found for id [17]"),
+    "500 already closed": es_error(500, "illegal_state_exception", "already closed, can't increment ref count"),
+    "failed shard": b'{"_scroll_id":"s1","_shards":{"failed":1,"failures":[{"reason":{"type":"search_context_missing_exception",'
+                    b'"reason":"No search context found for id [17]"}}]},"hits":{"total":{"value":4,"relation":"eq"},"hits":[]}}',
+    "empty page": b'{"_scroll_id":"s1","hits":{"total":{"value":4,"relation":"eq"},"hits":[]}}',
+}
+
+
+@pytest.mark.parametrize("raw", [True, False])
+@pytest.mark.parametrize("form", list(EXPIRED_FORMS))
+def test_an_expired_scroll_is_named_the_same_way_in_every_form_elasticsearch_gives_it(form, raw):
+    es = scroll_es(FIRST, count=4)
+    answer = EXPIRED_FORMS[form]
+    es.script[("POST", "/_search/scroll")] = [answer if raw or not isinstance(answer, bytes) else json.loads(answer)]
+    if not raw:
+        es.script[("POST", "/src/_search")] = [json.loads(FIRST)]
+    result, _, _ = call_runner(reporting_failures(SlicedScrollReindex()), es, copy_params(raw=raw, **{"scroll-keep-alive": "1ms"}))
+    assert result["success"] is False and result["error-type"] == "ScrollFailed"
+    description = result["error-description"]
+    assert description.startswith("slice 0 of [src]: the scroll context is gone (")
+    assert description.endswith("): did its keep-alive (1ms) run out between pages?")
+    assert ("DELETE", "/_search/scroll") in [c[:2] for c in es.calls]  # the context is freed (or found gone) all the same
+
+
+def test_a_scroll_error_that_is_not_an_expiry_is_not_called_one():
+    es = scroll_es(FIRST, count=4)
+    es.script[("POST", "/_search/scroll")] = [es_error(500, "circuit_breaking_exception", "[parent] Data too large")]
+    result, _, _ = call_runner(reporting_failures(SlicedScrollReindex()), es, copy_params())
+    assert result["error-description"] == ("slice 0 of [src]: scroll failed (HTTP 500: circuit_breaking_exception: "
+                                           "[parent] Data too large)")
+
+
+def test_the_last_empty_page_of_a_slice_read_in_full_ends_it():
+    es = scroll_es(FIRST, count=2)
+    es.script[("POST", "/src/_search")] = [FIRST.replace(b'"value":4', b'"value":2')]
+    result, _, _ = call_runner(reporting_failures(SlicedScrollReindex()), es, copy_params())
+    assert result["success"] is True and result["weight"] == 2
+
+
 def test_raw_mode_keeps_each_documents_routing():
     page = b'{"_scroll_id":"s1","hits":{"hits":[{"_id":"1","_routing":"u7","_source":{"a":1}},{"_id":"2","_source":{"b":2}}]}}'
-    scroll_id, actions, sources = raw_page(page)
+    scroll_id, actions, sources, *_ = raw_page(page)
     assert actions == [b'{"index":{"_id":"1","routing":"u7"}}', b'{"index":{"_id":"2"}}']
     es = scroll_es(page)
     result, _, _ = call_runner(SlicedScrollReindex(), es, copy_params())
@@ -134,7 +184,7 @@ def test_raw_mode_keeps_each_documents_routing():
 def test_decoded_mode_keeps_routing_too():
     from ingestlab.runners.writing.scroll_hits import decoded_page
 
-    _, actions, _ = decoded_page({"hits": {"hits": [{"_id": "1", "_routing": "u7", "_source": {}}]}})
+    _, actions, *_ = decoded_page({"hits": {"hits": [{"_id": "1", "_routing": "u7", "_source": {}}]}})
     assert orjson.loads(actions[0]) == {"index": {"_id": "1", "routing": "u7"}}
 
 

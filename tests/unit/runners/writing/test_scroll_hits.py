@@ -21,7 +21,7 @@ def page(docs, ids, scroll_id="c2Nyb2xs=="):
 
 def test_raw_page_moves_source_bytes_untouched():
     body = page(DOCS, ["1", "22", "333"])
-    scroll_id, actions, sources = raw_page(body)
+    scroll_id, actions, sources, *_ = raw_page(body)
     assert scroll_id == "c2Nyb2xs=="
     assert actions == [b'{"index":{"_id":"1"}}', b'{"index":{"_id":"22"}}', b'{"index":{"_id":"333"}}']
     assert [orjson.loads(bytes(s)) for s in sources] == DOCS
@@ -30,8 +30,8 @@ def test_raw_page_moves_source_bytes_untouched():
 
 def test_raw_and_decoded_pages_give_the_same_documents():
     body = page(DOCS, ["1", "2", "3"])
-    _, raw_actions, raw_sources = raw_page(body)
-    _, dec_actions, dec_sources = decoded_page(json.loads(body))
+    _, raw_actions, raw_sources, *_ = raw_page(body)
+    _, dec_actions, dec_sources, *_ = decoded_page(json.loads(body))
     assert raw_actions == dec_actions
     assert [orjson.loads(bytes(s)) for s in raw_sources] == [orjson.loads(s) for s in dec_sources]
 
@@ -40,15 +40,24 @@ def test_a_page_leaves_nothing_for_the_cycle_collector_to_walk():
     # a memoryview per source (the earlier form) is tracked: in Rally's load driver, with many objects alive, the
     # collections a thousand of them per page set off cost more than the parse
     before = len(gc.get_objects())
-    _, actions, sources = raw_page(page(DOCS * 300, [str(i) for i in range(900)]))
+    _, actions, sources, *_ = raw_page(page(DOCS * 300, [str(i) for i in range(900)]))
     assert len(sources) == 900 and not any(gc.is_tracked(s) for s in sources)
     assert b"".join(sources) == b"".join(json.dumps(d, ensure_ascii=False, separators=(",", ":")).encode() for d in DOCS * 300)
     assert len(gc.get_objects()) - before < 10  # the page's lists, not one object per hit
 
 
 def test_empty_pages():
-    assert raw_page(b'{"_scroll_id":"abc"}') == ("abc", [], [])
-    assert raw_page(b'{"_scroll_id":"abc","hits":{"hits":[]}}') == ("abc", [], [])
+    assert raw_page(b'{"_scroll_id":"abc"}') == ("abc", [], [], None, 0, None)
+    assert raw_page(b'{"_scroll_id":"abc","hits":{"hits":[]}}') == ("abc", [], [], None, 0, None)
+
+
+@pytest.mark.parametrize("total", ['{"value":7,"relation":"eq"}', "7"])  # 7.0 and later; 6.x
+def test_a_page_says_its_scrolls_total_and_its_failed_shards_either_way(total):
+    body = ('{"_scroll_id":"abc","_shards":{"failed":1,"failures":[{"reason":{"type":"search_context_missing_exception",'
+            '"reason":"No search context found for id [3]"}}]},"hits":{"total":' + total + ',"hits":[]}}').encode()
+    for got in (raw_page(body), decoded_page(json.loads(body))):
+        assert got.total == 7 and got.failed_shards == 1
+        assert got.failure == "search_context_missing_exception: No search context found for id [3]"
 
 
 def test_unexpected_layout_is_an_error():
@@ -71,7 +80,7 @@ def test_every_valid_document_moves_byte_for_byte(ensure_ascii):
     ids = ["1", "2", "it's \"3\"", "4", "五", "6"]
     hits = [{"_id": i, "_source": d} for i, d in zip(ids, ADVERSARIAL)]
     body = json.dumps({"_scroll_id": "s", "hits": {"hits": hits}}, ensure_ascii=ensure_ascii, separators=(",", ":")).encode()
-    scroll_id, actions, sources = raw_page(body)
+    scroll_id, actions, sources, *_ = raw_page(body)
     assert scroll_id == "s" and len(sources) == len(ADVERSARIAL)
     assert [orjson.loads(bytes(s)) for s in sources] == ADVERSARIAL
     assert [orjson.loads(a)["index"]["_id"] for a in actions] == ids
