@@ -21,8 +21,8 @@ from ingestlab import allocator, machine, net, paths
 from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.osb import tool, workloads
 from ingestlab.rally.footprint import ProcessPeaks
-from ingestlab.rally.home import LATENCY_FILE
-from ingestlab.rally import progress
+from ingestlab.rally.home import LATENCY_FILE, errors_logged
+from ingestlab.rally import failure, progress
 from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.results import RaceResult
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
@@ -95,6 +95,8 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
         env = allocator.with_settings({**os.environ, "BENCHMARK_HOME": str(tool.home()), PORT_VARIABLE: str(net.free_port()),
                                        RUNNER_STATS: str(stats_file), PROGRESS_VARIABLE: str(Path(tmp) / "progress.jsonl")})
         log(f"[ingestlab] {' '.join(cmd)}")
+        osb_log = config_dir() / "logs" / "benchmark.log"
+        log_start = osb_log.stat().st_size if osb_log.is_file() else 0
         started = time.monotonic()
         with open(Path(tmp) / "output.txt", "w+") as captured:
             proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
@@ -112,8 +114,10 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
         latency = progress.per_task(progress.read(Path(tmp) / "progress.jsonl"), "latency_samples")
     found = test_run_file(test_run_id)
     if proc.returncode != 0 or not found.is_file():
-        raise RaceFailed(f"the OSB test run failed (exit {proc.returncode}); its log: {config_dir() / 'logs' / 'benchmark.log'}"
-                             + (f"\n{output}" if output else ""))
+        logged = _read_from(osb_log, log_start)
+        cause = failure.cause(output, logged, peaks.pids() | {proc.pid}, proc.returncode, tuple(errors_logged(0, text=logged)))
+        raise RaceFailed(f"the OSB test run failed: {cause} (exit {proc.returncode}; its log: {osb_log})"
+                         + (f"\n{output}" if output else ""), cause=cause)
     if latency:  # beside the test run, as the pack keeps Rally's: a percentile OSB leaves out for too few requests
         found.with_name(LATENCY_FILE).write_text(json.dumps(latency))
     race = as_race(json.loads(found.read_text()))
@@ -144,3 +148,12 @@ def stored() -> list[dict]:
 
 
 __all__ = ["run", "load", "stored", "as_race", "make_corpora", "paths"]
+
+
+def _read_from(path: Path, offset: int) -> str:
+    try:
+        with open(path, "rb") as f:
+            f.seek(offset)
+            return f.read().decode("utf-8", "replace")
+    except OSError:
+        return ""

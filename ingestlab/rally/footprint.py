@@ -110,6 +110,10 @@ class ProcessPeaks:
         self._stop.set()
         self._thread.join()
 
+    def pids(self) -> set[int]:
+        """Every process of the race seen while it ran (this one's own left out)."""
+        return set(self.peaks) - {os.getpid()}
+
     def summary(self) -> dict:
         """The largest process's peak and every process's, in MiB (largest first), leaving out this one's own; and the
         load-driver workers' peaks (``workers_mib``, largest first; empty when no worker was named, e.g. a track

@@ -102,18 +102,22 @@ def log_size(home: Path | None = None) -> int:
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_]\w*(?:\.\w+)+: \S")  # "thespian.actors.InvalidActorAddress: ActorAddr-..."
 
 
-def errors_logged(since: int, home: Path | None = None, most: int = 4) -> list[str]:
-    """The exceptions Rally's log gained after offset ``since`` (a failed race's cause is the first), each once and
-    at most ``most``. Another Rally on the same home logs into the same file, so these are what was logged while the
-    race ran, not only its own."""
+def log_since(since: int, home: Path | None = None) -> str:
+    """What Rally's log gained after offset ``since`` ("" without a log)."""
     try:
         with open(rally_log(home), "rb") as log:
             log.seek(since)
-            text = log.read().decode("utf-8", "replace")
+            return log.read().decode("utf-8", "replace")
     except OSError:
-        return []
+        return ""
+
+
+def errors_logged(since: int, home: Path | None = None, most: int = 4, text: str | None = None) -> list[str]:
+    """The exceptions Rally's log gained after offset ``since`` (or in ``text``), each once and at most ``most``.
+    Another Rally on the same home logs into the same file, so these are what was logged while the race ran, not only
+    its own (:mod:`ingestlab.rally.failure` tells its own apart)."""
     found = []
-    for line in text.splitlines():
+    for line in (log_since(since, home) if text is None else text).splitlines():
         if EXCEPTION_LINE.match(line) and line not in found:
             found.append(line[:400])
     return found[:most]

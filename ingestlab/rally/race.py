@@ -19,7 +19,7 @@ from pathlib import Path
 
 from ingestlab import allocator, machine, net, paths, procs
 from ingestlab.errors import IngestlabError, RaceFailed
-from ingestlab.rally import home as rally_home
+from ingestlab.rally import failure, home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.driver_watch import DriverStats, DriverWatch
 from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
@@ -43,6 +43,7 @@ class Outcome:
     rally_memory: dict | None = None  # peak RSS of Rally's processes (see footprint.ProcessPeaks)
     load_side: dict | None = None  # which side was at its CPU limit (see load_side.LoadSide)
     errors: tuple[str, ...] = ()  # the exceptions Rally's log gained while a failed race ran
+    cause: str | None = None  # why a failed race failed, in one line (see failure.cause)
 
 
 def environment(race_id: str, home: Path, actor_port: int, progress: Path) -> dict:
@@ -99,8 +100,12 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
             rally_home.latency_file(race_id, home).write_text(json.dumps(latency))
     if stopped_because:
         rally_home.race_json(race_id, home).unlink(missing_ok=True)  # a race the pack stopped is not a result
-    errors = tuple(rally_home.errors_logged(log_start, home)) if returncode != 0 else ()
-    return Outcome(race_id, returncode, stopped_because, output, seconds, peaks.summary(), load_side.summary(spans), errors)
+    errors, cause = (), None
+    if returncode != 0:
+        logged = rally_home.log_since(log_start, home)
+        errors = tuple(rally_home.errors_logged(log_start, text=logged))
+        cause = failure.cause(output, logged, peaks.pids() | {proc.pid}, returncode, errors)
+    return Outcome(race_id, returncode, stopped_because, output, seconds, peaks.summary(), load_side.summary(spans), errors, cause)
 
 
 def task_spans(events: list[dict], started_at: float) -> dict[str, tuple[float, float]]:
@@ -146,9 +151,10 @@ def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream:
         raise IngestlabError(f"{outcome.stopped_because}. Rally's log: {rally_home.rally_log(home)}")
     if outcome.returncode != 0 or not race_file.is_file():
         logged = "".join(f"\n  {line}" for line in outcome.errors)
-        raise RaceFailed(f"the race failed (exit {outcome.returncode}); Rally's log: {rally_home.rally_log(home)}"
-                         + (f"; it logged meanwhile:{logged}" if logged else "")
-                         + (f"\n{outcome.output[-3000:]}" if outcome.output else ""))
+        cause = outcome.cause or f"esrally exited with {outcome.returncode} and left no race"
+        raise RaceFailed(f"the race failed: {cause} (exit {outcome.returncode}; Rally's log: {rally_home.rally_log(home)})"
+                         + (f"\nRally's log gained meanwhile:{logged}" if logged else "")
+                         + (f"\n{outcome.output[-3000:]}" if outcome.output else ""), cause=cause)
     race = json.loads(race_file.read_text())
     footprint = {"seconds": outcome.seconds, "rally_memory": outcome.rally_memory, "load_side": outcome.load_side,
                  "indices_bytes": indices_bytes(request.target_hosts, request.client_options) if request.target_hosts else None}

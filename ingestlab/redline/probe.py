@@ -128,7 +128,5 @@ def raced(step: Step, value: float, race_it) -> Probe:
     try:
         result = race_it()
     except RaceFailed as e:
-        lines = [line.strip() for line in str(e).splitlines() if line.strip()]
-        named = next((line for line in reversed(lines[1:]) if "error" in line.lower()), lines[0] if lines else str(e))
-        return Probe(value, FAIL, f"the race failed: {named}")
+        return Probe(value, FAIL, f"the race failed: {e.cause}")
     return judge(step, value, result)
