@@ -244,7 +244,9 @@ def footnote(method: str, margin: float | None, calibration: dict | None = None,
                 f"with a side of one race there is no spread to judge by, and the verdict says {NOT_ENOUGH}.")
     return ("Verdicts take the race as the unit: with 3 races or more a side, Welch's test on log race medians (the change "
             "and its 95 % interval as the ratio of geometric means), Holm's correction across the tasks; with fewer, only "
-            "against a noise floor measured here for the task, else not called. Rally's throughput samples of a race "
+            "against a noise floor measured here for the task, else not called. Sides raced one after the other are fitted "
+            "as a step plus a linear drift in race order: where the drift seen within the sides explains half of their "
+            "difference or more, the step beyond it is judged. Rally's throughput samples of a race "
             "never decide. \"Could find\" is the smallest change the comparison finds 80 % of the time. "
             + rates.sentence(calibration, per_side))
 

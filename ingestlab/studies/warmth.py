@@ -3,8 +3,8 @@ per run, in the order they ran).
 
 A node that is still warming up (its JIT, caches, the index's first segments) makes each run of a cell faster than
 the one before; a cell raced once on a fresh node — a sweep's first cell, a study's first task — is then slower than
-the same cell would be on a warm node. For each cell with at least :data:`MIN_RUNS` runs this module tests its run
-times for a trend in run order (Mann–Kendall, two-sided, 5 %): a cell whose runs grew faster is named *warming*, with
+the same cell would be on a warm node. For each cell with at least :data:`MIN_RUNS` runs (the fewest at which the test can reach its level) this module
+tests its run times for a trend in run order (Mann–Kendall, exact, two-sided, 5 %, Holm across the race's cells): a cell whose runs grew faster is named *warming*, with
 its first and last run, and its fastest run (what the studies quote) comes from its warm end. A cell with fewer runs
 cannot tell, and a track whose writes are Rally's own bulk keeps no per-run times: both are said, never guessed.
 """
@@ -13,8 +13,9 @@ from __future__ import annotations
 from ingestlab.rally.results import RaceResult
 from ingestlab.verdicts import stats
 
-MIN_RUNS = 4  # Mann–Kendall's least
+MIN_RUNS = stats.fewest_for_trend()  # the fewest runs at which Mann–Kendall can reach its level (5 at 5 %)
 LEVEL = 0.05
+TOO_FEW = "too few runs"
 METHOD = "fresh-index-load"
 
 
@@ -28,16 +29,20 @@ def runs(result: RaceResult) -> dict[str, list[float]]:
 
 
 def trends(result: RaceResult) -> dict[str, tuple[list[float], stats.Trend | None, str]]:
-    """task → (its run times, their Mann–Kendall trend or None, and ``warm``, ``warming`` or ``too few runs``)."""
+    """task → (its run times, their Mann–Kendall trend or None, and ``warm``, ``warming`` or ``too few runs``), the trends
+    found with Holm's correction across the race's cells."""
     out = {}
-    for task, times in runs(result).items():
-        trend = stats.mann_kendall(times)
-        out[task] = (times, trend, "too few runs" if trend is None else "warming" if trend.p < LEVEL and not trend.rising else "warm")
+    found = {task: (times, stats.mann_kendall(times)) for task, times in runs(result).items()}
+    tasks = list(found)
+    rejected = stats.holm([found[t][1].p if found[t][1] else None for t in tasks], LEVEL)
+    for task, hit in zip(tasks, rejected):
+        times, trend = found[task]
+        out[task] = (times, trend, TOO_FEW if trend is None else "warming" if hit and not trend.rising else "warm")
     return out
 
 
 def verdicts(result: RaceResult) -> dict[str, str]:
-    """task → ``warm``, ``warming`` or ``too few runs``."""
+    """task → ``warm``, ``warming`` or ``too few runs`` (to see a trend)."""
     return {task: verdict for task, (_, _, verdict) in trends(result).items()}
 
 
@@ -48,8 +53,10 @@ def line(result: RaceResult) -> str:
         return ("- Warm or not: no per-run times in this race (Rally's own bulk, or plain esrally without the pack's runner "
                 "records), so whether its cells ran on a warm node is not told here.")
     warm = [t for t, (_, _, v) in found.items() if v == "warm"]
-    few = [t for t, (_, _, v) in found.items() if v == "too few runs"]
-    parts = [f"{len(warm)} of {len(found)} cells showed no trend over their runs (Mann–Kendall, {LEVEL:.0%})"]
+    few = [t for t, (_, _, v) in found.items() if v == TOO_FEW]
+    tested = len(found) - len(few)
+    parts = [f"{len(warm)} of {tested} cells with {MIN_RUNS} runs or more showed no trend over their runs (Mann–Kendall, "
+             f"{LEVEL:.0%}, Holm across them)"] if tested else []
     for task, (times, trend, verdict) in found.items():
         if verdict != "warming":
             continue
@@ -57,5 +64,5 @@ def line(result: RaceResult) -> str:
                      f"last {times[-1] * 1000:,.0f} ms, p = {trend.p:.3f}), so its fastest run is from its warm end and a "
                      f"single run of it would have read slow")
     if few:
-        parts.append(f"{', '.join(few)}: fewer than {MIN_RUNS} runs, too few to tell")
+        parts.append(f"{', '.join(few)}: fewer than {MIN_RUNS} runs, too few races to see a trend")
     return "- Warm or not: " + "; ".join(parts) + "."

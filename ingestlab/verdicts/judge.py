@@ -7,8 +7,14 @@ samples):
   differences its identical races showed where the calibration kept them (races here are skewed: a normal curve at
   their σ holds too few of their differences), else a prediction interval at σ; without one, "not enough races", with
   how many a side the change seen would need;
-- a side whose races trend in race order, or two sides raced one after the other while the medians drift across
-  both, is reported as that trend, not as a change.
+- two sides raced one after the other (the usual way: N races of a baseline, then N of a contender) are fitted as a
+  step between the sides plus a linear drift in race order, the drift seen within the sides. Where that drift explains
+  at least half of the sides' difference, the verdict is on the step beyond the drift (its p doubled: two explanations
+  of one difference were weighed), and "drift, not called" when there is none to speak of; otherwise Welch's verdict
+  stands, with one sentence that a drift of the machine between the two blocks cannot be told from the change.
+  Interleaved sides (``ingestlab ab``) need neither;
+- a side whose races trend in race order is named (Mann–Kendall, exact, Holm across the comparison's sides); a side of
+  fewer races than the test needs to reach its level is "too few races to see a trend", never "no trend".
 
 Each row carries the smallest change the comparison could have found (80 % power at its σ and races, at the
 corrected level)."""
@@ -24,6 +30,9 @@ from ingestlab.verdicts.noise import Floor
 NOT_ENOUGH = "not enough races"
 TREND = "drift, not called"
 MIN_RACES = 3
+DRIFT_SHARE = 0.5  # the drift explains at least this share of the sides' difference: judged as a step beyond the drift
+BLOCKS = ("the sides ran one after the other: a drift of the machine between the two blocks cannot be told from the change"
+          "{between}; interleave the sides (`ingestlab ab`) to tell them apart")
 
 
 @dataclass(frozen=True)
@@ -45,10 +54,10 @@ class Verdict:
     trend: str | None = None  # what the race order shows, in words
 
 
-def side_trend(name: str, side: Side) -> str | None:
-    """A side whose medians trend in race order (Mann–Kendall, 4 races or more), in words."""
-    found = stats.mann_kendall(list(side.values))
-    if found is None or found.p >= stats.ALPHA:
+def side_trend(name: str, side: Side, found: stats.Trend | None = None) -> str | None:
+    """A side whose medians trend in race order (Mann–Kendall), in words; ``found``: its test, where already run."""
+    found = found or stats.mann_kendall(list(side.values))
+    if found is None:
         return None
     ratio = found.last / found.first
     way = "rose" if found.rising else "fell"
@@ -56,21 +65,15 @@ def side_trend(name: str, side: Side) -> str | None:
     return f"{name} {way} {ratio:.2f}× over its {len(side.values)} races (Mann–Kendall p={found.p:.3f}){warm}"
 
 
-def drift_across(baseline: Side, contender: Side) -> str | None:
-    """Two sides raced one after the other (no race of one between races of the other) whose medians, taken together in
-    race order, trend (Mann–Kendall): the session's drift and the change cannot be told apart."""
-    if not (baseline.times and contender.times) or len(baseline.values) + len(contender.values) < 4:
+def blocks(baseline: Side, contender: Side) -> tuple[list[int], list[int]] | None:
+    """Each side's race positions in the session (0, 1, …, in start order) when the two sides ran one after the other (no
+    race of one between races of the other); None when they interleaved or their start times are not known."""
+    if not (baseline.times and contender.times):
         return None
     if not (max(baseline.times) < min(contender.times) or max(contender.times) < min(baseline.times)):
         return None
-    ordered = [v for _, v in sorted(zip((*baseline.times, *contender.times), (*baseline.values, *contender.values)))]
-    found = stats.mann_kendall(ordered)
-    if found is None or found.p >= stats.ALPHA:
-        return None
-    way = "rose" if found.rising else "fell"
-    return (f"the two sides ran one after the other and their {len(ordered)} races {way} {found.last / found.first:.2f}× in race order "
-            f"(Mann–Kendall p={found.p:.3f}): the change cannot be told from the session's drift; interleave the sides (`ingestlab ab`)")
-
+    ordered = sorted([(t, 0) for t in baseline.times] + [(t, 1) for t in contender.times])
+    return ([i for i, (_, side) in enumerate(ordered) if side == 0], [i for i, (_, side) in enumerate(ordered) if side == 1])
 
 def pooled_sigma(baseline: Side, contender: Side) -> tuple[float, int] | None:
     """σ of the log medians within the sides, pooled, and its degrees of freedom; None without a side of 2 races."""
@@ -90,13 +93,21 @@ def judge(tasks: dict[str, tuple[Side, Side]], floors: dict[str, Floor | None] |
     prepared, p_values = [], []
     for task, (base, cont) in tasks.items():
         change = stats.geometric_mean(cont.values) / stats.geometric_mean(base.values) - 1
-        notes = [t for t in (side_trend(names[0], base), side_trend(names[1], cont)) if t]
-        across = drift_across(base, cont)
-        row = {"task": task, "base": base, "cont": cont, "change": change, "trend": "; ".join(notes + ([across] if across else [])) or None,
-               "drift": across is not None, "p": None}
+        row = {"task": task, "base": base, "cont": cont, "change": change, "p": None, "notes": []}
         n_a, n_b = len(base.values), len(cont.values)
         floor = floors.get(task)
-        if n_a >= MIN_RACES and n_b >= MIN_RACES:
+        order = blocks(base, cont)
+        if order:
+            fit = stats.step_and_drift(base.values, cont.values, *order)
+            if fit is not None and fit.explained >= DRIFT_SHARE:
+                row["step"] = fit
+                row["p"] = min(1.0, 2 * fit.p)
+            else:
+                between = f" (σ between calibration sessions here: {floor.between:.1%})" if floor and floor.between else ""
+                row["notes"].append(BLOCKS.format(between=between))
+        if "step" in row:
+            pass
+        elif n_a >= MIN_RACES and n_b >= MIN_RACES:
             row["welch"] = stats.welch(base.values, cont.values)
             row["p"] = row["welch"].p if row["welch"] else None
         elif floor is not None:
@@ -104,30 +115,55 @@ def judge(tasks: dict[str, tuple[Side, Side]], floors: dict[str, Floor | None] |
                                  else stats.against_floor(base.values, cont.values, floor.sigma, floor.df))
             row["p"] = row["prediction"].p if row["prediction"] else None
         prepared.append(row)
-        p_values.append(None if row["drift"] else row["p"])
+        p_values.append(row["p"])
+    _side_trends(prepared, names)
     rejected = stats.holm(p_values)
     m = sum(p is not None for p in p_values)
     level = stats.holm_level(m)
     return [_verdict(row, rejected[i], floors.get(row["task"]), m, level) for i, row in enumerate(prepared)]
 
 
+def _side_trends(rows: list[dict], names: tuple[str, str]) -> None:
+    """Each side's trend in race order, Mann–Kendall, Holm across every side of the comparison; named where found."""
+    tests = [(row, name, side, stats.mann_kendall(list(side.values)))
+             for row in rows for name, side in zip(names, (row["base"], row["cont"]))]
+    found = stats.holm([t.p if t else None for *_, t in tests])
+    for (row, name, side, trend), hit in zip(tests, found):
+        if hit:
+            row["notes"].insert(0, side_trend(name, side, trend))
+
+
 def _verdict(row: dict, rejected: bool | None, floor: Floor | None, m: int, level: float) -> Verdict:
     task, base, cont, change = row["task"], row["base"], row["cont"], row["change"]
     n_a, n_b = len(base.values), len(cont.values)
+    trend = "; ".join(row["notes"]) or None
     correction = f"Holm over {m} tasks" if m > 1 else "one task"
-    if row["drift"]:
-        return Verdict(task, TREND, change, basis=f"{n_a} vs {n_b} races", trend=row["trend"])
+    if "step" in row:
+        fit = row["step"]
+        way = "rose" if fit.drift_per_race > 0 else "fell"
+        drift = (f"the sides ran one after the other and the races {way} {abs(fit.drift_per_race):.1%} a race within them "
+                 f"(p={fit.drift_p:.3f}): that drift explains {fit.explained:.0%} of the sides' difference")
+        trend = "; ".join([*row["notes"], drift])
+        basis = (f"{n_a} vs {n_b} races one after the other: the step beyond a linear drift in race order "
+                 f"(log median = a + step + drift × race), p doubled for the two explanations, {correction}")
+        if not rejected:  # "drift" only where a drift is seen (linear, or monotone across the session); else nothing stands out
+            session = stats.mann_kendall([v for _, v in sorted(zip((*base.times, *cont.times), (*base.values, *cont.values)))])
+            call = TREND if fit.drift_p < stats.ALPHA or (session and session.p < stats.ALPHA) else "within noise"
+            return Verdict(task, call, fit.change, fit.low, fit.high, basis,
+                           trend=f"{trend}, and no step beyond it is found; interleave the sides (`ingestlab ab`) to tell them apart")
+        call = "faster" if fit.change > 0 else "slower"
+        return Verdict(task, call, fit.change, fit.low, fit.high, basis, trend=trend)
     if "welch" in row:
         w = row["welch"]
         if w is None:
             return Verdict(task, NOT_ENOUGH, change, basis=f"{n_a} vs {n_b} races that measured the same figure: no spread",
-                           trend=row["trend"])
+                           trend=trend)
         call = ("faster" if w.change > 0 else "slower") if rejected else "within noise"
         sigma = w.se / math.sqrt(1 / n_a + 1 / n_b)
         smallest = stats.smallest_change(sigma, n_a, n_b, df=w.df, alpha=level)
         needs = None if rejected else stats.races_needed(change, sigma, alpha=level)
         return Verdict(task, call, w.change, w.low, w.high, f"{n_a} vs {n_b} races, Welch on log medians, {correction}", smallest,
-                       needs, row["trend"])
+                       needs, trend)
     if floor is not None and row.get("prediction"):
         pred = row["prediction"]
         call = ("faster" if pred.change > 0 else "slower") if rejected else "within noise"
@@ -135,13 +171,13 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, m: int, leve
         how = (f", read from the differences of its {len(floor.logs)} races (no normal curve)" if floor.logs else "")
         return Verdict(task, call, pred.change, pred.low, pred.high,
                        f"{n_a} vs {n_b} races against the noise floor σ {floor.sigma:.1%} of {floor.source}{how}, {correction}", smallest,
-                       None if rejected else stats.races_needed(change, floor.sigma, alpha=level), row["trend"])
+                       None if rejected else stats.races_needed(change, floor.sigma, alpha=level), trend)
     pooled = pooled_sigma(base, cont)
     if pooled:
         needs = stats.races_needed(change, pooled[0], alpha=level)
         why = (f"{n_a} vs {n_b} races and no noise floor measured for this task here: the change seen would need "
                + (f"about {needs} races a side" if needs else "more races than are practical")
                + f" at the spread these races show (σ {pooled[0]:.1%})")
-        return Verdict(task, NOT_ENOUGH, change, basis=why, needs=needs, trend=row["trend"])
+        return Verdict(task, NOT_ENOUGH, change, basis=why, needs=needs, trend=trend)
     return Verdict(task, NOT_ENOUGH, change, basis=f"{n_a} vs {n_b} races and no noise floor measured for this task here: race "
-                   f"{MIN_RACES} or more a side, or run `ingestlab calibrate` for this track", trend=row["trend"])
+                   f"{MIN_RACES} or more a side, or run `ingestlab calibrate` for this track", trend=trend)

@@ -30,6 +30,7 @@ class Floor:
     rates: dict = field(default_factory=dict)  # races a side → measured rates (see ingestlab.bench.calibrate)
     stamp: str = ""
     logs: tuple = ()  # the log race medians it was measured on, where kept: sides of 1 or 2 races are judged against their differences
+    between: float | None = None  # σ of the sessions' mean log race medians, where two or more sessions measured it
 
 
 def _same_machine(found: dict, here: dict) -> str | None:
@@ -151,8 +152,10 @@ def floor_across(datas: list[dict], task: str, where: str) -> Floor | None:
             if all(c[3] is not None for c in counted) else ())
     races, newest = sum(c[2] for c in counted), counted[0][0]
     spread = sorted(c[1] for c in counted)
+    means = [statistics.fmean(own) for *_, own in counted if own is not None]
+    between = statistics.stdev(means) if len(means) >= 2 else None
     source = (f"calibrations {', '.join(c[0]['stamp'] for c in counted)} ({where}: {len(counted)} sessions, {races} races of "
               f"{newest['track']}/{task}, {newest['versions'].get('engine', 'elasticsearch')} {newest['versions'].get('version')}; "
               f"σ {spread[0]:.1%} to {spread[-1]:.1%} from session to session, so widened to the σ a new session stays within "
               f"at {SESSION_LEVEL:.0%})")
-    return Floor(bound, races - len(counted), source, newest.get("rates", {}), newest["stamp"], logs)
+    return Floor(bound, races - len(counted), source, newest.get("rates", {}), newest["stamp"], logs, between)

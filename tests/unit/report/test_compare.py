@@ -105,6 +105,7 @@ def test_the_t_rule_states_its_interval_and_without_a_floor_how_many_races_a_cha
     assert d.verdict == "not enough races" and "race 3 or more a side, or run `ingestlab calibrate`" in d.basis
 
 
+@pytest.mark.slow
 def test_holm_keeps_a_comparison_of_many_identical_tasks_from_calling_one_by_chance():
     """An A/A comparison of a study tests ~20 tasks: at 5 % each, one false verdict or more is likely; with Holm's
     correction, the chance of any is 5 %."""
@@ -240,6 +241,7 @@ def test_ab_sides_are_checked_against_the_track_and_each_pair_races_in_a_random_
     assert ab.pairs_for({"stamp": "s", "races_a_side": {"10": {"welch": 7}}}, "index-append", None)[0] == 7
 
 
+@pytest.mark.slow
 def test_one_race_a_side_against_a_calibrations_own_races_keeps_its_false_alarms_where_a_normal_curve_does_not():
     """Races here are skewed: now and then one runs ~30 % slow (posts on 7.17.29: skew −1.3, 6.7 % of A/A pairs called
     at a 5 % level against σ). A floor that kept its races judges by their differences and holds its 5 %."""

@@ -12,13 +12,13 @@ def test_a_cell_whose_runs_grew_faster_is_named_warming_with_its_first_and_last_
     got = warmth.verdicts(result("posts", stats=stats))
     assert got == {"index-api": "warming", "bulk-1000": "warm"}
     line = warmth.line(result("posts", stats=stats))
-    assert "1 of 2 cells showed no trend" in line and "index-api was still warming up" in line
+    assert "1 of 2 cells with 5 runs or more showed no trend" in line and "index-api was still warming up" in line
     assert "first 9,100 ms, last 6,740 ms" in line
 
 
 def test_too_few_runs_or_no_per_run_times_are_said_not_guessed():
     few = warmth.line(result("posts", stats=_runs("bulk-10", [1100, 1000, 900])))
-    assert "bulk-10: fewer than 4 runs, too few to tell" in few
+    assert "bulk-10: fewer than 5 runs, too few races to see a trend" in few
     assert "not told here" in warmth.line(result("posts", stats=[]))
 
 
