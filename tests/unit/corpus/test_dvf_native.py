@@ -169,6 +169,7 @@ def test_generated_years(exe, monkeypatch, tmp_path, fmt, year):
     assert seen["auto-by"] == {"compiled": 5000, "python": 0}
 
 
+@pytest.mark.slow
 def test_random_decimals(exe, monkeypatch, tmp_path):
     rnd = random.Random(11)
 

@@ -1,4 +1,5 @@
 """The commune reference, built from a small stand-in for Etalab's communes.json and the real GeoNames data."""
+import pytest
 import json
 
 from ingestlab.corpus.dvf import reference
@@ -17,6 +18,7 @@ COMMUNES = [
 ]
 
 
+@pytest.mark.slow
 def test_build_keeps_selling_communes_with_locations(tmp_path):
     data = tmp_path / "data"
     data.mkdir()

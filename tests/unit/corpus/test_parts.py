@@ -1,10 +1,12 @@
 """A corpus made in parts, in parallel processes, is the file one pass makes: the same documents, -1k file and entry."""
+import pytest
 import json
 
 from ingestlab.corpus import files, geonames, parts
 from ingestlab.corpus.wikipedia import convert, generate
 
 
+@pytest.mark.slow
 def test_geonames_in_parts_is_the_one_pass_corpus(tmp_path):
     source = {"generator": "geonames", "docs": 2500, "seed": 0}
     one = files.write_corpus(tmp_path / "one" / "geonames-2500.json", geonames.documents(2500), source)

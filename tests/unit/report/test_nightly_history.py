@@ -1,4 +1,5 @@
 """The nightly history: previous nights aggregated, margins from their spread, regressions flagged."""
+import pytest
 from ingestlab import nightly
 from ingestlab.nightly import history
 
@@ -114,6 +115,7 @@ def test_a_night_of_several_races_keeps_each_tasks_median_and_the_median_headlin
     assert first and all(figures["headline:" + k] == pytest.approx(v) for k, v in first.items()) and set(first) <= set(headlines)
 
 
+@pytest.mark.slow
 def test_the_change_point_simulation_takes_a_nights_median_of_its_races():
     """`bench changepoints --repeat N`: a night is the median of N races, as `nightly --repeat` makes it, so its noise
     is narrower than one race's; the data and the ledger conditions say how many races a night."""
@@ -132,6 +134,7 @@ def test_the_change_point_simulation_takes_a_nights_median_of_its_races():
     assert spread < 0.06  # about 0.10 × 1.25 / 3
 
 
+@pytest.mark.slow
 def test_the_change_point_simulation_draws_a_calibrations_own_races_when_given_them():
     """A calibration's races, drawn again, keep their skew (a slow race now and then); the data, the report and the
     ledger conditions say the nights were drawn from real races."""
@@ -145,6 +148,7 @@ def test_the_change_point_simulation_draws_a_calibrations_own_races_when_given_t
     assert simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None)["drawn_from"] == 0
 
 
+@pytest.mark.slow
 def test_a_simulated_night_of_sessions_keeps_its_sessions_shift_however_many_races_it_takes():
     """`bench changepoints --sessions`: each night is one calibration session, its races drawn from that session alone,
     so the median of many races a night still carries the session's shift; the data and the report name the sessions and both σ."""
@@ -164,6 +168,7 @@ def test_a_simulated_night_of_sessions_keeps_its_sessions_shift_however_many_rac
     assert "each night one of 2 sessions (calibration sessions) drawn at random" in simulate.markdown(data)
 
 
+@pytest.mark.slow
 def test_a_simulated_night_beside_a_reference_cancels_the_shift_both_sides_share():
     """`bench changepoints --ab`: each night one ab session, its pairs drawn from it alone, the night's figure the
     contender's median over the baseline's; a shift the two sides share (here 25 %) is gone from the night's figure,
