@@ -8,6 +8,7 @@ at least 5 %). Then each pair races the two sides in a random order (seeded), so
 both alike. The number of pairs, unless given, is what the calibration of the track on this machine says finds a 10 %
 change with 90 % power. It ends with the comparison, judged as ``compare`` judges, against that calibration.
 """
+
 from __future__ import annotations
 
 import random
@@ -21,8 +22,10 @@ from ingestlab.sweep import grid as grids
 from ingestlab.verdicts import noise
 from ingestlab.warmup import warm_up
 
-SHAPES = ({"name": "ingestlab-ab-a", "http_port": 29490, "transport_port": 29590, "heap": "1g"},
-          {"name": "ingestlab-ab-b", "http_port": 29495, "transport_port": 29595, "heap": "1g"})
+SHAPES = (
+    {"name": "ingestlab-ab-a", "http_port": 29490, "transport_port": 29590, "heap": "1g"},
+    {"name": "ingestlab-ab-b", "http_port": 29495, "transport_port": 29595, "heap": "1g"},
+)
 CLUSTER_KEYS = ("version", "nodes", "heap")
 
 
@@ -53,8 +56,10 @@ def pairs_for(floor_data: dict | None, task: str | None, given: int | None) -> t
     if given:
         return given, "as asked (--races)"
     if not floor_data:
-        raise IngestlabError("no calibration of this track on this machine to choose the number of races from: give --races N, or "
-                             "run `ingestlab calibrate` for it first")
+        raise IngestlabError(
+            "no calibration of this track on this machine to choose the number of races from: give --races N, or "
+            "run `ingestlab calibrate` for it first"
+        )
     need = floor_data.get("races_a_side", {}).get("10", {}).get("welch")
     if not need:
         raise IngestlabError(f"calibration {floor_data['stamp']} gives no number of races for a 10 % change; give --races N")
@@ -70,12 +75,25 @@ def order(pairs: int, seed: int) -> list[str]:
 
 
 def _race(track_path, target, challenge, params, tags) -> dict:
-    return racing.race(track_path, target, racing.Options(challenge=challenge, tags=tags, params=dict(params)),
-                       log=lambda *_: None, stream=False).race
+    return racing.race(
+        track_path, target, racing.Options(challenge=challenge, tags=tags, params=dict(params)), log=lambda *_: None, stream=False
+    ).race
 
 
-def run(track_path, challenge: str | None, task: str, baseline: Side, contender: Side, pairs: int | None, seed: int, agree: int,
-        calibration_file=None, target_hosts: str | None = None, tolerance: float | None = None, log=print) -> tuple[str, dict | None, list[str]]:
+def run(
+    track_path,
+    challenge: str | None,
+    task: str,
+    baseline: Side,
+    contender: Side,
+    pairs: int | None,
+    seed: int,
+    agree: int,
+    calibration_file=None,
+    target_hosts: str | None = None,
+    tolerance: float | None = None,
+    log=print,
+) -> tuple[str, dict | None, list[str]]:
     """Race the session; (its stamp: the races are tagged ``ab:<stamp>-baseline`` and ``-contender``, the calibration
     judged by, notes)."""
     from ingestlab.cluster import lifecycle
@@ -99,9 +117,14 @@ def run(track_path, challenge: str | None, task: str, baseline: Side, contender:
             cluster = stack.enter_context(lifecycle.running(lifecycle.Shape(**base), log=lambda *_: None))
             targets[s.name] = racing.Target(hosts=cluster.hosts, engine=cluster.engine)
         targets.setdefault("contender", targets["baseline"])
-        for s in ((baseline, contender) if apart else (baseline,)):
-            warm_up(lambda: compare.task_figures(_race(track_path, targets[s.name], challenge, s.params, {"ab": f"{stamp}-warm-up"})).get(task),
-                    agree, tolerance, f"ab ({s.name}'s cluster)", log)
+        for s in (baseline, contender) if apart else (baseline,):
+            warm_up(
+                lambda: compare.task_figures(_race(track_path, targets[s.name], challenge, s.params, {"ab": f"{stamp}-warm-up"})).get(task),
+                agree,
+                tolerance,
+                f"ab ({s.name}'s cluster)",
+                log,
+            )
         for i, name in enumerate(order(count, seed), 1):
             s = baseline if name == "baseline" else contender
             race = _race(track_path, targets[name], challenge, s.params, {"ab": f"{stamp}-{name}"})

@@ -12,6 +12,7 @@ alike), 6.1–9.1 with neither; the process's peak RSS 107, 120–128 and 123 Mi
 (57,420 articles, one node) kept 284 MiB of anonymous memory with 64 MiB, 298–306 with 256 MiB, and 193–210 with the
 trim threshold alone, when its ~15 MB bodies (500 articles of ~30 KB) were each a fresh mmap.
 """
+
 from __future__ import annotations
 
 from typing import Mapping

@@ -14,6 +14,7 @@ Each row carries the smallest change the comparison could have found; the footno
 rates for the comparison's own number of races a side. Races with failed requests, test-mode races and races whose
 emulated hardware did not hold are left out and named. Set-up tasks (index creation, count checks) are left out.
 """
+
 from __future__ import annotations
 
 import csv
@@ -64,8 +65,16 @@ class Aggregate:
     load_side: str | None = None  # the load side's verdicts over the races (ingestlab.rally.load_side.in_words); None: none said
 
     @classmethod
-    def of(cls, values: list[float], samples: list | None = None, times: list | None = None, service: list | None = None,
-           error_rate: float = 0.0, unit: str | None = None, load_side: str | None = None) -> "Aggregate":
+    def of(
+        cls,
+        values: list[float],
+        samples: list | None = None,
+        times: list | None = None,
+        service: list | None = None,
+        error_rate: float = 0.0,
+        unit: str | None = None,
+        load_side: str | None = None,
+    ) -> "Aggregate":
         """``samples``: each race's (slowest, fastest) sample, or None for a race with one sample (shown, never judged);
         ``times``: each race's start; ``service``: each race's service-time percentiles."""
         cv = statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else None
@@ -76,8 +85,20 @@ class Aggregate:
             got = [s[p] for s in service or [] if s.get(p) is not None]
             if got:
                 percentiles[p] = statistics.median(got)
-        return cls(statistics.median(values), min(values), max(values), cv, len(values), pooled, tuple(values),
-                   tuple(times or ()), percentiles, error_rate, unit, load_side)
+        return cls(
+            statistics.median(values),
+            min(values),
+            max(values),
+            cv,
+            len(values),
+            pooled,
+            tuple(values),
+            tuple(times or ()),
+            percentiles,
+            error_rate,
+            unit,
+            load_side,
+        )
 
     @property
     def spread(self) -> float | None:
@@ -130,9 +151,12 @@ def aggregate(races: list[dict]) -> dict[str, Aggregate]:
             errors[task] = max(errors.get(task, 0.0), results[task].error_rate)
             units[task] = results[task].unit
     sides = load_side.in_words(races)
-    return {task: Aggregate.of(values, samples[task], times[task] if all(times[task]) else None, service[task], errors[task], units[task],
-                               sides.get(task))
-            for task, values in per_task.items()}
+    return {
+        task: Aggregate.of(
+            values, samples[task], times[task] if all(times[task]) else None, service[task], errors[task], units[task], sides.get(task)
+        )
+        for task, values in per_task.items()
+    }
 
 
 @dataclass(frozen=True)
@@ -178,20 +202,39 @@ def _side(a: Aggregate) -> judging.Side:
     return judging.Side(a.values, a.times)
 
 
-def compare(baseline: dict[str, Aggregate], contender: dict[str, Aggregate], margin: float | None = None,
-            method: str = "t", floors: dict[str, Floor | None] | None = None) -> list[Difference]:
+def compare(
+    baseline: dict[str, Aggregate],
+    contender: dict[str, Aggregate],
+    margin: float | None = None,
+    method: str = "t",
+    floors: dict[str, Floor | None] | None = None,
+) -> list[Difference]:
     """Each task both sides measured, judged together (the t rule corrects across them)."""
     tasks = [t for t in baseline if t in contender]
     if method == "margin" or margin is not None:
-        return [Difference(t, baseline[t], contender[t], contender[t].median / baseline[t].median - 1.0,
-                           margin_for(baseline[t], contender[t], margin), method="margin") for t in tasks]
+        return [
+            Difference(
+                t,
+                baseline[t],
+                contender[t],
+                contender[t].median / baseline[t].median - 1.0,
+                margin_for(baseline[t], contender[t], margin),
+                method="margin",
+            )
+            for t in tasks
+        ]
     verdicts = judging.judge({t: (_side(baseline[t]), _side(contender[t])) for t in tasks}, floors)
-    return [Difference(v.task, baseline[v.task], contender[v.task], v.change, None, v.low, v.high, "t", v.basis, v.call, v.smallest,
-                       v.needs, v.trend) for v in verdicts]
+    return [
+        Difference(
+            v.task, baseline[v.task], contender[v.task], v.change, None, v.low, v.high, "t", v.basis, v.call, v.smallest, v.needs, v.trend
+        )
+        for v in verdicts
+    ]
 
 
-def difference(task: str, baseline: Aggregate, contender: Aggregate, margin: float | None = None, method: str = "t",
-               floor: Floor | None = None) -> Difference:
+def difference(
+    task: str, baseline: Aggregate, contender: Aggregate, margin: float | None = None, method: str = "t", floor: Floor | None = None
+) -> Difference:
     """One task alone (no correction across tasks)."""
     return compare({task: baseline}, {task: contender}, margin, method, {task: floor})[0]
 
@@ -215,19 +258,42 @@ def _could_find(d: Difference) -> str:
     return f"±{d.smallest:.1%}" if d.smallest is not None else "—"
 
 
-def rows(baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tuple[str, dict[str, Aggregate]]],
-         margin: float | None = None, method: str = "t", floors: dict | None = None) -> list[dict]:
+def rows(
+    baseline_name: str,
+    baseline: dict[str, Aggregate],
+    contenders: list[tuple[str, dict[str, Aggregate]]],
+    margin: float | None = None,
+    method: str = "t",
+    floors: dict | None = None,
+) -> list[dict]:
     """One plain row per contender and task: what the csv and json formats write."""
     out = []
     for name, contender in contenders:
         for d in compare(baseline, contender, margin, method, floors):
-            row = {"baseline": baseline_name, "contender": name, "task": d.task, "unit": d.baseline.unit,
-                   "baseline_median": d.baseline.median, "baseline_n": d.baseline.n, "contender_median": d.contender.median,
-                   "contender_n": d.contender.n, "change": d.change, "method": d.method, "interval_low": d.low, "interval_high": d.high,
-                   "margin": d.margin, "verdict": d.verdict, "basis": d.basis, "smallest_change_found": d.smallest,
-                   "races_needed": d.needs, "trend": d.trend,
-                   "baseline_error_rate": d.baseline.error_rate, "contender_error_rate": d.contender.error_rate,
-                   "baseline_load_side": d.baseline.load_side, "contender_load_side": d.contender.load_side}
+            row = {
+                "baseline": baseline_name,
+                "contender": name,
+                "task": d.task,
+                "unit": d.baseline.unit,
+                "baseline_median": d.baseline.median,
+                "baseline_n": d.baseline.n,
+                "contender_median": d.contender.median,
+                "contender_n": d.contender.n,
+                "change": d.change,
+                "method": d.method,
+                "interval_low": d.low,
+                "interval_high": d.high,
+                "margin": d.margin,
+                "verdict": d.verdict,
+                "basis": d.basis,
+                "smallest_change_found": d.smallest,
+                "races_needed": d.needs,
+                "trend": d.trend,
+                "baseline_error_rate": d.baseline.error_rate,
+                "contender_error_rate": d.contender.error_rate,
+                "baseline_load_side": d.baseline.load_side,
+                "contender_load_side": d.contender.load_side,
+            }
             for side, a in (("baseline", d.baseline), ("contender", d.contender)):
                 row.update({f"{side}_service_{p}_ms": a.service.get(p) for p in ("p50", "p90", "p99")})
             out.append(row)
@@ -240,47 +306,73 @@ def footnote(method: str, margin: float | None, calibration: dict | None = None,
     if margin is not None:
         return f"The margin is fixed at {margin:.1%}."
     if method == "margin":
-        return (f"The margin rule: {MARGIN_FACTOR:g}× the larger coefficient of variation of the two sides with several races per side; "
-                f"with a side of one race there is no spread to judge by, and the verdict says {NOT_ENOUGH}.")
-    return ("Verdicts take the race as the unit: with 3 races or more a side, Welch's test on log race medians (the change "
-            "and its 95 % interval as the ratio of geometric means), Holm's correction across the tasks; with fewer, only "
-            "against a noise floor measured here for the task, else not called. Sides raced one after the other are fitted "
-            "as a step plus a linear drift in race order: where the drift seen within the sides explains half of their "
-            "difference or more, the step beyond it is judged. Rally's throughput samples of a race "
-            "never decide. \"Could find\" is the smallest change the comparison finds 80 % of the time. "
-            + rates.sentence(calibration, per_side))
+        return (
+            f"The margin rule: {MARGIN_FACTOR:g}× the larger coefficient of variation of the two sides with several races per side; "
+            f"with a side of one race there is no spread to judge by, and the verdict says {NOT_ENOUGH}."
+        )
+    return (
+        "Verdicts take the race as the unit: with 3 races or more a side, Welch's test on log race medians (the change "
+        "and its 95 % interval as the ratio of geometric means), Holm's correction across the tasks; with fewer, only "
+        "against a noise floor measured here for the task, else not called. Sides raced one after the other are fitted "
+        "as a step plus a linear drift in race order: where the drift seen within the sides explains half of their "
+        "difference or more, the step beyond it is judged. Rally's throughput samples of a race "
+        'never decide. "Could find" is the smallest change the comparison finds 80 % of the time. ' + rates.sentence(calibration, per_side)
+    )
 
 
-def markdown(baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tuple[str, dict[str, Aggregate]]],
-             margin: float | None = None, notes: list[str] | None = None, method: str = "t", calibration: dict | None = None,
-             floors: dict | None = None) -> str:
+def markdown(
+    baseline_name: str,
+    baseline: dict[str, Aggregate],
+    contenders: list[tuple[str, dict[str, Aggregate]]],
+    margin: float | None = None,
+    notes: list[str] | None = None,
+    method: str = "t",
+    calibration: dict | None = None,
+    floors: dict | None = None,
+) -> str:
     t_rule = method == "t" and margin is None
     judged = "95 % interval of the change" if t_rule else "margin"
     lines = [f"## Compare: baseline {baseline_name}", ""]
     for name, contender in contenders:
         found = compare(baseline, contender, margin, method, floors)
-        lines += [f"### {name} against the baseline", "",
-                  f"| task | baseline: median (min–max, n, spread) | contender | change | {judged} | could find | verdict "
-                  "| service p50 / p90 / p99 ms: baseline → contender | error rate | load side |",
-                  "|---|---:|---:|---:|---:|---:|---|---|---:|---|"]
+        lines += [
+            f"### {name} against the baseline",
+            "",
+            f"| task | baseline: median (min–max, n, spread) | contender | change | {judged} | could find | verdict "
+            "| service p50 / p90 / p99 ms: baseline → contender | error rate | load side |",
+            "|---|---:|---:|---:|---:|---:|---|---|---:|---|",
+        ]
         for d in found:
             errors = f"{d.baseline.error_rate:.1%} → {d.contender.error_rate:.1%}"
-            lines.append(f"| {d.task} | {_agg(d.baseline)} | {_agg(d.contender)} | {d.change:+.1%} | {_judged(d)} | {_could_find(d)} "
-                         f"| {d.verdict}{f' ({d.basis})' if t_rule and d.basis else ''} | {_service(d.baseline)} → {_service(d.contender)} "
-                         f"| {errors} | {d.baseline.load_side or '—'} → {d.contender.load_side or '—'} |")
+            lines.append(
+                f"| {d.task} | {_agg(d.baseline)} | {_agg(d.contender)} | {d.change:+.1%} | {_judged(d)} | {_could_find(d)} "
+                f"| {d.verdict}{f' ({d.basis})' if t_rule and d.basis else ''} | {_service(d.baseline)} → {_service(d.contender)} "
+                f"| {errors} | {d.baseline.load_side or '—'} → {d.contender.load_side or '—'} |"
+            )
         lines.append("")
         lines += [f"- {d.task}: {d.trend}" for d in found if d.trend]
         per_side = min([min(d.baseline.n, d.contender.n) for d in found] or [1])
-        lines += ["", "Figures are Rally's median throughput per task (higher is better). "
-                  + footnote(method, margin, calibration, per_side), ""]
+        lines += [
+            "",
+            "Figures are Rally's median throughput per task (higher is better). " + footnote(method, margin, calibration, per_side),
+            "",
+        ]
     for note in notes or []:
         lines.append(f"- {note}")
     return "\n".join(lines) + "\n"
 
 
-def render(fmt: str, baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tuple[str, dict[str, Aggregate]]],
-           margin: float | None = None, notes: list[str] | None = None, method: str = "t", calibration: dict | None = None,
-           floors: dict | None = None) -> str:
+def render(
+    fmt: str,
+    baseline_name: str,
+    baseline: dict[str, Aggregate],
+    contenders: list[tuple[str, dict[str, Aggregate]]],
+    margin: float | None = None,
+    notes: list[str] | None = None,
+    method: str = "t",
+    calibration: dict | None = None,
+    floors: dict | None = None,
+) -> str:
     """The comparison as markdown, csv, json or a self-contained html page."""
     if fmt in ("markdown", "html"):
         text = markdown(baseline_name, baseline, contenders, margin, notes, method, calibration, floors)
@@ -292,8 +384,9 @@ def render(fmt: str, baseline_name: str, baseline: dict[str, Aggregate], contend
     table = rows(baseline_name, baseline, contenders, margin, method, floors)
     per_side = min([min(r["baseline_n"], r["contender_n"]) for r in table] or [1])
     if fmt == "json":
-        return json.dumps({"rows": table, "notes": notes or [], "method": method,
-                           "footnote": footnote(method, margin, calibration, per_side)}, indent=2)
+        return json.dumps(
+            {"rows": table, "notes": notes or [], "method": method, "footnote": footnote(method, margin, calibration, per_side)}, indent=2
+        )
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(table[0]) if table else ["baseline", "contender", "task"])
     writer.writeheader()

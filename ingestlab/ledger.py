@@ -8,6 +8,7 @@ they run from a checkout, outside test mode, unless ``INGESTLAB_LEDGER=off`` (th
 ledger add`` records a figure measured outside the pack (the time ``make test`` took), and entries transcribed from
 the docs of an earlier commit say so in their ``source``.
 """
+
 from __future__ import annotations
 
 import json
@@ -97,10 +98,12 @@ def find(run: str, entries: dict[str, Entry] | None = None) -> Entry:
 def commit() -> str | None:
     """The checkout's commit (``+`` when it has changes beyond it), or None outside a checkout."""
     try:
-        head = subprocess.run(["git", "-C", str(paths.REPO_ROOT), "rev-parse", "--short=7", "HEAD"], capture_output=True, text=True,
-                              timeout=10)
-        dirty = subprocess.run(["git", "-C", str(paths.REPO_ROOT), "status", "--porcelain", "--untracked-files=no"],
-                               capture_output=True, text=True, timeout=10)
+        head = subprocess.run(
+            ["git", "-C", str(paths.REPO_ROOT), "rev-parse", "--short=7", "HEAD"], capture_output=True, text=True, timeout=10
+        )
+        dirty = subprocess.run(
+            ["git", "-C", str(paths.REPO_ROOT), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, timeout=10
+        )
     except (OSError, subprocess.SubprocessError):
         return None
     if head.returncode != 0:
@@ -117,8 +120,18 @@ def target() -> Path | None:
     return directory() if (paths.REPO_ROOT / ".git").exists() else None
 
 
-def record(run: str, kind: str, command: str, figures: dict[str, Figure], versions: dict | None = None, conditions: str = "",
-           source: str = "", where: Path | None = None, date: str | None = None, info: dict | None = None) -> Path | None:
+def record(
+    run: str,
+    kind: str,
+    command: str,
+    figures: dict[str, Figure],
+    versions: dict | None = None,
+    conditions: str = "",
+    source: str = "",
+    where: Path | None = None,
+    date: str | None = None,
+    info: dict | None = None,
+) -> Path | None:
     """Append one entry (None: no ledger here); its file is named after the date, kind and run."""
     where = where or target()
     if where is None:
@@ -126,8 +139,18 @@ def record(run: str, kind: str, command: str, figures: dict[str, Figure], versio
     if not figures:
         raise IngestlabError(f"ledger entry {run}: no figures")
     now = date or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-    entry = Entry(run=run, kind=kind, date=now, commit=commit(), machine=info or machine.describe(), command=command,
-                  figures=figures, versions=versions or {}, conditions=conditions, source=source)
+    entry = Entry(
+        run=run,
+        kind=kind,
+        date=now,
+        commit=commit(),
+        machine=info or machine.describe(),
+        command=command,
+        figures=figures,
+        versions=versions or {},
+        conditions=conditions,
+        source=source,
+    )
     where.mkdir(parents=True, exist_ok=True)
     out, n = _file(where, now, kind, entry), 1
     while out.is_file() and json.loads(out.read_text()).get("command") != command:  # another run ended the same second: never overwritten

@@ -1,6 +1,7 @@
 """Exclusive locks between the pack's processes, for what two of them may set up at the same moment (two commands
 started at once on a fresh machine, or tests on several workers): a lock file beside what it guards, held by one
 process at a time; the others wait, then find it done."""
+
 from __future__ import annotations
 
 import contextlib

@@ -1,4 +1,5 @@
 """What machine and software a result was measured on; printed beside every number."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """Sockets: a free port, whether a port is free, whether something answers, waiting until it does."""
+
 from __future__ import annotations
 
 import random

@@ -4,6 +4,7 @@ Everything lives under one directory, ``INGESTLAB_HOME``. Elasticsearch runs as 
 non-root service user, which must be able to read the distribution and write its
 data, so when we run as root the default is outside root's private home.
 """
+
 import os
 from pathlib import Path
 

@@ -5,6 +5,7 @@ Each signal of a sequence is sent to every process still alive, then up to ``gra
 for them to go before the next, harsher one. ``pids_now`` is asked anew each time, so processes that
 come and go (a namespace's, a lab's) are all caught.
 """
+
 from __future__ import annotations
 
 import os

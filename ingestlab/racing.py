@@ -1,6 +1,7 @@
 """Race a track: check what the race is given against the track, then run esrally — benchmark-only against
 given hosts, on load-driver hosts, or through Rally's own from-distribution pipeline — and return the race
 as one :class:`~ingestlab.rally.results.RaceResult`. Every command that races goes through :func:`race`."""
+
 from __future__ import annotations
 
 import time
@@ -74,9 +75,9 @@ def checked_track(track_path: Path, options: Options, target: Target) -> trackin
 
 def _check_supplied_corpora(track: trackinfo.TrackInfo) -> None:
     """A corpus file the user must supply (named by a track parameter) is there, or one line says how to make it."""
+    from ingestlab.corpus.makers import declared
     from ingestlab.errors import IngestlabError
     from ingestlab.rally.home import data_cache
-    from ingestlab.corpus.makers import declared
     from ingestlab.runners.track_processors.corpora import find_supplied
 
     for corpus in track.rendered.get("corpora", []):
@@ -84,8 +85,10 @@ def _check_supplied_corpora(track: trackinfo.TrackInfo) -> None:
             how = declared(document_set.get("meta")).get("supplied")
             name = document_set.get("source-file", "")
             if how and find_supplied(name, [str(track.path), str(data_cache() / corpus.get("name", ""))]) is None:
-                raise IngestlabError(f"corpus file {name} of track {track.name} does not exist (looked in {track.path} and "
-                                     f"{data_cache() / corpus.get('name', '')}); make it with: {how}")
+                raise IngestlabError(
+                    f"corpus file {name} of track {track.name} does not exist (looked in {track.path} and "
+                    f"{data_cache() / corpus.get('name', '')}); make it with: {how}"
+                )
 
 
 def race(track_path: Path, target: Target, options: Options, log=print, stream: bool = True) -> RaceResult:
@@ -97,11 +100,21 @@ def race(track_path: Path, target: Target, options: Options, log=print, stream: 
         tags["load-driver-hosts"] = str(len(target.drivers.hosts))
     if target.emulation is not None:
         tags["hardware"] = target.emulation.profile.tag()
-    request = RaceRequest(track_path=Path(track_path), target_hosts=target.hosts, challenge=options.challenge, track_params=track.given,
-                          user_tags=tags, test_mode=options.test_mode, client_options=target.client_options,
-                          report_file=options.report_file or summary_file(tags.get("study", track.name)), on_error=options.on_error,
-                          exclude_tasks=options.exclude_tasks, include_tasks=options.include_tasks, drivers=target.drivers,
-                          launcher=tuple(target.launcher))
+    request = RaceRequest(
+        track_path=Path(track_path),
+        target_hosts=target.hosts,
+        challenge=options.challenge,
+        track_params=track.given,
+        user_tags=tags,
+        test_mode=options.test_mode,
+        client_options=target.client_options,
+        report_file=options.report_file or summary_file(tags.get("study", track.name)),
+        on_error=options.on_error,
+        exclude_tasks=options.exclude_tasks,
+        include_tasks=options.include_tasks,
+        drivers=target.drivers,
+        launcher=tuple(target.launcher),
+    )
     if target.distribution is not None:
         from ingestlab.rally import from_distribution
 
@@ -110,14 +123,26 @@ def race(track_path: Path, target: Target, options: Options, log=print, stream: 
     if (facts.distribution == "opensearch") != (target.engine == "opensearch"):
         from ingestlab.errors import IngestlabError
 
-        raise IngestlabError(f"{target.hosts} runs {facts.distribution} {facts.version}: race it with "
-                             + ("--engine opensearch (opensearch-benchmark)" if facts.distribution == "opensearch" else "the default engine (esrally)"))
+        raise IngestlabError(
+            f"{target.hosts} runs {facts.distribution} {facts.version}: race it with "
+            + ("--engine opensearch (opensearch-benchmark)" if facts.distribution == "opensearch" else "the default engine (esrally)")
+        )
     track = fit_to_cluster(request, track, facts, options, log)
     if target.engine == "opensearch":
         from ingestlab.osb import race as osb_race
 
-        return osb_race.run(track, target.hosts, options.challenge, request.track_params, request.user_tags, options.test_mode,
-                            options.on_error, request.exclude_tasks, log=log, stream=stream)
+        return osb_race.run(
+            track,
+            target.hosts,
+            options.challenge,
+            request.track_params,
+            request.user_tags,
+            options.test_mode,
+            options.on_error,
+            request.exclude_tasks,
+            log=log,
+            stream=stream,
+        )
     if target.emulation is None:
         return rally_race.run(request, track=track, log=log, stream=stream)
     return _monitored(request, track, target.emulation, log, stream)
@@ -144,13 +169,19 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
     Rally's --exclude-tasks and the race is tagged ``unavailable:<operation type>``; a 6.x cluster gets the
     mapping type its indices need (``mapping_type``, where the track reads it). The race is tagged with the
     cluster's node count (``nodes``), which Rally does not record for a benchmark-only race."""
-    from ingestlab.runners.operations.reindex_api import MODULE as REINDEX_MODULE, NAME as REINDEX
+    from ingestlab.runners.operations.reindex_api import MODULE as REINDEX_MODULE
+    from ingestlab.runners.operations.reindex_api import NAME as REINDEX
 
     if facts.nodes:
         request.user_tags = {**request.user_tags, "nodes": str(facts.nodes)}
 
-    if (facts.distribution == "elasticsearch" and facts.major is not None and facts.major < 7 and "mapping_type" in track.defaults
-            and "mapping_type" not in track.given):
+    if (
+        facts.distribution == "elasticsearch"
+        and facts.major is not None
+        and facts.major < 7
+        and "mapping_type" in track.defaults
+        and "mapping_type" not in track.given
+    ):
         track = track.with_params({**track.given, "mapping_type": "_doc"})
         request.track_params = track.given
         log("[ingestlab] Elasticsearch 6.x: the track's indices get the mapping type _doc (track param mapping_type)")
@@ -158,6 +189,8 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
     if REINDEX in uses and facts.lacks(REINDEX_MODULE):
         request.exclude_tasks = ",".join(filter(None, [request.exclude_tasks, f"type:{REINDEX}"]))
         request.user_tags = {**request.user_tags, "unavailable": REINDEX}
-        log(f"[ingestlab] {facts.distribution.capitalize()} {facts.version} here has no {REINDEX_MODULE} module: the {REINDEX} tasks are left out "
-            f"(--exclude-tasks=type:{REINDEX}) and reported as not available on this distribution")
+        log(
+            f"[ingestlab] {facts.distribution.capitalize()} {facts.version} here has no {REINDEX_MODULE} module: the {REINDEX} tasks are left out "
+            f"(--exclude-tasks=type:{REINDEX}) and reported as not available on this distribution"
+        )
     return track

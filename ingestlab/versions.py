@@ -7,6 +7,7 @@ what the pack added to it.
 What a version cannot run is named in its cell (e.g. no ``_reindex`` in the 8.19/9.x integration-test zips),
 never left blank or drawn as 0.
 """
+
 from __future__ import annotations
 
 import time
@@ -49,8 +50,11 @@ def run(studies: list[Study], versions: list[str], full: bool = False, test_mode
                 for study in studies:
                     cells.append(_race(study, version, cluster, full, test_mode, stamp, log))
         except IngestlabError as e:  # a version that does not come up is a row that says so
-            cells += [Cell(version, s.name, error=f"{spec.label} did not start: {str(e).splitlines()[0]}")
-                      for s in studies if not any(c.version == version and c.study == s.name for c in cells)]
+            cells += [
+                Cell(version, s.name, error=f"{spec.label} did not start: {str(e).splitlines()[0]}")
+                for s in studies
+                if not any(c.version == version and c.study == s.name for c in cells)
+            ]
     text, out = write(stamp, studies, versions, cells, full, test_mode)
     log(text)
     log(f"[ingestlab] versions report: {out}/report.md and report.html ({time.monotonic() - started:,.0f} s)")
@@ -61,9 +65,19 @@ def write(stamp: str, studies: list[Study], versions: list[str], cells: list[Cel
     from ingestlab.report import writer
 
     text = markdown(studies, versions, cells, stamp, full, test_mode)
-    out = writer.write(paths.results_dir() / "versions" / stamp, f"ingestlab: studies across versions and engines {stamp}", text,
-                       charts(studies, versions, cells), {"versions": versions, "studies": [s.name for s in studies], "full": full,
-                                                          "test_mode": test_mode, "cells": [_cell_json(c) for c in cells]})
+    out = writer.write(
+        paths.results_dir() / "versions" / stamp,
+        f"ingestlab: studies across versions and engines {stamp}",
+        text,
+        charts(studies, versions, cells),
+        {
+            "versions": versions,
+            "studies": [s.name for s in studies],
+            "full": full,
+            "test_mode": test_mode,
+            "cells": [_cell_json(c) for c in cells],
+        },
+    )
     return text, out
 
 
@@ -97,8 +111,12 @@ def _race(study: Study, version: str, cluster, full: bool, test_mode: bool, stam
     from ingestlab.errors import IngestlabError
 
     small = study.headline_params if study.headline_params is not None else study.small_params
-    options = racing.Options(challenge=study.headline_challenge, params={} if full else dict(small), test_mode=test_mode,
-                             tags={"study": study.name, "versions": stamp, "engine": cluster.engine, "version": cluster.version})
+    options = racing.Options(
+        challenge=study.headline_challenge,
+        params={} if full else dict(small),
+        test_mode=test_mode,
+        tags={"study": study.name, "versions": stamp, "engine": cluster.engine, "version": cluster.version},
+    )
     try:
         result = racing.race(study.track, racing.Target(hosts=cluster.hosts, engine=cluster.engine), options, log=log)
     except IngestlabError as e:
@@ -107,8 +125,13 @@ def _race(study: Study, version: str, cluster, full: bool, test_mode: bool, stam
 
 
 def _cell_json(c: Cell) -> dict:
-    return {"version": c.version, "study": c.study, "race_id": c.race_id, "error": c.error,
-            "headlines": [{"key": h.key, "label": h.label, "here": h.here, "published": h.published, "note": h.note} for h in c.headlines]}
+    return {
+        "version": c.version,
+        "study": c.study,
+        "race_id": c.race_id,
+        "error": c.error,
+        "headlines": [{"key": h.key, "label": h.label, "here": h.here, "published": h.published, "note": h.note} for h in c.headlines],
+    }
 
 
 def _number(value: float | None, unit: str) -> str:
@@ -136,10 +159,18 @@ def label(version: str) -> str:
 
 def markdown(studies: list[Study], versions: list[str], cells: list[Cell], stamp: str, full: bool, test_mode: bool) -> str:
     by = {(c.version, c.study): c for c in cells}
-    size = "full size" if full else "small sizes (each study's smallest race that measures its headline)" + (", test mode" if test_mode else "")
-    lines = [f"# The studies across versions and engines ({stamp})", "",
-             f"This machine: {machine.one_line()}; one node per version (1 GB heap), {size}. Each version ran alone, "
-             "in turn, on the same machine.", ""]
+    size = (
+        "full size"
+        if full
+        else "small sizes (each study's smallest race that measures its headline)" + (", test mode" if test_mode else "")
+    )
+    lines = [
+        f"# The studies across versions and engines ({stamp})",
+        "",
+        f"This machine: {machine.one_line()}; one node per version (1 GB heap), {size}. Each version ran alone, "
+        "in turn, on the same machine.",
+        "",
+    ]
     for study in studies:
         published = study.published_figures()
         keys = [h for c in cells if c.study == study.name for h in c.headlines]
@@ -149,15 +180,26 @@ def markdown(studies: list[Study], versions: list[str], cells: list[Cell], stamp
         if not seen:
             lines += [f"## {study.name}", "", *(f"- {label(v)}: {_value(by.get((v, study.name)), '')}" for v in versions), ""]
             continue
-        lines += [f"## {study.name}: {study.title}", "",
-                  "| engine and version (distribution) | " + " | ".join(h.label for h in seen.values()) + " |", "|---|" + "---:|" * len(seen)]
+        lines += [
+            f"## {study.name}: {study.title}",
+            "",
+            "| engine and version (distribution) | " + " | ".join(h.label for h in seen.values()) + " |",
+            "|---|" + "---:|" * len(seen),
+        ]
         for v in versions:
             lines.append(f"| {label(v)} | " + " | ".join(_value(by.get((v, study.name)), k) for k in seen) + " |")
         if published:
-            lines.append(f"| published (Elasticsearch {published['elasticsearch']}; fitted figures: the model on the article's own) | "
-                         + " | ".join(_number(h.published, h.unit) for h in seen.values()) + " |")
-        lines += ["", "Race ids: " + ", ".join(f"{v} {by[(v, study.name)].race_id}" for v in versions
-                                              if (v, study.name) in by and by[(v, study.name)].race_id), ""]
+            lines.append(
+                f"| published (Elasticsearch {published['elasticsearch']}; fitted figures: the model on the article's own) | "
+                + " | ".join(_number(h.published, h.unit) for h in seen.values())
+                + " |"
+            )
+        lines += [
+            "",
+            "Race ids: "
+            + ", ".join(f"{v} {by[(v, study.name)].race_id}" for v in versions if (v, study.name) in by and by[(v, study.name)].race_id),
+            "",
+        ]
     return "\n".join(lines) + "\n"
 
 
@@ -191,13 +233,32 @@ def charts(studies: list[Study], versions: list[str], cells: list[Cell]) -> list
     everything = [p for _, panels in per_study for p in panels]
     out = []
     if len(per_study) > 1 and everything:
-        out.append(("Every study's headline ratio by version", plot.version_lines(
-            everything, versions, ylabel="ratio (×)", title="The studies across versions and engines: headline ratios",
-            caption_here=machine.one_line() + "; one node per version, 1 GB heap, each version alone in turn",
-            caption_published="dashed: each study's own published ratio, on the version it ran")))
+        out.append(
+            (
+                "Every study's headline ratio by version",
+                plot.version_lines(
+                    everything,
+                    versions,
+                    ylabel="ratio (×)",
+                    title="The studies across versions and engines: headline ratios",
+                    caption_here=machine.one_line() + "; one node per version, 1 GB heap, each version alone in turn",
+                    caption_published="dashed: each study's own published ratio, on the version it ran",
+                ),
+            )
+        )
     for study, panels in per_study:
         if panels:
-            out.append((f"{study.name}: headline ratios by version", plot.version_lines(
-                panels, versions, ylabel="ratio (×)", title=f"{study.name}: headline ratios by version",
-                caption_here=machine.one_line(), caption_published=plot.published_line(study.published_figures()))))
+            out.append(
+                (
+                    f"{study.name}: headline ratios by version",
+                    plot.version_lines(
+                        panels,
+                        versions,
+                        ylabel="ratio (×)",
+                        title=f"{study.name}: headline ratios by version",
+                        caption_here=machine.one_line(),
+                        caption_published=plot.published_line(study.published_figures()),
+                    ),
+                )
+            )
     return out

@@ -1,5 +1,6 @@
 """A node warmed before any race counts: races of one setup, not kept, until ``agree`` in a row agree within
 ``tolerance`` (a fresh 7.17.29 node's eventdata throughput rose 5× over its first six identical races here)."""
+
 from __future__ import annotations
 
 from typing import Callable
@@ -16,5 +17,7 @@ def warm_up(race_once: Callable[[], float | None], agree: int, tolerance: float,
         log(f"[ingestlab] {label}: warm-up race {len(seen)}: {seen[-1]:,.0f}")
         if calibration.warm(seen, agree, tolerance) is not None:
             return seen
-    raise IngestlabError(f"{label}: the node did not settle: no {agree} races in a row of {most} agreed within {tolerance:.0%} "
-                         f"({', '.join(f'{v:,.0f}' for v in seen)}); raise the tolerance or the race's size")
+    raise IngestlabError(
+        f"{label}: the node did not settle: no {agree} races in a row of {most} agreed within {tolerance:.0%} "
+        f"({', '.join(f'{v:,.0f}' for v in seen)}); raise the tolerance or the race's size"
+    )

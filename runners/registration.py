@@ -2,6 +2,7 @@
 parameter sources (:mod:`~ingestlab.runners.param_sources`, one module of the same name each) and the corpus
 processor (:mod:`~ingestlab.runners.track_processors`) with Rally. Every runner is registered through
 :func:`~ingestlab.runners.utils.failures.reporting_failures`."""
+
 from ingestlab.runners.operations import corpus_load, fresh_index_load, index_lifecycle, time_to_searchable
 from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource
 from ingestlab.runners.param_sources.fresh_index_load import FreshIndexLoadParamSource
@@ -34,21 +35,28 @@ def register_reindex(registry) -> None:
     from ingestlab.runners.operations import reindex_api, sliced_scroll_reindex
     from ingestlab.runners.param_sources.reindex import ReindexParamSource
 
-    for name, runner in ((reindex_api.NAME, reindex_api.ReindexApi()), (sliced_scroll_reindex.NAME, sliced_scroll_reindex.SlicedScrollReindex())):
+    for name, runner in (
+        (reindex_api.NAME, reindex_api.ReindexApi()),
+        (sliced_scroll_reindex.NAME, sliced_scroll_reindex.SlicedScrollReindex()),
+    ):
         registry.register_param_source(name, ReindexParamSource)
         registry.register_runner(name, reporting_failures(runner), async_runner=True)
     register_corpus_load(registry)
 
 
 def _register_index_lifecycle(registry) -> None:
-    for name, runner in ((index_lifecycle.RECREATE, index_lifecycle.RecreateIndex()), (index_lifecycle.CHECK, index_lifecycle.CheckDocCount())):
+    for name, runner in (
+        (index_lifecycle.RECREATE, index_lifecycle.RecreateIndex()),
+        (index_lifecycle.CHECK, index_lifecycle.CheckDocCount()),
+    ):
         registry.register_param_source(name, IndexLifecycleParamSource)
         registry.register_runner(name, reporting_failures(runner), async_runner=True)
 
 
 def register_rally_corpora(registry) -> None:
     """The eventdata generator (for Rally's own bulk runner) and the count check after each indexing task."""
-    from ingestlab.runners.param_sources.eventdata import NAME as EVENTDATA, EventdataParamSource
+    from ingestlab.runners.param_sources.eventdata import NAME as EVENTDATA
+    from ingestlab.runners.param_sources.eventdata import EventdataParamSource
 
     registry.register_param_source(EVENTDATA, EventdataParamSource)
     _register_index_lifecycle(registry)

@@ -3,6 +3,7 @@ the tests share this machine when pytest-xdist runs them on several workers (``m
 ``--dist loadfile``: a test file's tests stay on one worker, so its module-scoped nodes and installs are made once).
 Tests marked ``default_ports`` provision a cluster on the pack's default ports and name, and test files marked ``lab``
 make test hosts: each kind takes turns, one at a time across the workers."""
+
 import contextlib
 import fcntl
 import os

@@ -15,6 +15,7 @@ against their races instead of the pool's own, as ``compare`` judges races raced
 floor spanning their sessions: :func:`ingestlab.verdicts.noise.floor_across`): the rates out of sample, across node
 processes and sessions.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -31,8 +32,12 @@ from ingestlab.verdicts.noise import calibration_dir
 from ingestlab.warmup import warm_up
 
 SHAPE = {"name": "ingestlab-calibrate", "http_port": 29470, "transport_port": 29570, "heap": "1g"}
-DEFAULT = {"track": "eventdata", "challenge": "append-no-conflicts-index-only", "task": "index-append",
-           "params": {"eventdata_docs": 50_000, "bulk_indexing_clients": 2, "bulk_size": 1000, "index_name": "calibration"}}
+DEFAULT = {
+    "track": "eventdata",
+    "challenge": "append-no-conflicts-index-only",
+    "task": "index-append",
+    "params": {"eventdata_docs": 50_000, "bulk_indexing_clients": 2, "bulk_size": 1000, "index_name": "calibration"},
+}
 
 
 @contextmanager
@@ -59,9 +64,13 @@ def cores_apart(cluster, log):
 def _race(target, setup: dict, stamp: str, kind: str) -> dict:
     from ingestlab import racing
 
-    return racing.race(paths.TRACKS_DIR / setup["track"], target, racing.Options(
-        challenge=setup["challenge"], tags={"calibration": stamp, "kind": kind}, params=dict(setup["params"])),
-        log=lambda *_: None, stream=False).race
+    return racing.race(
+        paths.TRACKS_DIR / setup["track"],
+        target,
+        racing.Options(challenge=setup["challenge"], tags={"calibration": stamp, "kind": kind}, params=dict(setup["params"])),
+        log=lambda *_: None,
+        stream=False,
+    ).race
 
 
 def _figure(race: dict, task: str) -> float | None:
@@ -97,16 +106,21 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
     for stamp in stamps:
         found = results.races_with_tags({"calibration": stamp, "kind": "kept"}, rally_home)
         if not found:
-            raise IngestlabError(f"--pool {stamp}: no kept race of that calibration under {results.races_dir(rally_home or paths.rally_home())}")
+            raise IngestlabError(
+                f"--pool {stamp}: no kept race of that calibration under {results.races_dir(rally_home or paths.rally_home())}"
+            )
         for race in found:
             got = (race.get("track"), race.get("challenge"), dict(race.get("track-params") or {}))
             if got[:2] != (setup["track"], setup["challenge"]) or _as_text(got[2]) != _as_text(setup["params"]):
-                raise IngestlabError(f"--pool {stamp}: race {race.get('race-id')} ran {got[0]} / {got[1]} with {got[2]}, not this "
-                                     f"calibration's {setup['track']} / {setup['challenge']} with {setup['params']}")
+                raise IngestlabError(
+                    f"--pool {stamp}: race {race.get('race-id')} ran {got[0]} / {got[1]} with {got[2]}, not this "
+                    f"calibration's {setup['track']} / {setup['challenge']} with {setup['params']}"
+                )
         kept += found
         # each node process's warm-up: a run of warm-up races, ended by the kept races that followed it
-        series = sorted(found + results.races_with_tags({"calibration": stamp, "kind": "warm-up"}, rally_home),
-                        key=lambda r: r["race-timestamp"])
+        series = sorted(
+            found + results.races_with_tags({"calibration": stamp, "kind": "warm-up"}, rally_home), key=lambda r: r["race-timestamp"]
+        )
         runs = [(was_kept, list(run_)) for was_kept, run_ in itertools.groupby(series, key=lambda r: r["user-tags"].get("kind") == "kept")]
         for i, (was_kept, run_) in enumerate(runs):
             if not was_kept and i + 1 < len(runs):  # a warm-up that no kept race followed: a node process that never settled
@@ -138,21 +152,35 @@ def earlier_floor(stamp: str, setup: dict, version: str | None) -> dict:
     if not path.is_file():
         raise IngestlabError(f"--floor-of {stamp}: no calibration file {path}")
     data, _ = noise.find(setup["track"], None, version, path)  # refuses another machine, track or version in one line
-    why = next((f"it calibrated {key} {data.get(key)}, this one {setup[key]}" for key in ("challenge", "task")
-                if data.get(key) != setup[key]), None)
+    why = next(
+        (f"it calibrated {key} {data.get(key)}, this one {setup[key]}" for key in ("challenge", "task") if data.get(key) != setup[key]),
+        None,
+    )
     if why:
         raise IngestlabError(f"--floor-of {stamp}: not the same setup here: {why}")
     own = noise.own_medians(data)
     if len(own) < 3:
-        raise IngestlabError(f"--floor-of {stamp}: it raced {len(own)} races of {setup['task']} of its own"
-                             + (" (it judged earlier calibrations' races again: give theirs)" if data.get("pooled") else "")
-                             + ", at least 3 are needed")
+        raise IngestlabError(
+            f"--floor-of {stamp}: it raced {len(own)} races of {setup['task']} of its own"
+            + (" (it judged earlier calibrations' races again: give theirs)" if data.get("pooled") else "")
+            + ", at least 3 are needed"
+        )
     return data
 
 
-def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15, version: str | None = None,
-        setup: dict | None = None, processes: int = 2, target_hosts: str | None = None, pool_from: list[str] | None = None,
-        floor_of: list[str] | None = None, log=print) -> dict:
+def run(
+    races: int = 120,
+    agree: int = 3,
+    tolerance: float = 0.05,
+    most_warmup: int = 15,
+    version: str | None = None,
+    setup: dict | None = None,
+    processes: int = 2,
+    target_hosts: str | None = None,
+    pool_from: list[str] | None = None,
+    floor_of: list[str] | None = None,
+    log=print,
+) -> dict:
     """``target_hosts``: calibrate that cluster (one process: the pack cannot restart it) instead of one it provisions.
     ``pool_from``: earlier calibrations' stamps whose kept races join this one's pool (see :func:`pooled`).
     ``floor_of``: earlier calibrations' stamps whose races judge the comparisons of fewer than 3 a side: one session's
@@ -178,26 +206,39 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
     for half in shares:  # the races spread over node processes (the node restarted and warmed again for each)
         with _node(version, target_hosts, log) as (target, placement):
             try:
-                warmups.append(warm_up(lambda: _figure(_race(target, setup, stamp, "warm-up"), setup["task"]), agree, tolerance,
-                                       "calibration", log, most_warmup))
+                warmups.append(
+                    warm_up(
+                        lambda: _figure(_race(target, setup, stamp, "warm-up"), setup["task"]),
+                        agree,
+                        tolerance,
+                        "calibration",
+                        log,
+                        most_warmup,
+                    )
+                )
             except IngestlabError as e:
                 if len(pool) > earlier:  # a later node process did not settle: the races kept so far are not lost
                     again = " ".join(f"--pool {s}" for s in [*(pool_from or []), stamp])
-                    raise IngestlabError(f"{e}. The {len(pool) - earlier} races kept before it are stored: `ingestlab calibrate "
-                                         f"--races 0 --track {setup['track']} --challenge {setup['challenge']} --task {setup['task']} "
-                                         f"{again}` judges them") from None
+                    raise IngestlabError(
+                        f"{e}. The {len(pool) - earlier} races kept before it are stored: `ingestlab calibrate "
+                        f"--races 0 --track {setup['track']} --challenge {setup['challenge']} --task {setup['task']} "
+                        f"{again}` judges them"
+                    ) from None
                 raise
             for _ in range(half):
                 race = _race(target, setup, stamp, "kept")
                 pool.append(race)
                 rate = _figure(race, setup["task"])
-                log(f"[ingestlab] calibration race {len(pool) - earlier}/{races}: "
-                    + (f"{rate:,.0f} docs/s" if rate is not None else "no throughput (missing)"))
+                log(
+                    f"[ingestlab] calibration race {len(pool) - earlier}/{races}: "
+                    + (f"{rate:,.0f} docs/s" if rate is not None else "no throughput (missing)")
+                )
     data = analyse(pool, setup, stamp, warmups, placement, time.monotonic() - started, floor)
     data["command"] = _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup, floor_of)
     if pool_from:
-        data["conditions"] += (f"; {earlier} of the races kept by calibration(s) {', '.join(pool_from)} (same setup, "
-                               + ("earlier node processes)" if races else "their node processes)"))
+        data["conditions"] += f"; {earlier} of the races kept by calibration(s) {', '.join(pool_from)} (same setup, " + (
+            "earlier node processes)" if races else "their node processes)"
+        )
         data["pooled"] = {"stamps": list(pool_from), "races": earlier}
     out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", markdown(data), [], data)
     log(markdown(data))
@@ -206,7 +247,9 @@ def run(races: int = 120, agree: int = 3, tolerance: float = 0.05, most_warmup: 
     return data
 
 
-def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement: str, seconds: float, floor: list[dict] | None = None) -> dict:
+def analyse(
+    pool: list[dict], setup: dict, stamp: str, warmups: list, placement: str, seconds: float, floor: list[dict] | None = None
+) -> dict:
     """The calibration file's content from the kept races (in race order); ``floor``: the earlier calibrations whose
     races judge the comparisons of fewer than 3 a side (else each comparison's floor is the pool's other races)."""
     from ingestlab.verdicts import noise
@@ -222,20 +265,38 @@ def analyse(pool: list[dict], setup: dict, stamp: str, warmups: list, placement:
     version = (first.get("cluster") or {}).get("distribution-version")
     for earlier in floor or ():
         if version and earlier["versions"].get("version") != version:
-            raise IngestlabError(f"--floor-of {earlier['stamp']}: measured on Elasticsearch {earlier['versions'].get('version')}, these "
-                                 f"races on {version}; `ingestlab calibrate --races 0 --pool {stamp}` judges them against their own races")
+            raise IngestlabError(
+                f"--floor-of {earlier['stamp']}: measured on Elasticsearch {earlier['versions'].get('version')}, these "
+                f"races on {version}; `ingestlab calibrate --races 0 --pool {stamp}` judges them against their own races"
+            )
     given = noise.floor_across(sorted(floor, key=lambda d: d["stamp"], reverse=True), setup["task"], "this machine") if floor else None
-    judged = (f"; comparisons of 1 and 2 races a side judged against the noise floor of {given.source}, σ {given.sigma:.1%} "
-              f"(out of sample), not the pool's own") if given else ""
-    return {"format": 2, "stamp": stamp, "track": setup["track"], "challenge": setup["challenge"], "task": setup["task"],
-            "command": "",  # the caller's: the command line that runs the calibration again
-            "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}{judged}",
-            "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
-            "rates": calibration.rates(main, calibration.sizes(need, len(main)), floor=given),
-            "races_a_side": need, **({"floor_of": [d["stamp"] for d in floor], "floor_sigma": given.sigma} if given else {}),
-            "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": version,
-                                                        "rally": first.get("rally-version")},
-            "medians": main, "warmups": warmups, "race_ids": [r.get("race-id") for r in pool], "seconds": seconds}
+    judged = (
+        (
+            f"; comparisons of 1 and 2 races a side judged against the noise floor of {given.source}, σ {given.sigma:.1%} "
+            f"(out of sample), not the pool's own"
+        )
+        if given
+        else ""
+    )
+    return {
+        "format": 2,
+        "stamp": stamp,
+        "track": setup["track"],
+        "challenge": setup["challenge"],
+        "task": setup["task"],
+        "command": "",  # the caller's: the command line that runs the calibration again
+        "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}{judged}",
+        "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
+        "rates": calibration.rates(main, calibration.sizes(need, len(main)), floor=given),
+        "races_a_side": need,
+        **({"floor_of": [d["stamp"] for d in floor], "floor_sigma": given.sigma} if given else {}),
+        "machine": machine.describe(),
+        "versions": {"engine": "elasticsearch", "version": version, "rally": first.get("rally-version")},
+        "medians": main,
+        "warmups": warmups,
+        "race_ids": [r.get("race-id") for r in pool],
+        "seconds": seconds,
+    }
 
 
 def _figures(data: dict) -> dict:
@@ -253,19 +314,29 @@ def _figures(data: dict) -> dict:
 def rate_figures(name: str, what: str, k: int, n: int) -> dict:
     """A measured rate's ledger figures: the rate, its count, of how many, and its exact 95 % interval."""
     low, high = stats.clopper_pearson(k, n) if n else (None, None)
-    return {name: ledger.Figure(round(100 * k / n, 1) if n else None, "%", f"{what} {k}/{n}"),
-            f"{name}-count": ledger.Figure(k, "comparisons", f"{what}: called"),
-            f"{name}-of": ledger.Figure(n, "comparisons", f"{what}: disjoint comparisons"),
-            f"{name}-low": ledger.Figure(None if low is None else round(100 * low, 1), "%", f"{what}: exact 95 % interval, low"),
-            f"{name}-high": ledger.Figure(None if high is None else round(100 * high, 1), "%", f"{what}: exact 95 % interval, high")}
+    return {
+        name: ledger.Figure(round(100 * k / n, 1) if n else None, "%", f"{what} {k}/{n}"),
+        f"{name}-count": ledger.Figure(k, "comparisons", f"{what}: called"),
+        f"{name}-of": ledger.Figure(n, "comparisons", f"{what}: disjoint comparisons"),
+        f"{name}-low": ledger.Figure(None if low is None else round(100 * low, 1), "%", f"{what}: exact 95 % interval, low"),
+        f"{name}-high": ledger.Figure(None if high is None else round(100 * high, 1), "%", f"{what}: exact 95 % interval, high"),
+    }
 
 
 def to_ledger(data: dict, figures=None) -> None:
     """The calibration's ledger entry (also for a calibration file written before its figures were all recorded);
     ``figures``: what makes its figures, when not this module's (a dose calibration's)."""
-    ledger.record(data["stamp"], "calibrate", data["command"], (figures or _figures)(data), data["versions"], data["conditions"],
-                  source=f"results/calibration/{data['stamp']}/results.json", info=data.get("machine"),
-                  date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.strptime(data["stamp"], "%Y-%m-%dT%H%M%S")))
+    ledger.record(
+        data["stamp"],
+        "calibrate",
+        data["command"],
+        (figures or _figures)(data),
+        data["versions"],
+        data["conditions"],
+        source=f"results/calibration/{data['stamp']}/results.json",
+        info=data.get("machine"),
+        date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.strptime(data["stamp"], "%Y-%m-%dT%H%M%S")),
+    )
 
 
 def rate_cell(k: int, n: int) -> str:
@@ -278,19 +349,31 @@ def rate_cell(k: int, n: int) -> str:
 
 def markdown(data: dict) -> str:
     m = data["tasks"].get(data["task"], {})
-    lines = [f"## compare, calibrated on this machine ({data['stamp']})", "",
-             f"`{data['command']}`: {data['conditions']}; Elasticsearch {data['versions']['version']}; {machine.one_line(data['machine'])}; "
-             f"{data['seconds'] / 60:,.0f} minutes. Noise floor of {data['task']}: σ " + (f"{m['sigma']:.1%}" if m.get('sigma') else "missing") + f" of log race medians "
-             f"over {m.get('races')} races. Warm-up races (not kept): " + "; ".join(
-                 f"{len(w)} ({calibration.drift_ratio(w):.2f}× first to last)" for w in data["warmups"]) + ".", "",
-             "| races a side | comparisons (disjoint) | false alarms (A/A) | a 5 % change found | a 10 % change found |",
-             "|---:|---:|---:|---:|---:|"]
+    lines = [
+        f"## compare, calibrated on this machine ({data['stamp']})",
+        "",
+        f"`{data['command']}`: {data['conditions']}; Elasticsearch {data['versions']['version']}; {machine.one_line(data['machine'])}; "
+        f"{data['seconds'] / 60:,.0f} minutes. Noise floor of {data['task']}: σ "
+        + (f"{m['sigma']:.1%}" if m.get("sigma") else "missing")
+        + f" of log race medians "
+        f"over {m.get('races')} races. Warm-up races (not kept): "
+        + "; ".join(f"{len(w)} ({calibration.drift_ratio(w):.2f}× first to last)" for w in data["warmups"])
+        + ".",
+        "",
+        "| races a side | comparisons (disjoint) | false alarms (A/A) | a 5 % change found | a 10 % change found |",
+        "|---:|---:|---:|---:|---:|",
+    ]
     for size, got in data["rates"].items():
         cells = [rate_cell(*got[key]) for key in ("false_alarms", "detect_5", "detect_10")]
         chosen = " (what `ab` races for a 10 % change)" if size not in ("1", "3") else ""
         lines.append(f"| {size}{chosen} | {got['false_alarms'][1]} | " + " | ".join(cells) + " |")
-    lines += ["", "Races a side to find a change with ≥ 90 % power at a 5 % level (from σ):", "",
-              "| change | against this noise floor | without one (Welch, 3 or more) |", "|---:|---:|---:|"]
+    lines += [
+        "",
+        "Races a side to find a change with ≥ 90 % power at a 5 % level (from σ):",
+        "",
+        "| change | against this noise floor | without one (Welch, 3 or more) |",
+        "|---:|---:|---:|",
+    ]
     for effect, need in data["races_a_side"].items():
         lines.append(f"| {effect} % | {need['with_floor'] or '> 100'} | {need['welch'] or '> 100'} |")
     return "\n".join(lines) + "\n"

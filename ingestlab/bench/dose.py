@@ -13,6 +13,7 @@ the node 3.3 % slower): each dose's change against the whole core, with Welch's 
 against each dose) by :func:`ingestlab.verdicts.calibration.dose_response`. The group is taken away when the races end,
 also after a failure; one a crashed run left is taken away before the next starts.
 """
+
 from __future__ import annotations
 
 import random
@@ -75,16 +76,42 @@ def node_group(cluster):
 
 
 def _command(races, doses, setup, agree, tolerance, most_warmup, processes, version) -> str:
-    words = ["ingestlab", "calibrate", "--races", str(races), "--dose", ",".join(f"{d:g}" for d in doses[1:]),
-             "--agree", str(agree), "--tolerance", f"{tolerance * 100:g}", "--most-warm-up", str(most_warmup),
-             "--track", setup["track"], "--challenge", setup["challenge"], "--task", setup["task"]]
+    words = [
+        "ingestlab",
+        "calibrate",
+        "--races",
+        str(races),
+        "--dose",
+        ",".join(f"{d:g}" for d in doses[1:]),
+        "--agree",
+        str(agree),
+        "--tolerance",
+        f"{tolerance * 100:g}",
+        "--most-warm-up",
+        str(most_warmup),
+        "--track",
+        setup["track"],
+        "--challenge",
+        setup["challenge"],
+        "--task",
+        setup["task"],
+    ]
     words += [w for k, v in setup["params"].items() for w in ("--track-param", f"{k}={v}")]
     words += ["--node-processes", str(processes)] + (["--version", version] if version else [])
     return shlex.join(words)
 
 
-def run(races: int, doses: list[float], setup: dict, agree: int = 3, tolerance: float = 0.05, most_warmup: int = 15,
-        version: str | None = None, processes: int = 2, log=print) -> dict:
+def run(
+    races: int,
+    doses: list[float],
+    setup: dict,
+    agree: int = 3,
+    tolerance: float = 0.05,
+    most_warmup: int = 15,
+    version: str | None = None,
+    processes: int = 2,
+    log=print,
+) -> dict:
     """Race ``races`` kept races (a whole number of blocks) over ``processes`` node processes; write and record the
     calibration (its floor and false alarms from the whole core's races, as ``calibrate`` writes them, and the doses')."""
     from ingestlab.cluster import lifecycle
@@ -96,8 +123,9 @@ def run(races: int, doses: list[float], setup: dict, agree: int = 3, tolerance: 
         raise IngestlabError(f"--races {races}: a multiple of the {len(doses)} doses (each block races every dose once)")
     blocks = races // len(doses)
     if processes > blocks:
-        raise IngestlabError(f"--node-processes {processes}: at most the {blocks} blocks of {len(doses)} races (each node process "
-                             f"races whole blocks)")
+        raise IngestlabError(
+            f"--node-processes {processes}: at most the {blocks} blocks of {len(doses)} races (each node process races whole blocks)"
+        )
     stamp, started = time.strftime("%Y-%m-%dT%H%M%S"), time.monotonic()
     plan = order(doses, blocks, stamp)
     cuts = [round(blocks * i / processes) * len(doses) for i in range(processes + 1)]  # whole blocks per node process
@@ -105,11 +133,22 @@ def run(races: int, doses: list[float], setup: dict, agree: int = 3, tolerance: 
     warmups, placement = [], ""
     for lo, hi in zip(cuts, cuts[1:]):
         shape = lifecycle.Shape(**calibrate.SHAPE, **({"version": version} if version else {}))
-        with lifecycle.running(shape, drop_data=True, log=log) as cluster, calibrate.cores_apart(cluster, log) as placement, \
-                node_group(cluster) as group:
+        with (
+            lifecycle.running(shape, drop_data=True, log=log) as cluster,
+            calibrate.cores_apart(cluster, log) as placement,
+            node_group(cluster) as group,
+        ):
             target = Target(hosts=cluster.hosts)
-            warmups.append(warm_up(lambda: calibrate._figure(calibrate._race(target, setup, stamp, "warm-up"), setup["task"]),
-                                   agree, tolerance, "calibration", log, most_warmup))
+            warmups.append(
+                warm_up(
+                    lambda: calibrate._figure(calibrate._race(target, setup, stamp, "warm-up"), setup["task"]),
+                    agree,
+                    tolerance,
+                    "calibration",
+                    log,
+                    most_warmup,
+                )
+            )
             for dose in plan[lo:hi]:
                 group.set_cpus(None if dose == 1.0 else dose)
                 before = group.stats()
@@ -117,13 +156,17 @@ def run(races: int, doses: list[float], setup: dict, agree: int = 3, tolerance: 
                 after = group.stats()
                 kept.append((dose, race, {k: after[k] - before[k] for k in ("usage_ns", "nr_periods", "nr_throttled")}))
                 rate = calibrate._figure(race, setup["task"])
-                log(f"[ingestlab] calibration race {len(kept)}/{races}, node quota {dose:g} core: "
+                log(
+                    f"[ingestlab] calibration race {len(kept)}/{races}, node quota {dose:g} core: "
                     + (f"{rate:,.0f} docs/s" if rate is not None else "no throughput (missing)")
-                    + f", throttled in {kept[-1][2]['nr_throttled']} of {kept[-1][2]['nr_periods']} periods")
+                    + f", throttled in {kept[-1][2]['nr_throttled']} of {kept[-1][2]['nr_periods']} periods"
+                )
     base = [race for dose, race, _ in kept if dose == 1.0]
     placement += f"; the node in a CPU group of its own, its quota per race: {', '.join(f'{d:g}' for d in doses)} core, in random blocks"
     data = calibrate.analyse(base, setup, stamp, warmups, placement, time.monotonic() - started)
-    data["conditions"] = data["conditions"].replace(f"{len(base)} identical races", f"{len(base)} identical races (whole core) of {len(kept)}")
+    data["conditions"] = data["conditions"].replace(
+        f"{len(base)} identical races", f"{len(base)} identical races (whole core) of {len(kept)}"
+    )
     data["command"] = _command(races, doses, setup, agree, tolerance, most_warmup, processes, version)
     data["dose"] = analyse(kept, setup["task"], doses)
     out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", calibrate.markdown(data) + markdown(data), [], data)
@@ -140,11 +183,17 @@ def analyse(kept: list[tuple[float, dict, dict]], task: str, doses: list[float])
     for d in doses:
         got = [c for dose, _, c in kept if dose == d]
         periods = sum(c["nr_periods"] for c in got)
-        cpu[f"{d:g}"] = {"cpu_seconds": sum(c["usage_ns"] for c in got) / 1e9 / max(len(got), 1),
-                         "throttled": sum(c["nr_throttled"] for c in got) / periods if periods else None}
-    return {"doses": [f"{d:g}" for d in doses], "medians": values, "cpu": cpu,
-            "races": [{"dose": f"{d:g}", "race_id": race.get("race-id")} for d, race, _ in kept],
-            **calibration.dose_response(values)}
+        cpu[f"{d:g}"] = {
+            "cpu_seconds": sum(c["usage_ns"] for c in got) / 1e9 / max(len(got), 1),
+            "throttled": sum(c["nr_throttled"] for c in got) / periods if periods else None,
+        }
+    return {
+        "doses": [f"{d:g}" for d in doses],
+        "medians": values,
+        "cpu": cpu,
+        "races": [{"dose": f"{d:g}", "race_id": race.get("race-id")} for d, race, _ in kept],
+        **calibration.dose_response(values),
+    }
 
 
 def _figures(data: dict) -> dict:
@@ -156,20 +205,30 @@ def _figures(data: dict) -> dict:
         out[f"{key}-races"] = ledger.Figure(got["races"], "races", f"races at a node quota of {d} core")
         out[f"{key}-median"] = ledger.Figure(round(got["median"]) if got["median"] else None, "docs/s", f"median race, node quota {d} core")
         throttled = dose["cpu"][d]["throttled"]
-        out[f"{key}-throttled"] = ledger.Figure(None if throttled is None else round(100 * throttled, 1), "%",
-                                                f"CFS periods the node was throttled in, quota {d} core")
+        out[f"{key}-throttled"] = ledger.Figure(
+            None if throttled is None else round(100 * throttled, 1), "%", f"CFS periods the node was throttled in, quota {d} core"
+        )
         if "change" in got:
             for part in ("change", "low", "high"):
                 v = got["change"][part]
-                out[f"{key}-{part}"] = ledger.Figure(None if v is None else round(100 * v, 2), "%",
-                                                     f"quota {d} against the whole core: {part} (Welch, 95 %, all races)")
+                out[f"{key}-{part}"] = ledger.Figure(
+                    None if v is None else round(100 * v, 2), "%", f"quota {d} against the whole core: {part} (Welch, 95 %, all races)"
+                )
         for size, counts in got["rates"].items():
             for what, (k, n) in counts.items():
-                out.update(calibrate.rate_figures(f"{key}-{size}-{what}", f"quota {d}, {size} race(s) a side: {what.replace('_', ' ')}", k, n))
+                out.update(
+                    calibrate.rate_figures(f"{key}-{size}-{what}", f"quota {d}, {size} race(s) a side: {what.replace('_', ' ')}", k, n)
+                )
     for size in dose["sizes"]:  # the A/A comparisons of every quota together: disjoint, each within one quota
         counts = [dose["by_dose"][d]["rates"][size]["false_alarms"] for d in dose["doses"] if size in dose["by_dose"][d]["rates"]]
-        out.update(calibrate.rate_figures(f"dose-all-{size}-false_alarms", f"every quota, {size} race(s) a side: false alarms (A/A "
-                                          f"within a quota)", sum(k for k, _ in counts), sum(n for _, n in counts)))
+        out.update(
+            calibrate.rate_figures(
+                f"dose-all-{size}-false_alarms",
+                f"every quota, {size} race(s) a side: false alarms (A/A within a quota)",
+                sum(k for k, _ in counts),
+                sum(n for _, n in counts),
+            )
+        )
     return out
 
 
@@ -179,19 +238,27 @@ def to_ledger(data: dict) -> None:
 
 def markdown(data: dict) -> str:
     dose = data["dose"]
-    lines = ["", "### A real change: the node's CPU quota", "",
-             "| node quota (core) | races | median race (docs/s) | throttled periods | change against the whole core (95 %) |",
-             "|---:|---:|---:|---:|---:|"]
+    lines = [
+        "",
+        "### A real change: the node's CPU quota",
+        "",
+        "| node quota (core) | races | median race (docs/s) | throttled periods | change against the whole core (95 %) |",
+        "|---:|---:|---:|---:|---:|",
+    ]
     for d in dose["doses"]:
         got, cpu = dose["by_dose"][d], dose["cpu"][d]
         change = got.get("change")
-        said = (f"{change['change']:+.1%} ({change['low']:+.1%} to {change['high']:+.1%})" if change and change["change"] is not None
-                else "—")
+        said = (
+            f"{change['change']:+.1%} ({change['low']:+.1%} to {change['high']:+.1%})" if change and change["change"] is not None else "—"
+        )
         throttled = "—" if cpu["throttled"] is None else f"{cpu['throttled']:.0%}"
         median = f"{got['median']:,.0f}" if got["median"] else "missing"
         lines.append(f"| {d} | {got['races']} | {median} | {throttled} | {said} |")
-    lines += ["", "| node quota | races a side | false alarms (A/A, this quota) | its change found (against the whole core) |",
-              "|---:|---:|---:|---:|"]
+    lines += [
+        "",
+        "| node quota | races a side | false alarms (A/A, this quota) | its change found (against the whole core) |",
+        "|---:|---:|---:|---:|",
+    ]
     for d in dose["doses"]:
         for size, counts in dose["by_dose"][d]["rates"].items():
             cells = [calibrate.rate_cell(*counts[what]) if what in counts else "—" for what in ("false_alarms", "found")]

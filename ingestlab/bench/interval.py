@@ -5,6 +5,7 @@ probability ``1 − 2·P(B ≤ k − 1)``, ``B`` binomial(``n``, ½) (each round
 odds). The bench's ratios swing 10–30 % between rounds on a shared machine and are not normal; this needs neither.
 Below 6 rounds not even the lowest-to-highest span reaches 95 %: there is no such interval, and it is shown as missing.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

@@ -5,6 +5,7 @@ bodies (read + validate the corpus, build bulk bodies), in docs/s and MB/s on on
 For ``dvf``: the streaming converter, in rows/s on one core, for both real file formats, with its compiled fast path
 (the default when cargo is here) and in Python alone.
 """
+
 from __future__ import annotations
 
 import bz2
@@ -102,8 +103,11 @@ def dvf(rows: int = 100_000, repeats: int = 3) -> dict:
     from ingestlab.corpus.dvf import convert, native, reference
 
     communes = reference.load_communes()
-    out: dict = {"rows": rows, "measure": "CPU seconds (user + system) of this process and the compiled fast path's, best of %d" % repeats,
-                 "compiled_fast_path": native.binary() is not None}
+    out: dict = {
+        "rows": rows,
+        "measure": "CPU seconds (user + system) of this process and the compiled fast path's, best of %d" % repeats,
+        "compiled_fast_path": native.binary() is not None,
+    }
     with tempfile.TemporaryDirectory(prefix="ingestlab-loadbench-") as tmp:
         for fmt in DVF_FILES:
             source = dvf_input(Path(tmp), fmt, rows, communes)
@@ -127,9 +131,12 @@ def dvf(rows: int = 100_000, repeats: int = 3) -> dict:
         plain = Path(tmp) / DVF_FILES["etalab"]
         shipped = Path(tmp) / (plain.name + ".gz")
         shipped.write_bytes(gzip.compress(plain.read_bytes(), 6))
-        out["etalab_rows_per_s_wall_clock"] = rows / _best_wall(repeats, lambda: convert.convert([plain], Path(tmp) / "p.json", compress=False))
-        out["etalab_from_gzip_rows_per_s_wall_clock"] = rows / _best_wall(repeats, lambda: convert.convert([shipped], Path(tmp) / "g.json",
-                                                                                                          compress=False))
+        out["etalab_rows_per_s_wall_clock"] = rows / _best_wall(
+            repeats, lambda: convert.convert([plain], Path(tmp) / "p.json", compress=False)
+        )
+        out["etalab_from_gzip_rows_per_s_wall_clock"] = rows / _best_wall(
+            repeats, lambda: convert.convert([shipped], Path(tmp) / "g.json", compress=False)
+        )
         out["gzip_ratio"] = plain.stat().st_size / shipped.stat().st_size
     out["measure_wall_clock"] = "wall clock, best of %d: the plain file, and its .gz (decompressed by a thread of its own)" % repeats
     return out
@@ -177,10 +184,10 @@ def wikipedia(pages: int = 20_000, repeats: int = 3) -> dict:
         "mb_per_s_from_bz2_wall_clock": result.input_bytes / wall / 1e6,
         "bz2_alone_mb_per_s": result.input_bytes / bz2_alone / 1e6,
         "measure": "CPU seconds of this process (one core), best of %d; from .bz2: the CPU of both threads (decompression runs "
-                   "in one of its own), and wall-clock with two cores; bz2 alone: bz2.decompress of the same file; every core: "
-                   "wall clock of the converter cut into pieces converted by one process per core, best of %d (from .bz2: one "
-                   "stream decompressed by the parent; multistream: 100 pages a stream, each worker decompressing its own runs "
-                   "of streams)" % (repeats, repeats),
+        "in one of its own), and wall-clock with two cores; bz2 alone: bz2.decompress of the same file; every core: "
+        "wall clock of the converter cut into pieces converted by one process per core, best of %d (from .bz2: one "
+        "stream decompressed by the parent; multistream: 100 pages a stream, each worker decompressing its own runs "
+        "of streams)" % (repeats, repeats),
     }
 
 
@@ -191,5 +198,9 @@ def eventdata(docs: int = 200_000, repeats: int = 3) -> dict:
     tables = Tables.get()
     generator = EventdataGenerator(1, tables=tables)
     cpu, produced = _best_of(repeats, lambda: generator.documents(docs))
-    return {"docs": docs, "docs_per_s": docs / cpu, "bytes_per_doc": sum(map(len, produced)) / len(produced),
-            "measure": "CPU seconds of this process (one core), best of %d" % repeats}
+    return {
+        "docs": docs,
+        "docs_per_s": docs / cpu,
+        "bytes_per_doc": sum(map(len, produced)) / len(produced),
+        "measure": "CPU seconds of this process (one core), best of %d" % repeats,
+    }

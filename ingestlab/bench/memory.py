@@ -11,6 +11,7 @@ imports (esrally's driver and track loader, the Elasticsearch client, the pack's
 sources of its clients, each drawing every request of its share as Rally's event loop does, in turn, until all
 are done (each body dropped once "sent"). Its input is a corpus file of ~500-byte documents made in the parent.
 """
+
 from __future__ import annotations
 
 import json
@@ -78,10 +79,13 @@ def _worker(kind: str, n: int, corpus: Path) -> int:
     from ingestlab.runners.param_sources.fresh_index_load import FreshIndexLoadParamSource
 
     source_kind, params, clients = WORKERS[kind]
-    documents = SimpleNamespace(is_bulk=True, number_of_documents=n, document_file=str(corpus),
-                                includes_action_and_meta_data=source_kind == "corpus-load-actions")
-    track = SimpleNamespace(indices=[SimpleNamespace(name="bench", body={}, types=[])],
-                            corpora=[SimpleNamespace(name="bench", documents=[documents])] if source_kind != "eventdata" else [])
+    documents = SimpleNamespace(
+        is_bulk=True, number_of_documents=n, document_file=str(corpus), includes_action_and_meta_data=source_kind == "corpus-load-actions"
+    )
+    track = SimpleNamespace(
+        indices=[SimpleNamespace(name="bench", body={}, types=[])],
+        corpora=[SimpleNamespace(name="bench", documents=[documents])] if source_kind != "eventdata" else [],
+    )
     if source_kind == "fresh-index-load":
         prepared = FreshIndexLoadParamSource(track, params).partition(0, 1).params()
         return sum(batch.size for _ in range(2) for batch in prepared["batches"]) // 2
@@ -137,8 +141,12 @@ def _run(kind: str, n: int, source: Path, out: Path) -> int:
 def peak_rss_mib(kind: str, n: int, tmp: Path) -> float:
     source = _prepare(kind, n, tmp)
     env = allocator.with_settings(os.environ) if kind in WORKERS else None  # a worker: the settings Rally's load drivers race with
-    proc = subprocess.run([sys.executable, "-m", "ingestlab.bench.memory", kind, str(n), str(source), str(tmp / f"out-{n}")],
-                          capture_output=True, text=True, env=env)
+    proc = subprocess.run(
+        [sys.executable, "-m", "ingestlab.bench.memory", kind, str(n), str(source), str(tmp / f"out-{n}")],
+        capture_output=True,
+        text=True,
+        env=env,
+    )
     if proc.returncode != 0:
         raise RuntimeError(f"{kind} with {n} failed (exit {proc.returncode}): {proc.stderr[-1000:]}")
     return json.loads(proc.stdout.strip().splitlines()[-1])["peak_rss_kib"] / 1024

@@ -9,6 +9,7 @@ timed), writes (timed) and checks the count (not timed), and request bodies are 
 - ``copy``: a sliced scroll (one slice per primary, a thread each) into bulk writers, moving each ``_source``
   byte for byte (the same msgspec splice as the pack's raw mode), over urllib3's keep-alive pool.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -35,8 +36,11 @@ def write(args) -> list[dict]:
 
     es = Elasticsearch(f"http://{args.host}", request_timeout=120)
     docs = _documents(args.corpus, args.docs)
-    bodies = ([b"".join(b'{"index":{}}\n' + d + b"\n" for d in docs[i:i + args.bulk_size]) for i in range(0, len(docs), args.bulk_size)]
-              if args.method == "bulk" else docs)
+    bodies = (
+        [b"".join(b'{"index":{}}\n' + d + b"\n" for d in docs[i : i + args.bulk_size]) for i in range(0, len(docs), args.bulk_size)]
+        if args.method == "bulk"
+        else docs
+    )
     params = {"refresh": args.refresh} if args.refresh else None
     runs = []
     for _ in range(args.runs):
@@ -69,8 +73,12 @@ class _Copy:
         shards = json.loads(self.call("GET", f"/_cat/shards/{args.source}?format=json&h=shard,prirep"))
         self.primaries = sorted({s["shard"] for s in shards if s["prirep"] == "p"}, key=int)
         source_body = json.loads(self.call("GET", f"/{args.source}"))[args.source]
-        self.dest_body = json.dumps({"settings": {"index.number_of_shards": len(self.primaries), "index.number_of_replicas": 0,
-                                                  "index.refresh_interval": "-1"}, "mappings": source_body["mappings"]}).encode()
+        self.dest_body = json.dumps(
+            {
+                "settings": {"index.number_of_shards": len(self.primaries), "index.number_of_replicas": 0, "index.refresh_interval": "-1"},
+                "mappings": source_body["mappings"],
+            }
+        ).encode()
         self.expected = json.loads(self.call("GET", f"/{args.source}/_count"))["count"]
 
     def call(self, method: str, path: str, body: bytes | None = None, headers=JSON) -> bytes:
@@ -92,7 +100,9 @@ class _Copy:
                 break
             read[slice_id] += len(actions)
             pages.put((actions, sources))
-            data = self.call("POST", f"/_search/scroll?filter_path={SCROLL_FILTER}", json.dumps({"scroll": "2m", "scroll_id": scroll_id}).encode())
+            data = self.call(
+                "POST", f"/_search/scroll?filter_path={SCROLL_FILTER}", json.dumps({"scroll": "2m", "scroll_id": scroll_id}).encode()
+            )
         self.call("DELETE", "/_search/scroll", json.dumps({"scroll_id": [scroll_id]}).encode())
 
     def writer(self, pages: queue.Queue) -> None:

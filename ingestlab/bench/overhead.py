@@ -19,6 +19,7 @@ rounds' median landed anywhere from 0.87 to 1.32× in runs an hour apart.
 It ends with one line per task, ``<task>: pack/minimal = 0.97x`` (the median of the rounds' ratios), so a
 script can read it; min and max of the rounds and the interval are in the table.
 """
+
 from __future__ import annotations
 
 import json
@@ -72,23 +73,78 @@ def tasks(runs: int, scale: float = 1.0) -> list[Task]:
     refreshed = int(1000 * scale)  # 200 a run swung 0.72–1.11x between rounds (a run under a second); 1,000 ran 0.94–1.06x
     pages = int(20000 * scale)
     posts_file = _posts_file(f"posts-{posts}.json")
-    posts_index = json.dumps({"settings": {"index.number_of_shards": 1, "index.number_of_replicas": 0},
-                              "mappings": {"properties": {"user": {"type": "text"}, "postDate": {"type": "date"}, "message": {"type": "text"}}}})
+    posts_index = json.dumps(
+        {
+            "settings": {"index.number_of_shards": 1, "index.number_of_replicas": 0},
+            "mappings": {"properties": {"user": {"type": "text"}, "postDate": {"type": "date"}, "message": {"type": "text"}}},
+        }
+    )
     write = ["write", "--index", "overhead-minimal", "--index-body", posts_index, "--corpus", str(posts_file), "--runs", str(runs)]
     write_bulk = write[:6] + [str(_posts_file(f"posts-{bulked}.json"))] + write[7:]
     return [
-        Task("posts-index", "posts index API", "posts", "index-api", "index-api", {"posts_docs": posts, "repetitions": runs, "index_name": "overhead-pack"},
-             write + ["--method", "index", "--docs", str(single)], single, posts_corpus=posts),
-        Task("posts-bulk-1000", "posts bulk 1000", "posts", "bulk", "bulk-1000", {"posts_docs": bulked, "repetitions": runs, "bulk_size": 1000, "index_name": "overhead-pack"},
-             write_bulk + ["--method", "bulk", "--bulk-size", "1000", "--docs", str(bulked)], bulked, posts_corpus=bulked),
-        Task("posts-bulk-10000", "posts bulk 10000", "posts", "bulk", "bulk-10000", {"posts_docs": bulked, "repetitions": runs, "bulk_size": 10000, "index_name": "overhead-pack"},
-             write_bulk + ["--method", "bulk", "--bulk-size", "10000", "--docs", str(bulked)], bulked, posts_corpus=bulked),
-        Task("refresh", "refresh single+refresh", "refresh", "refresh-table", f"single-{refreshed}-refresh-true",
-             {"doc_counts": [refreshed], "refresh_modes": ["true"], "repetitions": runs, "index_name": "overhead-pack"},
-             write + ["--method", "index", "--refresh", "true", "--docs", str(refreshed)], refreshed, only=True, posts_corpus=posts),
-        Task("reindex-raw", "reindex raw sliced scroll", "wikipedia", "raw-copy", "tool-sliced-local-raw",
-             {"wiki_pages": pages, "source_shards": 2, "repetitions": runs, "source_index": "overhead-source", "dest_index": "overhead-pack"},
-             ["copy", "--source", "overhead-source", "--dest", "overhead-minimal", "--runs", str(runs)], pages, only=True, prepare=True),
+        Task(
+            "posts-index",
+            "posts index API",
+            "posts",
+            "index-api",
+            "index-api",
+            {"posts_docs": posts, "repetitions": runs, "index_name": "overhead-pack"},
+            write + ["--method", "index", "--docs", str(single)],
+            single,
+            posts_corpus=posts,
+        ),
+        Task(
+            "posts-bulk-1000",
+            "posts bulk 1000",
+            "posts",
+            "bulk",
+            "bulk-1000",
+            {"posts_docs": bulked, "repetitions": runs, "bulk_size": 1000, "index_name": "overhead-pack"},
+            write_bulk + ["--method", "bulk", "--bulk-size", "1000", "--docs", str(bulked)],
+            bulked,
+            posts_corpus=bulked,
+        ),
+        Task(
+            "posts-bulk-10000",
+            "posts bulk 10000",
+            "posts",
+            "bulk",
+            "bulk-10000",
+            {"posts_docs": bulked, "repetitions": runs, "bulk_size": 10000, "index_name": "overhead-pack"},
+            write_bulk + ["--method", "bulk", "--bulk-size", "10000", "--docs", str(bulked)],
+            bulked,
+            posts_corpus=bulked,
+        ),
+        Task(
+            "refresh",
+            "refresh single+refresh",
+            "refresh",
+            "refresh-table",
+            f"single-{refreshed}-refresh-true",
+            {"doc_counts": [refreshed], "refresh_modes": ["true"], "repetitions": runs, "index_name": "overhead-pack"},
+            write + ["--method", "index", "--refresh", "true", "--docs", str(refreshed)],
+            refreshed,
+            only=True,
+            posts_corpus=posts,
+        ),
+        Task(
+            "reindex-raw",
+            "reindex raw sliced scroll",
+            "wikipedia",
+            "raw-copy",
+            "tool-sliced-local-raw",
+            {
+                "wiki_pages": pages,
+                "source_shards": 2,
+                "repetitions": runs,
+                "source_index": "overhead-source",
+                "dest_index": "overhead-pack",
+            },
+            ["copy", "--source", "overhead-source", "--dest", "overhead-minimal", "--runs", str(runs)],
+            pages,
+            only=True,
+            prepare=True,
+        ),
     ]
 
 
@@ -103,8 +159,9 @@ def _node_us_per_doc(node_ms: float, docs: int) -> float | None:
     return node_ms * 1000 / docs if docs and node_ms > 0 else None
 
 
-def _node_cpu_ms(url: str, taken_after_ms: float | None = None, wait_s: float = 3.0, fetch=http_json, clock=time.time,
-                 sleep=time.sleep) -> float:
+def _node_cpu_ms(
+    url: str, taken_after_ms: float | None = None, wait_s: float = 3.0, fetch=http_json, clock=time.time, sleep=time.sleep
+) -> float:
     """The nodes' process CPU, summed, as they measured it at or after ``taken_after_ms`` (epoch ms; None: now).
 
     Elasticsearch keeps its process stats for a second (``monitor.process.refresh_interval``, which cannot go lower)
@@ -135,9 +192,13 @@ class Round:
 
 
 def _race(task: Task, hosts: str, only: bool):
-    return racing.race(paths.TRACKS_DIR / task.track, racing.Target(hosts=hosts), racing.Options(
-        challenge=task.challenge, params=task.params, tags={"bench": "overhead"}, include_tasks=task.task if only else None),
-        log=lambda *_: None, stream=False)
+    return racing.race(
+        paths.TRACKS_DIR / task.track,
+        racing.Target(hosts=hosts),
+        racing.Options(challenge=task.challenge, params=task.params, tags={"bench": "overhead"}, include_tasks=task.task if only else None),
+        log=lambda *_: None,
+        stream=False,
+    )
 
 
 def _pack(task: Task, hosts: str, url: str, log) -> Side:
@@ -147,14 +208,21 @@ def _pack(task: Task, hosts: str, url: str, log) -> Side:
     measured = next(t for t in result.schedule if t.name == task.task).operation["name"]  # the runner records it by operation
     runs = [s for s in result.runner_stats if s.get("task") == measured and "client_cpu_s" in s]
     docs = sum(s["docs"] for s in runs)
-    return Side(result.tasks[task.task].throughput_median, statistics.median(s["client_cpu_s"] / s["docs"] * 1e6 for s in runs) if runs else None,
-                _node_us_per_doc(node_ms, docs))
+    return Side(
+        result.tasks[task.task].throughput_median,
+        statistics.median(s["client_cpu_s"] / s["docs"] * 1e6 for s in runs) if runs else None,
+        _node_us_per_doc(node_ms, docs),
+    )
 
 
 def _minimal(task: Task, host: str, url: str) -> Side:
     before = _node_cpu_ms(url)
-    proc = subprocess.run([sys.executable, "-m", "ingestlab.bench.minimal", task.minimal[0], "--host", host, *task.minimal[1:]],
-                          capture_output=True, text=True, env=allocator.with_settings(os.environ))
+    proc = subprocess.run(
+        [sys.executable, "-m", "ingestlab.bench.minimal", task.minimal[0], "--host", host, *task.minimal[1:]],
+        capture_output=True,
+        text=True,
+        env=allocator.with_settings(os.environ),
+    )
     if proc.returncode != 0:
         from ingestlab.errors import IngestlabError
 
@@ -162,8 +230,11 @@ def _minimal(task: Task, host: str, url: str) -> Side:
     node_ms = _node_cpu_ms(url) - before
     runs = json.loads(proc.stdout.strip().splitlines()[-1])["runs"]
     docs = sum(r["docs"] for r in runs)
-    return Side(statistics.median(r["docs"] / r["seconds"] for r in runs), statistics.median(r["cpu_s"] / r["docs"] * 1e6 for r in runs),
-                _node_us_per_doc(node_ms, docs))
+    return Side(
+        statistics.median(r["docs"] / r["seconds"] for r in runs),
+        statistics.median(r["cpu_s"] / r["docs"] * 1e6 for r in runs),
+        _node_us_per_doc(node_ms, docs),
+    )
 
 
 def chosen_tasks(runs: int, scale: float, wanted: str | None) -> list[Task]:
@@ -220,9 +291,19 @@ def still_unsure(pending: list[Task], history: list[Round], rounds: int, max_rou
     return unsure
 
 
-def run(hosts: str, url: str, rounds: int = 6, runs: int = 3, scale: float = 1.0, tasks: str | None = None,
-        warmup_rounds: int = 1, log=print, data_note: str | None = None, max_rounds: int | None = None,
-        width: float = 0.10) -> tuple[str, dict]:
+def run(
+    hosts: str,
+    url: str,
+    rounds: int = 6,
+    runs: int = 3,
+    scale: float = 1.0,
+    tasks: str | None = None,
+    warmup_rounds: int = 1,
+    log=print,
+    data_note: str | None = None,
+    max_rounds: int | None = None,
+    width: float = 0.10,
+) -> tuple[str, dict]:
     """``data_note``: where the node keeps its data, for the report (None: not known, e.g. a node given by --target-hosts).
 
     Every task gets ``rounds`` rounds; one whose 95 % interval of the median ratio is then wider than ``width`` gets more,
@@ -266,8 +347,10 @@ def run(hosts: str, url: str, rounds: int = 6, runs: int = 3, scale: float = 1.0
                 else:
                     this.minimal[t.name] = _minimal(t, hosts.split(",")[0], url)
             p, m = this.pack[t.name], this.minimal[t.name]
-            log(f"[ingestlab] overhead round {r + 1}/{rounds if r < rounds else max_rounds} {t.name}: pack {p.docs_per_s:,.0f} docs/s, minimal {m.docs_per_s:,.0f} docs/s "
-                f"= {p.docs_per_s / m.docs_per_s:.2f}x")
+            log(
+                f"[ingestlab] overhead round {r + 1}/{rounds if r < rounds else max_rounds} {t.name}: pack {p.docs_per_s:,.0f} docs/s, minimal {m.docs_per_s:,.0f} docs/s "
+                f"= {p.docs_per_s / m.docs_per_s:.2f}x"
+            )
         history.append(this)
         pending = still_unsure(pending, history, rounds, max_rounds, width, log)
     return report(chosen, history, rounds, runs, warmup_rounds, data_note, waits, width, max_rounds)
@@ -276,6 +359,6 @@ def run(hosts: str, url: str, rounds: int = 6, runs: int = 3, scale: float = 1.0
 def write(text: str, data: dict) -> Path:
     from ingestlab.report import writer
 
-    return writer.write(paths.results_dir() / "bench" / "overhead" / time.strftime("%Y-%m-%dT%H%M%S"), "ingestlab: the pack's overhead",
-                        text, [], data)
-
+    return writer.write(
+        paths.results_dir() / "bench" / "overhead" / time.strftime("%Y-%m-%dT%H%M%S"), "ingestlab: the pack's overhead", text, [], data
+    )

@@ -8,6 +8,7 @@ says whether the search landed within one resolution step of the scan's answer a
 it took. Race time is the wall clock of each probe (its race, Rally's start and end included); the warm-up counts
 for neither. A scan with no passing step in its range, or a probe that was load driver bound, is said, not judged.
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -33,8 +34,11 @@ def steps(full: float, resolution: float, low: float) -> list[float]:
 
 def answer(probes: list[search.Probe], per_step: int) -> float | None:
     """The highest step with ``per_step`` passing probes and none failed (a load driver bound probe is neither)."""
-    passed = [rate for rate, got in _by_step([dataclasses.asdict(p) for p in probes]).items()
-              if sum(p["outcome"] == PASS for p in got) >= per_step and not any(p["outcome"] == FAIL for p in got)]
+    passed = [
+        rate
+        for rate, got in _by_step([dataclasses.asdict(p) for p in probes]).items()
+        if sum(p["outcome"] == PASS for p in got) >= per_step and not any(p["outcome"] == FAIL for p in got)
+    ]
     return max(passed) if passed else None
 
 
@@ -51,12 +55,27 @@ def _timed(one, seconds: list):
             return one(rate)
         finally:
             seconds.append(time.monotonic() - began)
+
     return probe
 
 
-def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, params: dict | None = None, resolution: float = 0.05,
-        low: float = 0.5, probes_per_step: int = 3, clients: int = 8, agree: int = 2, tolerance: float = 0.15, most: int = 40,
-        label: str | None = None, command: str = "", log=print) -> dict:
+def run(
+    track_path: Path,
+    latency: LatencyTarget,
+    target: racing.Target,
+    *,
+    params: dict | None = None,
+    resolution: float = 0.05,
+    low: float = 0.5,
+    probes_per_step: int = 3,
+    clients: int = 8,
+    agree: int = 2,
+    tolerance: float = 0.15,
+    most: int = 40,
+    label: str | None = None,
+    command: str = "",
+    log=print,
+) -> dict:
     stamp = time.strftime("%Y%m%dT%H%M%S")
     track, step = runs.prepare(track_path, target, latency, runs.CHALLENGE, params, 0.0, stamp, label)
     races: list = []
@@ -65,7 +84,9 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, para
         w = runs.warm(step, clients, agree, tolerance, track.name, log, races)
         log(f"[ingestlab] bench redline: warm at {w.full:,.0f} docs/s; the search first, then the dense scan")
         tagged = dataclasses.replace(step, tags={**step.tags, "bench": "search"})
-        searched = search.search(_timed(runs.prober(tagged, w, clients), search_s), runs.rate_settings(w, resolution, probes_per_step, most), log)
+        searched = search.search(
+            _timed(runs.prober(tagged, w, clients), search_s), runs.rate_settings(w, resolution, probes_per_step, most), log
+        )
         one = _timed(runs.prober(dataclasses.replace(step, tags={**step.tags, "bench": "scan"}), w, clients), scan_s)
         grid = steps(w.full, resolution, low)
         for turn in range(probes_per_step):
@@ -95,15 +116,33 @@ def _result(stamp, track, step, w, searched, scanned, search_s, scan_s, resoluti
     scan_rate = answer(scanned, per_step)
     share = sum(search_s) / sum(scan_s) if scan_s and sum(scan_s) > 0 else None
     return {
-        "stamp": stamp, "track": track, "task": step.task, "bulk_size": step.bulk_size, "hosts": step.target.hosts,
-        "latency_target": {"percentile": step.latency.percentile, "ms": step.latency.ms}, "resolution": resolution, "low": low,
-        "probes_per_step": per_step, "full_speed": w.full,
-        "search": {"rate": searched.rate, "failed_above": searched.failed_above, "stopped": searched.stopped,
-                   "probes": [dataclasses.asdict(p) for p in searched.probes], "seconds": round(sum(search_s), 1)},
-        "scan": {"rate": scan_rate, "steps": len(steps(w.full, resolution, low)), "probes": [dataclasses.asdict(p) for p in scanned],
-                 "seconds": round(sum(scan_s), 1), "driver_bound": sum(p.outcome == DRIVER_BOUND for p in scanned)},
+        "stamp": stamp,
+        "track": track,
+        "task": step.task,
+        "bulk_size": step.bulk_size,
+        "hosts": step.target.hosts,
+        "latency_target": {"percentile": step.latency.percentile, "ms": step.latency.ms},
+        "resolution": resolution,
+        "low": low,
+        "probes_per_step": per_step,
+        "full_speed": w.full,
+        "search": {
+            "rate": searched.rate,
+            "failed_above": searched.failed_above,
+            "stopped": searched.stopped,
+            "probes": [dataclasses.asdict(p) for p in searched.probes],
+            "seconds": round(sum(search_s), 1),
+        },
+        "scan": {
+            "rate": scan_rate,
+            "steps": len(steps(w.full, resolution, low)),
+            "probes": [dataclasses.asdict(p) for p in scanned],
+            "seconds": round(sum(scan_s), 1),
+            "driver_bound": sum(p.outcome == DRIVER_BOUND for p in scanned),
+        },
         "within_one_step": within_one_step(searched.rate, scan_rate, resolution),
-        "time_share": share, "met_time": None if share is None else share <= TIME_SHARE,
+        "time_share": share,
+        "met_time": None if share is None else share <= TIME_SHARE,
         "es_version": races[-1].es_version if races else None,
     }
 
@@ -112,22 +151,34 @@ def sentence(r: dict) -> str:
     s, c = r["search"], r["scan"]
     if c["rate"] is None:
         found = "none" if s["rate"] is None else f"{s['rate']:,.0f} docs/s"
-        return (f"The scan found no step whose {r['probes_per_step']} probes all passed between {r['low']:.0%} of full speed and full "
-                f"speed, so the search's answer ({found}) is not judged against it.")
+        return (
+            f"The scan found no step whose {r['probes_per_step']} probes all passed between {r['low']:.0%} of full speed and full "
+            f"speed, so the search's answer ({found}) is not judged against it."
+        )
     if s["rate"] is None:
         return f"The search found no sustainable rate ({s['stopped']}); the scan's answer is {c['rate']:,.0f} docs/s."
     apart = (s["rate"] / c["rate"] - 1) * 100
-    return (f"The search's {s['rate']:,.0f} docs/s is {apart:+.1f} % from the scan's {c['rate']:,.0f} docs/s "
-            f"({'within' if r['within_one_step'] else 'not within'} one {r['resolution']:.0%} step), in {len(s['probes'])} probes and "
-            f"{s['seconds']:,.0f} s of race time against the scan's {len(c['probes'])} probes and {c['seconds']:,.0f} s: "
-            f"{r['time_share']:.0%} of it ({'at most' if r['met_time'] else 'more than'} a third).")
+    return (
+        f"The search's {s['rate']:,.0f} docs/s is {apart:+.1f} % from the scan's {c['rate']:,.0f} docs/s "
+        f"({'within' if r['within_one_step'] else 'not within'} one {r['resolution']:.0%} step), in {len(s['probes'])} probes and "
+        f"{s['seconds']:,.0f} s of race time against the scan's {len(c['probes'])} probes and {c['seconds']:,.0f} s: "
+        f"{r['time_share']:.0%} of it ({'at most' if r['met_time'] else 'more than'} a third)."
+    )
 
 
 def markdown(r: dict) -> str:
-    lines = [f"## The redline search against a dense scan ({r['stamp']})", "", f"`{r['command']}`: {r['track']}, bulk size "
-             f"{r['bulk_size']}, p{r['latency_target']['percentile']} <= {float(r['latency_target']['ms']):g} ms, Elasticsearch "
-             f"{r['es_version']}; warm at {r['full_speed']:,.0f} docs/s at full speed.", "", sentence(r), "",
-             "| offered docs/s | scan: probes passed | search: probes passed |", "|---:|---:|---:|"]
+    lines = [
+        f"## The redline search against a dense scan ({r['stamp']})",
+        "",
+        f"`{r['command']}`: {r['track']}, bulk size "
+        f"{r['bulk_size']}, p{r['latency_target']['percentile']} <= {float(r['latency_target']['ms']):g} ms, Elasticsearch "
+        f"{r['es_version']}; warm at {r['full_speed']:,.0f} docs/s at full speed.",
+        "",
+        sentence(r),
+        "",
+        "| offered docs/s | scan: probes passed | search: probes passed |",
+        "|---:|---:|---:|",
+    ]
     scan, found = _by_step(r["scan"]["probes"]), _by_step(r["search"]["probes"])
     for rate in sorted(set(scan) | set(found), reverse=True):
         cell = lambda got: "—" if not got else f"{sum(p['outcome'] == PASS for p in got)}/{len(got)}"
@@ -149,19 +200,33 @@ def to_ledger(r: dict) -> None:
 
     figures = {
         "search": ledger.Figure(rate(r["search"]["rate"]), "docs/s", "the search's sustainable rate"),
-        "scan": ledger.Figure(rate(r["scan"]["rate"]), "docs/s", f"the dense scan's: the highest step whose {r['probes_per_step']} probes all passed"),
-        "apart": ledger.Figure(None if None in (r["search"]["rate"], r["scan"]["rate"]) else round((r["search"]["rate"] / r["scan"]["rate"] - 1) * 100, 1),
-                               "%", "the search's answer from the scan's"),
+        "scan": ledger.Figure(
+            rate(r["scan"]["rate"]), "docs/s", f"the dense scan's: the highest step whose {r['probes_per_step']} probes all passed"
+        ),
+        "apart": ledger.Figure(
+            None if None in (r["search"]["rate"], r["scan"]["rate"]) else round((r["search"]["rate"] / r["scan"]["rate"] - 1) * 100, 1),
+            "%",
+            "the search's answer from the scan's",
+        ),
         "search-probes": ledger.Figure(len(r["search"]["probes"]), "races", "probes of the search"),
         "scan-probes": ledger.Figure(len(r["scan"]["probes"]), "races", "probes of the scan"),
         "search-seconds": ledger.Figure(r["search"]["seconds"], "s", "race time of the search's probes"),
         "scan-seconds": ledger.Figure(r["scan"]["seconds"], "s", "race time of the scan's probes"),
-        "time-share": ledger.Figure(None if r["time_share"] is None else round(r["time_share"] * 100, 1), "%", "the search's race time ÷ the scan's"),
+        "time-share": ledger.Figure(
+            None if r["time_share"] is None else round(r["time_share"] * 100, 1), "%", "the search's race time ÷ the scan's"
+        ),
         "full-speed": ledger.Figure(round(r["full_speed"], 1), "docs/s", "full speed, the warm-up's median"),
     }
     versions = {"engine": "elasticsearch", "version": r["es_version"], "rally": r.get("rally")}
-    ledger.record(f"{r['stamp']}-bench-redline", "bench redline", r["command"], figures, versions,
-                  conditions=(f"track {r['track']}, bulk size {r['bulk_size']}, one warm node: the search, then the scan (every "
-                              f"{r['resolution']:.0%} step from full speed down to {r['low']:.0%} of it, {r['probes_per_step']} passes); "
-                              + sentence(r)),
-                  source=f"results/bench/redline-{r['stamp']}/result.json")
+    ledger.record(
+        f"{r['stamp']}-bench-redline",
+        "bench redline",
+        r["command"],
+        figures,
+        versions,
+        conditions=(
+            f"track {r['track']}, bulk size {r['bulk_size']}, one warm node: the search, then the scan (every "
+            f"{r['resolution']:.0%} step from full speed down to {r['low']:.0%} of it, {r['probes_per_step']} passes); " + sentence(r)
+        ),
+        source=f"results/bench/redline-{r['stamp']}/result.json",
+    )

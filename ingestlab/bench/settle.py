@@ -8,6 +8,7 @@ deletes the indices both sides write and waits until the nodes (by their own CPU
 ``quiet_cores`` of a core in a second, or ``wait_s`` have passed. (Only the nodes: the previous side's client has
 exited by then, and other idle nodes on a test machine must not hold the bench up.)
 """
+
 from __future__ import annotations
 
 import time
@@ -39,8 +40,9 @@ class Settled:
     waited_s: float
 
 
-def settle(url: str, indices: list[str], quiet_cores: float = 0.1, wait_s: float = 30.0, fetch=http_json,
-           clock=time.monotonic, sleep=time.sleep) -> Settled:
+def settle(
+    url: str, indices: list[str], quiet_cores: float = 0.1, wait_s: float = 30.0, fetch=http_json, clock=time.monotonic, sleep=time.sleep
+) -> Settled:
     """Delete ``indices`` (those that exist), then wait until the nodes are quiet."""
     fetch(f"{url}/{','.join(indices)}?ignore_unavailable=true", method="DELETE")
     start = clock()

@@ -1,6 +1,7 @@
 """``ingestlab``: provision a local cluster, prepare corpora, race studies and any Rally track, report them.
 
 Each command group is one module here with an ``add(subparsers)``; this module only assembles them."""
+
 from __future__ import annotations
 
 import argparse
@@ -11,8 +12,18 @@ from ingestlab.errors import IngestlabError
 
 
 def parser() -> argparse.ArgumentParser:
-    from ingestlab.cli import (bench_cmd, cluster_cmd, corpus_cmd, ledger_cmd, osb_cmd, race_cmd, redline_cmd, study_cmd, sweep_cmd,
-                               verdict_cmd)
+    from ingestlab.cli import (
+        bench_cmd,
+        cluster_cmd,
+        corpus_cmd,
+        ledger_cmd,
+        osb_cmd,
+        race_cmd,
+        redline_cmd,
+        study_cmd,
+        sweep_cmd,
+        verdict_cmd,
+    )
 
     top = argparse.ArgumentParser(prog="ingestlab", description=__doc__.splitlines()[0])
     sub = top.add_subparsers(dest="command", required=True)

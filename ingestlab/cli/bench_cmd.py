@@ -1,5 +1,6 @@
 """``ingestlab bench overhead`` (the pack's Rally race beside a minimal client, interleaved, on one node) and
 ``ingestlab bench load`` / ``ingestlab loadbench`` (the load side alone: generators, converters, body preparation)."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,18 @@ def cmd_overhead(args) -> int:
     from ingestlab.cluster import lifecycle
 
     def measure(hosts: str, url: str, data_note: str | None = None) -> None:
-        text, data = overhead.run(hosts, url, rounds=args.rounds, runs=args.runs, scale=args.scale, tasks=args.tasks,
-                                  warmup_rounds=args.warmup_rounds, data_note=data_note, max_rounds=args.max_rounds, width=args.width)
+        text, data = overhead.run(
+            hosts,
+            url,
+            rounds=args.rounds,
+            runs=args.runs,
+            scale=args.scale,
+            tasks=args.tasks,
+            warmup_rounds=args.warmup_rounds,
+            data_note=data_note,
+            max_rounds=args.max_rounds,
+            width=args.width,
+        )
         import sys
 
         out = overhead.write(text, data)
@@ -37,8 +48,12 @@ def cmd_overhead(args) -> int:
         return 0
     in_memory = None if args.data_dir else overhead.in_memory_data_dir()
     data_dir = args.data_dir or in_memory
-    note = (f"The node kept its data in memory ({in_memory}, a tmpfs), so no side's figures carry the disk's fsync times "
-            "(`--data-dir` puts it on a disk)." if in_memory else f"The node kept its data in {data_dir or 'INGESTLAB_HOME'}.")
+    note = (
+        f"The node kept its data in memory ({in_memory}, a tmpfs), so no side's figures carry the disk's fsync times "
+        "(`--data-dir` puts it on a disk)."
+        if in_memory
+        else f"The node kept its data in {data_dir or 'INGESTLAB_HOME'}."
+    )
     try:
         with lifecycle.running(options.shape(args, **SHAPE, data_dir=str(data_dir) if data_dir else None)) as cluster:
             measure(cluster.hosts, cluster.url, note)
@@ -61,17 +76,23 @@ def _check_rounds(args) -> None:
 def cmd_load(args) -> int:
     from ingestlab.bench import loadbench
 
-    runs = {"dvf": lambda: loadbench.dvf(rows=args.docs or 100_000),
-            "wikipedia": lambda: loadbench.wikipedia(pages=args.docs or 20_000),
-            "eventdata": lambda: loadbench.eventdata(docs=args.docs or 200_000),
-            "posts": lambda: loadbench.posts(docs=args.docs or 100_000, bulk_size=args.bulk_size)}
+    runs = {
+        "dvf": lambda: loadbench.dvf(rows=args.docs or 100_000),
+        "wikipedia": lambda: loadbench.wikipedia(pages=args.docs or 20_000),
+        "eventdata": lambda: loadbench.eventdata(docs=args.docs or 200_000),
+        "posts": lambda: loadbench.posts(docs=args.docs or 100_000, bulk_size=args.bulk_size),
+    }
     chosen = LOADS if args.study == "all" else (args.study,)
     figures = {s: runs[s]() for s in chosen}
     if args.memory:
         from ingestlab.bench import memory
 
-        peaks = memory.measure([k for k in [*memory.KINDS, *memory.WORKERS] if k.split("-")[0] in chosen], scale=args.memory,
-                               base=args.docs, worker_scale=args.worker_scale)
+        peaks = memory.measure(
+            [k for k in [*memory.KINDS, *memory.WORKERS] if k.split("-")[0] in chosen],
+            scale=args.memory,
+            base=args.docs,
+            worker_scale=args.worker_scale,
+        )
         for s in chosen:
             figures[s]["peak_rss"] = {k: v for k, v in peaks.items() if k.split("-")[0] == s}
     print(json.dumps(figures if args.study == "all" else figures[args.study], indent=2))
@@ -81,8 +102,14 @@ def cmd_load(args) -> int:
     return 0
 
 
-UNITS = {"rows_per_s": "rows/s", "docs_per_s": "docs/s", "pages_per_s": "pages/s", "mb_per_s": "MB/s", "ratio": "×",
-         "over_single_stream": "×"}
+UNITS = {
+    "rows_per_s": "rows/s",
+    "docs_per_s": "docs/s",
+    "pages_per_s": "pages/s",
+    "mb_per_s": "MB/s",
+    "ratio": "×",
+    "over_single_stream": "×",
+}
 
 
 def _to_ledger(figures: dict, args):
@@ -107,20 +134,35 @@ def _to_ledger(figures: dict, args):
     if not flat:
         return None
     measure = "; ".join(sorted({v["measure"] for v in figures.values() if isinstance(v, dict) and "measure" in v}))
-    return ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-load", "bench load", "ingestlab " + " ".join(sys.argv[1:]), flat,
-                         conditions=measure)
+    return ledger.record(
+        time.strftime("%Y-%m-%dT%H%M%S") + "-load", "bench load", "ingestlab " + " ".join(sys.argv[1:]), flat, conditions=measure
+    )
 
 
 def _add_load(p) -> None:
     p.add_argument("study", nargs="?", default="posts", choices=[*LOADS, "all"])
-    p.add_argument("--docs", type=int, help="documents (posts, default 100000; eventdata 200000), rows (dvf, 100000) or pages (wikipedia, 20000)")
+    p.add_argument(
+        "--docs", type=int, help="documents (posts, default 100000; eventdata 200000), rows (dvf, 100000) or pages (wikipedia, 20000)"
+    )
     p.add_argument("--bulk-size", type=int, default=1000)
-    p.add_argument("--memory", type=int, nargs="?", const=10, default=None, metavar="SCALE",
-                   help="also the peak RSS of each generator and converter at 1x and SCALE x (default 10) its input, "
-                        "and of a load-driver worker's writers at 1x and --worker-scale x their corpus, "
-                        "each in a child process of its own (a few minutes)")
-    p.add_argument("--worker-scale", type=int, default=100, metavar="SCALE",
-                   help=f"with --memory: a worker's corpus at 1x ({20_000:,} docs) and SCALE x (default 100)")
+    p.add_argument(
+        "--memory",
+        type=int,
+        nargs="?",
+        const=10,
+        default=None,
+        metavar="SCALE",
+        help="also the peak RSS of each generator and converter at 1x and SCALE x (default 10) its input, "
+        "and of a load-driver worker's writers at 1x and --worker-scale x their corpus, "
+        "each in a child process of its own (a few minutes)",
+    )
+    p.add_argument(
+        "--worker-scale",
+        type=int,
+        default=100,
+        metavar="SCALE",
+        help=f"with --memory: a worker's corpus at 1x ({20_000:,} docs) and SCALE x (default 100)",
+    )
     p.set_defaults(func=cmd_load)
 
 
@@ -135,27 +177,35 @@ def cmd_changepoints(args) -> int:
     source, races, sessions, pairs = "--sigma", (), (), ()
     paired = "--ab" if args.ab else "--nightly" if args.nightly else None
     if paired and (args.sessions or args.sigma or args.calibration or args.normal or (args.ab and args.nightly)):
-        raise IngestlabError(f"{paired} draws nights from the sessions named: not with --sessions, --sigma, --calibration, --normal "
-                             f"or {'--nightly' if args.ab else '--ab'}")
+        raise IngestlabError(
+            f"{paired} draws nights from the sessions named: not with --sessions, --sigma, --calibration, --normal "
+            f"or {'--nightly' if args.ab else '--ab'}"
+        )
     if args.unpaired and not paired:
         raise IngestlabError("--unpaired takes one side of the --ab sessions or --nightly nights: name them")
     if paired:
-        sigma, source, pairs = (sources.ab_sessions(args.ab, args.track, args.task) if args.ab
-                                else sources.nightly_sessions(args.nightly, args.track, args.task))
+        sigma, source, pairs = (
+            sources.ab_sessions(args.ab, args.track, args.task)
+            if args.ab
+            else sources.nightly_sessions(args.nightly, args.track, args.task)
+        )
         if args.unpaired:  # the same sessions as a nightly without a reference would see them: ab's baseline, the night's setup
             side = 1 if args.nightly else 0
             sessions, pairs = tuple(tuple(p[side] for p in s) for s in pairs), ()
             source, sigma = ("the setup's side of " if args.nightly else "the baseline side of ") + source, sources.sigma_around(sessions)
     elif args.sessions:
         if args.sigma or args.calibration or args.normal:
-            raise IngestlabError("--sessions draws from every calibration session of --track/--task here: not with --sigma, "
-                                 "--calibration or --normal")
+            raise IngestlabError(
+                "--sessions draws from every calibration session of --track/--task here: not with --sigma, --calibration or --normal"
+            )
         sigma, source, sessions = sources.calibration_sessions(args.track, args.task)
     if sigma is None:
         found, _ = noise.find(args.track, None, None, Path(args.calibration) if args.calibration else None)
         if not found or args.task not in found.get("tasks", {}):
-            raise IngestlabError(f"no calibration of {args.track}/{args.task} on this machine for its noise: give --sigma PERCENT, or run "
-                                 f"`ingestlab calibrate` first")
+            raise IngestlabError(
+                f"no calibration of {args.track}/{args.task} on this machine for its noise: give --sigma PERCENT, or run "
+                f"`ingestlab calibrate` first"
+            )
         floor = noise.floor_of(found, args.task, "this machine")
         sigma, source, races = floor.sigma, f"calibration {found['stamp']}", () if args.normal else floor.logs
     basis = None
@@ -166,8 +216,9 @@ def cmd_changepoints(args) -> int:
         raise IngestlabError("--series at least 10 and --nights at least 6")
     if args.repeat < 1:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race a night")
-    data = changepoint_sim.simulate(sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races,
-                                    sessions=sessions, pairs=pairs)
+    data = changepoint_sim.simulate(
+        sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races, sessions=sessions, pairs=pairs
+    )
     print(changepoint_sim.markdown(data, source) + f"- σ from {source}.")
     command = "ingestlab " + " ".join(sys.argv[1:])
     run = changepoint_sim.to_ledger(data, command, source)
@@ -189,20 +240,34 @@ def cmd_redline(args) -> int:
     study = studies.get(args.study)
     latency = target.parse(args.latency)
     if not 0 < args.resolution <= 100 or not 0 < args.low < 1 or args.probes < 1:
-        raise IngestlabError("--resolution: a percentage above 0, at most 100; --low: a share of full speed between 0 and 1; --probes: at least 1")
+        raise IngestlabError(
+            "--resolution: a percentage above 0, at most 100; --low: a share of full speed between 0 and 1; --probes: at least 1"
+        )
     with ExitStack() as stack:
         where = target_for(args, study, REDLINE_SHAPE, stack)
-        result = redline_scan.run(study.track, latency, where, params=options.track_params(args), resolution=args.resolution / 100.0,
-                                  low=args.low, probes_per_step=args.probes, clients=args.clients, label=study.name,
-                                  command=_command(sys.argv[1:]))
+        result = redline_scan.run(
+            study.track,
+            latency,
+            where,
+            params=options.track_params(args),
+            resolution=args.resolution / 100.0,
+            low=args.low,
+            probes_per_step=args.probes,
+            clients=args.clients,
+            label=study.name,
+            command=_command(sys.argv[1:]),
+        )
     print(redline_scan.markdown(result))
     print(f"[ingestlab] bench redline: {result['dir']}/result.json")
     return 0
 
 
 def _add_changepoints(kinds) -> None:
-    cp = kinds.add_parser("changepoints", help="the nightly's change-point rule by simulation with this machine's noise: false change "
-                                               "points in series with none, and how often a step is found within a few nights")
+    cp = kinds.add_parser(
+        "changepoints",
+        help="the nightly's change-point rule by simulation with this machine's noise: false change "
+        "points in series with none, and how often a step is found within a few nights",
+    )
     cp.add_argument("--sigma", type=float, metavar="PERCENT", help="σ of log race medians (default: the calibration's, --track/--task)")
     cp.add_argument("--track", default="eventdata")
     cp.add_argument("--task", default="index-append")
@@ -210,52 +275,100 @@ def _add_changepoints(kinds) -> None:
     cp.add_argument("--nights", type=int, default=30, help="nights before the step, and of a series with none (default 30)")
     cp.add_argument("--step", type=float, default=10.0, metavar="PERCENT", help="the drop (default 10)")
     cp.add_argument("--after", type=int, default=3, help="nights after the step when it is judged (default 3)")
-    cp.add_argument("--repeat", type=int, default=1, help="races a night, the night's figure their median, as `nightly --repeat` (default 1)")
+    cp.add_argument(
+        "--repeat", type=int, default=1, help="races a night, the night's figure their median, as `nightly --repeat` (default 1)"
+    )
     cp.add_argument("--calibration", metavar="FILE", help="the calibration whose races to draw from (default: the newest of --track here)")
-    cp.add_argument("--normal", action="store_true", help="normal draws at the calibration's σ instead of its own races (whose skew "
-                                                          "and slow races the default keeps)")
-    cp.add_argument("--sessions", action="store_true", help="each night one of the calibration sessions of --track/--task here, drawn at "
-                                                            "random, its races drawn from that session alone: the shifts between "
-                                                            "sessions (a new node, another time) kept, as a night on a node of its own has them")
-    cp.add_argument("--ab", action="append", metavar="STAMP", help="an `ingestlab ab` session of --track/--task (give two or more): each "
-                    "night one of them drawn at random, its pairs drawn from it, and the night's figure the contender's median over the "
-                    "baseline's, as `nightly --reference` judges a setup against a reference raced beside it")
-    cp.add_argument("--nightly", action="append", metavar="NIGHT", help="a night raced by `nightly --reference --repeat N` (give two or "
-                    "more): as --ab, its races of the setup and the reference's beside them as the pairs, as the night raced "
-                    "them (test mode, or --full-size); the run is kept for the reports of nights raced the same way (setup, size, "
-                    "reference or --unpaired, --repeat), which quote its rates")
-    cp.add_argument("--unpaired", action="store_true", help="with --ab or --nightly: nights drawn from one side alone (ab's baseline, the "
-                    "night's setup), as a nightly without a reference would see them (the same sessions, for a fair comparison)")
+    cp.add_argument(
+        "--normal",
+        action="store_true",
+        help="normal draws at the calibration's σ instead of its own races (whose skew and slow races the default keeps)",
+    )
+    cp.add_argument(
+        "--sessions",
+        action="store_true",
+        help="each night one of the calibration sessions of --track/--task here, drawn at "
+        "random, its races drawn from that session alone: the shifts between "
+        "sessions (a new node, another time) kept, as a night on a node of its own has them",
+    )
+    cp.add_argument(
+        "--ab",
+        action="append",
+        metavar="STAMP",
+        help="an `ingestlab ab` session of --track/--task (give two or more): each "
+        "night one of them drawn at random, its pairs drawn from it, and the night's figure the contender's median over the "
+        "baseline's, as `nightly --reference` judges a setup against a reference raced beside it",
+    )
+    cp.add_argument(
+        "--nightly",
+        action="append",
+        metavar="NIGHT",
+        help="a night raced by `nightly --reference --repeat N` (give two or "
+        "more): as --ab, its races of the setup and the reference's beside them as the pairs, as the night raced "
+        "them (test mode, or --full-size); the run is kept for the reports of nights raced the same way (setup, size, "
+        "reference or --unpaired, --repeat), which quote its rates",
+    )
+    cp.add_argument(
+        "--unpaired",
+        action="store_true",
+        help="with --ab or --nightly: nights drawn from one side alone (ab's baseline, the "
+        "night's setup), as a nightly without a reference would see them (the same sessions, for a fair comparison)",
+    )
     cp.set_defaults(func=cmd_changepoints)
 
 
 def add(sub) -> None:
     bench = sub.add_parser("bench", help="what the pack itself costs: beside a minimal client (overhead), or the load side alone (load)")
     kinds = bench.add_subparsers(dest="kind", required=True)
-    ov = kinds.add_parser("overhead", help="the pack's Rally race of each task beside a minimal client doing the same work, interleaved, "
-                                           "on one node; ends with one line per task: <task>: pack/minimal = 0.97x")
-    ov.add_argument("--rounds", type=int, default=6, help="interleaved rounds every task gets (the order of the two sides alternates; "
-                                                         "default 6, the fewest with a 95%% interval of the median)")
-    ov.add_argument("--max-rounds", type=int, default=12, help="more rounds, up to this many, for a task whose 95%% interval of the median "
-                                                               "ratio is wider than --width (default 12; --rounds or less: none)")
-    ov.add_argument("--width", type=float, default=0.10, help="how wide that interval may be for a task to stop (default 0.10: "
-                                                              "a 5%% cost told from none)")
+    ov = kinds.add_parser(
+        "overhead",
+        help="the pack's Rally race of each task beside a minimal client doing the same work, interleaved, "
+        "on one node; ends with one line per task: <task>: pack/minimal = 0.97x",
+    )
+    ov.add_argument(
+        "--rounds",
+        type=int,
+        default=6,
+        help="interleaved rounds every task gets (the order of the two sides alternates; "
+        "default 6, the fewest with a 95%% interval of the median)",
+    )
+    ov.add_argument(
+        "--max-rounds",
+        type=int,
+        default=12,
+        help="more rounds, up to this many, for a task whose 95%% interval of the median "
+        "ratio is wider than --width (default 12; --rounds or less: none)",
+    )
+    ov.add_argument(
+        "--width",
+        type=float,
+        default=0.10,
+        help="how wide that interval may be for a task to stop (default 0.10: a 5%% cost told from none)",
+    )
     ov.add_argument("--runs", type=int, default=3, help="runs of each task per side and round")
     ov.add_argument("--warmup-rounds", type=int, default=1, help="rounds before the measured ones, not counted (default 1)")
     ov.add_argument("--scale", type=float, default=1.0, help="corpus sizes × this (1.0: posts 10,000 docs, wikipedia 20,000 pages)")
     ov.add_argument("--tasks", help="a comma-separated subset of: posts-index, posts-bulk-1000, posts-bulk-10000, refresh, reindex-raw")
     ov.add_argument("--target-hosts", help="measure on this node (default: the pack provisions one)")
-    ov.add_argument("--data-dir", help="where the provisioned node keeps its data (default: in memory, /dev/shm, when it has 4 GB "
-                                       "free, so the disk's fsync noise stays out of both sides; else under INGESTLAB_HOME)")
+    ov.add_argument(
+        "--data-dir",
+        help="where the provisioned node keeps its data (default: in memory, /dev/shm, when it has 4 GB "
+        "free, so the disk's fsync noise stays out of both sides; else under INGESTLAB_HOME)",
+    )
     options.add_shape(ov, nodes=False)
     ov.set_defaults(func=cmd_overhead)
     _add_load(kinds.add_parser("load", help="the load side alone, no cluster: generators, converters, request bodies"))
     _add_changepoints(kinds)
-    rl = kinds.add_parser("redline", help="the redline search against a dense scan of the same setup on one warm node: is it within one "
-                                          "step of the scan's answer, in at most a third of its race time")
+    rl = kinds.add_parser(
+        "redline",
+        help="the redline search against a dense scan of the same setup on one warm node: is it within one "
+        "step of the scan's answer, in at most a third of its race time",
+    )
     rl.add_argument("study", nargs="?", default="posts", help="a study's track with a redline challenge (default posts)")
     rl.add_argument("--latency", default="p99<=200ms", metavar="pNN<=DURATION", help="the target (default p99<=200ms)")
-    rl.add_argument("--resolution", type=float, default=5.0, metavar="PERCENT", help="the search's resolution and the scan's step (default 5)")
+    rl.add_argument(
+        "--resolution", type=float, default=5.0, metavar="PERCENT", help="the search's resolution and the scan's step (default 5)"
+    )
     rl.add_argument("--low", type=float, default=0.5, metavar="SHARE", help="the scan goes down to this share of full speed (default 0.5)")
     rl.add_argument("--probes", type=int, default=3, help="probes a step: the search's answer and every step of the scan (default 3)")
     rl.add_argument("--clients", type=int, default=8, help="clients at full speed, and the fewest a probe has (default 8)")

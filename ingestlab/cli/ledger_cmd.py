@@ -1,9 +1,9 @@
 """``ingestlab ledger``: the measured runs the docs quote (:mod:`ingestlab.ledger`): list them, or add a figure measured
 outside the pack (e.g. how long ``make test`` took on a clean clone)."""
+
 from __future__ import annotations
 
 import re
-
 
 from ingestlab import ledger, machine
 from ingestlab.errors import IngestlabError
@@ -29,8 +29,15 @@ def cmd_ledger(args) -> int:
             print(f"{entry.short}  {entry.date[:10]}  {entry.commit or '?'}  {entry.kind}: {figures}")
         return 0
     figures = dict(figure(f) for f in args.figure)
-    out = ledger.record(args.run, args.kind, args.command, figures, conditions=args.conditions or "", where=ledger.target() or ledger.directory(),
-                        source=args.source or "measured outside the pack; added with `ingestlab ledger add`")
+    out = ledger.record(
+        args.run,
+        args.kind,
+        args.command,
+        figures,
+        conditions=args.conditions or "",
+        where=ledger.target() or ledger.directory(),
+        source=args.source or "measured outside the pack; added with `ingestlab ledger add`",
+    )
     print(f"[ingestlab] ledger entry {out} ({machine.one_line()})")
     return 0
 
@@ -47,5 +54,3 @@ def add(sub) -> None:
     a.add_argument("--conditions", help="what a reader needs to read the figures right (a clean clone, no node running, ...)")
     a.add_argument("--source", help="where the figures were read")
     a.set_defaults(func=cmd_ledger)
-
-

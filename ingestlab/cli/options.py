@@ -1,5 +1,6 @@
 """Options several commands share, and turning them into the values the pack works with: a cluster shape,
 a race target (with the credentials of the pack's own secured cluster, never printed), race options."""
+
 from __future__ import annotations
 
 import argparse
@@ -38,11 +39,18 @@ def add_shape(p: argparse.ArgumentParser, heap: str = "1g", nodes: bool = True, 
     """--nodes, --version, --heap, --engine; ``version=None``: the default is the study's own (see Study.default_version)."""
     if nodes:
         p.add_argument("--nodes", type=int, default=1)
-    p.add_argument("--engine", choices=sorted(ENGINES), default="elasticsearch",
-                   help="what to provision and race: Elasticsearch (with esrally) or OpenSearch (with opensearch-benchmark)")
-    p.add_argument("--version", default=version, choices=VERSIONS,
-                   help=f"the engine's version (default: {version or 'the study’s own, named in its README'}; OpenSearch: "
-                        f"{DEFAULT_OPENSEARCH})")
+    p.add_argument(
+        "--engine",
+        choices=sorted(ENGINES),
+        default="elasticsearch",
+        help="what to provision and race: Elasticsearch (with esrally) or OpenSearch (with opensearch-benchmark)",
+    )
+    p.add_argument(
+        "--version",
+        default=version,
+        choices=VERSIONS,
+        help=f"the engine's version (default: {version or 'the study’s own, named in its README'}; OpenSearch: {DEFAULT_OPENSEARCH})",
+    )
     p.add_argument("--heap", default=heap)
 
 
@@ -69,13 +77,20 @@ def add_race(p: argparse.ArgumentParser) -> None:
     p.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="track parameter (JSON values allowed), repeatable")
     p.add_argument("--tag", action="append", metavar="KEY:VALUE", help="user tag stored with the race, repeatable")
     p.add_argument("--test-mode", action="store_true", help="Rally's test mode: 1k docs, one iteration per task")
-    p.add_argument("--full-size", action="store_true",
-                   help="the study at its article's own size (its corpus and grid; the study's README gives the duration here); "
-                        "--track-param still overrides")
+    p.add_argument(
+        "--full-size",
+        action="store_true",
+        help="the study at its article's own size (its corpus and grid; the study's README gives the duration here); "
+        "--track-param still overrides",
+    )
     p.add_argument("--client-options", help="passed to esrally --client-options (never printed)")
-    p.add_argument("--on-error", choices=["abort", "continue", "continue-on-network"], default="abort",
-                   help="Rally's --on-error: abort at the first failed request (default); continue: race on and mark the report "
-                        "INVALID (a lost connection still aborts); continue-on-network: race on through lost connections too")
+    p.add_argument(
+        "--on-error",
+        choices=["abort", "continue", "continue-on-network"],
+        default="abort",
+        help="Rally's --on-error: abort at the first failed request (default); continue: race on and mark the report "
+        "INVALID (a lost connection still aborts); continue-on-network: race on through lost connections too",
+    )
     p.add_argument("--cluster", default=lifecycle.DEFAULT_CLUSTER, help="name of the pack's local cluster")
 
 
@@ -99,10 +114,16 @@ def target(args) -> racing.Target:
         drivers = lab.require(args.hosts)
         emulation = drivers if drivers.hardware else None
         if getattr(args, "one_driver", False):  # one load driver outside the hosts, in the coordinator's CPU share
-            return racing.Target(hosts=drivers.target_hosts, client_options=args.client_options, emulation=emulation,
-                                 launcher=tuple(drivers.driver_launcher("coordinator")))
+            return racing.Target(
+                hosts=drivers.target_hosts,
+                client_options=args.client_options,
+                emulation=emulation,
+                launcher=tuple(drivers.driver_launcher("coordinator")),
+            )
         return racing.Target(hosts=drivers.target_hosts, client_options=args.client_options, drivers=drivers, emulation=emulation)
     if getattr(args, "target_hosts", None):
-        return racing.Target(hosts=args.target_hosts, client_options=args.client_options, engine=getattr(args, "engine", None) or "elasticsearch")
+        return racing.Target(
+            hosts=args.target_hosts, client_options=args.client_options, engine=getattr(args, "engine", None) or "elasticsearch"
+        )
     cluster = lifecycle.running_cluster(args.cluster)
     return racing.Target(hosts=cluster.hosts, client_options=args.client_options or cluster.client_options(), engine=cluster.engine)

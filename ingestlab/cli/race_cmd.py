@@ -1,4 +1,5 @@
 """``ingestlab race``, ``demo`` and ``report``: race a study and report it beside the published figures; report stored races."""
+
 from __future__ import annotations
 
 import sys
@@ -30,15 +31,29 @@ def present(study, result, load_side: dict | None = None, measured: bool = False
 
 def _to_ledger(study, result, out: Path) -> Path | None:
     """The race's headlines as a ledger entry (:mod:`ingestlab.ledger`)."""
-    figures = {h.key: ledger.Figure(h.here, h.unit.strip(), h.label, h.published) for h in study.headlines(result, study.published_figures())}
+    figures = {
+        h.key: ledger.Figure(h.here, h.unit.strip(), h.label, h.published) for h in study.headlines(result, study.published_figures())
+    }
     if not figures:
         return None
     given = result.race.get("track-params", {}) or {}
-    conditions = "; ".join(filter(None, [f"challenge {result.challenge}" if result.challenge else "",
-                                         ", ".join(f"{k}={v}" for k, v in sorted(given.items()))]))
-    versions = {"engine": result.tags.get("engine", "elasticsearch"), "version": result.es_version, "rally": result.race.get("rally-version")}
-    return ledger.record(result.race_id, f"{study.name} study", "ingestlab " + " ".join(sys.argv[1:]), figures, versions, conditions,
-                         source=f"report {out.relative_to(out.parents[2]) if len(out.parents) > 2 else out}/results.json")
+    conditions = "; ".join(
+        filter(None, [f"challenge {result.challenge}" if result.challenge else "", ", ".join(f"{k}={v}" for k, v in sorted(given.items()))])
+    )
+    versions = {
+        "engine": result.tags.get("engine", "elasticsearch"),
+        "version": result.es_version,
+        "rally": result.race.get("rally-version"),
+    }
+    return ledger.record(
+        result.race_id,
+        f"{study.name} study",
+        "ingestlab " + " ".join(sys.argv[1:]),
+        figures,
+        versions,
+        conditions,
+        source=f"report {out.relative_to(out.parents[2]) if len(out.parents) > 2 else out}/results.json",
+    )
 
 
 def cmd_race(args) -> int:
@@ -52,7 +67,9 @@ def cmd_demo(args) -> int:
     study = studies.get(args.study)  # an unknown study fails before a cluster starts
     heap = args.heap or (study.full_size_heap if args.full_size else "1g")
     settings = study.full_size_settings if args.full_size else {}
-    shape = options.shape(args, name=args.cluster, version=options.engine_version(args, study.default_version), heap=heap, settings=settings)
+    shape = options.shape(
+        args, name=args.cluster, version=options.engine_version(args, study.default_version), heap=heap, settings=settings
+    )
     with lifecycle.running(shape, keep=args.keep_cluster) as cluster:
         target = racing.Target(hosts=cluster.hosts, client_options=args.client_options, engine=cluster.engine)
         result = racing.race(study.track, target, options.race_options(args, study).tagged(study=study.name))
@@ -91,15 +108,30 @@ def add(sub) -> None:
     r.add_argument("study", nargs="?", default="posts", help="study to race (default: posts)")
     options.add_race(r)
     r.add_argument("--target-hosts", help="default: the pack's running local cluster")
-    r.add_argument("--engine", choices=["elasticsearch", "opensearch"],
-                   help="with --target-hosts: OpenSearch is raced by opensearch-benchmark (default: Elasticsearch, esrally); "
-                        "the pack's own cluster says which it is")
-    r.add_argument("--hosts", nargs="?", const="ingl", metavar="PREFIX",
-                   help="race on a lab of test hosts (`ingestlab hosts up`): its cluster, with Rally's load drivers on its hosts")
-    r.add_argument("--one-driver", action="store_true",
-                   help="with --hosts: one Rally load driver outside the hosts (the coordinator's share), not one per host")
-    r.add_argument("--pipeline", choices=["benchmark-only", "from-distribution"], default="benchmark-only",
-                   help="from-distribution: Rally installs, starts and stops the node itself, with the car-configs team")
+    r.add_argument(
+        "--engine",
+        choices=["elasticsearch", "opensearch"],
+        help="with --target-hosts: OpenSearch is raced by opensearch-benchmark (default: Elasticsearch, esrally); "
+        "the pack's own cluster says which it is",
+    )
+    r.add_argument(
+        "--hosts",
+        nargs="?",
+        const="ingl",
+        metavar="PREFIX",
+        help="race on a lab of test hosts (`ingestlab hosts up`): its cluster, with Rally's load drivers on its hosts",
+    )
+    r.add_argument(
+        "--one-driver",
+        action="store_true",
+        help="with --hosts: one Rally load driver outside the hosts (the coordinator's share), not one per host",
+    )
+    r.add_argument(
+        "--pipeline",
+        choices=["benchmark-only", "from-distribution"],
+        default="benchmark-only",
+        help="from-distribution: Rally installs, starts and stops the node itself, with the car-configs team",
+    )
     r.add_argument("--car", default="defaults", help="from-distribution: car and mixins of car-configs, e.g. defaults,4gheap,ssd")
     r.add_argument("--car-params", help="from-distribution: e.g. \"data_paths:'/mnt/raid0/es'\"")
     r.add_argument("--distribution-version", default=DEFAULT_VERSION, choices=options.VERSIONS)
@@ -117,4 +149,3 @@ def add(sub) -> None:
     rep.add_argument("--race-id", help="a race of Rally's store; without a study, the report of any race, whoever ran it")
     rep.add_argument("--rally-home", type=Path, help="the Rally home holding the race (default: the pack's, then $RALLY_HOME or ~)")
     rep.set_defaults(func=cmd_report)
-

@@ -1,4 +1,5 @@
 """``ingestlab redline``: the highest indexing rate a cluster sustains under a latency target (see :mod:`ingestlab.redline`)."""
+
 from __future__ import annotations
 
 import shlex
@@ -36,8 +37,13 @@ def target_for(args, study, shape: dict, stack: ExitStack) -> racing.Target:
     if getattr(args, "target_hosts", None) or getattr(args, "hosts", None):
         return options.target(args)
     version = options.engine_version(args, study.default_version if study else None)
-    cluster = stack.enter_context(lifecycle.running(lifecycle.Shape(**shape, nodes=getattr(args, "nodes", 1), version=version,
-                                                                    heap=lifecycle.validate_heap(args.heap), engine=args.engine)))
+    cluster = stack.enter_context(
+        lifecycle.running(
+            lifecycle.Shape(
+                **shape, nodes=getattr(args, "nodes", 1), version=version, heap=lifecycle.validate_heap(args.heap), engine=args.engine
+            )
+        )
+    )
     return racing.Target(hosts=cluster.hosts, client_options=cluster.client_options(), engine=cluster.engine)
 
 
@@ -56,9 +62,19 @@ def cmd_redline(args, argv: list[str] | None = None) -> int:
         raise IngestlabError("--probes, --clients, --max-clients and --agree: at least 1; --max-probes: at least --probes")
     with ExitStack() as stack:
         where = target_for(args, study, SHAPE, stack)
-        common = dict(challenge=args.challenge, params=options.track_params(args), error_rate=errors, resolution=args.resolution / 100.0,
-                      probes_per_step=args.probes, clients=args.clients, most=args.max_probes, agree=args.agree,
-                      tolerance=args.tolerance / 100.0, label=study.name if study else None, command=_command(argv or sys.argv[1:]))
+        common = dict(
+            challenge=args.challenge,
+            params=options.track_params(args),
+            error_rate=errors,
+            resolution=args.resolution / 100.0,
+            probes_per_step=args.probes,
+            clients=args.clients,
+            most=args.max_probes,
+            agree=args.agree,
+            tolerance=args.tolerance / 100.0,
+            label=study.name if study else None,
+            command=_command(argv or sys.argv[1:]),
+        )
         if args.over == "rate":
             result = run.run(track, latency, where, **common)
         else:
@@ -76,23 +92,50 @@ def add(sub) -> None:
     p.add_argument("study", nargs="?", help="a study's track (or --track-path)")
     p.add_argument("--track-path", help="any track with a redline challenge (a bulk task paced by the track parameter target_throughput)")
     p.add_argument("--challenge", default="redline", help="the challenge whose paced task the search offers rates to (default redline)")
-    p.add_argument("--over", choices=["rate", "clients", "bulk_size"], default="rate",
-                   help="what the search varies: the offered rate (default), or at full speed the clients or the bulk size (the "
-                        "highest that keeps the target; over clients, the USL fitted beside it)")
+    p.add_argument(
+        "--over",
+        choices=["rate", "clients", "bulk_size"],
+        default="rate",
+        help="what the search varies: the offered rate (default), or at full speed the clients or the bulk size (the "
+        "highest that keeps the target; over clients, the USL fitted beside it)",
+    )
     p.add_argument("--max-clients", type=int, default=32, help="--over clients: the most clients the climb offers (default 32)")
-    p.add_argument("--latency", required=True, metavar="pNN<=DURATION", help="the target, e.g. p99<=200ms or p90<=1.5s (Rally's latency: "
-                                                                             "from each request's scheduled time)")
-    p.add_argument("--error-rate", default="0", metavar="SHARE", help="the largest share of failed requests a step may have "
-                                                                      "(default 0: the first failed request fails the step, named)")
-    p.add_argument("--resolution", type=float, default=5.0, metavar="PERCENT", help="the search stops when the failed step is within "
-                                                                                   "this much above the sustained one (default 5)")
-    p.add_argument("--probes", type=int, default=3, help="probes (races) the sustained step needs, all passing, spread over the search "
-                                                         "(default 3)")
+    p.add_argument(
+        "--latency",
+        required=True,
+        metavar="pNN<=DURATION",
+        help="the target, e.g. p99<=200ms or p90<=1.5s (Rally's latency: from each request's scheduled time)",
+    )
+    p.add_argument(
+        "--error-rate",
+        default="0",
+        metavar="SHARE",
+        help="the largest share of failed requests a step may have (default 0: the first failed request fails the step, named)",
+    )
+    p.add_argument(
+        "--resolution",
+        type=float,
+        default=5.0,
+        metavar="PERCENT",
+        help="the search stops when the failed step is within this much above the sustained one (default 5)",
+    )
+    p.add_argument(
+        "--probes", type=int, default=3, help="probes (races) the sustained step needs, all passing, spread over the search (default 3)"
+    )
     p.add_argument("--max-probes", type=int, default=40, help="races the search may spend at most (default 40)")
-    p.add_argument("--clients", type=int, default=8, help="clients of the full-speed races, and the fewest a probe has (more when the "
-                                                          "offered rate needs them; default 8, as rally-tracks' bulk_indexing_clients)")
-    p.add_argument("--agree", type=int, default=2, help="warm-up: full-speed races in a row that agree before the search starts "
-                                                        "(default 2; their median is the full-speed rate)")
+    p.add_argument(
+        "--clients",
+        type=int,
+        default=8,
+        help="clients of the full-speed races, and the fewest a probe has (more when the "
+        "offered rate needs them; default 8, as rally-tracks' bulk_indexing_clients)",
+    )
+    p.add_argument(
+        "--agree",
+        type=int,
+        default=2,
+        help="warm-up: full-speed races in a row that agree before the search starts (default 2; their median is the full-speed rate)",
+    )
     p.add_argument("--tolerance", type=float, default=15.0, metavar="PERCENT", help="warm-up: how closely they agree (default 15)")
     p.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="e.g. bulk_size=1000, redline_time_period=30")
     p.add_argument("--target-hosts", help="search this running cluster instead of one the pack provisions")

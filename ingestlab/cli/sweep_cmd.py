@@ -1,4 +1,5 @@
 """``ingestlab sweep``: a grid of track parameters (and of cluster setups) over any Rally track or study."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -9,7 +10,8 @@ from ingestlab.errors import IngestlabError
 
 
 def cmd_sweep(args) -> int:
-    from ingestlab.sweep import grid, report, run, state as sweep_state
+    from ingestlab.sweep import grid, report, run
+    from ingestlab.sweep import state as sweep_state
 
     if args.report:
         state = sweep_state.load(args.report)
@@ -23,19 +25,41 @@ def cmd_sweep(args) -> int:
             track = Path(args.track_path) if args.track_path else study.track
             provisioned = not args.target_hosts
             engine = getattr(args, "engine", "elasticsearch")
-            cluster = {"version": options.engine_version(args) if engine != "elasticsearch" else args.version,
-                       "heap": options.lifecycle.validate_heap(args.heap), "nodes": args.nodes,
-                       **({"engine": engine} if engine != "elasticsearch" else {}),
-                       **({"driver_cpus": args.driver_cpus} if args.driver_cpus is not None else {}),
-                       **({"scale": args.scale} if args.scale else {})} if provisioned else None
-            state = sweep_state.new(track, grid.parse(args.grid), options.track_params(args), args.challenge, args.repeat, args.test_mode,
-                            provisioned, cluster, args.on_error, study.name if study else None)
+            cluster = (
+                {
+                    "version": options.engine_version(args) if engine != "elasticsearch" else args.version,
+                    "heap": options.lifecycle.validate_heap(args.heap),
+                    "nodes": args.nodes,
+                    **({"engine": engine} if engine != "elasticsearch" else {}),
+                    **({"driver_cpus": args.driver_cpus} if args.driver_cpus is not None else {}),
+                    **({"scale": args.scale} if args.scale else {}),
+                }
+                if provisioned
+                else None
+            )
+            state = sweep_state.new(
+                track,
+                grid.parse(args.grid),
+                options.track_params(args),
+                args.challenge,
+                args.repeat,
+                args.test_mode,
+                provisioned,
+                cluster,
+                args.on_error,
+                study.name if study else None,
+            )
             print(f"[ingestlab] sweep {state['id']}: {len(sweep_state.planned(state))} runs over {state['track']}")
-        target = racing.Target(hosts=args.target_hosts, client_options=args.client_options,
-                               engine=getattr(args, "engine", "elasticsearch")) if args.target_hosts else None
+        target = (
+            racing.Target(hosts=args.target_hosts, client_options=args.client_options, engine=getattr(args, "engine", "elasticsearch"))
+            if args.target_hosts
+            else None
+        )
         if target is None and state.get("cluster") is None:
-            raise IngestlabError(f"sweep {state['id']} raced against given hosts, which a sweep does not store "
-                                 f"(client options may hold credentials): resume it with --target-hosts (and --client-options)")
+            raise IngestlabError(
+                f"sweep {state['id']} raced against given hosts, which a sweep does not store "
+                f"(client options may hold credentials): resume it with --target-hosts (and --client-options)"
+            )
         run.execute(state, target)
     out, text = report.write(state)
     print(text)
@@ -44,13 +68,20 @@ def cmd_sweep(args) -> int:
 
 
 def add(sub) -> None:
-    sw = sub.add_parser("sweep", help="a grid of track parameters (and cluster setups) over any Rally track: one race per cell "
-                                      "and repetition, resumable, one table per task with a chart")
+    sw = sub.add_parser(
+        "sweep",
+        help="a grid of track parameters (and cluster setups) over any Rally track: one race per cell "
+        "and repetition, resumable, one table per task with a chart",
+    )
     sw.add_argument("study", nargs="?", help="a study of the pack (or give --track-path)")
     sw.add_argument("--track-path", help="any Rally track's directory (a track.json in it)")
-    sw.add_argument("--grid", action="append", metavar="KEY=V1,V2",
-                    help="a track parameter and its values, repeatable; version=, nodes=, heap= choose the provisioned cluster, "
-                         "cpus=, memory=, disk=, link= each node's emulated host (e.g. disk=hdd,raid0:4xhdd), replicas= is number_of_replicas")
+    sw.add_argument(
+        "--grid",
+        action="append",
+        metavar="KEY=V1,V2",
+        help="a track parameter and its values, repeatable; version=, nodes=, heap= choose the provisioned cluster, "
+        "cpus=, memory=, disk=, link= each node's emulated host (e.g. disk=hdd,raid0:4xhdd), replicas= is number_of_replicas",
+    )
     sw.add_argument("--repeat", type=int, default=1, help="races per cell (default 1)")
     sw.add_argument("--challenge")
     sw.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="a fixed track parameter for every cell, repeatable")

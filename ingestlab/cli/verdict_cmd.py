@@ -1,5 +1,6 @@
 """``ingestlab compare``, ``ab`` and ``calibrate``: verdicts on stored races, A/B races in one command, and the
 measured error rates and noise floors the verdicts lean on."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -27,11 +28,16 @@ def _races(selector: str, study: str | None, test_mode: bool, notes: list[str], 
     kept, left = compare.select(races, test_mode)
     notes += [f"{selector}: {n}" for n in left]
     if not kept:
-        raise IngestlabError(f"{selector}: no race left to compare: " + "; ".join(left)
-                             + ("" if test_mode else " (compare test-mode races with --test-mode)"))
+        raise IngestlabError(
+            f"{selector}: no race left to compare: "
+            + "; ".join(left)
+            + ("" if test_mode else " (compare test-mode races with --test-mode)")
+        )
     mixed = sorted({f"{r.get('track')}/{r.get('challenge')}" for r in kept})
     if len(mixed) > 1:
-        raise IngestlabError(f"{selector}: its races are of different tracks or challenges ({', '.join(mixed)}); a side must repeat one setup")
+        raise IngestlabError(
+            f"{selector}: its races are of different tracks or challenges ({', '.join(mixed)}); a side must repeat one setup"
+        )
     return selector, kept
 
 
@@ -74,10 +80,17 @@ def cmd_compare(args) -> int:
     notes += _driver_bound_notes([(name, baseline), *contenders])
     base = compare.aggregate(baseline)
     floors = _floors(found, base)
-    text = compare.render(args.format, f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})", base,
-                          [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders], margin,
-                          notes + (["test-mode races only: one sample per task, not a measurement"] if args.test_mode else []),
-                          args.method, calibration, floors)
+    text = compare.render(
+        args.format,
+        f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})",
+        base,
+        [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders],
+        margin,
+        notes + (["test-mode races only: one sample per task, not a measurement"] if args.test_mode else []),
+        args.method,
+        calibration,
+        floors,
+    )
     if args.output:
         Path(args.output).write_text(text)
         print(f"[ingestlab] comparison written to {args.output} ({args.format})")
@@ -100,8 +113,11 @@ def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
     load driver, not the cluster."""
     from ingestlab.rally.load_side import driver_bound
 
-    return [f"{name}: load driver bound in {task} ({bound} of {seen} races): its figures there measure the load driver, not the cluster"
-            for name, races in sides for task, (bound, seen) in sorted(driver_bound(races).items())]
+    return [
+        f"{name}: load driver bound in {task} ({bound} of {seen} races): its figures there measure the load driver, not the cluster"
+        for name, races in sides
+        for task, (bound, seen) in sorted(driver_bound(races).items())
+    ]
 
 
 def _check_agree(args) -> None:
@@ -123,18 +139,36 @@ def cmd_ab(args) -> int:
     base, cont = ab.side("baseline", args.baseline, track, challenge), ab.side("contender", args.contender, track, challenge)
     if base == ab.Side("baseline", cont.params, cont.cluster):
         raise IngestlabError("--baseline and --contender are the same setup")
-    stamp, found, notes = ab.run(study.track, challenge, task, base, cont, args.races, args.seed, args.agree,
-                                 Path(args.calibration) if args.calibration else None, args.target_hosts,
-                                 args.tolerance / 100.0 if args.tolerance else None)
+    stamp, found, notes = ab.run(
+        study.track,
+        challenge,
+        task,
+        base,
+        cont,
+        args.races,
+        args.seed,
+        args.agree,
+        Path(args.calibration) if args.calibration else None,
+        args.target_hosts,
+        args.tolerance / 100.0 if args.tolerance else None,
+    )
     sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
     base_agg = compare.aggregate(sides[0])
-    every, _ = noise.judged_against(study.track.name, challenge, base.cluster.get("version") or None,
-                                    Path(args.calibration) if args.calibration else None)  # ab.run named any left out
+    every, _ = noise.judged_against(
+        study.track.name, challenge, base.cluster.get("version") or None, Path(args.calibration) if args.calibration else None
+    )  # ab.run named any left out
     floors = _floors(every, base_agg)
-    print(compare.render("markdown", f"{args.baseline} (tag ab:{stamp}-baseline, {len(sides[0])} races)", base_agg,
-                         [(f"{args.contender} (tag ab:{stamp}-contender, {len(sides[1])} races)", compare.aggregate(sides[1]))],
-                         notes=notes + [f"races in random pairs, seed {args.seed}; warm-up races (tag ab:{stamp}-warm-up) left out"],
-                         calibration=found, floors=floors))
+    print(
+        compare.render(
+            "markdown",
+            f"{args.baseline} (tag ab:{stamp}-baseline, {len(sides[0])} races)",
+            base_agg,
+            [(f"{args.contender} (tag ab:{stamp}-contender, {len(sides[1])} races)", compare.aggregate(sides[1]))],
+            notes=notes + [f"races in random pairs, seed {args.seed}; warm-up races (tag ab:{stamp}-warm-up) left out"],
+            calibration=found,
+            floors=floors,
+        )
+    )
     return 0
 
 
@@ -159,15 +193,17 @@ def cmd_calibrate(args) -> int:
         from ingestlab.bench import sessions
 
         if args.races != 0 or args.pool or args.floor_of or args.dose:
-            raise IngestlabError("--sum-of adds earlier calibrations' counts and races nothing: only with --races 0, not with "
-                                 "--pool, --floor-of or --dose")
+            raise IngestlabError(
+                "--sum-of adds earlier calibrations' counts and races nothing: only with --races 0, not with --pool, --floor-of or --dose"
+            )
         sessions.run(args.sum_of)
         return 0
     if args.races == 0 and not args.pool:
         raise IngestlabError("--races 0 judges earlier calibrations' races again (today's rule): name them with --pool STAMP")
     if 0 < args.races < 6 or args.races < 0:
-        raise IngestlabError(f"--races {args.races}: at least 6 (3 against 3 once); 120 give 60 disjoint 1-vs-1 comparisons; "
-                             "0 with --pool races none")
+        raise IngestlabError(
+            f"--races {args.races}: at least 6 (3 against 3 once); 120 give 60 disjoint 1-vs-1 comparisons; 0 with --pool races none"
+        )
     if args.races and (args.node_processes < 1 or args.node_processes > args.races):
         raise IngestlabError(f"--node-processes {args.node_processes}: from 1 to --races")
     if args.most_warm_up < args.agree:
@@ -176,48 +212,88 @@ def cmd_calibrate(args) -> int:
         from ingestlab.bench import dose
 
         if args.target_hosts or args.pool or args.floor_of:
-            raise IngestlabError("--dose sets the CPU quota of a node the pack provisions and races it anew: "
-                                 "not with --target-hosts, --pool or --floor-of")
-        dose.run(races=args.races, doses=_doses(args.dose), setup=setup, agree=args.agree, tolerance=args.tolerance / 100.0,
-                 most_warmup=args.most_warm_up, version=args.version, processes=args.node_processes)
+            raise IngestlabError(
+                "--dose sets the CPU quota of a node the pack provisions and races it anew: not with --target-hosts, --pool or --floor-of"
+            )
+        dose.run(
+            races=args.races,
+            doses=_doses(args.dose),
+            setup=setup,
+            agree=args.agree,
+            tolerance=args.tolerance / 100.0,
+            most_warmup=args.most_warm_up,
+            version=args.version,
+            processes=args.node_processes,
+        )
         return 0
-    calibrate.run(races=args.races, agree=args.agree, tolerance=args.tolerance / 100.0, most_warmup=args.most_warm_up,
-                  version=args.version, setup=setup,
-                  processes=args.node_processes, target_hosts=args.target_hosts, pool_from=args.pool, floor_of=args.floor_of)
+    calibrate.run(
+        races=args.races,
+        agree=args.agree,
+        tolerance=args.tolerance / 100.0,
+        most_warmup=args.most_warm_up,
+        version=args.version,
+        setup=setup,
+        processes=args.node_processes,
+        target_hosts=args.target_hosts,
+        pool_from=args.pool,
+        floor_of=args.floor_of,
+    )
     return 0
 
 
 def add(sub) -> None:
-    cmp = sub.add_parser("compare", help="compare a baseline with contenders: race ids, or tags aggregating repeated races; or redline "
-                                          "searches (their stamps, comma-separated for repeats of one setup)")
+    cmp = sub.add_parser(
+        "compare",
+        help="compare a baseline with contenders: race ids, or tags aggregating repeated races; or redline "
+        "searches (their stamps, comma-separated for repeats of one setup)",
+    )
     cmp.add_argument("--baseline", required=True, metavar="RACE_ID|TAG:VALUE|REDLINE_STAMP[,STAMP]")
     cmp.add_argument("--contender", required=True, action="append", metavar="RACE_ID|TAG:VALUE|REDLINE_STAMP[,STAMP]", help="repeatable")
     cmp.add_argument("--study", help="only races of this study (with tags)")
     cmp.add_argument("--margin", type=float, metavar="PERCENT", help="a fixed noise margin (the margin rule with it)")
-    cmp.add_argument("--calibration", metavar="FILE", help="the noise floor and error rates to judge by: a calibration's results.json "
-                                                            "(default: the floor spanning every calibration of the baseline's track "
-                                                            "on this machine and version, the newest's rates)")
-    cmp.add_argument("--method", choices=["t", "margin"], default="t",
-                     help="t (default): the race as the unit: Welch's test on log race medians with 3 races a side (Holm across tasks), "
-                          "fewer only against a measured noise floor; margin: the earlier rule (2x CV of sides of several races)")
+    cmp.add_argument(
+        "--calibration",
+        metavar="FILE",
+        help="the noise floor and error rates to judge by: a calibration's results.json "
+        "(default: the floor spanning every calibration of the baseline's track "
+        "on this machine and version, the newest's rates)",
+    )
+    cmp.add_argument(
+        "--method",
+        choices=["t", "margin"],
+        default="t",
+        help="t (default): the race as the unit: Welch's test on log race medians with 3 races a side (Holm across tasks), "
+        "fewer only against a measured noise floor; margin: the earlier rule (2x CV of sides of several races)",
+    )
     cmp.add_argument("--format", choices=["markdown", "csv", "json", "html"], default="markdown")
     cmp.add_argument("--output", help="write the comparison to this file instead of printing it")
-    cmp.add_argument("--rally-home", type=Path, help="read the races of this Rally home (default: the pack's, then $RALLY_HOME or ~); "
-                                                     "its rally.ini says where they are: files, or an Elasticsearch metrics store")
-    cmp.add_argument("--test-mode", action="store_true", help="compare test-mode races (left out otherwise, as are races with failed requests)")
+    cmp.add_argument(
+        "--rally-home",
+        type=Path,
+        help="read the races of this Rally home (default: the pack's, then $RALLY_HOME or ~); "
+        "its rally.ini says where they are: files, or an Elasticsearch metrics store",
+    )
+    cmp.add_argument(
+        "--test-mode", action="store_true", help="compare test-mode races (left out otherwise, as are races with failed requests)"
+    )
     cmp.set_defaults(func=cmd_compare)
     ab_ = sub.add_parser("ab", help="race a baseline and a contender setup in random pairs on warm clusters, then compare them")
     ab_.add_argument("study", help="the study's track")
-    ab_.add_argument("--baseline", required=True, metavar="K=V;K=V", help="track params and cluster keys (version, nodes, heap), "
-                                                                         "e.g. 'bulk_size=1000' or 'version=9.2.0'")
+    ab_.add_argument(
+        "--baseline",
+        required=True,
+        metavar="K=V;K=V",
+        help="track params and cluster keys (version, nodes, heap), e.g. 'bulk_size=1000' or 'version=9.2.0'",
+    )
     ab_.add_argument("--contender", required=True, metavar="K=V;K=V")
     ab_.add_argument("--challenge")
     ab_.add_argument("--task", help="the task that decides warm-up and the number of races (default: the challenge's first measured one)")
     ab_.add_argument("--races", type=int, help="races a side (default: what the track's calibration here needs for a 10 %% change)")
     ab_.add_argument("--seed", type=int, default=1, help="of the random order of each pair")
     ab_.add_argument("--agree", type=int, default=3, help="warm-up: races in a row that agree within the noise floor (default 3)")
-    ab_.add_argument("--tolerance", type=float, metavar="PERCENT", help="warm-up: how closely they agree (default: 2 σ of the "
-                                                                         "calibration, at least 5)")
+    ab_.add_argument(
+        "--tolerance", type=float, metavar="PERCENT", help="warm-up: how closely they agree (default: 2 σ of the calibration, at least 5)"
+    )
     ab_.add_argument("--calibration", metavar="FILE", help="the calibration to judge by (default: the newest of the track here)")
     ab_.add_argument("--target-hosts", help="race a running cluster (sides differing in track parameters only)")
     ab_.set_defaults(func=cmd_ab)
@@ -225,33 +301,65 @@ def add(sub) -> None:
 
 
 def _add_calibrate(sub) -> None:
-    cal = sub.add_parser("calibrate", help="measure compare's noise floor, false alarms and detection here, from identical races on a "
-                                           "warm node (an exact 5 %% and 10 %% change applied to real races)")
-    cal.add_argument("--races", type=int, default=120, help="races kept (default 120: 60 disjoint 1-vs-1 and 20 3-vs-3 comparisons); "
-                                                            "0 with --pool: race none, judge the pooled races again by today's rule")
+    cal = sub.add_parser(
+        "calibrate",
+        help="measure compare's noise floor, false alarms and detection here, from identical races on a "
+        "warm node (an exact 5 %% and 10 %% change applied to real races)",
+    )
+    cal.add_argument(
+        "--races",
+        type=int,
+        default=120,
+        help="races kept (default 120: 60 disjoint 1-vs-1 and 20 3-vs-3 comparisons); "
+        "0 with --pool: race none, judge the pooled races again by today's rule",
+    )
     cal.add_argument("--agree", type=int, default=3, help="warm-up: consecutive races that must agree before any is kept (default 3)")
     cal.add_argument("--tolerance", type=float, default=5.0, metavar="PERCENT", help="warm-up: how closely they agree (default 5)")
-    cal.add_argument("--most-warm-up", type=int, default=15, metavar="RACES", help="warm-up: give up (one line) when the node has "
-                                                                               "not settled after this many races (default 15)")
+    cal.add_argument(
+        "--most-warm-up",
+        type=int,
+        default=15,
+        metavar="RACES",
+        help="warm-up: give up (one line) when the node has not settled after this many races (default 15)",
+    )
     cal.add_argument("--version", choices=options.VERSIONS, help="the node's Elasticsearch (default: the pack's)")
     cal.add_argument("--node-processes", type=int, default=2, help="node processes the races spread over, each warmed up (default 2)")
-    cal.add_argument("--target-hosts", help="calibrate this running cluster (one node process; where it runs is its own) instead of one "
-                                            "the pack provisions")
+    cal.add_argument(
+        "--target-hosts",
+        help="calibrate this running cluster (one node process; where it runs is its own) instead of one the pack provisions",
+    )
     cal.add_argument("--track", help="a study track (default: eventdata, append-no-conflicts-index-only, index-append)")
     cal.add_argument("--challenge", help="with --track")
     cal.add_argument("--task", help="with --track: the task to calibrate")
     cal.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="e.g. eventdata_docs=50000 (the default)")
-    cal.add_argument("--pool", action="append", metavar="STAMP", help="repeatable: the kept races of an earlier calibration of the "
-                                                                      "same setup here join this one's (one that was interrupted, or "
-                                                                      "to reach more disjoint comparisons)")
-    cal.add_argument("--floor-of", action="append", metavar="STAMP",
-                     help="repeatable: judge the comparisons of 1 and 2 races a side against the races of these earlier "
-                          "calibrations of the same setup here, as compare judges later races (the rates out of sample), not "
-                          "the pool's own; two or more: the floor spanning their sessions, as compare's default")
-    cal.add_argument("--sum-of", action="append", metavar="STAMP",
-                     help="repeatable, with --races 0: add up these calibrations' counts (no race in two of them) into "
-                          "rates with exact intervals; 1 race a side only where all were judged against floors of one kind")
-    cal.add_argument("--dose", metavar="SHARE[,SHARE]", help="a real change of known cause as well: the node in a CPU group of its "
-                                                            "own, raced at its whole core and at each share of it (e.g. 0.9), in "
-                                                            "random blocks; --races counts them all")
+    cal.add_argument(
+        "--pool",
+        action="append",
+        metavar="STAMP",
+        help="repeatable: the kept races of an earlier calibration of the "
+        "same setup here join this one's (one that was interrupted, or "
+        "to reach more disjoint comparisons)",
+    )
+    cal.add_argument(
+        "--floor-of",
+        action="append",
+        metavar="STAMP",
+        help="repeatable: judge the comparisons of 1 and 2 races a side against the races of these earlier "
+        "calibrations of the same setup here, as compare judges later races (the rates out of sample), not "
+        "the pool's own; two or more: the floor spanning their sessions, as compare's default",
+    )
+    cal.add_argument(
+        "--sum-of",
+        action="append",
+        metavar="STAMP",
+        help="repeatable, with --races 0: add up these calibrations' counts (no race in two of them) into "
+        "rates with exact intervals; 1 race a side only where all were judged against floors of one kind",
+    )
+    cal.add_argument(
+        "--dose",
+        metavar="SHARE[,SHARE]",
+        help="a real change of known cause as well: the node in a CPU group of its "
+        "own, raced at its whole core and at each share of it (e.g. 0.9), in "
+        "random blocks; --races counts them all",
+    )
     cal.set_defaults(func=cmd_calibrate)

@@ -6,6 +6,7 @@ assembled from the ``org.elasticsearch.plugin:<module>-client`` jars and their
 runtime dependencies, each with a ``plugin-descriptor.properties``, and where the zip lacks
 ``GET /`` the pack's own root endpoint module, compiled here (:mod:`ingestlab.cluster.root_endpoint`).
 """
+
 from __future__ import annotations
 
 import json
@@ -20,7 +21,6 @@ from pathlib import Path
 from ingestlab import locks, paths
 from ingestlab.cluster.versions import DEFAULT_VERSION, DistributionSpec, ExtraModule, spec_for
 from ingestlab.errors import IngestlabError
-
 
 READY_MARKER = ".ingestlab-ready.json"
 

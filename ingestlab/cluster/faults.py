@@ -1,4 +1,5 @@
 """Fault injection on a running local cluster: crash one node (SIGKILL), and restart it on its own data."""
+
 from __future__ import annotations
 
 import os

@@ -1,4 +1,5 @@
 """Waiting for nodes: until one answers on HTTP, and until the cluster has all its nodes and a status."""
+
 from __future__ import annotations
 
 import json
@@ -29,8 +30,9 @@ def wait_for_health(cluster: Cluster, status: str = "green", timeout: float = 12
     return wait_for_health_at(cluster.url, len(cluster.nodes), status, timeout, cluster.credentials(), cluster.name)
 
 
-def wait_for_health_at(url: str, count: int, status: str = "green", timeout: float = 120, credentials=None,
-                       name: str = "the cluster") -> dict:
+def wait_for_health_at(
+    url: str, count: int, status: str = "green", timeout: float = 120, credentials=None, name: str = "the cluster"
+) -> dict:
     """Wait until the cluster behind ``url`` has ``count`` nodes and ``status``; its health, or an error."""
     path = f"/_cluster/health?wait_for_status={status}&wait_for_nodes={count}&timeout={int(timeout)}s"
     try:

@@ -3,6 +3,7 @@
 Looked at, in order: ``ES_JAVA_HOME``, ``JAVA_HOME``, the ``java`` on PATH, then every JDK in the
 system's JVM folder. A JDK's major is read from its ``release`` file (``JAVA_VERSION="21.0.5"``).
 """
+
 from __future__ import annotations
 
 import os
@@ -56,7 +57,11 @@ def java_home_for(spec: DistributionSpec) -> Path:
         if m is not None and low <= m <= high:
             return home
     if not seen:
-        raise IngestlabError(f"no Java found: install a JDK {spec.java_text} for {spec.label} "
-                             f"(e.g. `apt-get install openjdk-{low}-jdk-headless`) or set ES_JAVA_HOME")
-    raise IngestlabError(f"{spec.label} needs a JDK {spec.java_text}; found only {', '.join(seen)}. "
-                         f"Install one (e.g. openjdk-{low}-jdk-headless) or set ES_JAVA_HOME to it")
+        raise IngestlabError(
+            f"no Java found: install a JDK {spec.java_text} for {spec.label} "
+            f"(e.g. `apt-get install openjdk-{low}-jdk-headless`) or set ES_JAVA_HOME"
+        )
+    raise IngestlabError(
+        f"{spec.label} needs a JDK {spec.java_text}; found only {', '.join(seen)}. "
+        f"Install one (e.g. openjdk-{low}-jdk-headless) or set ES_JAVA_HOME to it"
+    )

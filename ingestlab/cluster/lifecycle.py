@@ -5,6 +5,7 @@ logs and ports under ``INGESTLAB_HOME/clusters/<cluster>/<node>`` (or ``--data-d
 layout and PIDs are kept in ``cluster.json`` (:mod:`ingestlab.cluster.model`), so ``down`` and ``status``
 work from any later process. :func:`running` is the one way code holds a cluster for the length of a block.
 """
+
 from __future__ import annotations
 
 import ipaddress
@@ -54,22 +55,32 @@ def _make_writable_dir(path: Path) -> None:
     try:
         path.mkdir(parents=True, exist_ok=True)
     except OSError as e:
-        raise IngestlabError(f"cannot create {path} for the nodes' data ({e.strerror}); pass a writable --data-dir or set INGESTLAB_HOME") from None
+        raise IngestlabError(
+            f"cannot create {path} for the nodes' data ({e.strerror}); pass a writable --data-dir or set INGESTLAB_HOME"
+        ) from None
     if not os.access(path, os.W_OK | os.X_OK):
         raise IngestlabError(f"{path} is not writable; pass a writable --data-dir or set INGESTLAB_HOME")
 
 
 def _layout(shape: Shape, hosts: list | None, placement: dict | None = None) -> Cluster:
     cluster_dir = (Path(shape.data_dir).resolve() if shape.data_dir else paths.clusters_dir()) / shape.name
-    cluster = Cluster(name=shape.name, version=shape.version, heap=shape.heap, settings=dict(shape.settings), security=shape.secured,
-                      engine=shape.engine)
+    cluster = Cluster(
+        name=shape.name, version=shape.version, heap=shape.heap, settings=dict(shape.settings), security=shape.secured, engine=shape.engine
+    )
     for i in range(len(hosts) if hosts else shape.nodes):
         host = hosts[i] if hosts else None
-        cluster.nodes.append(Node(
-            name=f"node-{i + 1}", http_port=shape.http_port + (0 if host else i), transport_port=shape.transport_port + (0 if host else i),
-            directory=str(cluster_dir / f"node-{i + 1}"), scheme="https" if shape.secured else "http",
-            address=host.address if host else "127.0.0.1", namespace=host.namespace if host else None,
-            **((placement or {}).get(host.name, {}) if host else {})))
+        cluster.nodes.append(
+            Node(
+                name=f"node-{i + 1}",
+                http_port=shape.http_port + (0 if host else i),
+                transport_port=shape.transport_port + (0 if host else i),
+                directory=str(cluster_dir / f"node-{i + 1}"),
+                scheme="https" if shape.secured else "http",
+                address=host.address if host else "127.0.0.1",
+                namespace=host.namespace if host else None,
+                **((placement or {}).get(host.name, {}) if host else {}),
+            )
+        )
     return cluster
 
 
@@ -102,7 +113,9 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
     validate_heap(shape.heap)
     spec = spec_for(shape.version, shape.engine)
     if shape.secured and shape.engine == "opensearch":
-        raise IngestlabError("--secured sets up Elasticsearch's x-pack security; the OpenSearch integration-test zip has no security plugin")
+        raise IngestlabError(
+            "--secured sets up Elasticsearch's x-pack security; the OpenSearch integration-test zip has no security plugin"
+        )
     cluster = _layout(shape, hosts, placement)
     _check_free(cluster)
     java_home = java_home_for(spec)
@@ -117,8 +130,7 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
         node_process.meet_bootstrap_checks(log)
     try:
         for node in cluster.nodes:
-            log(f"[ingestlab] starting {node.name} ({spec.label}, heap {shape.heap}, JDK {java_home.name}) "
-                f"on {node.url} as {user.name}")
+            log(f"[ingestlab] starting {node.name} ({spec.label}, heap {shape.heap}, JDK {java_home.name}) on {node.url} as {user.name}")
             node_process.start(es_home, spec, cluster, node, user, java_home)
             cluster.save()
         for node in cluster.nodes:
@@ -130,13 +142,16 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
     cluster.save()
     log(f"[ingestlab] cluster {shape.name} is green: {cluster.hosts}")
     if shape.secured:
-        log(f"[ingestlab] secured: https with CA {cluster.credentials().ca_certs}; user {security.USER}, password in "
-            f"{security.credentials_file(cluster.directory)} (`ingestlab race --cluster {shape.name}` uses them)")
+        log(
+            f"[ingestlab] secured: https with CA {cluster.credentials().ca_certs}; user {security.USER}, password in "
+            f"{security.credentials_file(cluster.directory)} (`ingestlab race --cluster {shape.name}` uses them)"
+        )
     return cluster
 
 
 def stop(cluster: Cluster, timeout: float = 60, log=lambda *_: None) -> None:
     """Stop every node (SIGTERM, then SIGKILL after ``timeout``) and forget the cluster."""
+
     def escalate(sig, pids):
         log(f"[ingestlab] node pid(s) {', '.join(map(str, pids))} ignored SIGTERM for {timeout:.0f}s; killing")
 
@@ -175,8 +190,13 @@ def status(name: str = DEFAULT_CLUSTER) -> dict:
     cluster = Cluster.load(name)
     if cluster is None:
         return {"cluster": name, "running": False}
-    result = {"cluster": name, "engine": cluster.engine, "version": cluster.version, "hosts": cluster.hosts,
-              "nodes": [{"name": n.name, "url": n.url, "pid": n.pid, "alive": n.running} for n in cluster.nodes]}
+    result = {
+        "cluster": name,
+        "engine": cluster.engine,
+        "version": cluster.version,
+        "hosts": cluster.hosts,
+        "nodes": [{"name": n.name, "url": n.url, "pid": n.pid, "alive": n.running} for n in cluster.nodes],
+    }
     result["running"] = any(n["alive"] for n in result["nodes"])
     try:
         result["health"] = cluster.get_json("/_cluster/health", timeout=3).get("status")

@@ -1,5 +1,6 @@
 """What a local cluster is: its nodes (ports, directories, PIDs) and settings, kept in ``cluster.json`` so
 that any later process can find, query and stop it."""
+
 from __future__ import annotations
 
 import json

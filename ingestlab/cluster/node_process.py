@@ -1,5 +1,6 @@
 """One Elasticsearch node as a process: its settings, its private config dir, starting it as the service
 user (inside a test host's network namespace when it has one), and the tail of its log when it fails."""
+
 from __future__ import annotations
 
 import os
@@ -116,8 +117,9 @@ def _prepare_fresh(es_home: Path, cluster: Cluster, node_dir: Path, user: Servic
     user.chown(node_dir)
 
 
-def start(es_home: Path, spec: DistributionSpec, cluster: Cluster, node: Node, user: ServiceUser, java_home: Path,
-          fresh: bool = True) -> None:
+def start(
+    es_home: Path, spec: DistributionSpec, cluster: Cluster, node: Node, user: ServiceUser, java_home: Path, fresh: bool = True
+) -> None:
     """Start one node and record its PID; ``fresh`` empties its directory first, else it restarts on its data."""
     node_dir = Path(node.directory)
     prefix = spec.env_prefix
@@ -134,7 +136,9 @@ def start(es_home: Path, spec: DistributionSpec, cluster: Cluster, node: Node, u
     if fresh:
         _prepare_fresh(es_home, cluster, node_dir, user, env)
     elif not (node_dir / "config").is_dir():
-        raise IngestlabError(f"node {node.name} has no directory at {node_dir} to restart from; start the cluster with `ingestlab cluster up`")
+        raise IngestlabError(
+            f"node {node.name} has no directory at {node_dir} to restart from; start the cluster with `ingestlab cluster up`"
+        )
     pid_file = node_dir / "es.pid"
     pid_file.unlink(missing_ok=True)  # a node that was killed leaves its PID file behind
     cmd = [str(es_home / "bin" / spec.artifact), "-d", "-p", str(pid_file)]
@@ -162,9 +166,11 @@ def meet_bootstrap_checks(log=print) -> None:
     docs ask. (Test hosts on a loopback-class subnet, the default, need neither.)"""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard < PRODUCTION_FILE_LIMIT:
-        raise IngestlabError(f"nodes on non-loopback addresses need a file limit of {PRODUCTION_FILE_LIMIT} (this process may "
-                             f"open {hard}); raise it (`ulimit -n {PRODUCTION_FILE_LIMIT}` where permitted) or use a "
-                             f"loopback-class subnet such as 127.213.0")
+        raise IngestlabError(
+            f"nodes on non-loopback addresses need a file limit of {PRODUCTION_FILE_LIMIT} (this process may "
+            f"open {hard}); raise it (`ulimit -n {PRODUCTION_FILE_LIMIT}` where permitted) or use a "
+            f"loopback-class subnet such as 127.213.0"
+        )
     setting = Path("/proc/sys/vm/max_map_count")
     current = int(setting.read_text())
     if current >= PRODUCTION_MAP_COUNT:
@@ -172,6 +178,8 @@ def meet_bootstrap_checks(log=print) -> None:
     try:
         setting.write_text(str(PRODUCTION_MAP_COUNT))
     except OSError as e:
-        raise IngestlabError(f"vm.max_map_count is {current}; nodes on test hosts need {PRODUCTION_MAP_COUNT} "
-                             f"(`sysctl -w vm.max_map_count={PRODUCTION_MAP_COUNT}` as root): {e.strerror}") from None
+        raise IngestlabError(
+            f"vm.max_map_count is {current}; nodes on test hosts need {PRODUCTION_MAP_COUNT} "
+            f"(`sysctl -w vm.max_map_count={PRODUCTION_MAP_COUNT}` as root): {e.strerror}"
+        ) from None
     log(f"[ingestlab] raised vm.max_map_count from {current} to {PRODUCTION_MAP_COUNT} (Elasticsearch's bootstrap check)")

@@ -7,6 +7,7 @@ build and cluster state, as a full distribution does. It is compiled with the JD
 against the distribution's own jars (the published server jar ``org.elasticsearch:elasticsearch:<v>`` is one
 of them), and installed as ``modules/ingestlab-root-endpoint`` of the cached distribution.
 """
+
 from __future__ import annotations
 
 import shutil
@@ -24,10 +25,19 @@ CLASSNAME = "org.ingestlab.rootendpoint.RootEndpointPlugin"
 
 
 def descriptor(spec: DistributionSpec, java_release: int) -> str:
-    return "\n".join([
-        "description=ingestlab: GET / and HEAD / (the rest-root module this distribution lacks)",
-        f"version={spec.version}", f"name={MODULE}", f"classname={CLASSNAME}", f"java.version={java_release}",
-        f"elasticsearch.version={spec.version}", "extended.plugins=", "has.native.controller=false", ""])
+    return "\n".join(
+        [
+            "description=ingestlab: GET / and HEAD / (the rest-root module this distribution lacks)",
+            f"version={spec.version}",
+            f"name={MODULE}",
+            f"classname={CLASSNAME}",
+            f"java.version={java_release}",
+            f"elasticsearch.version={spec.version}",
+            "extended.plugins=",
+            "has.native.controller=false",
+            "",
+        ]
+    )
 
 
 def install(es_home: Path, spec: DistributionSpec, java_home: Path, log=print) -> Path:
@@ -40,8 +50,11 @@ def install(es_home: Path, spec: DistributionSpec, java_home: Path, log=print) -
     source = resources.files("ingestlab.cluster").joinpath("root_endpoint", "RootEndpointPlugin.java")
     with tempfile.TemporaryDirectory(prefix="ingestlab-root-endpoint-") as tmp, resources.as_file(source) as java_file:
         classes = Path(tmp) / "classes"
-        proc = subprocess.run([str(javac), "--release", str(release), "-d", str(classes), "-cp", str(es_home / "lib" / "*"),
-                               str(java_file)], capture_output=True, text=True)
+        proc = subprocess.run(
+            [str(javac), "--release", str(release), "-d", str(classes), "-cp", str(es_home / "lib" / "*"), str(java_file)],
+            capture_output=True,
+            text=True,
+        )
         if proc.returncode != 0:
             raise IngestlabError(f"javac could not build the root endpoint for Elasticsearch {spec.version}:\n{proc.stderr[-2000:]}")
         module = es_home / "modules" / MODULE

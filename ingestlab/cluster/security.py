@@ -5,6 +5,7 @@ gets a copy in its config dir (Elasticsearch reads key material only from there)
 holding the ``elastic`` user's bootstrap password. The password is generated here and kept in
 ``credentials.json`` beside the cluster (mode 0600), never in ``cluster.json`` and never printed.
 """
+
 from __future__ import annotations
 
 import base64
@@ -43,8 +44,9 @@ class Credentials:
 
     def client_options(self) -> str:
         """Rally's ``--client-options`` for this cluster (holds the password: pass it on, never print it)."""
-        return (f"use_ssl:true,verify_certs:true,ca_certs:'{self.ca_certs}',"
-                f"basic_auth_user:'{self.user}',basic_auth_password:'{self.password}'")
+        return (
+            f"use_ssl:true,verify_certs:true,ca_certs:'{self.ca_certs}',basic_auth_user:'{self.user}',basic_auth_password:'{self.password}'"
+        )
 
 
 def credentials_file(cluster_dir: Path) -> Path:
@@ -69,12 +71,42 @@ def create(cluster_dir: Path) -> Credentials:
     require_tool("openssl", "to make the TLS certificates of a secured cluster")
     tls = Path(cluster_dir) / "tls"
     tls.mkdir(parents=True, exist_ok=True)
-    _openssl("req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", CA_FILE, "-days", "30",
-             "-subj", "/CN=ingestlab local CA", cwd=tls)
+    _openssl(
+        "req",
+        "-x509",
+        "-newkey",
+        "rsa:2048",
+        "-nodes",
+        "-keyout",
+        "ca.key",
+        "-out",
+        CA_FILE,
+        "-days",
+        "30",
+        "-subj",
+        "/CN=ingestlab local CA",
+        cwd=tls,
+    )
     _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", NODE_KEY, "-out", "node.csr", "-subj", "/CN=127.0.0.1", cwd=tls)
     (tls / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    _openssl("x509", "-req", "-in", "node.csr", "-CA", CA_FILE, "-CAkey", "ca.key", "-CAcreateserial", "-out", NODE_CERT,
-             "-days", "30", "-extfile", "san.ext", cwd=tls)
+    _openssl(
+        "x509",
+        "-req",
+        "-in",
+        "node.csr",
+        "-CA",
+        CA_FILE,
+        "-CAkey",
+        "ca.key",
+        "-CAcreateserial",
+        "-out",
+        NODE_CERT,
+        "-days",
+        "30",
+        "-extfile",
+        "san.ext",
+        cwd=tls,
+    )
     os.chmod(tls / CA_FILE, 0o644)
     credentials = Credentials(user=USER, password=secrets.token_urlsafe(18), ca_certs=str(tls / CA_FILE))
     f = credentials_file(cluster_dir)
@@ -99,11 +131,13 @@ def install_on_node(es_home: Path, config_dir: Path, cluster_dir: Path, credenti
 def node_settings() -> dict:
     settings = {"xpack.security.enabled": "true"}
     for layer in ("http", "transport"):
-        settings.update({
-            f"xpack.security.{layer}.ssl.enabled": "true",
-            f"xpack.security.{layer}.ssl.key": NODE_KEY,
-            f"xpack.security.{layer}.ssl.certificate": NODE_CERT,
-            f"xpack.security.{layer}.ssl.certificate_authorities": CA_FILE,
-        })
+        settings.update(
+            {
+                f"xpack.security.{layer}.ssl.enabled": "true",
+                f"xpack.security.{layer}.ssl.key": NODE_KEY,
+                f"xpack.security.{layer}.ssl.certificate": NODE_CERT,
+                f"xpack.security.{layer}.ssl.certificate_authorities": CA_FILE,
+            }
+        )
     settings["xpack.security.transport.ssl.verification_mode"] = "certificate"
     return settings

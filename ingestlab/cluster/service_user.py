@@ -1,4 +1,5 @@
 """The non-root account Elasticsearch runs as (ES refuses to start as root)."""
+
 from __future__ import annotations
 
 import os

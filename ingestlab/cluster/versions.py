@@ -5,6 +5,7 @@ study needs beyond them is assembled (``extra_modules``, from published module j
 pack's own source (``root_endpoint``: the ``GET /`` answer Rally reads, which 8.19/9.x zips lack).
 What cannot be had is named in ``lacks``, so a report can say so instead of leaving a row out.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -91,31 +92,53 @@ NO_SECURITY_OFF = {"xpack.security.enabled": "false"}
 def _current(version: str) -> DistributionSpec:
     major = int(version.split(".")[0])
     return DistributionSpec(
-        version=version, group_id=INTEG_TEST_ZIP, flavor_note="integ-test-zip + the pack's root endpoint (no reindex module)",
-        java=(21, 99) if major >= 9 else SECURITY_MANAGER_JDKS, node_settings=NO_SECURITY_OFF, root_endpoint=True, lacks=("_reindex",))
+        version=version,
+        group_id=INTEG_TEST_ZIP,
+        flavor_note="integ-test-zip + the pack's root endpoint (no reindex module)",
+        java=(21, 99) if major >= 9 else SECURITY_MANAGER_JDKS,
+        node_settings=NO_SECURITY_OFF,
+        root_endpoint=True,
+        lacks=("_reindex",),
+    )
 
 
 DISTRIBUTIONS = {
     "6.8.23": DistributionSpec(
-        version="6.8.23", group_id="org.elasticsearch.distribution.zip", flavor_note="full default distribution",
-        java=SECURITY_MANAGER_JDKS, node_settings={"xpack.security.enabled": "false", "xpack.ml.enabled": "false"},
+        version="6.8.23",
+        group_id="org.elasticsearch.distribution.zip",
+        flavor_note="full default distribution",
+        java=SECURITY_MANAGER_JDKS,
+        node_settings={"xpack.security.enabled": "false", "xpack.ml.enabled": "false"},
     ),
     "7.17.29": DistributionSpec(
-        version="7.17.29", group_id=INTEG_TEST_ZIP, flavor_note="integ-test-zip (oss) + reindex, mapper-extras modules",
-        java=SECURITY_MANAGER_JDKS, extra_modules=(REINDEX, MAPPER_EXTRAS), node_settings=NO_SECURITY_OFF,
+        version="7.17.29",
+        group_id=INTEG_TEST_ZIP,
+        flavor_note="integ-test-zip (oss) + reindex, mapper-extras modules",
+        java=SECURITY_MANAGER_JDKS,
+        extra_modules=(REINDEX, MAPPER_EXTRAS),
+        node_settings=NO_SECURITY_OFF,
     ),
     "8.8.2": DistributionSpec(
-        version="8.8.2", group_id=INTEG_TEST_ZIP, flavor_note="integ-test-zip (no reindex module)",
-        java=SECURITY_MANAGER_JDKS, node_settings=NO_SECURITY_OFF, lacks=("_reindex",),
+        version="8.8.2",
+        group_id=INTEG_TEST_ZIP,
+        flavor_note="integ-test-zip (no reindex module)",
+        java=SECURITY_MANAGER_JDKS,
+        node_settings=NO_SECURITY_OFF,
+        lacks=("_reindex",),
     ),
     **{v: _current(v) for v in ("8.19.7", "9.0.0", "9.1.5", "9.2.0")},
 }
 DEFAULT_VERSION = "7.17.29"
 OPENSEARCH_ZIP = "org.opensearch.distribution.integ-test-zip"
 OPENSEARCH = {  # integration-test zips: transport-netty4 only (no reindex module, no security plugin)
-    v: DistributionSpec(version=v, group_id=OPENSEARCH_ZIP, engine="opensearch",
-                        flavor_note="integ-test-zip (transport-netty4 only: no reindex module, no security plugin)",
-                        java=(21, 99) if v.startswith("3.") else (17, 21), lacks=("_reindex",))
+    v: DistributionSpec(
+        version=v,
+        group_id=OPENSEARCH_ZIP,
+        engine="opensearch",
+        flavor_note="integ-test-zip (transport-netty4 only: no reindex module, no security plugin)",
+        java=(21, 99) if v.startswith("3.") else (17, 21),
+        lacks=("_reindex",),
+    )
     for v in ("2.19.0", "3.0.0", "3.2.0")
 }
 DEFAULT_OPENSEARCH = "2.19.0"
@@ -130,9 +153,14 @@ def spec_for(version: str, engine: str = "elasticsearch") -> DistributionSpec:
         return known[version]
     except KeyError:
         product = "OpenSearch" if engine == "opensearch" else "Elasticsearch"
-        raise IngestlabError(f"unknown {product} version {version!r}; these can be provisioned here: {', '.join(known)} "
-                             + ("(from Maven Central; 9.2.1, for one, did not resolve there)" if engine == "elasticsearch"
-                                else "(integration-test zips from Maven Central)")) from None
+        raise IngestlabError(
+            f"unknown {product} version {version!r}; these can be provisioned here: {', '.join(known)} "
+            + (
+                "(from Maven Central; 9.2.1, for one, did not resolve there)"
+                if engine == "elasticsearch"
+                else "(integration-test zips from Maven Central)"
+            )
+        ) from None
 
 
 def resolve(version: str) -> DistributionSpec:
@@ -150,4 +178,3 @@ def resolve(version: str) -> DistributionSpec:
 def key_of(spec: DistributionSpec) -> str:
     """The version's name in a cross-version run: the bare version for Elasticsearch, ``opensearch:<v>`` otherwise."""
     return spec.version if spec.engine == "elasticsearch" else f"{spec.engine}:{spec.version}"
-

@@ -8,6 +8,7 @@
 Everything is written beside the target as ``.tmp`` and renamed into place when complete, so a reader
 never sees half a file. Rally's ``.offset`` files of an older file of the same name are removed.
 """
+
 from __future__ import annotations
 
 import bz2
@@ -139,8 +140,14 @@ class CorpusWriter:
     (not for a file that is itself one). ``compress``: also write ``.bz2`` archives. ``progress(documents)`` is
     called every :data:`PROGRESS_EVERY_S` seconds while documents arrive (a line in a pipe for a long making)."""
 
-    def __init__(self, path: Path, compress: bool = False, one_k: bool = True, action_lines: bool = False,
-                 progress: Callable[[int], None] | None = None):
+    def __init__(
+        self,
+        path: Path,
+        compress: bool = False,
+        one_k: bool = True,
+        action_lines: bool = False,
+        progress: Callable[[int], None] | None = None,
+    ):
         path.parent.mkdir(parents=True, exist_ok=True)
         self.path, self.action_lines = path, action_lines
         self.full = _Stream(path, compress)
@@ -166,7 +173,7 @@ class CorpusWriter:
         self.full.write(block)
         if self.small is not None and self.docs < TEST_MODE_DOCS:
             per_doc = 2 if self.action_lines else 1
-            lines = block.split(b"\n", (TEST_MODE_DOCS - self.docs) * per_doc)[:(TEST_MODE_DOCS - self.docs) * per_doc]
+            lines = block.split(b"\n", (TEST_MODE_DOCS - self.docs) * per_doc)[: (TEST_MODE_DOCS - self.docs) * per_doc]
             self.small.write(b"".join(line + b"\n" for line in lines[: min(docs, TEST_MODE_DOCS - self.docs) * per_doc]))
         self.docs += docs
         self._report_progress()
@@ -230,8 +237,9 @@ class CorpusWriter:
             self.abort()
 
 
-def write_corpus(path: Path, lines: Iterable[bytes], source: dict | None = None, one_k: bool = True,
-                 progress: Callable[[int], None] | None = None) -> CorpusFile:
+def write_corpus(
+    path: Path, lines: Iterable[bytes], source: dict | None = None, one_k: bool = True, progress: Callable[[int], None] | None = None
+) -> CorpusFile:
     """Stream ``lines`` (one document each) into ``path``, its -1k file and its entry."""
     with CorpusWriter(path, one_k=one_k, progress=progress) as writer:
         for line in lines:

@@ -2,6 +2,7 @@
 (about 235,000 places with a population of 500 or more, CC BY 4.0), in the document shape of Rally's
 geonames track. Beyond one pass over the table the rows repeat with new ids and slightly moved
 locations, so any size is deterministic."""
+
 from __future__ import annotations
 
 import unicodedata

@@ -6,6 +6,7 @@ order: the file itself, or each member of a ZIP that holds the data (in name ord
 left out). A file compressed in a format the pack does not read, a ZIP with no data member, a stream that ends
 early or fails its check: :class:`UnreadableInput`, one line naming the file, what it looks like and what to do.
 """
+
 from __future__ import annotations
 
 import bz2
@@ -34,8 +35,12 @@ NOT_READ = [
     (b"LZIP", "lzip-compressed", "lzip -d"),
 ]
 DESCRIBED = {GZIP: "gzip-compressed", BZ2: "bz2-compressed", ZIP: "a ZIP archive"}
-OTHER_BINARY = [(b"%PDF", "a PDF document"), (b"\xd0\xcf\x11\xe0", "an old Office document (.xls/.doc)"),
-                (b"SQLite format 3\x00", "an SQLite database"), (b"\x89PNG", "a PNG image")]
+OTHER_BINARY = [
+    (b"%PDF", "a PDF document"),
+    (b"\xd0\xcf\x11\xe0", "an old Office document (.xls/.doc)"),
+    (b"SQLite format 3\x00", "an SQLite database"),
+    (b"\x89PNG", "a PNG image"),
+]
 
 
 class UnreadableInput(IngestlabError):
@@ -79,6 +84,7 @@ def describe(head: bytes) -> str | None:
 @dataclass(frozen=True)
 class Source:
     """One stream of data: a file (``member`` None) or one member of a ZIP; ``kind``: how the file is compressed."""
+
     path: Path
     kind: str = PLAIN
     member: str | None = None
@@ -188,8 +194,9 @@ def _zip(path: Path) -> zipfile.ZipFile:
     try:
         return zipfile.ZipFile(path)
     except zipfile.BadZipFile:
-        raise UnreadableInput(f"{path}: a ZIP archive whose directory is missing or damaged (the file is truncated: download it "
-                              f"again)") from None
+        raise UnreadableInput(
+            f"{path}: a ZIP archive whose directory is missing or damaged (the file is truncated: download it again)"
+        ) from None
 
 
 def sources(path: Path, wanted: Callable[[bytes], bool], what: str, left_out: list[str] | None = None) -> list[Source]:
@@ -209,8 +216,9 @@ def sources(path: Path, wanted: Callable[[bytes], bool], what: str, left_out: li
     found = kind(head)
     if found is None:
         what_it_is, tool = next((w, t) for magic, w, t in NOT_READ if head.startswith(magic))
-        raise UnreadableInput(f"{path}: {what_it_is}; the pack reads plain, gzip, bz2 and ZIP files: decompress it first "
-                              f"({tool} {path.name})")
+        raise UnreadableInput(
+            f"{path}: {what_it_is}; the pack reads plain, gzip, bz2 and ZIP files: decompress it first ({tool} {path.name})"
+        )
     if found != ZIP:
         return [Source(path, found)]
     with _zip(path) as archive:

@@ -9,6 +9,7 @@ missing corpus at once make it once: the first makes it, the others wait and the
 Where a real file is converted instead (DVF, a Wikipedia dump), the DVF and Wikipedia makers go
 through the same converters: a generated file is read exactly as a user's real one is.
 """
+
 from __future__ import annotations
 
 import tempfile
@@ -60,8 +61,9 @@ def _dvf(target: Path, docs: int, seed: int, one_k: bool, progress, log, format:
     with tempfile.TemporaryDirectory(prefix=".dvf-", dir=target.parent) as tmp:
         source = Path(tmp) / ("full.2020-generated.csv" if format == "etalab" else "valeursfoncieres-2020-generated.txt")
         generate.write(source, generate.DvfGenerator(reference.load_communes(), seed=seed).rows(docs), format)
-        done = convert.convert([source], target, strict=True, compress=False, source=_source("dvf", docs, seed, format=format),
-                               one_k=one_k, progress=progress)
+        done = convert.convert(
+            [source], target, strict=True, compress=False, source=_source("dvf", docs, seed, format=format), one_k=one_k, progress=progress
+        )
     return CorpusFile(target, done.documents, done.uncompressed_bytes)
 
 
@@ -97,8 +99,9 @@ def _locked(target: Path):
     return locks.held(target.parent / f".{target.name}.lock")
 
 
-def make(target: Path, generator: str, docs: int, seed: int | None = None, log: Callable[[str], None] = print,
-         **options) -> CorpusFile | None:
+def make(
+    target: Path, generator: str, docs: int, seed: int | None = None, log: Callable[[str], None] = print, **options
+) -> CorpusFile | None:
     """Make ``target`` with ``docs`` documents unless it is there already; None when it was.
 
     A target named ``…-1k.json`` is a test-mode file: it is made alone, without a -1k file of its own.
@@ -106,16 +109,21 @@ def make(target: Path, generator: str, docs: int, seed: int | None = None, log: 
     spec = maker(generator)
     unknown = set(options) - set(spec.options)
     if unknown:
-        raise IngestlabError(f"corpus generator {generator} takes no option {', '.join(sorted(unknown))}"
-                             + (f"; it takes {', '.join(spec.options)}" if spec.options else ""))
+        raise IngestlabError(
+            f"corpus generator {generator} takes no option {', '.join(sorted(unknown))}"
+            + (f"; it takes {', '.join(spec.options)}" if spec.options else "")
+        )
     seed = spec.default_seed if seed is None else seed
     if is_current(target, generator, docs, seed, **options):
         return None
     with _locked(target):
         if is_current(target, generator, docs, seed, **options):  # made by another process while this one waited
             return None
-        log(f"[ingestlab] making corpus {target} ({docs:,} {spec.what}, seed {seed}"
-            + "".join(f", {k} {v}" for k, v in options.items()) + ") ...")
+        log(
+            f"[ingestlab] making corpus {target} ({docs:,} {spec.what}, seed {seed}"
+            + "".join(f", {k} {v}" for k, v in options.items())
+            + ") ..."
+        )
         start = time.perf_counter()
 
         def progress(done: int) -> None:
@@ -124,8 +132,10 @@ def make(target: Path, generator: str, docs: int, seed: int | None = None, log: 
         made = spec.write(target, docs, seed, not target.stem.endswith("-1k"), progress, log, **options)
         if made.documents != docs:
             raise IngestlabError(f"corpus {target}: generator {generator} made {made.documents:,} documents, not the {docs:,} asked for")
-        log(f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
-            f"in {time.perf_counter() - start:,.1f} s")
+        log(
+            f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
+            f"in {time.perf_counter() - start:,.1f} s"
+        )
         return made
 
 
@@ -179,8 +189,10 @@ def convert_supplied(found: Path, converter: str, target: Path, log: Callable[[s
             log(f"[ingestlab] converting {found} into {target} ({converter}) ...")
             start = time.perf_counter()
             made = CONVERTERS[converter](found, target, stamp, log)
-            log(f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
-                f"in {time.perf_counter() - start:,.1f} s")
+            log(
+                f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
+                f"in {time.perf_counter() - start:,.1f} s"
+            )
     return target
 
 
@@ -189,7 +201,7 @@ META_PREFIX = "ingestlab."  # a document set's meta keys the pack reads: flat, w
 
 def declared(meta: dict | None) -> dict:
     """The pack's keys of a document set's ``meta``, without their prefix: generator, seed, supplied, …"""
-    return {k[len(META_PREFIX):]: v for k, v in (meta or {}).items() if k.startswith(META_PREFIX)}
+    return {k[len(META_PREFIX) :]: v for k, v in (meta or {}).items() if k.startswith(META_PREFIX)}
 
 
 def generated_sets(rendered_track: dict) -> list[tuple[dict, dict]]:

@@ -5,6 +5,7 @@ A build whose sources changed goes to a new directory and removes the older ones
 fails, :func:`build` says why once on stderr and returns None, and the converter does the whole work in Python. Each
 converter's environment variable (``auto``, the default, or ``python``) chooses: :func:`wanted`.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -63,8 +64,22 @@ def build(crate: Path, name: str, artifact: str, what: str) -> Path | None:
         return None
     try:
         target.mkdir(parents=True, exist_ok=True)
-        done = subprocess.run([cargo, "build", "--release", "--offline", "--quiet", "--manifest-path", str(crate / "Cargo.toml"),
-                               "--target-dir", str(target)], capture_output=True, text=True, timeout=600)
+        done = subprocess.run(
+            [
+                cargo,
+                "build",
+                "--release",
+                "--offline",
+                "--quiet",
+                "--manifest-path",
+                str(crate / "Cargo.toml"),
+                "--target-dir",
+                str(target),
+            ],
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     except (OSError, subprocess.TimeoutExpired) as e:
         warn(f"building {name} failed ({e}): {what}")
         return None

@@ -6,6 +6,7 @@ of N documents is the same file whether it is made in one pass or in parts on se
 a Rally actor, say — is inherited), at most one per core at a time, and the parts are then written into the corpus
 with its -1k file and entry, as any corpus is (:class:`~ingestlab.corpus.files.CorpusWriter`).
 """
+
 from __future__ import annotations
 
 import os
@@ -53,8 +54,17 @@ def parts_of(generator: str, docs: int, size: int | None = None) -> list[tuple[i
     return [(start, min(size, docs - start)) for start in range(0, docs, size)] or [(0, 0)]
 
 
-def make(target: Path, generator: str, docs: int, seed: int, source: dict, one_k: bool,
-         log: Callable[[str], None], workers: int | None = None, part_docs: int | None = None) -> CorpusFile:
+def make(
+    target: Path,
+    generator: str,
+    docs: int,
+    seed: int,
+    source: dict,
+    one_k: bool,
+    log: Callable[[str], None],
+    workers: int | None = None,
+    part_docs: int | None = None,
+) -> CorpusFile:
     """Make ``target`` from parts (of ``part_docs``, default the generator's own) made at once by up to ``workers``
     processes (default: one per core)."""
     parts = parts_of(generator, docs, part_docs)
@@ -75,13 +85,17 @@ def make(target: Path, generator: str, docs: int, seed: int, source: dict, one_k
                 i, proc = running.pop(0)
                 stdout, stderr = proc.communicate()
                 if proc.returncode != 0:
-                    raise IngestlabError(f"part {i + 1} of {len(parts)} of {target.name} failed (exit {proc.returncode}): "
-                                         f"{stderr.decode(errors='replace')[-800:]}")
+                    raise IngestlabError(
+                        f"part {i + 1} of {len(parts)} of {target.name} failed (exit {proc.returncode}): "
+                        f"{stderr.decode(errors='replace')[-800:]}"
+                    )
                 if int(stdout.split()[-1]) != parts[i][1]:
                     raise IngestlabError(f"part {i + 1} of {target.name} made {stdout.decode().strip()} documents, not {parts[i][1]}")
                 done += parts[i][1]
-                log(f"[ingestlab] {target.name}: part {i + 1} of {len(parts)} made ({done:,} of {docs:,} documents, "
-                    f"{time.monotonic() - started:,.0f} s, {workers} at a time)")
+                log(
+                    f"[ingestlab] {target.name}: part {i + 1} of {len(parts)} made ({done:,} of {docs:,} documents, "
+                    f"{time.monotonic() - started:,.0f} s, {workers} at a time)"
+                )
         finally:
             for _, proc in running:
                 proc.kill()

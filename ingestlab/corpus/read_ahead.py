@@ -3,6 +3,7 @@
 zlib and bz2 let go of the GIL while they decompress, so on a second core the decompression and the parsing of what
 it gives run at once: the reader waits only when it is faster than the decompression (a few MiB are kept ready).
 Errors of the stream (a truncated file) reach the reader at the point where it would have met them."""
+
 from __future__ import annotations
 
 import bz2

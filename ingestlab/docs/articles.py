@@ -5,6 +5,7 @@ the ratios made the way the article made its own): a table of a study's publishe
     <!-- /ingestlab:article -->
     <!-- ingestlab:article study=refresh value=highlights.0.about unit=× -->200×<!-- /ingestlab:article -->
 """
+
 from __future__ import annotations
 
 from ingestlab import published
@@ -21,8 +22,9 @@ def _posts(data: dict) -> str:
     lines = ["| configuration | published elapsed (fastest of 10) | docs/s | speed-up |", "|---|---:|---:|---:|"]
     for f in data["figures"]:
         label = "index API" if f.get("method") == "index" else f"bulk {f['bulk_size']}"
-        lines.append(f"| {label} | {_elapsed(f['elapsed_ms'])} | {data['documents'] / f['elapsed_ms'] * 1000:,.0f} | "
-                     f"{base / f['elapsed_ms']:.1f}× |")
+        lines.append(
+            f"| {label} | {_elapsed(f['elapsed_ms'])} | {data['documents'] / f['elapsed_ms'] * 1000:,.0f} | {base / f['elapsed_ms']:.1f}× |"
+        )
     return "\n".join(lines)
 
 

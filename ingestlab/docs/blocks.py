@@ -1,6 +1,7 @@
 """Blocks of the docs rendered from data: in a Markdown file, the text between ``<!-- ingestlab:KIND ARGS -->`` and
 ``<!-- /ingestlab:KIND -->`` is what ``KIND``'s renderer makes of its arguments (``key=value`` words). Everything
 outside the markers is hand-written."""
+
 from __future__ import annotations
 
 import re

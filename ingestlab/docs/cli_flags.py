@@ -1,5 +1,6 @@
 """The CLI's every command and flag in the docs, read from its parser (:func:`ingestlab.cli.parser`): docs/cli.md
 cannot leave out a flag the code has, nor name one it lacks."""
+
 from __future__ import annotations
 
 import argparse
@@ -57,7 +58,7 @@ def unknown_flags(text: str) -> list[str]:
         command = next((tuple(words[:n]) for n in range(len(words), 0, -1) if tuple(words[:n]) in known), None)
         if command is None:
             continue
-        rest = re.split(r"&&|;|, then", " ".join(words[len(command):]) + " " + m.group(2))[0]
+        rest = re.split(r"&&|;|, then", " ".join(words[len(command) :]) + " " + m.group(2))[0]
         for flag in sorted(flags_named(rest) - known[command] - {"--help"}):
             found.append(f"ingestlab {' '.join(command)}: {flag}")
     return found

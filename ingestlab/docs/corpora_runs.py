@@ -6,6 +6,7 @@ cluster (one node; three nodes with and without a replica), and under it each ru
 
 A figure a run did not measure is a dash.
 """
+
 from __future__ import annotations
 
 from ingestlab import ledger
@@ -41,8 +42,10 @@ def table(args: dict) -> str:
     if not track or not runs:
         raise IngestlabError("a corpora-runs block needs track= and runs=")
     entries = [figures.entry_of({"run": r}) for r in runs]
-    lines = ["| run | documents | nodes | docs/s, no replica | docs/s, 1 replica | Rally's time | indices, GB | workers' peak RSS, MiB (anonymous) |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "| run | documents | nodes | docs/s, no replica | docs/s, 1 replica | Rally's time | indices, GB | workers' peak RSS, MiB (anonymous) |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for entry in entries:
         if _get(entry, f"{track}-docs") is None:
             raise IngestlabError(f"run {entry.run} raced no {track}")
@@ -52,17 +55,22 @@ def table(args: dict) -> str:
             if rate is None:
                 continue
             replica = _num(_get(entry, f"{track}-3-nodes-1-replica-docs-s"), "0") if cluster == "3-nodes" else "—"
-            lines.append(f"| {entry.run if first else ''} | {_num(_get(entry, f'{track}-docs'), '0') if first else ''} | {nodes} | "
-                         f"{_num(rate, '0')} | {replica} | {_num(_get(entry, f'{track}-{cluster}-rally-s'), None, True)} | "
-                         f"{_num(_get(entry, f'{track}-{cluster}-indices-gb'), '2')} | {_rss(entry, track) if first else ''} |")
+            lines.append(
+                f"| {entry.run if first else ''} | {_num(_get(entry, f'{track}-docs'), '0') if first else ''} | {nodes} | "
+                f"{_num(rate, '0')} | {replica} | {_num(_get(entry, f'{track}-{cluster}-rally-s'), None, True)} | "
+                f"{_num(_get(entry, f'{track}-{cluster}-indices-gb'), '2')} | {_rss(entry, track) if first else ''} |"
+            )
             first = False
     lines.append("")
     for entry in entries:
         took = _get(entry, "duration")
         peak = _get(entry, "pack-peak")
-        lines.append(f"- {entry.run}: `{entry.command}`" + (f", {_num(took, None, True)} in all" if took else "")
-                     + (f", the pack's own process at most {_num(peak, '0', True)}" if peak else "")
-                     + f"; {figures.run({'run': entry.run})}; {entry.conditions}.")
+        lines.append(
+            f"- {entry.run}: `{entry.command}`"
+            + (f", {_num(took, None, True)} in all" if took else "")
+            + (f", the pack's own process at most {_num(peak, '0', True)}" if peak else "")
+            + f"; {figures.run({'run': entry.run})}; {entry.conditions}."
+        )
     return "\n".join(lines)
 
 

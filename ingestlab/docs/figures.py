@@ -10,6 +10,7 @@ provenance (id, date, commit, machine), each as a block that ``make docs`` rende
 ``digits=N`` sets the decimals (default: one below 100, none from 100 on); ``bare=yes`` leaves the unit out (a table
 whose header names it); a unit ``s`` of a minute or more reads ``M min S s``; a figure the run did not measure reads ``—``.
 """
+
 from __future__ import annotations
 
 import re

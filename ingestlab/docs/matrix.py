@@ -1,4 +1,5 @@
 """The CI matrix of ``tests/matrix.json`` in the docs: which track races on which engine and version in CI, and how."""
+
 from __future__ import annotations
 
 import json
@@ -46,7 +47,9 @@ def versions(args: dict) -> str:
     matrix = load()
     if track not in matrix["tracks"]:
         raise IngestlabError(f"ci-versions: track={track!r} is not in tests/matrix.json ({', '.join(matrix['tracks'])})")
-    on = [(e, v) for e, v in _columns(matrix) if any((r["engine"], r["version"]) == (e, v) and track in r["tracks"] for r in matrix["rows"])]
+    on = [
+        (e, v) for e, v in _columns(matrix) if any((r["engine"], r["version"]) == (e, v) and track in r["tracks"] for r in matrix["rows"])
+    ]
     named = []
     for engine in ENGINES:
         mine = [v for e, v in on if e == engine]

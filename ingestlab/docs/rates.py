@@ -5,6 +5,7 @@ false alarms and detections with 1 and 3 races a side, the races a side each cha
     <!-- ingestlab:calibration run=2026-11-27T054349 -->
     <!-- /ingestlab:calibration -->
 """
+
 from __future__ import annotations
 
 import re
@@ -28,18 +29,25 @@ def _rate(entry: ledger.Entry, key: str) -> str:
 def calibration(args: dict) -> str:
     entry = figures.entry_of(args)
     sizes = sorted({m.group(1) for name in entry.figures if (m := re.fullmatch(r"(\d+)-false_alarms-of", name))}, key=int)
-    lines = ["| races a side | disjoint comparisons | " + " | ".join(label for _, label in COLUMNS) + " |",
-             "|---:|---:|" + "---:|" * len(COLUMNS)]
+    lines = [
+        "| races a side | disjoint comparisons | " + " | ".join(label for _, label in COLUMNS) + " |",
+        "|---:|---:|" + "---:|" * len(COLUMNS),
+    ]
     for size in sizes:
         of = entry.figure(f"{size}-false_alarms-of").value
         lines.append(f"| {size} | {of:.0f} | " + " | ".join(_rate(entry, f"{size}-{key}") for key, _ in COLUMNS) + " |")
     lines += ["", "| change | races a side, against this noise floor | races a side, Welch without a floor |", "|---:|---:|---:|"]
     for effect in ("5", "10"):
         cells = [entry.figures.get(f"races-for-{effect}{tail}") for tail in ("", "-welch")]
-        lines.append(f"| {effect} % | " + " | ".join("more than 100" if c is None or c.value is None else f"{c.value:.0f}" for c in cells) + " |")
+        lines.append(
+            f"| {effect} % | " + " | ".join("more than 100" if c is None or c.value is None else f"{c.value:.0f}" for c in cells) + " |"
+        )
     lines += _doses(entry)
-    lines += ["", f"σ of log race medians {figures.number(entry.figure('sigma').value, '%', '1')}; `{entry.command}`: {entry.conditions}; "
-                  f"{figures.run(args)}."]
+    lines += [
+        "",
+        f"σ of log race medians {figures.number(entry.figure('sigma').value, '%', '1')}; `{entry.command}`: {entry.conditions}; "
+        f"{figures.run(args)}.",
+    ]
     return "\n".join(lines)
 
 
@@ -49,20 +57,30 @@ def _doses(entry: ledger.Entry) -> list[str]:
     keys = sorted({m.group(1) for name in entry.figures if (m := re.fullmatch(r"(dose\d+)-races", name))}, key=lambda k: -int(k[4:]))
     if not keys:
         return []
-    lines = ["", "A real change: the node's CPU quota (its core's share), raced in random blocks:", "",
-             "| node quota (core) | races | median race | periods throttled | change against the whole core (95 %) |",
-             "|---:|---:|---:|---:|---:|"]
+    lines = [
+        "",
+        "A real change: the node's CPU quota (its core's share), raced in random blocks:",
+        "",
+        "| node quota (core) | races | median race | periods throttled | change against the whole core (95 %) |",
+        "|---:|---:|---:|---:|---:|",
+    ]
     for key in keys:
         f = entry.figures
         change = "—"
         if f.get(f"{key}-change") and f[f"{key}-change"].value is not None:
             change = f"{f[f'{key}-change'].value:+.1f} % ({f[f'{key}-low'].value:+.1f} to {f[f'{key}-high'].value:+.1f} %)"
-        lines.append(f"| {int(key[4:]) / 100:g} | {f[f'{key}-races'].value:.0f} | {figures.number(f[f'{key}-median'].value, 'docs/s')} | "
-                     f"{figures.number(f[f'{key}-throttled'].value, '%', '0')} | {change} |")
+        lines.append(
+            f"| {int(key[4:]) / 100:g} | {f[f'{key}-races'].value:.0f} | {figures.number(f[f'{key}-median'].value, 'docs/s')} | "
+            f"{figures.number(f[f'{key}-throttled'].value, '%', '0')} | {change} |"
+        )
     sizes = sorted({m.group(1) for name in entry.figures if (m := re.fullmatch(r"dose\d+-(\d+)-false_alarms-of", name))}, key=int)
-    lines += ["", "| races a side | " + " | ".join(f"quota {int(k[4:]) / 100:g}: false alarms (A/A)" + ("" if k == "dose100" else
-                                                   f" · its change found") for k in keys) + " | every quota: false alarms (A/A) |",
-              "|---:|" + "---:|" * (len(keys) + 1)]
+    lines += [
+        "",
+        "| races a side | "
+        + " | ".join(f"quota {int(k[4:]) / 100:g}: false alarms (A/A)" + ("" if k == "dose100" else " · its change found") for k in keys)
+        + " | every quota: false alarms (A/A) |",
+        "|---:|" + "---:|" * (len(keys) + 1),
+    ]
     for size in sizes:
         cells = []
         for key in keys:
@@ -75,9 +93,12 @@ def _doses(entry: ledger.Entry) -> list[str]:
 def changepoints(args: dict) -> str:
     entry = figures.entry_of(args)
     lines = ["| | count | rate | exact 95 % interval |", "|---|---:|---:|---:|"]
-    for key, label in (("false_alarms", "series with a false change point"), ("found", "steps found in time"),
-                       ("drop_false_alarms", "drop rule: nights with no change called a regression (one task)"),
-                       ("drop_found", "drop rule: the step's first night called a regression")):
+    for key, label in (
+        ("false_alarms", "series with a false change point"),
+        ("found", "steps found in time"),
+        ("drop_false_alarms", "drop rule: nights with no change called a regression (one task)"),
+        ("drop_found", "drop rule: the step's first night called a regression"),
+    ):
         if key not in entry.figures:  # runs before the drop rule was simulated
             continue
         f = entry.figure(key)

@@ -4,6 +4,7 @@ with its command and provenance under the table.
     <!-- ingestlab:redline runs=2026-11-27T091500-redline,2026-11-27T093000-redline -->
     <!-- /ingestlab:redline -->
 """
+
 from __future__ import annotations
 
 from ingestlab.docs import figures
@@ -13,8 +14,10 @@ def table(args: dict) -> str:
     runs = [r for r in args.get("runs", "").split(",") if r]
     if not runs:
         return "(no redline search recorded yet)"
-    lines = ["| track and setup | target | sustainable docs/s | failed at docs/s | full speed docs/s | sustainable ÷ full speed | probes | took | run |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines = [
+        "| track and setup | target | sustainable docs/s | failed at docs/s | full speed docs/s | sustainable ÷ full speed | probes | took | run |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
     notes = []
     for i, run in enumerate(runs, 1):
         entry = figures.entry_of({"run": run})
@@ -23,10 +26,12 @@ def table(args: dict) -> str:
         share = "—" if rate is None or not full else f"{rate / full:.0%}"
         setup = entry.conditions.split("; stopped:")[0]
         took = figures.number(f["duration"].value, "s") if "duration" in f else "—"
-        lines.append(f"| {setup}; {entry.versions.get('engine', '')} {entry.versions.get('version') or ''} | {f['target-ms'].label.split('(')[-1].rstrip(')')} "
-                     f"<= {figures.number(f['target-ms'].value, '', '0')} ms | {figures.number(rate, '', '0')} | "
-                     f"{figures.number(f['failed-above'].value, '', '0')} | {figures.number(full, '', '0')} | {share} | "
-                     f"{figures.number(f['probes'].value, '', '0')} | {took} | [{i}] |")
+        lines.append(
+            f"| {setup}; {entry.versions.get('engine', '')} {entry.versions.get('version') or ''} | {f['target-ms'].label.split('(')[-1].rstrip(')')} "
+            f"<= {figures.number(f['target-ms'].value, '', '0')} ms | {figures.number(rate, '', '0')} | "
+            f"{figures.number(f['failed-above'].value, '', '0')} | {figures.number(full, '', '0')} | {share} | "
+            f"{figures.number(f['probes'].value, '', '0')} | {took} | [{i}] |"
+        )
         notes.append(f"[{i}] `{entry.command}`; {figures.run({'run': run})}; stopped: {entry.conditions.split('; stopped: ', 1)[-1]}")
     return "\n".join(lines + [""] + notes)
 
@@ -37,8 +42,10 @@ def over_table(args: dict) -> str:
     runs = [r for r in args.get("runs", "").split(",") if r]
     if not runs:
         return "(no search over clients or bulk size recorded yet)"
-    lines = ["| track and setup | target | highest that kept it | failed at | docs/s there | USL's N* | probes | took | run |",
-             "|---|---|---:|---:|---:|---:|---:|---:|---|"]
+    lines = [
+        "| track and setup | target | highest that kept it | failed at | docs/s there | USL's N* | probes | took | run |",
+        "|---|---|---:|---:|---:|---:|---:|---:|---|",
+    ]
     notes = []
     for i, run in enumerate(runs, 1):
         entry = figures.entry_of({"run": run})
@@ -48,10 +55,12 @@ def over_table(args: dict) -> str:
         took = figures.number(f["duration"].value, "s") if "duration" in f else "—"
         through = figures.number(f["throughput-at-highest"].value, "", "0") if "throughput-at-highest" in f else "—"
         peak = figures.number(f["usl-peak"].value, "", "1") if "usl-peak" in f else "—"
-        lines.append(f"| {setup}; {entry.versions.get('engine', '')} {entry.versions.get('version') or ''} | "
-                     f"{f['target-ms'].label.split('(')[-1].rstrip(')')} <= {figures.number(f['target-ms'].value, '', '0')} ms | "
-                     f"{figures.number(f['highest'].value, '', '0')} {unit} | {figures.number(f['failed-above'].value, '', '0')} | {through} | "
-                     f"{peak} | {figures.number(f['probes'].value, '', '0')} | {took} | [{i}] |")
+        lines.append(
+            f"| {setup}; {entry.versions.get('engine', '')} {entry.versions.get('version') or ''} | "
+            f"{f['target-ms'].label.split('(')[-1].rstrip(')')} <= {figures.number(f['target-ms'].value, '', '0')} ms | "
+            f"{figures.number(f['highest'].value, '', '0')} {unit} | {figures.number(f['failed-above'].value, '', '0')} | {through} | "
+            f"{peak} | {figures.number(f['probes'].value, '', '0')} | {took} | [{i}] |"
+        )
         notes.append(f"[{i}] `{entry.command}`; {figures.run({'run': run})}; stopped: {entry.conditions.split('; stopped: ', 1)[-1]}")
     return "\n".join(lines + [""] + notes)
 

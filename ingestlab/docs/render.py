@@ -3,18 +3,28 @@ each file that is not current (what CI runs).
 
     python -m ingestlab.docs.render [--check]
 """
+
 from __future__ import annotations
 
 import argparse
-import sys
 import re
+import sys
 from pathlib import Path
 
 from ingestlab import paths
 from ingestlab.docs import articles, blocks, cli_flags, corpora_runs, figures, matrix, rates, redline
 from ingestlab.errors import IngestlabError
 
-RENDERERS = {"ci-matrix": matrix.table, "ci-versions": matrix.versions, "cli-flags": cli_flags.table, **articles.RENDERERS, **corpora_runs.RENDERERS, **figures.RENDERERS, **rates.RENDERERS, **redline.RENDERERS}
+RENDERERS = {
+    "ci-matrix": matrix.table,
+    "ci-versions": matrix.versions,
+    "cli-flags": cli_flags.table,
+    **articles.RENDERERS,
+    **corpora_runs.RENDERERS,
+    **figures.RENDERERS,
+    **rates.RENDERERS,
+    **redline.RENDERERS,
+}
 # a figure with a unit, outside any block (a ratio is written 24.3×; "4 × 4" is a grid); and the figures that are no
 # measurement (a confidence level, a target)
 FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:×|\s?(?:%|ms\b|µs\b|s\b|min\b|docs/s|MB/s|rows/s|pages/s|GB\b|GiB\b|MiB\b|KB\b))")
@@ -25,8 +35,12 @@ NOT_MEASURED = re.compile(r"95 % (?:interval|confidence)|(?:near|at most|below|u
 def documents() -> list[Path]:
     """Every Markdown file of the repository that a reader meets: the README, docs/, each track's README, the car configs'."""
     root = paths.REPO_ROOT
-    return [root / "README.md", *sorted((root / "docs").glob("*.md")), *sorted(root.glob("tracks/*/README.md")),
-            *sorted(root.glob("car-configs/**/*.md"))]
+    return [
+        root / "README.md",
+        *sorted((root / "docs").glob("*.md")),
+        *sorted(root.glob("tracks/*/README.md")),
+        *sorted(root.glob("car-configs/**/*.md")),
+    ]
 
 
 def rendered(path: Path) -> str:

@@ -6,6 +6,7 @@ blocks that render them — the same text, now from the ledger. A published colu
     python -m ingestlab.docs.transcribe docs/studies.md --line 35 --run ed8b4486 --date 2026-11-23 \\
         --command 'make demo' --source 'transcribed from docs/studies.md at <commit>' --pair 5=2
 """
+
 from __future__ import annotations
 
 import argparse
@@ -17,8 +18,10 @@ from pathlib import Path
 from ingestlab import ledger, machine, paths
 from ingestlab.errors import IngestlabError
 
-CELL = re.compile(r"^(?P<lead>\*{0,2})(?P<num>\d[\d,]*(?:\.\d+)?)(?P<unit>×| ?(?:%|ms|µs|s|min|docs/s|MB/s|rows/s|pages/s|GB|GiB|MiB|KB))?"
-                  r"(?P<rest>\*{0,2}(?:[\s,;].*)?)$")
+CELL = re.compile(
+    r"^(?P<lead>\*{0,2})(?P<num>\d[\d,]*(?:\.\d+)?)(?P<unit>×| ?(?:%|ms|µs|s|min|docs/s|MB/s|rows/s|pages/s|GB|GiB|MiB|KB))?"
+    r"(?P<rest>\*{0,2}(?:[\s,;].*)?)$"
+)
 SLUG = re.compile(r"[^a-z0-9]+")
 
 
@@ -122,12 +125,23 @@ def _range(text: str, run: str, name: str, label: str, figures: dict) -> str | N
     return "–".join(_put(figures, run, f"{name}-{part}", parse(m.group(part)), f"{label}, {part}") for part in ("low", "high"))
 
 
-def transcribe(lines: list[str], line: int, run: str, pairs: dict[int, int], key: int = 0, prefix: str = "",
-               slash: str | None = None, rows: set[int] | None = None, paren: str | None = None) -> tuple[list[str], dict]:
+def transcribe(
+    lines: list[str],
+    line: int,
+    run: str,
+    pairs: dict[int, int],
+    key: int = 0,
+    prefix: str = "",
+    slash: str | None = None,
+    rows: set[int] | None = None,
+    paren: str | None = None,
+) -> tuple[list[str], dict]:
     """The table's lines with blocks in its figure cells, and the figures (name → ledger.Figure)."""
     first, last = table_at(lines, line)
     header = []
-    for h in cells(lines[first]):  # a header named twice (client CPU: pack | minimal | node CPU: pack | minimal): the second gets its column
+    for h in cells(
+        lines[first]
+    ):  # a header named twice (client CPU: pack | minimal | node CPU: pack | minimal): the second gets its column
         header.append(slug(h) if slug(h) not in header else f"{slug(h)}-{len(header)}")
     figures: dict[str, ledger.Figure] = {}
     out = list(lines)
@@ -189,9 +203,18 @@ def add(run: str, figures: dict, meta: dict) -> Path:
         for k in ("date", "command", "source", "kind"):
             if not meta.get(k):
                 raise IngestlabError(f"run {run} has no ledger entry: a new one needs --{k}")
-        entry = ledger.Entry(run=run, kind=meta["kind"], date=meta["date"], commit=None, machine=meta.get("machine") or machine.describe(),
-                             command=meta["command"], figures=figures, versions=meta.get("versions") or {},
-                             conditions=meta.get("conditions") or "", source=meta["source"])
+        entry = ledger.Entry(
+            run=run,
+            kind=meta["kind"],
+            date=meta["date"],
+            commit=None,
+            machine=meta.get("machine") or machine.describe(),
+            command=meta["command"],
+            figures=figures,
+            versions=meta.get("versions") or {},
+            conditions=meta.get("conditions") or "",
+            source=meta["source"],
+        )
         path = where / f"{meta['date'][:10]}-{slug(meta['kind'])}-{run}.json"
     path.write_text(json.dumps(entry.to_json(), indent=2, ensure_ascii=False) + "\n")
     return path

@@ -7,6 +7,7 @@ Groups are ``<controller mount>/ingestlab-<prefix>/<name>`` for the ``cpu``, ``c
 :func:`remove` takes every group of a prefix away, moving any process still in one back to the root group first,
 so it also cleans up after a crash.
 """
+
 from __future__ import annotations
 
 import os
@@ -78,7 +79,8 @@ class Group:
         limit = int(_read(self.path("memory") / "memory.limit_in_bytes") or _UNLIMITED)
         return {
             "usage_ns": int(_read(self.path("cpuacct") / "cpuacct.usage") or 0),
-            "nr_periods": int(cpu_stat.get("nr_periods", 0)), "nr_throttled": int(cpu_stat.get("nr_throttled", 0)),
+            "nr_periods": int(cpu_stat.get("nr_periods", 0)),
+            "nr_throttled": int(cpu_stat.get("nr_throttled", 0)),
             "throttled_ns": int(cpu_stat.get("throttled_time", 0)),
             "quota_us": int(_read(self.path("cpu") / "cpu.cfs_quota_us") or -1),
             "memory_peak": int(_read(self.path("memory") / "memory.max_usage_in_bytes") or 0),

@@ -6,6 +6,7 @@ writeback too, not only direct I/O. Everything is found again from the lab's dir
 backing files, mounts by their mount points, so :func:`remove` cleans up after a crash as well as after ``hosts down``.
 Needs root, util-linux's ``losetup`` and ``btrfs-progs``' ``mkfs.btrfs``.
 """
+
 from __future__ import annotations
 
 import json
@@ -112,8 +113,11 @@ def _loops_over(directory: Path) -> list[tuple[str, str]]:
         listed = json.loads(_run("losetup", "--list", "--json", "--output", "NAME,BACK-FILE") or '{"loopdevices": []}')
     except (IngestlabError, ValueError):
         return []
-    return [(d["name"], d["back-file"]) for d in listed.get("loopdevices", [])
-            if d.get("back-file") and Path(d["back-file"].removesuffix(" (deleted)")).is_relative_to(directory)]
+    return [
+        (d["name"], d["back-file"])
+        for d in listed.get("loopdevices", [])
+        if d.get("back-file") and Path(d["back-file"].removesuffix(" (deleted)")).is_relative_to(directory)
+    ]
 
 
 def existing(directory: Path) -> list[str]:

@@ -1,11 +1,13 @@
 """A lab's hosts on their emulated hardware: whether this machine can make the profile (cgroups, loop devices and
 btrfs, tc) and whether it fits the machine, then each host's cgroups, disk and link, and where its node goes."""
+
 from __future__ import annotations
 
 import os
 
 from ingestlab.errors import IngestlabError
-from ingestlab.hosts import cgroups, disks, hardware as hw, links
+from ingestlab.hosts import cgroups, disks, links
+from ingestlab.hosts import hardware as hw
 from ingestlab.hosts.namespaces import Host
 
 
@@ -20,8 +22,7 @@ def check(hardware: hw.Hardware, count: int, provision: str) -> None:
         raise IngestlabError(f"emulated hardware cannot be made here: {reason}")
     from ingestlab.machine import memory_gib
 
-    hw.check_fits(hardware, count, os.cpu_count() or 1, int((memory_gib() or 0) * (1 << 30)),
-                 hardware.coordinator_share or 0)
+    hw.check_fits(hardware, count, os.cpu_count() or 1, int((memory_gib() or 0) * (1 << 30)), hardware.coordinator_share or 0)
 
 
 def missing(hardware: hw.Hardware) -> str | None:

@@ -14,6 +14,7 @@ Waiting is read each second from every thread's scheduler statistics (``/proc/<t
 not running). A group's threads also wait while its quota throttles it, by design; so only the waiting in seconds in
 which the group was not throttled at all counts as contention (a lower bound of it, never a false alarm).
 """
+
 from __future__ import annotations
 
 import os
@@ -159,15 +160,24 @@ class Monitor:
             if quota:
                 starved = min(w.contended_ns / 1e9 / seconds, max(0.0, quota - used)) / quota
                 if starved > STARVED_LIMIT:
-                    problems.append(f"the {w.role} of {w.host} waited for CPU its quota allowed {starved:.0%} of the time "
-                                    f"(used {used:.2f} of {quota:g} cores)")
-            row = {"host": w.host, "role": w.role, "quota_cores": quota, "used_cores": round(used, 3),
-                   "throttled_periods": round(throttled, 3), "waiting_threads": round(waited, 3),
-                   "starved": None if starved is None else round(starved, 3), "memory_peak_mib": round(last["memory_peak"] / (1 << 20), 1),
-                   "memory_limit_mib": round(last["memory_limit"] / (1 << 20), 1) if last["memory_limit"] else None,
-                   # usage reaching the limit: the page cache is reclaimed there, as on a machine with that much memory
-                   "memory_limit_hits": last["memory_failcnt"] - w.first.get("memory_failcnt", 0),
-                   "oom_kills": last.get("oom_kills", 0) - w.first.get("oom_kills", 0)}
+                    problems.append(
+                        f"the {w.role} of {w.host} waited for CPU its quota allowed {starved:.0%} of the time "
+                        f"(used {used:.2f} of {quota:g} cores)"
+                    )
+            row = {
+                "host": w.host,
+                "role": w.role,
+                "quota_cores": quota,
+                "used_cores": round(used, 3),
+                "throttled_periods": round(throttled, 3),
+                "waiting_threads": round(waited, 3),
+                "starved": None if starved is None else round(starved, 3),
+                "memory_peak_mib": round(last["memory_peak"] / (1 << 20), 1),
+                "memory_limit_mib": round(last["memory_limit"] / (1 << 20), 1) if last["memory_limit"] else None,
+                # usage reaching the limit: the page cache is reclaimed there, as on a machine with that much memory
+                "memory_limit_hits": last["memory_failcnt"] - w.first.get("memory_failcnt", 0),
+                "oom_kills": last.get("oom_kills", 0) - w.first.get("oom_kills", 0),
+            }
             if row["oom_kills"]:
                 problems.append(f"the kernel killed {row['oom_kills']} process(es) of the {w.role} of {w.host} for memory")
             groups.append(row)
@@ -179,14 +189,25 @@ class Monitor:
             problems.append(f"the shares add up to {quotas:g} cores, more than this machine's {cores}")
         saturated = self.saturated_seconds / self.seconds_seen if self.seconds_seen else 0.0
         if saturated > SATURATED_LIMIT:
-            problems.append(f"processes outside the lab saturated the machine {saturated:.0%} of the time (on average {outside:.2f} "
-                            f"cores, {spare:.2f} spare)")
+            problems.append(
+                f"processes outside the lab saturated the machine {saturated:.0%} of the time (on average {outside:.2f} "
+                f"cores, {spare:.2f} spare)"
+            )
         devices = self._devices(seconds, problems)
         link = self._links(seconds)
-        return {"held": not problems, "problems": problems, "seconds": round(seconds, 1), "profile": self.hardware.to_json(),
-                "machine_cores": cores, "machine_busy_cores": round(machine, 3), "outside_cores": round(outside, 3),
-                "saturated_by_outside": round(saturated, 3),
-                "groups": groups, "devices": devices, "links": link}
+        return {
+            "held": not problems,
+            "problems": problems,
+            "seconds": round(seconds, 1),
+            "profile": self.hardware.to_json(),
+            "machine_cores": cores,
+            "machine_busy_cores": round(machine, 3),
+            "outside_cores": round(outside, 3),
+            "saturated_by_outside": round(saturated, 3),
+            "groups": groups,
+            "devices": devices,
+            "links": link,
+        }
 
     def _devices(self, seconds: float, problems: list) -> list[dict]:
         disk = self.hardware.disk
@@ -200,13 +221,24 @@ class Monitor:
                 moved = sum(now.get("bytes", {}).values()) - sum(first.get("bytes", {}).values())
                 ios = sum(now.get("ios", {}).values()) - sum(first.get("ios", {}).values())
                 peak_bytes, peak_ios = self.peak_disk.get((number, "bytes"), 0), self.peak_disk.get((number, "ios"), 0)
-                rows.append({"host": host, "device": number, "mb_per_s": round(moved / seconds / 1e6, 3),
-                             "iops": round(ios / seconds, 1), "peak_mb_per_s": round(peak_bytes / 1e6, 3), "peak_iops": round(peak_ios, 1),
-                             "limit_mb_per_s": round(disk.bytes_per_s / 1e6, 3), "limit_iops": disk.iops})
+                rows.append(
+                    {
+                        "host": host,
+                        "device": number,
+                        "mb_per_s": round(moved / seconds / 1e6, 3),
+                        "iops": round(ios / seconds, 1),
+                        "peak_mb_per_s": round(peak_bytes / 1e6, 3),
+                        "peak_iops": round(peak_ios, 1),
+                        "limit_mb_per_s": round(disk.bytes_per_s / 1e6, 3),
+                        "limit_iops": disk.iops,
+                    }
+                )
                 # read and write are throttled apart: together a device may serve up to twice one limit
                 if peak_bytes > OVER_LIMIT * 2 * disk.bytes_per_s or peak_ios > OVER_LIMIT * 2 * disk.iops:
-                    problems.append(f"device {number} of {host} served {peak_bytes / 1e6:.1f} MB/s, {peak_ios:.0f} IOPS over {DISK_WINDOW_S:g} s, "
-                                    f"beyond its throttle ({disk.bytes_per_s / 1e6:.1f} MB/s, {disk.iops} IOPS each way)")
+                    problems.append(
+                        f"device {number} of {host} served {peak_bytes / 1e6:.1f} MB/s, {peak_ios:.0f} IOPS over {DISK_WINDOW_S:g} s, "
+                        f"beyond its throttle ({disk.bytes_per_s / 1e6:.1f} MB/s, {disk.iops} IOPS each way)"
+                    )
         return rows
 
     def _links(self, seconds: float) -> list[dict]:
@@ -217,10 +249,15 @@ class Monitor:
             now = links.counters(host)
             for direction, c in now.items():
                 before = self.link_first.get(host.name, {}).get(direction, {})
-                rows.append({"host": host.name, "direction": direction,
-                             "mbit_per_s": round((c["bytes"] - before.get("bytes", 0)) * 8 / seconds / 1e6, 3),
-                             "limit_mbit_per_s": round(self.hardware.link_bits / 1e6, 3),
-                             "drops": c["drops"] - before.get("drops", 0)})
+                rows.append(
+                    {
+                        "host": host.name,
+                        "direction": direction,
+                        "mbit_per_s": round((c["bytes"] - before.get("bytes", 0)) * 8 / seconds / 1e6, 3),
+                        "limit_mbit_per_s": round(self.hardware.link_bits / 1e6, 3),
+                        "drops": c["drops"] - before.get("drops", 0),
+                    }
+                )
         return rows
 
 
@@ -231,20 +268,41 @@ def lines(report: dict) -> list[str]:
     profile = report["profile"]
     out = [f"- Emulated hardware per host: {profile['label']}" + "".join(f"; {n}" for n in profile.get("notes") or ()) + "."]
     if report["held"]:
-        out.append(f"- Fidelity: **emulation held** over {report['seconds']:,.0f} s (every share got its CPU; the machine ran "
-                   f"{report['machine_busy_cores']:.2f} of {report['machine_cores']} cores busy, {report['outside_cores']:.2f} outside the lab).")
+        out.append(
+            f"- Fidelity: **emulation held** over {report['seconds']:,.0f} s (every share got its CPU; the machine ran "
+            f"{report['machine_busy_cores']:.2f} of {report['machine_cores']} cores busy, {report['outside_cores']:.2f} outside the lab)."
+        )
     else:
         out.append("- Fidelity: **EMULATION DID NOT HOLD** — " + "; ".join(report["problems"]) + ". The figures are not the profile's.")
     busy = [g for g in report["groups"] if g["used_cores"] > 0.01]
     if busy:
-        out.append("  - CPU used of quota: " + ", ".join(
-            f"{g['host']} {g['role']} {g['used_cores']:.2f}/{g['quota_cores'] if g['quota_cores'] is not None else '∞'}"
-            f" (throttled {g['throttled_periods']:.0%}" + (f", starved {g['starved']:.0%}" if g["starved"] else "") + ")" for g in busy) + ".")
+        out.append(
+            "  - CPU used of quota: "
+            + ", ".join(
+                f"{g['host']} {g['role']} {g['used_cores']:.2f}/{g['quota_cores'] if g['quota_cores'] is not None else '∞'}"
+                f" (throttled {g['throttled_periods']:.0%}" + (f", starved {g['starved']:.0%}" if g["starved"] else "") + ")"
+                for g in busy
+            )
+            + "."
+        )
     if report["devices"]:
-        out.append("  - Disks (mean / busiest 5 s of limit): " + ", ".join(
-            f"{d['host']} {d['device']} {d['mb_per_s']:.1f}/{d['peak_mb_per_s']:.1f} of {d['limit_mb_per_s']:.1f} MB/s, "
-            f"{d['iops']:.0f}/{d['peak_iops']:.0f} of {d['limit_iops']} IOPS" for d in report["devices"]) + ".")
+        out.append(
+            "  - Disks (mean / busiest 5 s of limit): "
+            + ", ".join(
+                f"{d['host']} {d['device']} {d['mb_per_s']:.1f}/{d['peak_mb_per_s']:.1f} of {d['limit_mb_per_s']:.1f} MB/s, "
+                f"{d['iops']:.0f}/{d['peak_iops']:.0f} of {d['limit_iops']} IOPS"
+                for d in report["devices"]
+            )
+            + "."
+        )
     if report["links"]:
-        out.append("  - Links: " + ", ".join(f"{l['host']} {l['direction']} {l['mbit_per_s']:.1f} of {l['limit_mbit_per_s']:.1f} Mbit/s"
-                                             + (f" ({l['drops']} drops)" if l["drops"] else "") for l in report["links"]) + ".")
+        out.append(
+            "  - Links: "
+            + ", ".join(
+                f"{l['host']} {l['direction']} {l['mbit_per_s']:.1f} of {l['limit_mbit_per_s']:.1f} Mbit/s"
+                + (f" ({l['drops']} drops)" if l["drops"] else "")
+                for l in report["links"]
+            )
+            + "."
+        )
     return out

@@ -14,6 +14,7 @@ RAID0 cuts a stream into 64 KiB pieces. A real disk streams sequentially at its 
 the IOPS throttle is never set below throughput ÷ 64 KiB: sequential transfers are bound by throughput, as on the
 real device, and only small I/O by the IOPS figure (above the class's own where the class's would bind a stream).
 """
+
 from __future__ import annotations
 
 import re
@@ -152,11 +153,14 @@ class Hardware:
 
     def tag(self) -> str:
         """The profile in a Rally user tag (no ',' or ':'), e.g. ``0.5cpu-1.0gb-raid0x4hdd-41.7mbit``."""
-        parts = [f"{self.cpus:g}cpu" if self.cpus is not None else None,
-                 f"{self.memory_bytes / (1 << 30):.1f}gb" if self.memory_bytes is not None else None,
-                 (f"raid0x{self.disk.devices}" if self.disk.devices > 1 else "") + f"{self.disk.kind}{self.disk.bytes_per_s / 1e6:.1f}mbps"
-                 if self.disk is not None else None,
-                 f"{self.link_bits / 1e6:.1f}mbit" if self.link_bits is not None else None]
+        parts = [
+            f"{self.cpus:g}cpu" if self.cpus is not None else None,
+            f"{self.memory_bytes / (1 << 30):.1f}gb" if self.memory_bytes is not None else None,
+            (f"raid0x{self.disk.devices}" if self.disk.devices > 1 else "") + f"{self.disk.kind}{self.disk.bytes_per_s / 1e6:.1f}mbps"
+            if self.disk is not None
+            else None,
+            f"{self.link_bits / 1e6:.1f}mbit" if self.link_bits is not None else None,
+        ]
         return "-".join(p for p in parts if p) or "shared"
 
     def to_json(self) -> dict:
@@ -170,11 +174,16 @@ class Hardware:
         if not data:
             return cls()
         disk = data.get("disk")
-        return cls(cpus=data.get("cpus"), memory_bytes=data.get("memory_bytes"),
-                   disk=Disk(disk["kind"], disk["devices"], disk.get("scale", 1.0)) if disk else None,
-                   link_bits=data.get("link_bits"), driver_cpus=data.get("driver_cpus"), coordinator_cpus=data.get("coordinator_cpus"),
-                   source=data.get("source", "given"),
-                   notes=tuple(data.get("notes") or ()))
+        return cls(
+            cpus=data.get("cpus"),
+            memory_bytes=data.get("memory_bytes"),
+            disk=Disk(disk["kind"], disk["devices"], disk.get("scale", 1.0)) if disk else None,
+            link_bits=data.get("link_bits"),
+            driver_cpus=data.get("driver_cpus"),
+            coordinator_cpus=data.get("coordinator_cpus"),
+            source=data.get("source", "given"),
+            notes=tuple(data.get("notes") or ()),
+        )
 
 
 @dataclass(frozen=True)
@@ -191,12 +200,23 @@ class StudyMachine:
 
 STUDY_MACHINES = {
     # study 5: "12 cores, 24 GB", one plain disk or a RAID0 of 4 (mdadm); the article names no disk model or network
-    "study5": StudyMachine("study 5's machines (12 cores, 24 GB, plain disks)", 12, 24 << 30, "hdd", int(1e9),
-                           ("the plain disk is taken as a 7,200 rpm HDD (150 MB/s, 150 IOPS)", "the network as 1 Gbit/s")),
+    "study5": StudyMachine(
+        "study 5's machines (12 cores, 24 GB, plain disks)",
+        12,
+        24 << 30,
+        "hdd",
+        int(1e9),
+        ("the plain disk is taken as a 7,200 rpm HDD (150 MB/s, 150 IOPS)", "the network as 1 Gbit/s"),
+    ),
     # study 4: 8 HDD nodes of 12 cores; their memory, disk model and network are not given
-    "study4": StudyMachine("study 4's nodes (8 HDD nodes x 12 cores)", 12, 24 << 30, "hdd", int(1e9),
-                           ("24 GB per node, as study 5's (the article gives none)", "a 7,200 rpm HDD (150 MB/s, 150 IOPS)",
-                            "1 Gbit/s between nodes")),
+    "study4": StudyMachine(
+        "study 4's nodes (8 HDD nodes x 12 cores)",
+        12,
+        24 << 30,
+        "hdd",
+        int(1e9),
+        ("24 GB per node, as study 5's (the article gives none)", "a 7,200 rpm HDD (150 MB/s, 150 IOPS)", "1 Gbit/s between nodes"),
+    ),
 }
 
 
@@ -207,13 +227,27 @@ def scaled(study: str, cpus: float, devices: int = 1, driver_cpus: float | None 
     except KeyError:
         raise IngestlabError(f"--scale {study!r}: one of {', '.join(STUDY_MACHINES)}") from None
     factor = cpus / machine.cores
-    return Hardware(cpus=cpus, memory_bytes=int(machine.memory_bytes * factor), disk=Disk(machine.disk, devices, factor),
-                    link_bits=int(machine.link_bits * factor), driver_cpus=driver_cpus, coordinator_cpus=coordinator_cpus, source=machine.name,
-                    notes=(f"× {factor:.4f} of the study's machine ({cpus:g} of {machine.cores} cores)", *machine.assumed))
+    return Hardware(
+        cpus=cpus,
+        memory_bytes=int(machine.memory_bytes * factor),
+        disk=Disk(machine.disk, devices, factor),
+        link_bits=int(machine.link_bits * factor),
+        driver_cpus=driver_cpus,
+        coordinator_cpus=coordinator_cpus,
+        source=machine.name,
+        notes=(f"× {factor:.4f} of the study's machine ({cpus:g} of {machine.cores} cores)", *machine.assumed),
+    )
 
 
-def from_options(cpus: float | None = None, memory: str | None = None, disk: str | None = None, link: str | None = None,
-                 driver_cpus: float | None = None, scale: str | None = None, coordinator_cpus: float | None = None) -> Hardware:
+def from_options(
+    cpus: float | None = None,
+    memory: str | None = None,
+    disk: str | None = None,
+    link: str | None = None,
+    driver_cpus: float | None = None,
+    scale: str | None = None,
+    coordinator_cpus: float | None = None,
+) -> Hardware:
     """The profile the ``hosts up`` options describe; with ``scale``, the study's machine at ``cpus`` cores (given options
     then override the scaled ones). ``coordinator_cpus``: the coordinator's load driver apart from the hosts' own."""
     for name, value in (("--cpus", cpus), ("--driver-cpus", driver_cpus), ("--coordinator-cpus", coordinator_cpus)):
@@ -226,19 +260,30 @@ def from_options(cpus: float | None = None, memory: str | None = None, disk: str
         base = scaled(scale, cpus, parsed_disk.devices if parsed_disk else 1, driver_cpus, coordinator_cpus)
         if parsed_disk is not None:
             base = replace(base, disk=Disk(parsed_disk.kind, parsed_disk.devices, base.disk.scale))
-        return replace(base, memory_bytes=parse_size(memory) if memory else base.memory_bytes,
-                       link_bits=parse_rate(link) if link else base.link_bits)
-    return Hardware(cpus=cpus, memory_bytes=parse_size(memory) if memory else None, disk=parsed_disk,
-                    link_bits=parse_rate(link) if link else None, driver_cpus=driver_cpus, coordinator_cpus=coordinator_cpus)
+        return replace(
+            base, memory_bytes=parse_size(memory) if memory else base.memory_bytes, link_bits=parse_rate(link) if link else base.link_bits
+        )
+    return Hardware(
+        cpus=cpus,
+        memory_bytes=parse_size(memory) if memory else None,
+        disk=parsed_disk,
+        link_bits=parse_rate(link) if link else None,
+        driver_cpus=driver_cpus,
+        coordinator_cpus=coordinator_cpus,
+    )
 
 
 def check_fits(hardware: Hardware, hosts: int, cores: int, memory_bytes: int, coordinator_cpus: float = 0.0) -> None:
     """The shares of every host (node and load driver) must fit in this machine, or the emulation cannot hold."""
     cpu = hosts * ((hardware.cpus or 0) + (hardware.driver_cpus or 0)) + coordinator_cpus
     if hardware.cpus is not None and cpu > cores + 1e-9:
-        raise IngestlabError(f"{hosts} hosts × ({hardware.cpus:g} + {hardware.driver_cpus or 0:g} load-driver) cores"
-                             + (f" + {coordinator_cpus:g} for the coordinator's load driver" if coordinator_cpus else "")
-                             + f" = {cpu:g} cores, more than this machine's {cores}: lower --cpus or the number of hosts")
+        raise IngestlabError(
+            f"{hosts} hosts × ({hardware.cpus:g} + {hardware.driver_cpus or 0:g} load-driver) cores"
+            + (f" + {coordinator_cpus:g} for the coordinator's load driver" if coordinator_cpus else "")
+            + f" = {cpu:g} cores, more than this machine's {cores}: lower --cpus or the number of hosts"
+        )
     if hardware.memory_bytes is not None and hosts * hardware.memory_bytes > memory_bytes * 0.9:
-        raise IngestlabError(f"{hosts} hosts × {hardware.memory_bytes / (1 << 30):.1f} GiB is more than 90 % of this machine's "
-                             f"{memory_bytes / (1 << 30):.1f} GiB: lower --memory or the number of hosts")
+        raise IngestlabError(
+            f"{hosts} hosts × {hardware.memory_bytes / (1 << 30):.1f} GiB is more than 90 % of this machine's "
+            f"{memory_bytes / (1 << 30):.1f} GiB: lower --memory or the number of hosts"
+        )

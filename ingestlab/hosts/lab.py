@@ -20,6 +20,7 @@ checks during each race that the emulation held.
 
 State: ``INGESTLAB_HOME/hosts/<prefix>/lab.json``; daemon logs, disk images, mounts and the per-host runner stats beside it.
 """
+
 from __future__ import annotations
 
 import json
@@ -35,7 +36,8 @@ from ingestlab.cluster.health import wait_for_health_at
 from ingestlab.cluster.model import DEFAULT_HTTP_PORT, Cluster
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
-from ingestlab.hosts import cgroups, disks, emulation, hardware as hw, namespaces
+from ingestlab.hosts import cgroups, disks, emulation, namespaces
+from ingestlab.hosts import hardware as hw
 from ingestlab.hosts.namespaces import Host
 
 LAB_VARIABLE = "INGESTLAB_LAB"
@@ -144,23 +146,34 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
 
     address = host.address if host else lab.coordinator
     env = dict(os.environ)
-    env.update({
-        # one Rally home for all: the race's own config and results paths are the same on every "host"
-        "RALLY_HOME": str(ensure_rally_home()),
-        PORT_VARIABLE: str(lab.actor_port),
-        RUNNER_STATS: str(lab.runner_stats_file(host)),
-        LAB_VARIABLE: lab.prefix,
-    })
+    env.update(
+        {
+            # one Rally home for all: the race's own config and results paths are the same on every "host"
+            "RALLY_HOME": str(ensure_rally_home()),
+            PORT_VARIABLE: str(lab.actor_port),
+            RUNNER_STATS: str(lab.runner_stats_file(host)),
+            LAB_VARIABLE: lab.prefix,
+        }
+    )
     env = allocator.with_settings(env)
-    cmd = [sys.executable, "-m", "ingestlab.rally.launcher", "daemon", "start", f"--node-ip={address}", f"--coordinator-ip={lab.coordinator}"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "ingestlab.rally.launcher",
+        "daemon",
+        "start",
+        f"--node-ip={address}",
+        f"--coordinator-ip={lab.coordinator}",
+    ]
     if host:
         cmd = namespaces.in_namespace(host, cmd)
     cmd = lab.driver_launcher(host.name if host else "coordinator") + cmd  # joined outside: `ip netns exec` hides /sys/fs/cgroup
     log(f"[ingestlab] starting esrallyd on {host.name if host else 'the coordinator'} ({address}:{lab.actor_port})")
     daemon_log = lab.directory / f"esrallyd-{host.name if host else 'coordinator'}.log"
     with open(daemon_log, "ab") as out:  # the daemon outlives this call: no pipe of ours may stay open in it
-        proc = subprocess.run(cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT,
-                              cwd=paths.REPO_ROOT, timeout=120)
+        proc = subprocess.run(
+            cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=paths.REPO_ROOT, timeout=120
+        )
     if proc.returncode != 0 or not net.wait_answering(address, lab.actor_port, 30):
         raise IngestlabError(f"esrallyd on {address} did not start (exit {proc.returncode}); see {daemon_log}")
 
@@ -168,9 +181,17 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
 PROVISIONERS = ("ingestlab", "rally")
 
 
-def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = namespaces.DEFAULT_SUBNET,
-       version: str = DEFAULT_VERSION, heap: str = "512m", provision: str = "ingestlab", car: str = "defaults",
-       log=print, hardware: hw.Hardware | None = None) -> Lab:
+def up(
+    count: int = 3,
+    prefix: str = namespaces.DEFAULT_PREFIX,
+    subnet: str = namespaces.DEFAULT_SUBNET,
+    version: str = DEFAULT_VERSION,
+    heap: str = "512m",
+    provision: str = "ingestlab",
+    car: str = "defaults",
+    log=print,
+    hardware: hw.Hardware | None = None,
+) -> Lab:
     """Make the hosts, a cluster of one node per host, a Rally daemon per host and the coordinator's.
     ``heap`` is for the pack's provisioning; with ``provision="rally"`` the ``car`` (of car-configs) sets it.
     ``hardware``: each host's emulated hardware (then the heap is half its memory).
@@ -186,13 +207,23 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
         raise IngestlabError(f"a lab {prefix!r} is recorded as up; `ingestlab hosts down --prefix {prefix}` first")
     namespaces.check_names(prefix, subnet)
     # the coordinator's daemon listens on every address of the root namespace
-    lab = Lab(prefix=prefix, subnet=subnet, count=count, actor_port=net.free_port("0.0.0.0"), provision=provision, version=version,
-              hardware=hardware.to_json() if hardware.emulated or hardware.drivers_limited else {})
+    lab = Lab(
+        prefix=prefix,
+        subnet=subnet,
+        count=count,
+        actor_port=net.free_port("0.0.0.0"),
+        provision=provision,
+        version=version,
+        hardware=hardware.to_json() if hardware.emulated or hardware.drivers_limited else {},
+    )
     try:
         hosts = namespaces.create(prefix, subnet, count)
         lab.save()
-        log(f"[ingestlab] {count} test hosts: " + ", ".join(f"{h.name} {h.address} (netns {h.namespace})" for h in hosts)
-            + f"; coordinator {lab.coordinator} on bridge {namespaces.bridge_name(prefix)}")
+        log(
+            f"[ingestlab] {count} test hosts: "
+            + ", ".join(f"{h.name} {h.address} (netns {h.namespace})" for h in hosts)
+            + f"; coordinator {lab.coordinator} on bridge {namespaces.bridge_name(prefix)}"
+        )
         if provision == "rally":
             from ingestlab.hosts import rally_provisioning
 
@@ -207,8 +238,12 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
         else:
             placement = emulation.emulate(lab, hosts, hardware, log) if lab.hardware else None
             settings = {"node.processors": str(hardware.processors)} if hardware.processors else {}
-            lifecycle.up(lifecycle.Shape(name=cluster_name(prefix), version=version, heap=hardware.heap or heap, settings=settings),
-                         hosts=hosts, log=log, placement=placement)
+            lifecycle.up(
+                lifecycle.Shape(name=cluster_name(prefix), version=version, heap=hardware.heap or heap, settings=settings),
+                hosts=hosts,
+                log=log,
+                placement=placement,
+            )
         _start_daemon(lab, None, log)
         for host in hosts:
             _start_daemon(lab, host, log)
@@ -217,8 +252,10 @@ def up(count: int = 3, prefix: str = namespaces.DEFAULT_PREFIX, subnet: str = na
         hits = [h.name for h in lab.hosts if lab.hardware and lab.group(h.name, "node").stats()["memory_failcnt"]]
         down(prefix, log=log)
         if hits and isinstance(e, IngestlabError):
-            raise IngestlabError(f"the node of {', '.join(hits)} hit its memory limit ({lab.profile.memory_bytes / (1 << 20):,.0f} MiB, "
-                                 f"heap {lab.profile.heap}) while starting: raise --memory. {e}") from None
+            raise IngestlabError(
+                f"the node of {', '.join(hits)} hit its memory limit ({lab.profile.memory_bytes / (1 << 20):,.0f} MiB, "
+                f"heap {lab.profile.heap}) while starting: raise --memory. {e}"
+            ) from None
         raise
     log(f"[ingestlab] lab {prefix} is up: `ingestlab race <study> --hosts {prefix}` races with --load-driver-hosts={lab.load_driver_hosts}")
     return lab
@@ -273,11 +310,21 @@ def status(prefix: str = namespaces.DEFAULT_PREFIX) -> dict:
     if lab is None:
         return {"lab": prefix, "up": False, "leftovers": leftovers(prefix)}
     return {
-        "lab": prefix, "up": True, "provision": lab.provision, "coordinator": f"{lab.coordinator}:{lab.actor_port}",
+        "lab": prefix,
+        "up": True,
+        "provision": lab.provision,
+        "coordinator": f"{lab.coordinator}:{lab.actor_port}",
         "coordinator_daemon": net.answers(lab.coordinator, lab.actor_port),
-        "hosts": [{"name": h.name, "address": h.address, "namespace": h.namespace,
-                   "esrallyd": net.answers(h.address, lab.actor_port),
-                   "elasticsearch": net.answers(h.address, DEFAULT_HTTP_PORT)} for h in lab.hosts],
+        "hosts": [
+            {
+                "name": h.name,
+                "address": h.address,
+                "namespace": h.namespace,
+                "esrallyd": net.answers(h.address, lab.actor_port),
+                "elasticsearch": net.answers(h.address, DEFAULT_HTTP_PORT),
+            }
+            for h in lab.hosts
+        ],
         "target_hosts": lab.target_hosts,
         "load_driver_hosts": lab.load_driver_hosts,
     }

@@ -1,6 +1,7 @@
 """Shaped links for test hosts: a token-bucket filter (``tc qdisc … tbf``) on both ends of a host's veth pair — the
 bridge side for what the host receives, the host's ``eth0`` for what it sends — so its link carries at most the
 profile's rate each way. The qdiscs go with the links; :func:`remove` takes them off explicitly too."""
+
 from __future__ import annotations
 
 import json
@@ -31,8 +32,21 @@ def ends(host: Host) -> list[tuple[str, str | None]]:
 def shape(host: Host, bits_per_s: int) -> None:
     burst = max(bits_per_s // 8 // 100, 32 << 10)  # 10 ms at the rate, at least 32 KiB
     for device, namespace in ends(host):
-        _tc("qdisc", "replace", "dev", device, "root", "tbf", "rate", f"{bits_per_s}bit", "burst", str(burst), "latency", "100ms",
-            namespace=namespace)
+        _tc(
+            "qdisc",
+            "replace",
+            "dev",
+            device,
+            "root",
+            "tbf",
+            "rate",
+            f"{bits_per_s}bit",
+            "burst",
+            str(burst),
+            "latency",
+            "100ms",
+            namespace=namespace,
+        )
 
 
 def remove(host: Host) -> None:
@@ -51,6 +65,9 @@ def counters(host: Host) -> dict:
             qdiscs = []
         tbf = next((q for q in qdiscs if q.get("kind") == "tbf"), None)
         if tbf:
-            out["to host" if namespace is None else "from host"] = {"bytes": tbf.get("bytes", 0), "drops": tbf.get("drops", 0),
-                                                                    "overlimits": tbf.get("overlimits", 0)}
+            out["to host" if namespace is None else "from host"] = {
+                "bytes": tbf.get("bytes", 0),
+                "drops": tbf.get("drops", 0),
+                "overlimits": tbf.get("overlimits", 0),
+            }
     return out

@@ -16,6 +16,7 @@ Everything is named by the prefix, so :func:`delete` finds all of it again from 
 also after a failure half-way through :func:`create`. Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN) and
 iproute2's ``ip``.
 """
+
 from __future__ import annotations
 
 import os

@@ -2,6 +2,7 @@
 pack's car configs (``--team-path``), then ``esrally start`` and, at tear-down, ``esrally stop``, each run
 inside the host's namespace as the service user (Elasticsearch and Rally's provisioning refuse root).
 Offline: the pack's distribution is placed in Rally's cache first, as for ``from-distribution``."""
+
 from __future__ import annotations
 
 import subprocess
@@ -28,8 +29,9 @@ class _Esrally:
     def __call__(self, host, args: list[str]) -> subprocess.CompletedProcess:
         cmd = namespaces.in_namespace(host, [*self.user.drop_privileges(), self.esrally, *args, "--quiet"])
         self.log(f"[ingestlab] {host.name}: esrally {' '.join(args)}")
-        return subprocess.run(cmd, env=self.env, cwd=str(self.rally_home), stdin=subprocess.DEVNULL, capture_output=True,
-                              text=True, timeout=600)
+        return subprocess.run(
+            cmd, env=self.env, cwd=str(self.rally_home), stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=600
+        )
 
 
 def install_and_start(hosts: list, version: str, car: str, installations: dict, log=print) -> None:
@@ -42,10 +44,22 @@ def install_and_start(hosts: list, version: str, car: str, installations: dict, 
     masters = ",".join(f"node-{i}" for i in range(1, len(hosts) + 1))
     for i, host in enumerate(hosts, 1):
         installation = str(uuid.uuid4())
-        done = esrally(host, ["install", "--offline", f"--distribution-version={version}", f"--team-path={TEAM_PATH}",
-                              f"--car={car}", f"--node-name=node-{i}", f"--network-host={host.address}",
-                              f"--http-port={HTTP_PORT}", f"--master-nodes={masters}", f"--seed-hosts={seeds}",
-                              f"--installation-id={installation}"])
+        done = esrally(
+            host,
+            [
+                "install",
+                "--offline",
+                f"--distribution-version={version}",
+                f"--team-path={TEAM_PATH}",
+                f"--car={car}",
+                f"--node-name=node-{i}",
+                f"--network-host={host.address}",
+                f"--http-port={HTTP_PORT}",
+                f"--master-nodes={masters}",
+                f"--seed-hosts={seeds}",
+                f"--installation-id={installation}",
+            ],
+        )
         if done.returncode != 0:
             raise IngestlabError(f"esrally install on {host.name} failed (exit {done.returncode}): {(done.stdout + done.stderr)[-1500:]}")
         installations[host.name] = installation

@@ -13,6 +13,7 @@ flushes after the last bulk, count), so a bound in documents per second is lower
 the law's ratios between setups are what carry over, and a race's busiest resource (use ÷ capacity, the utilisation
 law's U) is the one that binds it. The link counts each host's busier direction.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -26,6 +27,7 @@ UNITS = {NODE_CPU: "cores", IOPS: "IOPS", DISK_MB: "MB/s", LINK: "Mbit/s", DRIVE
 class Setup:
     """One race's resources: ``capacity`` (in :data:`UNITS`) and ``used`` (mean over the race, same units), with the
     race's ``seconds``; resources without a limit (a share with no quota) have no capacity and never bind."""
+
     capacity: dict[str, float]
     used: dict[str, float]
     seconds: float

@@ -7,6 +7,7 @@ can be compared part by part instead of by one ratio that mixes them. Intervals 
 (Student's t on the parameters' standard errors); with no residual degrees of freedom there is no interval, and a
 fit with fewer cells than parameters is refused.
 """
+
 from __future__ import annotations
 
 import math
@@ -121,11 +122,15 @@ def compare_sentence(here: Fit, there: Fit, what: str = "the speed-ups") -> str:
     why = ""
     if "request" in ratios and "document" in ratios:
         if ratios["request"] > ratios["document"] * 1.1:
-            why = (f": {what} come out larger here because a request's fixed cost weighs {ratios['request'] / ratios['document']:,.1f}× "
-                   "more against a document's than on the article's machine")
+            why = (
+                f": {what} come out larger here because a request's fixed cost weighs {ratios['request'] / ratios['document']:,.1f}× "
+                "more against a document's than on the article's machine"
+            )
         elif ratios["request"] * 1.1 < ratios["document"]:
-            why = (f": {what} come out smaller here because a request's fixed cost weighs less against a document's "
-                   f"({ratios['request'] / ratios['document']:,.2f}×) than on the article's machine")
+            why = (
+                f": {what} come out smaller here because a request's fixed cost weighs less against a document's "
+                f"({ratios['request'] / ratios['document']:,.2f}×) than on the article's machine"
+            )
         else:
             why = f": the two costs keep their proportion, so {what} agree"
     return "Against the article's machine: " + "; ".join(phrases) + why + "."

@@ -8,6 +8,7 @@ log b* = log r − log c with the fit's covariance of r and c (their estimates a
 apart overstated the spread) and its own degrees of freedom; there is none where the fit is exact or r's interval
 reaches 0 (a bound: said in words). Clients: N* of the Universal Scalability Law, its interval from σ and κ together.
 """
+
 from __future__ import annotations
 
 import math
@@ -38,7 +39,7 @@ def _log_ratio_interval(fitted: linear.Fit) -> tuple[tuple[float, float] | None,
         return None, "no interval: the request cost's interval reaches 0"
     i, j = fitted.terms.index("request"), fitted.terms.index("document")
     cov = fitted.covariance
-    var = cov[i, i] / r.value ** 2 + cov[j, j] / c.value ** 2 - 2 * cov[i, j] / (r.value * c.value)
+    var = cov[i, i] / r.value**2 + cov[j, j] / c.value**2 - 2 * cov[i, j] / (r.value * c.value)
     half = stats.t.ppf(0.975, fitted.dof) * math.sqrt(max(var, 0.0))
     ratio = r.value / c.value
     return (ratio * math.exp(-half), ratio * math.exp(half)), ""
@@ -55,8 +56,11 @@ def bulk_size(points: list[tuple[float, float]]) -> Recommendation:
         return Recommendation("bulk size", f"cannot fit: {e}")
     r, c = fitted.per("request"), fitted.per("document")
     if c.value <= 0 or r.value < 0 or (fitted.r_squared is not None and fitted.r_squared < usl.MIN_R_SQUARED):
-        return Recommendation("bulk size", "cannot fit: the points do not follow 1/throughput = c + r/b "
-                              + (f"(R² {fitted.r_squared:.2f})" if fitted.r_squared is not None else "(a negative cost)"))
+        return Recommendation(
+            "bulk size",
+            "cannot fit: the points do not follow 1/throughput = c + r/b "
+            + (f"(R² {fitted.r_squared:.2f})" if fitted.r_squared is not None else "(a negative cost)"),
+        )
     factor = 1.0 / (1.0 - WITHIN) - 1.0
     best = r.value / (c.value * factor)
     found, why = _log_ratio_interval(fitted)
@@ -64,8 +68,9 @@ def bulk_size(points: list[tuple[float, float]]) -> Recommendation:
     tried = sorted(b for b, _ in points)
     above = next((b for b in tried if b >= best), None)
     span = f" (95 %: {low:,.0f}–{high:,.0f})" if low is not None else f" ({why})"
-    text = (f"the smallest bulk size within {WITHIN:.0%} of the modelled maximum ({1 / c.value:,.0f} docs/s) is about {best:,.0f}{span}"
-            + (f"; of the sizes tried, {above:g}" if above is not None else "; larger than any size tried"))
+    text = f"the smallest bulk size within {WITHIN:.0%} of the modelled maximum ({1 / c.value:,.0f} docs/s) is about {best:,.0f}{span}" + (
+        f"; of the sizes tried, {above:g}" if above is not None else "; larger than any size tried"
+    )
     return Recommendation("bulk size", text, best, low, high)
 
 
@@ -76,11 +81,23 @@ def clients(points: list[tuple[float, float]]) -> Recommendation:
         return Recommendation("clients", f"cannot fit: {why}")
     peak = fitted.peak
     if peak is None:
-        return Recommendation("clients", f"no peak: throughput keeps rising toward {fitted.lam.value / fitted.sigma.value:,.0f} docs/s "
-                              f"(σ {fitted.sigma.value:.3f}, κ 0); more clients keep helping, less and less"
-                              if fitted.sigma.value > 0 else "no peak: throughput rises in proportion to the clients")
+        return Recommendation(
+            "clients",
+            f"no peak: throughput keeps rising toward {fitted.lam.value / fitted.sigma.value:,.0f} docs/s "
+            f"(σ {fitted.sigma.value:.3f}, κ 0); more clients keep helping, less and less"
+            if fitted.sigma.value > 0
+            else "no peak: throughput rises in proportion to the clients",
+        )
     interval = fitted.peak_interval()
-    span = (f" (95 %: {interval[0]:,.1f}–{interval[1]:,.1f})" if interval else
-            f" (no interval: {fitted.sigma.why or fitted.kappa.why or 'σ or κ has none'})")
-    return Recommendation("clients", f"the clients' peak N* is {peak:,.1f}{span}, at {fitted.at(peak):,.0f} docs/s ({fitted.describe()})",
-                          peak, interval[0] if interval else None, interval[1] if interval else None)
+    span = (
+        f" (95 %: {interval[0]:,.1f}–{interval[1]:,.1f})"
+        if interval
+        else f" (no interval: {fitted.sigma.why or fitted.kappa.why or 'σ or κ has none'})"
+    )
+    return Recommendation(
+        "clients",
+        f"the clients' peak N* is {peak:,.1f}{span}, at {fitted.at(peak):,.0f} docs/s ({fitted.describe()})",
+        peak,
+        interval[0] if interval else None,
+        interval[1] if interval else None,
+    )

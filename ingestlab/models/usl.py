@@ -8,6 +8,7 @@ Three parameters need at least three points for a value and five (2 degrees of f
 at its bound (σ at 0 or 1, κ at 0) has none either: the covariance does not hold there. Fewer points, or a fit that
 explains too little (R² < 0.8), is refused with the reason, never printed as if it held.
 """
+
 from __future__ import annotations
 
 import math
@@ -63,11 +64,16 @@ class Usl:
 
     def describe(self, unit: str = "docs/s") -> str:
         peak = self.peak
-        where = (f"peak at N* = {peak:,.1f} ({self.at(peak):,.0f} {unit})" if peak is not None
-                 else "no gain past N = 1 (σ = 1: the curve only falls)" if self.sigma.value >= 1 - 1e-9
-                 else "no peak (κ = 0: the curve only flattens)")
-        return (f"λ {self.lam.interval(digits=0)} {unit}, σ {self.sigma.interval(digits=3)}, κ {self.kappa.interval(digits=4)}; {where}"
-                + (f"; R² {self.r_squared:.2f}" if self.r_squared is not None else ""))
+        where = (
+            f"peak at N* = {peak:,.1f} ({self.at(peak):,.0f} {unit})"
+            if peak is not None
+            else "no gain past N = 1 (σ = 1: the curve only falls)"
+            if self.sigma.value >= 1 - 1e-9
+            else "no peak (κ = 0: the curve only flattens)"
+        )
+        return f"λ {self.lam.interval(digits=0)} {unit}, σ {self.sigma.interval(digits=3)}, κ {self.kappa.interval(digits=4)}; {where}" + (
+            f"; R² {self.r_squared:.2f}" if self.r_squared is not None else ""
+        )
 
 
 def fit(points: list[tuple[float, float]]) -> Usl:
@@ -81,8 +87,9 @@ def fit(points: list[tuple[float, float]]) -> Usl:
     try:
         with warnings.catch_warnings():  # no covariance with 3 points for 3 parameters: the fit says so in words below
             warnings.simplefilter("ignore", optimize.OptimizeWarning)
-            values, covariance = optimize.curve_fit(throughput, n, x, p0=start, sigma=x, bounds=([0, 0, 0], [np.inf, 1, np.inf]),
-                                                    maxfev=20000)
+            values, covariance = optimize.curve_fit(
+                throughput, n, x, p0=start, sigma=x, bounds=([0, 0, 0], [np.inf, 1, np.inf]), maxfev=20000
+            )
     except (RuntimeError, ValueError) as e:
         raise CannotFit(f"the fit did not converge ({e})") from None
     predicted = throughput(n, *values)
@@ -102,8 +109,13 @@ def fit(points: list[tuple[float, float]]) -> Usl:
             high = values[i] + half if name != "σ" else min(values[i] + half, 1.0)
             parameters.append(Parameter(name, float(values[i]), float(low), float(high)))
         else:
-            why = ("at its bound: no interval" if bound else
-                   "exact: 3 points for 3 parameters" if dof == 0 else f"{dof} degree of freedom: no interval")
+            why = (
+                "at its bound: no interval"
+                if bound
+                else "exact: 3 points for 3 parameters"
+                if dof == 0
+                else f"{dof} degree of freedom: no interval"
+            )
             parameters.append(Parameter(name, float(values[i]), None, None, why))
     return Usl(*parameters, points, r_squared, covariance if held else None, dof)
 

@@ -18,6 +18,7 @@ against the 0.1 % asked). A change point also needs at least ``MIN_SEGMENT`` nig
 least ``MIN_MAGNITUDE`` of the mean. How often that calls a change in a series with none, and how soon it finds a real
 step, is measured by simulation (``ingestlab bench changepoints``).
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -100,29 +101,51 @@ def python(log=print) -> Path:
         if marker.is_file():
             return interpreter
         log(f"[ingestlab] making Apache Otava's own environment in {directory} (once; {REQUIREMENT}) ...")
-        for cmd in ([sys.executable, "-m", "venv", "--clear", str(directory)],
-                    [str(interpreter), "-m", "pip", "install", "-q", "--disable-pip-version-check", REQUIREMENT]):
+        for cmd in (
+            [sys.executable, "-m", "venv", "--clear", str(directory)],
+            [str(interpreter), "-m", "pip", "install", "-q", "--disable-pip-version-check", REQUIREMENT],
+        ):
             proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
-                raise IngestlabError(f"could not install {REQUIREMENT} into {directory} (`{' '.join(cmd[-3:])}`): "
-                                     f"{(proc.stderr or proc.stdout).strip().splitlines()[-1] if (proc.stderr or proc.stdout).strip() else proc.returncode}")
+                raise IngestlabError(
+                    f"could not install {REQUIREMENT} into {directory} (`{' '.join(cmd[-3:])}`): "
+                    f"{(proc.stderr or proc.stdout).strip().splitlines()[-1] if (proc.stderr or proc.stdout).strip() else proc.returncode}"
+                )
         marker.write_text(REQUIREMENT + "\n")
     return interpreter
 
 
-def detect(series: dict[str, list[float]], window: int = WINDOW, max_pvalue: float = MAX_PVALUE, min_magnitude: float = MIN_MAGNITUDE,
-           min_segment: int = MIN_SEGMENT, permutations: int = PERMUTATIONS, seed: int = 1, log=print) -> dict[str, list[ChangePoint]]:
+def detect(
+    series: dict[str, list[float]],
+    window: int = WINDOW,
+    max_pvalue: float = MAX_PVALUE,
+    min_magnitude: float = MIN_MAGNITUDE,
+    min_segment: int = MIN_SEGMENT,
+    permutations: int = PERMUTATIONS,
+    seed: int = 1,
+    log=print,
+) -> dict[str, list[ChangePoint]]:
     """Change points of each series (key → values in night order) that meet the significance level, the least change and
     the least nights on each side."""
     if not series:
         return {}
-    request = {"series": series, "window": window, "max_pvalue": max_pvalue, "permutations": permutations, "seed": seed,
-               "min_points": 2 * min_segment}
+    request = {
+        "series": series,
+        "window": window,
+        "max_pvalue": max_pvalue,
+        "permutations": permutations,
+        "seed": seed,
+        "min_points": 2 * min_segment,
+    }
     proc = subprocess.run([str(python(log)), "-c", _SCRIPT], input=json.dumps(request), capture_output=True, text=True)
     if proc.returncode != 0:
-        raise IngestlabError(f"Apache Otava failed on the history: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}")
-    return {key: [cp for cp in (ChangePoint(**p) for p in points) if kept(cp, min_magnitude, min_segment)]
-            for key, points in json.loads(proc.stdout).items()}
+        raise IngestlabError(
+            f"Apache Otava failed on the history: {proc.stderr.strip().splitlines()[-1] if proc.stderr.strip() else proc.returncode}"
+        )
+    return {
+        key: [cp for cp in (ChangePoint(**p) for p in points) if kept(cp, min_magnitude, min_segment)]
+        for key, points in json.loads(proc.stdout).items()
+    }
 
 
 def kept(cp: ChangePoint, min_magnitude: float = MIN_MAGNITUDE, min_segment: int = MIN_SEGMENT) -> bool:

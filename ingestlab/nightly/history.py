@@ -1,6 +1,7 @@
 """The nightly history: an SQLite file with one row per (night, setup, study, task) — Rally's median
 throughput, or a study's headline ratio (task ``headline:<key>``) — and the annotations people add to nights.
 Files written before setups existed are read as the setup ``default``."""
+
 from __future__ import annotations
 
 import math
@@ -28,16 +29,25 @@ def open_history(path: Path) -> sqlite3.Connection:
     if "setup" not in [row[1] for row in db.execute("PRAGMA table_info(figures)")]:
         db.execute("ALTER TABLE figures ADD COLUMN setup TEXT NOT NULL DEFAULT 'default'")
     db.execute("CREATE TABLE IF NOT EXISTS annotations (night TEXT, text TEXT, setup TEXT)")
-    db.execute("CREATE TABLE IF NOT EXISTS changepoints (setup TEXT, study TEXT, task TEXT, night TEXT, change REAL, pvalue REAL, "
-               "first_seen TEXT, PRIMARY KEY (setup, study, task, night))")
+    db.execute(
+        "CREATE TABLE IF NOT EXISTS changepoints (setup TEXT, study TEXT, task TEXT, night TEXT, change REAL, pvalue REAL, "
+        "first_seen TEXT, PRIMARY KEY (setup, study, task, night))"
+    )
     return db
 
 
 SAME_WITHIN = 2  # nights: a change point found within this many nights of a known one is that one, moved
 
 
-def record_change_points(db: sqlite3.Connection, setup: str, study: str, task: str, found: list[tuple[str, float, float]],
-                         tonight: str, nights: list[str] | None = None) -> list[tuple[str, float, float]]:
+def record_change_points(
+    db: sqlite3.Connection,
+    setup: str,
+    study: str,
+    task: str,
+    found: list[tuple[str, float, float]],
+    tonight: str,
+    nights: list[str] | None = None,
+) -> list[tuple[str, float, float]]:
     """Keep the change points (night where the new level starts, change, p-value) found tonight; those not seen on an
     earlier night are returned: new tonight. One within ``SAME_WITHIN`` nights (of ``nights``, the series' nights in
     order) of a known one, in the same direction, is that one: as history grows, the split moves a night or two."""
@@ -46,8 +56,11 @@ def record_change_points(db: sqlite3.Connection, setup: str, study: str, task: s
     known = list(db.execute("SELECT night, change FROM changepoints WHERE setup = ? AND study = ? AND task = ?", (setup, study, task)))
     new = []
     for night, change, pvalue in found:
-        seen = any(k == night or (k in position and night in position and abs(position[k] - position[night]) <= SAME_WITHIN
-                                  and (c > 0) == (change > 0)) for k, c in known)
+        seen = any(
+            k == night
+            or (k in position and night in position and abs(position[k] - position[night]) <= SAME_WITHIN and (c > 0) == (change > 0))
+            for k, c in known
+        )
         if not seen:
             db.execute("INSERT INTO changepoints VALUES (?, ?, ?, ?, ?, ?, ?)", (setup, study, task, night, change, pvalue, tonight))
             new.append((night, change, pvalue))
@@ -64,9 +77,13 @@ def annotations(db: sqlite3.Connection, setup: str | None = None) -> list[tuple[
 
 
 def previous(db: sqlite3.Connection, study: str, before: str, setup: str = "default") -> dict[str, compare.Aggregate]:
-    nights = [n for (n,) in db.execute(
-        "SELECT DISTINCT night FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT ?",
-        (study, setup, before, NIGHTS_COMPARED))]
+    nights = [
+        n
+        for (n,) in db.execute(
+            "SELECT DISTINCT night FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT ?",
+            (study, setup, before, NIGHTS_COMPARED),
+        )
+    ]
     per_task: dict[str, list[float]] = {}
     for night in nights:
         for task, value in db.execute("SELECT task, value FROM figures WHERE study = ? AND setup = ? AND night = ?", (study, setup, night)):
@@ -77,8 +94,9 @@ def previous(db: sqlite3.Connection, study: str, before: str, setup: str = "defa
 def series(db: sqlite3.Connection, study: str, setup: str = "default") -> dict[str, list[tuple[str, float]]]:
     """task → [(night, value), …], oldest first."""
     out: dict[str, list] = {}
-    for night, task, value in db.execute("SELECT night, task, value FROM figures WHERE study = ? AND setup = ? ORDER BY night",
-                                         (study, setup)):
+    for night, task, value in db.execute(
+        "SELECT night, task, value FROM figures WHERE study = ? AND setup = ? ORDER BY night", (study, setup)
+    ):
         out.setdefault(task, []).append((night, value))
     return out
 
@@ -97,16 +115,32 @@ def regressions(db, study: str, night: str, figures: dict[str, float], margin: f
             continue
         centre = stats.geometric_mean(past.values)
         centre = past.median if math.isnan(centre) else centre  # no positive figure to take logs of
-        row = {"study": study, "setup": setup, "task": task, "tonight": figures.get(task), "history": past, "centre": centre, "change": None,
-               "margin": smallest, "p": None, "bound": None, "why": None, "regression": False, "missing": task not in figures}
+        row = {
+            "study": study,
+            "setup": setup,
+            "task": task,
+            "tonight": figures.get(task),
+            "history": past,
+            "centre": centre,
+            "change": None,
+            "margin": smallest,
+            "p": None,
+            "bound": None,
+            "why": None,
+            "regression": False,
+            "missing": task not in figures,
+        }
         out.append(row)
         if row["missing"]:
             continue
         test = stats.below_history(figures[task], past.values, DROP_LEVEL)
         row["change"] = figures[task] / centre - 1.0
         if test is None:
-            row["why"] = (f"{past.n} previous night{'s' if past.n != 1 else ''}: {NIGHTS_NEEDED} needed" if past.n < NIGHTS_NEEDED
-                          else "the previous nights show no spread")
+            row["why"] = (
+                f"{past.n} previous night{'s' if past.n != 1 else ''}: {NIGHTS_NEEDED} needed"
+                if past.n < NIGHTS_NEEDED
+                else "the previous nights show no spread"
+            )
         else:
             row["p"], row["bound"] = test.p, test.low
     judged = [r for r in out if r["p"] is not None]
@@ -123,5 +157,7 @@ def called_drops(tests: list[tuple[float, float]], smallest: float = MIN_DROP) -
 
 
 def store(db, night: str, setup: str, study: str, figures: dict[str, float], race_id: str, es_version: str | None) -> None:
-    db.executemany("INSERT INTO figures (night, study, task, value, race_id, es_version, setup) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                   [(night, study, t, v, race_id, es_version, setup) for t, v in figures.items()])
+    db.executemany(
+        "INSERT INTO figures (night, study, task, value, race_id, es_version, setup) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        [(night, study, t, v, race_id, es_version, setup) for t, v in figures.items()],
+    )

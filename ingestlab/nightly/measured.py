@@ -7,6 +7,7 @@ simulated. A night judging a series of that configuration quotes the newest run 
 and cores, the rules as they are now): each rate with its exact interval, its run and its command. Where none
 matches, it says so and gives the command that would measure it: a verdict never borrows another configuration's
 rates."""
+
 from __future__ import annotations
 
 import json
@@ -30,16 +31,28 @@ class Basis:
     repeat: int  # races a night
 
     def what(self) -> str:
-        return (f"{self.track}/{self.task} on {self.setup}, {'at its article size' if self.full_size else 'test mode'}, "
-                f"{self.repeat} race(s) a night, " + ("beside a reference" if self.reference else "no reference"))
+        return (
+            f"{self.track}/{self.task} on {self.setup}, {'at its article size' if self.full_size else 'test mode'}, "
+            f"{self.repeat} race(s) a night, " + ("beside a reference" if self.reference else "no reference")
+        )
 
 
 def rules() -> dict:
     """The change-point rule and the drop rule as they are now: a run of other rules speaks for none of tonight's."""
-    return {"rule": {"max_pvalue": changepoints.MAX_PVALUE, "permutations": changepoints.PERMUTATIONS,
-                     "min_magnitude": changepoints.MIN_MAGNITUDE, "min_segment": changepoints.MIN_SEGMENT},
-            "drop_rule": {"level": history.DROP_LEVEL, "min_drop": history.MIN_DROP, "nights": history.NIGHTS_COMPARED,
-                          "needed": history.NIGHTS_NEEDED}}
+    return {
+        "rule": {
+            "max_pvalue": changepoints.MAX_PVALUE,
+            "permutations": changepoints.PERMUTATIONS,
+            "min_magnitude": changepoints.MIN_MAGNITUDE,
+            "min_segment": changepoints.MIN_SEGMENT,
+        },
+        "drop_rule": {
+            "level": history.DROP_LEVEL,
+            "min_drop": history.MIN_DROP,
+            "nights": history.NIGHTS_COMPARED,
+            "needed": history.NIGHTS_NEEDED,
+        },
+    }
 
 
 def directory() -> Path:
@@ -51,8 +64,19 @@ def save(run: str, basis: Basis, data: dict, command: str, nights: list[str]) ->
     keep = ("series", "nights", "step", "after", "false_alarms", "found", "drop_false_alarms", "drop_found", "rule", "drop_rule")
     path = directory() / f"{run}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
-    path.write_text(json.dumps({"run": run, "basis": asdict(basis), "machine": machine.describe(), "command": command,
-                                "drawn_from_nights": list(dict.fromkeys(nights)), **{k: data[k] for k in keep if k in data}}, indent=2))
+    path.write_text(
+        json.dumps(
+            {
+                "run": run,
+                "basis": asdict(basis),
+                "machine": machine.describe(),
+                "command": command,
+                "drawn_from_nights": list(dict.fromkeys(nights)),
+                **{k: data[k] for k in keep if k in data},
+            },
+            indent=2,
+        )
+    )
     return path
 
 
@@ -66,8 +90,12 @@ def find(basis: Basis, here: dict | None = None, where: Path | None = None) -> d
         except (OSError, ValueError):
             continue  # not one of ours: a kept run is written whole by save()
         kept_on = data.get("machine") or {}
-        if (data.get("basis") == asdict(basis) and all(kept_on.get(k) == here.get(k) for k in ("cpu", "cores"))
-                and data.get("rule") == now["rule"] and data.get("drop_rule") == now["drop_rule"]):
+        if (
+            data.get("basis") == asdict(basis)
+            and all(kept_on.get(k) == here.get(k) for k in ("cpu", "cores"))
+            and data.get("rule") == now["rule"]
+            and data.get("drop_rule") == now["drop_rule"]
+        ):
             found.append(data)
     return max(found, key=lambda d: d["run"]) if found else None
 
@@ -82,17 +110,25 @@ def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None =
     """One line for a judged series: the measured rates of its configuration, or that they are not measured and how to."""
     data = find(basis, where=where)
     if data is None:
-        command = (f"ingestlab bench changepoints --track {basis.track} --task {basis.task} --nightly {tonight} "
-                   f"--nightly NIGHT … --repeat {basis.repeat}" + ("" if basis.reference else " --unpaired"))
-        return (f"{basis.task}: how often these rules cry wolf and how soon they find a step is **not measured** on this machine "
-                f"for {basis.what()}; `{command}`, on two or more nights raced as tonight's, measures it.")
+        command = (
+            f"ingestlab bench changepoints --track {basis.track} --task {basis.task} --nightly {tonight} "
+            f"--nightly NIGHT … --repeat {basis.repeat}" + ("" if basis.reference else " --unpaired")
+        )
+        return (
+            f"{basis.task}: how often these rules cry wolf and how soon they find a step is **not measured** on this machine "
+            f"for {basis.what()}; `{command}`, on two or more nights raced as tonight's, measures it."
+        )
     nights_, step, after = data["nights"], data["step"], data["after"]
-    line = (f"{basis.task}: measured here for {basis.what()} (run {data['run']}, from {len(data['drawn_from_nights'])} real "
-            f"nights; `{data['command']}`): in series of {nights_} nights with no change, a false change point in "
-            f"{_rate(data['false_alarms'])} of series; a {step:.0%} drop found within {after} nights in {_rate(data['found'])}")
+    line = (
+        f"{basis.task}: measured here for {basis.what()} (run {data['run']}, from {len(data['drawn_from_nights'])} real "
+        f"nights; `{data['command']}`): in series of {nights_} nights with no change, a false change point in "
+        f"{_rate(data['false_alarms'])} of series; a {step:.0%} drop found within {after} nights in {_rate(data['found'])}"
+    )
     if (history.MIN_DROP if margin is None else margin) == data["drop_rule"]["min_drop"] and data.get("drop_found"):
-        line += (f"; the drop rule called {_rate(data['drop_false_alarms'])} of nights with no change and "
-                 f"{_rate(data['drop_found'])} of the step's first nights")
+        line += (
+            f"; the drop rule called {_rate(data['drop_false_alarms'])} of nights with no change and "
+            f"{_rate(data['drop_found'])} of the step's first nights"
+        )
     else:
         line += f"; the drop rule's rates were measured at a margin of {data['drop_rule']['min_drop']:.0%}, not tonight's"
     return line + "."

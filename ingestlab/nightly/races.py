@@ -1,5 +1,6 @@
 """The night's races: the setups (clusters the pack provisions, or running ones), how each study is raced on them
 (small in test mode, or at its article's own size), and the races of one setup, each beside one of a reference's."""
+
 from __future__ import annotations
 
 from contextlib import ExitStack
@@ -12,7 +13,13 @@ from ingestlab.studies import Study
 
 PORTS = {"http_port": 29250, "transport_port": 29350}
 REFERENCE_PORTS = {"http_port": 29256, "transport_port": 29356}  # a 3-node setup takes 29250-29252
-OVERHEAD = {"rounds": 1, "runs": 2, "scale": 0.2, "tasks": "posts-index,posts-bulk-1000", "warmup_rounds": 0}  # small: a trend, not the benchmark
+OVERHEAD = {
+    "rounds": 1,
+    "runs": 2,
+    "scale": 0.2,
+    "tasks": "posts-index,posts-bulk-1000",
+    "warmup_rounds": 0,
+}  # small: a trend, not the benchmark
 FULL_SIZE = " (full size)"  # a setup's name in the history when the night races at the articles' size: a series of its own
 
 
@@ -38,8 +45,13 @@ class Setup:
             raise IngestlabError(f"setup {text!r}: unknown {', '.join(sorted(unknown))}; it takes version, nodes, heap, hosts, name")
         if "hosts" in fields and set(fields) & {"version", "nodes", "heap"}:
             raise IngestlabError(f"setup {text!r}: hosts names a running cluster; version, nodes and heap are for one the pack provisions")
-        return cls(name=fields.get("name", text), version=fields.get("version"), nodes=int(fields.get("nodes", 1)),
-                   heap=fields.get("heap"), hosts=fields.get("hosts"))
+        return cls(
+            name=fields.get("name", text),
+            version=fields.get("version"),
+            nodes=int(fields.get("nodes", 1)),
+            heap=fields.get("heap"),
+            hosts=fields.get("hosts"),
+        )
 
 
 @dataclass(frozen=True)
@@ -54,21 +66,29 @@ class Sizing:
 
     def options(self, study: Study, tags: dict) -> racing.Options:
         if self.full_size:
-            return racing.Options(challenge=study.headline_challenge, params=dict(study.full_size), tags={**tags, **racing.FULL_SIZE_TAGS},
-                                  include_tasks=self.include_tasks)
-        return racing.Options(challenge=study.small_challenge, params=study.small_params, tags=tags, test_mode=True,
-                              include_tasks=self.include_tasks)
+            return racing.Options(
+                challenge=study.headline_challenge,
+                params=dict(study.full_size),
+                tags={**tags, **racing.FULL_SIZE_TAGS},
+                include_tasks=self.include_tasks,
+            )
+        return racing.Options(
+            challenge=study.small_challenge, params=study.small_params, tags=tags, test_mode=True, include_tasks=self.include_tasks
+        )
 
     def named(self, setup: Setup) -> Setup:
         """The setup as the history files it: at full size under a name of its own, never in the small races' series."""
         return replace(setup, name=setup.name + FULL_SIZE) if self.full_size and not setup.name.endswith(FULL_SIZE) else setup
 
     def what(self) -> str:
-        return ("at its article's size" if self.full_size else "test mode") + (f", tasks {self.include_tasks}" if self.include_tasks else "")
+        return ("at its article's size" if self.full_size else "test mode") + (
+            f", tasks {self.include_tasks}" if self.include_tasks else ""
+        )
 
 
-def clusters(stack: ExitStack, setup: Setup, target: racing.Target | None, reference: Setup | None, studies: list[Study],
-             sizing: Sizing, log) -> tuple[racing.Target, str, racing.Target | None]:
+def clusters(
+    stack: ExitStack, setup: Setup, target: racing.Target | None, reference: Setup | None, studies: list[Study], sizing: Sizing, log
+) -> tuple[racing.Target, str, racing.Target | None]:
     """The setup's target and URL, and the reference's target (provisioned beside it, both up the whole night); a node
     provisioned for full-size races gets the largest heap and every node setting the studies ask for at that size."""
     from ingestlab.cluster import lifecycle
@@ -78,21 +98,33 @@ def clusters(stack: ExitStack, setup: Setup, target: racing.Target | None, refer
     settings = {k: v for s in studies for k, v in s.full_size_settings.items()} if sizing.full_size else {}
 
     def up(s: Setup, name: str, ports: dict) -> racing.Target:
-        shape = lifecycle.Shape(nodes=s.nodes, version=s.version or lifecycle.DEFAULT_VERSION, heap=s.heap or wanted, name=name,
-                                settings=settings, **ports)
+        shape = lifecycle.Shape(
+            nodes=s.nodes, version=s.version or lifecycle.DEFAULT_VERSION, heap=s.heap or wanted, name=name, settings=settings, **ports
+        )
         cluster = stack.enter_context(lifecycle.running(shape, log=log))
         return racing.Target(hosts=cluster.hosts, engine=cluster.engine)
 
     main = target or up(setup, "ingestlab-nightly", PORTS)
     beside = None
     if reference is not None:
-        beside = (racing.Target(hosts=reference.hosts, client_options=target.client_options if target else None) if reference.hosts
-                  else up(reference, "ingestlab-nightly-reference", REFERENCE_PORTS))
+        beside = (
+            racing.Target(hosts=reference.hosts, client_options=target.client_options if target else None)
+            if reference.hosts
+            else up(reference, "ingestlab-nightly-reference", REFERENCE_PORTS)
+        )
     return main, f"http://{main.hosts.split(',')[0]}", beside
 
 
-def race_setup(setup: Setup, studies: list[Study], target: racing.Target | None, night: str, overhead: bool, sizing: Sizing,
-               log, reference: Setup | None = None) -> tuple[dict, dict, dict]:
+def race_setup(
+    setup: Setup,
+    studies: list[Study],
+    target: racing.Target | None,
+    night: str,
+    overhead: bool,
+    sizing: Sizing,
+    log,
+    reference: Setup | None = None,
+) -> tuple[dict, dict, dict]:
     """The night's races on one setup, ``sizing.repeat`` of each study (and the pack's overhead measured there, when
     asked); with a ``reference``, each of its races beside one of the reference's, in turn (the setup first in odd pairs,
     the reference first in even ones), so that the night's shift falls on both alike."""
@@ -109,8 +141,10 @@ def race_setup(setup: Setup, studies: list[Study], target: racing.Target | None,
         for study in studies:
             results[study.name], beside[study.name] = [], []
             for n in range(1, repeat + 1):
-                turns = [(results, main, setup.name, "setup")] + ([(beside, ref, f"reference {reference.name}", "reference")] if ref else [])
-                for into, t, who, side in (turns if n % 2 else turns[::-1]):
+                turns = [(results, main, setup.name, "setup")] + (
+                    [(beside, ref, f"reference {reference.name}", "reference")] if ref else []
+                )
+                for into, t, who, side in turns if n % 2 else turns[::-1]:
                     into[study.name].append(one(study, t, n, who, side))
         if overhead:
             from ingestlab.bench import overhead as bench

@@ -5,6 +5,7 @@ judged against the previous nights of the same setup, and one report with trend 
 (``--reference``), each of a setup's races has one of the reference's beside it, and the night is judged on the
 setup's figures over the reference's, kept as a setup of their own (``<setup> ÷ <reference>``): a shift of the
 machine that both share cancels. The races themselves: ``races``."""
+
 from __future__ import annotations
 
 import time
@@ -12,10 +13,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab import compare, machine, paths, racing
-from ingestlab.rally.command import tag_value
-from ingestlab.report.common import engine_name
 from ingestlab.nightly import changepoints, history, measured, trends
 from ingestlab.nightly.races import Setup, Sizing, race_setup
+from ingestlab.rally.command import tag_value
+from ingestlab.report.common import engine_name
 from ingestlab.studies import Study
 
 DEFAULT_STUDIES = ("posts", "refresh", "dvf", "wikipedia")
@@ -25,8 +26,7 @@ BESIDE = " ÷ "  # the history files a setup's figures over its reference's as t
 
 def beside_figures(figures: dict[str, float], reference: dict[str, float]) -> dict[str, float]:
     """Each task's figure over the reference's of the same night (tasks both have; headline ratios left out)."""
-    return {t: v / reference[t] for t, v in figures.items()
-            if not t.startswith(history.HEADLINE) and reference.get(t) and v is not None}
+    return {t: v / reference[t] for t, v in figures.items() if not t.startswith(history.HEADLINE) and reference.get(t) and v is not None}
 
 
 def night_figures(study: Study, results: list, published: dict) -> tuple[dict, dict]:
@@ -61,8 +61,7 @@ class _Night:
     shifts: list = field(default_factory=list)
     races: dict = field(default_factory=dict)
 
-    def judge(self, name: str, study: str, figures: dict, race_id: str, es_version: str | None, counted: bool = True,
-              shifts: bool = True):
+    def judge(self, name: str, study: str, figures: dict, race_id: str, es_version: str | None, counted: bool = True, shifts: bool = True):
         """Tonight's ``figures`` of ``study`` on the setup ``name`` kept and judged against its previous nights (the drop rule,
         and change points unless not ``shifts``); ``counted``: whether what they find counts in the night's verdict. (Its
         rows, series, change points and those new tonight.)"""
@@ -77,19 +76,42 @@ class _Night:
             self.shifts += new
         return rows, series, points, new
 
-    def trend(self, title: str, study: str, name: str, series: dict, rows: list, points: dict, notes_of: str,
-              published: dict | None = None, line: str | None = None) -> None:
+    def trend(
+        self,
+        title: str,
+        study: str,
+        name: str,
+        series: dict,
+        rows: list,
+        points: dict,
+        notes_of: str,
+        published: dict | None = None,
+        line: str | None = None,
+    ) -> None:
         """The trend chart of the setup ``name``'s ``series`` over the nights: the annotations of the setup ``notes_of``,
         tonight's missing tasks, the change points, and ``published`` headlines where there are some."""
-        self.charts.append((title, trends.chart(study, name, series, history.annotations(self.db, notes_of), published or {},
-                                                [r["task"] for r in rows if r["missing"]], line or machine.one_line(),
-                                                {t: [(n, c) for n, c, _ in p] for t, p in points.items()})))
+        self.charts.append(
+            (
+                title,
+                trends.chart(
+                    study,
+                    name,
+                    series,
+                    history.annotations(self.db, notes_of),
+                    published or {},
+                    [r["task"] for r in rows if r["missing"]],
+                    line or machine.one_line(),
+                    {t: [(n, c) for n, c, _ in p] for t, p in points.items()},
+                ),
+            )
+        )
 
     def cost(self, setup: Setup, costs: dict) -> None:
         rows, series, _, _ = self.judge(setup.name, OVERHEAD_STUDY, costs, "", None, shifts=False)  # the drop rule alone, as ever
         self.sections.append(_history_table(f"the pack's cost on {setup.name} (pack ÷ minimal client, docs/s)", rows))
-        self.trend(f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", OVERHEAD_STUDY, setup.name, series, rows, {},
-                   setup.name)
+        self.trend(
+            f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", OVERHEAD_STUDY, setup.name, series, rows, {}, setup.name
+        )
 
     def study(self, setup: Setup, study: Study, results: list, beside: list, reference: Setup | None) -> None:
         result, published = results[-1], study.published_figures()
@@ -97,17 +119,32 @@ class _Night:
         rows, series, points, new = self.judge(setup.name, study.name, figures, result.race_id, result.es_version, counted=not beside)
         report, where = study.report(result), f"{study.name} on {setup.name}"
         ids = ", ".join(r.race_id for r in results)
-        kept = (f"Tonight's figures: the median of {len(results)} races ({ids}); the report below is the last one's.\n\n"
-                if len(results) > 1 else "")
+        kept = (
+            f"Tonight's figures: the median of {len(results)} races ({ids}); the report below is the last one's.\n\n"
+            if len(results) > 1
+            else ""
+        )
         if beside:
-            kept += ("With a reference raced beside it, these figures are shown and not judged: they carry the machine's "
-                     "shift from night to night, which the ratio to the reference (below) cancels.\n\n")
+            kept += (
+                "With a reference raced beside it, these figures are shown and not judged: they carry the machine's "
+                "shift from night to night, which the ratio to the reference (below) cancels.\n\n"
+            )
         measured_here = "" if beside else self.rates_here(setup.name, False, result.race.get("track") or study.name, figures)
-        self.sections.append(_history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + measured_here + kept
-                             + report.markdown)
+        self.sections.append(
+            _history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + measured_here + kept + report.markdown
+        )
         self.charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
-        self.trend(f"{where}: trends over the nights", study.name, setup.name, series, rows, points, setup.name,
-                   {k: h.published for k, h in headlines.items()}, f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}")
+        self.trend(
+            f"{where}: trends over the nights",
+            study.name,
+            setup.name,
+            series,
+            rows,
+            points,
+            setup.name,
+            {k: h.published for k, h in headlines.items()},
+            f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}",
+        )
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
             self.beside(setup, study, figures, beside, reference, published)
@@ -117,10 +154,17 @@ class _Night:
         tasks = [t for t in figures if not t.startswith(history.HEADLINE)]
         if not tasks:
             return ""
-        lines = [measured.quote(measured.Basis(track, task, tag_value(setup), reference, self.sizing.full_size, self.sizing.repeat),
-                                self.margin, self.night) for task in tasks]
-        return "What these rules were measured to do on this machine (`ingestlab bench changepoints`):\n\n" + "".join(
-            f"- {line}\n" for line in lines) + "\n"
+        lines = [
+            measured.quote(
+                measured.Basis(track, task, tag_value(setup), reference, self.sizing.full_size, self.sizing.repeat), self.margin, self.night
+            )
+            for task in tasks
+        ]
+        return (
+            "What these rules were measured to do on this machine (`ingestlab bench changepoints`):\n\n"
+            + "".join(f"- {line}\n" for line in lines)
+            + "\n"
+        )
 
     def beside(self, setup: Setup, study: Study, figures: dict, beside: list, reference: Setup, published: dict) -> None:
         """The setup's figures over the reference's raced beside it tonight: the series the night judges."""
@@ -129,17 +173,31 @@ class _Night:
         ratio = beside_figures(figures, theirs)
         rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, beside[-1].es_version)
         where = f"{study.name} on {name}"
-        self.sections.append(_history_table(where, rows, " (the setup's figure over the reference's)") + "\n"
-                             + _change_point_lines(where, points, new)
-                             + self.rates_here(setup.name, True, beside[-1].race.get("track") or study.name, ratio)
-                             + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n")
+        self.sections.append(
+            _history_table(where, rows, " (the setup's figure over the reference's)")
+            + "\n"
+            + _change_point_lines(where, points, new)
+            + self.rates_here(setup.name, True, beside[-1].race.get("track") or study.name, ratio)
+            + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n"
+        )
         self.trend(f"{where}: trends over the nights", study.name, name, series, rows, points, setup.name)
         self.races[f"{name}/{study.name}"] = [r.race_id for r in beside]
 
 
-def run(studies: list[Study], target: racing.Target | None = None, history_file: Path | None = None, margin: float | None = None,
-        version: str | None = None, setups: list[Setup] | None = None, overhead: bool = False, repeat: int = 1, log=print,
-        reference: Setup | None = None, full_size: bool = False, include_tasks: str | None = None) -> int:
+def run(
+    studies: list[Study],
+    target: racing.Target | None = None,
+    history_file: Path | None = None,
+    margin: float | None = None,
+    version: str | None = None,
+    setups: list[Setup] | None = None,
+    overhead: bool = False,
+    repeat: int = 1,
+    log=print,
+    reference: Setup | None = None,
+    full_size: bool = False,
+    include_tasks: str | None = None,
+) -> int:
     """The night (see the module's text); ``reference``: a setup raced beside each setup, race by race, and the night
     judged on the setup's figures over the reference's (``nightly --reference``); ``full_size``, ``include_tasks``: see
     ``races.Sizing``."""
@@ -157,32 +215,65 @@ def run(studies: list[Study], target: racing.Target | None = None, history_file:
             tonight.study(setup, study, results[study.name], beside.get(study.name, []), reference)
     regressing = [s for s in tonight.shifts if s["change"] < 0 and not s["task"].startswith(history.HEADLINE)]
     verdict = _verdict(tonight.found, tonight.missing, regressing)
-    judged = (f" Judged on each setup's figures over those of the reference {reference.name}, raced beside it race by race."
-              if reference else "")
-    text = (f"# ingestlab nightly {night}\n\n{verdict}{judged}\n\nThis machine: {machine.one_line()}. Setups: "
-            + ", ".join(s.name for s in setups) + f"; each study raced {sizing.what()}, {repeat} time(s).\n\n" + "\n".join(tonight.sections))
-    out = writer.write(paths.results_dir() / "nightly" / night, f"ingestlab nightly {night}", text, tonight.charts,
-                       {"night": night, "races": tonight.races, "regressions": [_plain(r) for r in tonight.found],
-                        "missing": [_plain(r) for r in tonight.missing], "change_points_new": tonight.shifts,
-                        "reference": reference.name if reference else None})
+    judged = (
+        f" Judged on each setup's figures over those of the reference {reference.name}, raced beside it race by race." if reference else ""
+    )
+    text = (
+        f"# ingestlab nightly {night}\n\n{verdict}{judged}\n\nThis machine: {machine.one_line()}. Setups: "
+        + ", ".join(s.name for s in setups)
+        + f"; each study raced {sizing.what()}, {repeat} time(s).\n\n"
+        + "\n".join(tonight.sections)
+    )
+    out = writer.write(
+        paths.results_dir() / "nightly" / night,
+        f"ingestlab nightly {night}",
+        text,
+        tonight.charts,
+        {
+            "night": night,
+            "races": tonight.races,
+            "regressions": [_plain(r) for r in tonight.found],
+            "missing": [_plain(r) for r in tonight.missing],
+            "change_points_new": tonight.shifts,
+            "reference": reference.name if reference else None,
+        },
+    )
     log(text)
     log(f"[ingestlab] nightly report: {out}/report.html; history: {history_file or history.history_path()}")
     return 1 if tonight.found or tonight.missing or regressing else 0
 
 
 def _verdict(found: list[dict], missing: list[dict], regressing: list[dict]) -> str:
-    rule = (f"below the previous nights' {1 - history.DROP_LEVEL:.0%} prediction bound, Holm over a study's tasks, and a drop of "
-            f"{found[0]['margin']:.0%} or more" if found else "")
-    verdict = (f"**{len(found)} regression(s)** ({rule}): " + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
-               + "." if found else "No regression against the previous nights.")
+    rule = (
+        f"below the previous nights' {1 - history.DROP_LEVEL:.0%} prediction bound, Holm over a study's tasks, and a drop of "
+        f"{found[0]['margin']:.0%} or more"
+        if found
+        else ""
+    )
+    verdict = (
+        f"**{len(found)} regression(s)** ({rule}): "
+        + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
+        + "."
+        if found
+        else "No regression against the previous nights."
+    )
     if missing:
-        verdict += (f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
-                    + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing) + ".")
-    rule = (f"Apache Otava's permutation test, p < {changepoints.MAX_PVALUE}, a change of {changepoints.MIN_MAGNITUDE:.0%} or more, "
-            f"{changepoints.MIN_SEGMENT} nights or more each side")
-    return verdict + (f" Change points ({rule}): **{len(regressing)} new regression(s)**: "
-                      + ", ".join(f"{s['setup']}/{s['study']}/{s['task']} from {s['night']} {s['change']:+.1%}" for s in regressing) + "."
-                      if regressing else f" No new regression among the change points ({rule}).")
+        verdict += (
+            f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
+            + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing)
+            + "."
+        )
+    rule = (
+        f"Apache Otava's permutation test, p < {changepoints.MAX_PVALUE}, a change of {changepoints.MIN_MAGNITUDE:.0%} or more, "
+        f"{changepoints.MIN_SEGMENT} nights or more each side"
+    )
+    return verdict + (
+        f" Change points ({rule}): **{len(regressing)} new regression(s)**: "
+        + ", ".join(f"{s['setup']}/{s['study']}/{s['task']} from {s['night']} {s['change']:+.1%}" for s in regressing)
+        + "."
+        if regressing
+        else f" No new regression among the change points ({rule})."
+    )
 
 
 def change_points(db, setup: str, study: str, series: dict, night: str, log) -> tuple[dict, list[dict]]:
@@ -205,9 +296,15 @@ def _change_point_lines(where: str, points: dict, new: list[dict]) -> str:
     if not points:
         return ""
     fresh = {(s["task"], s["night"]) for s in new}
-    return ("Change points over the nights (Apache Otava): " + "; ".join(
-        f"{task} from {n} {c:+.1%} (p {p:.1e}){' **new**' if (task, n) in fresh else ''}" for task, rows in points.items() for n, c, p in rows)
-        + "\n\n")
+    return (
+        "Change points over the nights (Apache Otava): "
+        + "; ".join(
+            f"{task} from {n} {c:+.1%} (p {p:.1e}){' **new**' if (task, n) in fresh else ''}"
+            for task, rows in points.items()
+            for n, c, p in rows
+        )
+        + "\n\n"
+    )
 
 
 def _plain(row: dict) -> dict:
@@ -222,16 +319,23 @@ def _figure(value: float) -> str:
 def _history_table(where: str, rows: list[dict], what: str = "") -> str:
     if not rows:
         return f"## {where}: against previous nights{what}\n\nNo previous night in the history yet.\n"
-    lines = [f"## {where}: against previous nights{what}", "",
-             f"A regression: below the previous nights' one-sided {1 - history.DROP_LEVEL:.0%} prediction bound (each night one "
-             f"figure; t on log figures), after Holm's correction over the study's tasks, and a drop of {rows[0]['margin']:.0%} or "
-             f"more; judged from {history.NIGHTS_NEEDED} previous nights.", "",
-             "| task | tonight | previous nights: geometric mean (n) | change | lower bound (p) | |", "|---|---:|---:|---:|---:|---|"]
+    lines = [
+        f"## {where}: against previous nights{what}",
+        "",
+        f"A regression: below the previous nights' one-sided {1 - history.DROP_LEVEL:.0%} prediction bound (each night one "
+        f"figure; t on log figures), after Holm's correction over the study's tasks, and a drop of {rows[0]['margin']:.0%} or "
+        f"more; judged from {history.NIGHTS_NEEDED} previous nights.",
+        "",
+        "| task | tonight | previous nights: geometric mean (n) | change | lower bound (p) | |",
+        "|---|---:|---:|---:|---:|---|",
+    ]
     for r in rows:
         if r["missing"]:
             lines.append(f"| {r['task']} | — | {_figure(r['centre'])} ({r['history'].n}) | | | **missing tonight** |")
             continue
         judged = f"{r['bound']:+.1%} (p {r['p']:.2g})" if r["p"] is not None else f"— ({r['why']})"
-        lines.append(f"| {r['task']} | {_figure(r['tonight'])} | {_figure(r['centre'])} ({r['history'].n}) | {r['change']:+.1%} "
-                     f"| {judged} | {'**regression**' if r['regression'] else ''} |")
+        lines.append(
+            f"| {r['task']} | {_figure(r['tonight'])} | {_figure(r['centre'])} ({r['history'].n}) | {r['change']:+.1%} "
+            f"| {judged} | {'**regression**' if r['regression'] else ''} |"
+        )
     return "\n".join(lines) + "\n"

@@ -5,6 +5,7 @@ is). The noise: a calibration's own races, drawn again (their skew and their slo
 a σ (a calibration's, or given). No-change series are ``nights`` nights of that noise; step series drop by ``step``
 after ``nights`` nights and are judged ``after`` nights later (found: a change point within two nights of the step, in
 its direction). Each rate carries its exact 95 % interval."""
+
 from __future__ import annotations
 
 import math
@@ -18,8 +19,19 @@ from ingestlab.verdicts import stats
 from ingestlab.verdicts.stats import clopper_pearson
 
 
-def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.10, after: int = 3, seed: int = 1,
-             log=print, repeat: int = 1, races: tuple = (), sessions: tuple = (), pairs: tuple = ()) -> dict:
+def simulate(
+    sigma: float,
+    series: int = 300,
+    nights: int = 30,
+    step: float = 0.10,
+    after: int = 3,
+    seed: int = 1,
+    log=print,
+    repeat: int = 1,
+    races: tuple = (),
+    sessions: tuple = (),
+    pairs: tuple = (),
+) -> dict:
     """``repeat``: races a night, the night's figure their median (as ``nightly --repeat`` takes it). ``races``: log
     race medians of identical races (a calibration's); each simulated race is one of them drawn at random, centred on
     their mean, instead of a normal draw at ``sigma``. ``sessions``: the log race medians of several calibration
@@ -42,13 +54,25 @@ def simulate(sigma: float, series: int = 300, nights: int = 30, step: float = 0.
     false = sum(1 for k in flat if found.get(k))
     hits = sum(1 for k in stepped if any(abs(cp.index - nights) <= 2 and cp.change < 0 for cp in found.get(k, [])))
     drop_false, drop_found = drop_rates(list(flat.values()), list(stepped.values()), nights)
-    return {"sigma": sigma, "series": series, "nights": nights, "step": step, "after": after, "seed": seed, "repeat": repeat,
-            "drawn_from": sum(len(x) for x in sessions or pairs) if sessions or pairs else len(races),
-            "sessions": len(sessions or pairs), "paired": bool(pairs),
-            **(session_sigmas(sessions) if sessions else pair_sigmas(pairs) if pairs else {}),
-            "false_alarms": [false, series], "found": [hits, series], "seconds": time.monotonic() - started,
-            "drop_false_alarms": drop_false, "drop_found": drop_found,
-            **measured.rules()}
+    return {
+        "sigma": sigma,
+        "series": series,
+        "nights": nights,
+        "step": step,
+        "after": after,
+        "seed": seed,
+        "repeat": repeat,
+        "drawn_from": sum(len(x) for x in sessions or pairs) if sessions or pairs else len(races),
+        "sessions": len(sessions or pairs),
+        "paired": bool(pairs),
+        **(session_sigmas(sessions) if sessions else pair_sigmas(pairs) if pairs else {}),
+        "false_alarms": [false, series],
+        "found": [hits, series],
+        "seconds": time.monotonic() - started,
+        "drop_false_alarms": drop_false,
+        "drop_found": drop_found,
+        **measured.rules(),
+    }
 
 
 def night_of(rng: random.Random, sigma: float, repeat: int, races: tuple = (), sessions: tuple = ()):
@@ -64,6 +88,7 @@ def night_of(rng: random.Random, sigma: float, repeat: int, races: tuple = (), s
     def night(level: float) -> float:
         pool = sessions[rng.randrange(len(sessions))] if sessions else races
         return level * statistics.median(math.exp(one(pool)) for _ in range(repeat))
+
     return night
 
 
@@ -75,7 +100,10 @@ def paired_night_of(rng: random.Random, repeat: int, pairs: tuple):
     def night(level: float) -> float:
         session = pairs[rng.randrange(len(pairs))]
         drawn = [session[rng.randrange(len(session))] for _ in range(repeat)]
-        return level * statistics.median(math.exp(c) for _, c in drawn) / statistics.median(math.exp(b) for b, _ in drawn) / math.exp(centre)
+        return (
+            level * statistics.median(math.exp(c) for _, c in drawn) / statistics.median(math.exp(b) for b, _ in drawn) / math.exp(centre)
+        )
+
     return night
 
 
@@ -91,8 +119,10 @@ def session_sigmas(sessions: tuple) -> dict:
     """σ of the sessions' mean log race medians around their mean (between sessions) and the mean of their own σ (within
     one): a night's median of n races scatters about √(between² + within²/n), never below ``between``."""
     means = [statistics.fmean(s) for s in sessions]
-    return {"between": statistics.stdev(means) if len(means) > 1 else None,
-            "within": statistics.fmean(statistics.stdev(s) for s in sessions if len(s) > 1)}
+    return {
+        "between": statistics.stdev(means) if len(means) > 1 else None,
+        "within": statistics.fmean(statistics.stdev(s) for s in sessions if len(s) > 1),
+    }
 
 
 def drop_rates(flat: list[list[float]], stepped: list[list[float]], nights: int) -> tuple[list[int], list[int]]:
@@ -102,12 +132,12 @@ def drop_rates(flat: list[list[float]], stepped: list[list[float]], nights: int)
     false, found = [0, 0], [0, 0]
     for values in flat:
         for i in range(history.NIGHTS_NEEDED, len(values)):
-            called = _drop(values[i], values[max(0, i - history.NIGHTS_COMPARED):i])
+            called = _drop(values[i], values[max(0, i - history.NIGHTS_COMPARED) : i])
             if called is not None:
                 false[0] += called
                 false[1] += 1
     for values in stepped:
-        called = _drop(values[nights], values[max(0, nights - history.NIGHTS_COMPARED):nights])
+        called = _drop(values[nights], values[max(0, nights - history.NIGHTS_COMPARED) : nights])
         if called is not None:
             found[0] += called
             found[1] += 1
@@ -120,20 +150,31 @@ def _drop(tonight: float, past: list[float]) -> bool | None:
     return None if test is None else history.called_drops([(test.change, test.p)])[0]
 
 
-ROWS = (("false_alarms", "series with a false change point ({nights} nights)"),
-        ("found", "{step:.0%} steps found within {after} nights"),
-        ("drop_false_alarms", "drop rule: nights with no change called a regression (one task)"),
-        ("drop_found", "drop rule: the {step:.0%} step's first night called a regression"))
+ROWS = (
+    ("false_alarms", "series with a false change point ({nights} nights)"),
+    ("found", "{step:.0%} steps found within {after} nights"),
+    ("drop_false_alarms", "drop rule: nights with no change called a regression (one task)"),
+    ("drop_found", "drop rule: the {step:.0%} step's first night called a regression"),
+)
 
 
 def markdown(data: dict, source: str = "") -> str:
-    lines = [f"## The nightly's change points, simulated (σ {data['sigma']:.1%} of "
-             + ("a pair's log ratio" if data.get("paired") else "log medians") + ")", "",
-             f"{data['series']} series of {data['nights']} nights with no change (a night: the median of {data.get('repeat', 1)} race(s), "
-             + _drawn(data, source) + "), and "
-             f"{data['series']} with a {data['step']:.0%} drop after "
-             f"{data['nights']} nights judged {data['after']} nights later; rule: " + ", ".join(f"{k} {v}" for k, v in data["rule"].items()) + ".", "",
-             "| | count | rate | 95 % interval |", "|---|---:|---:|---:|"]
+    lines = [
+        f"## The nightly's change points, simulated (σ {data['sigma']:.1%} of "
+        + ("a pair's log ratio" if data.get("paired") else "log medians")
+        + ")",
+        "",
+        f"{data['series']} series of {data['nights']} nights with no change (a night: the median of {data.get('repeat', 1)} race(s), "
+        + _drawn(data, source)
+        + "), and "
+        f"{data['series']} with a {data['step']:.0%} drop after "
+        f"{data['nights']} nights judged {data['after']} nights later; rule: "
+        + ", ".join(f"{k} {v}" for k, v in data["rule"].items())
+        + ".",
+        "",
+        "| | count | rate | 95 % interval |",
+        "|---|---:|---:|---:|",
+    ]
     for key, label in ROWS:
         if key not in data or not data[key][1]:
             continue
@@ -147,16 +188,24 @@ def markdown(data: dict, source: str = "") -> str:
 
 def _drawn(data: dict, source: str = "") -> str:
     if data.get("paired"):
-        return (f"each night one of {data['sessions']} sessions of a setup and a reference raced in pairs{' (' + source + ')' if source else ''}, "
-                f"drawn at random, its pairs drawn from that session's alone and the night's figure the setup's median over the reference's "
-                f"({data['drawn_from']} pairs in all; σ of the log ratio between sessions {data['between']:.1%}, of one pair within one "
-                f"{data['within']:.1%}; of one side's level between sessions {data['between_one']:.1%})")
+        return (
+            f"each night one of {data['sessions']} sessions of a setup and a reference raced in pairs{' (' + source + ')' if source else ''}, "
+            f"drawn at random, its pairs drawn from that session's alone and the night's figure the setup's median over the reference's "
+            f"({data['drawn_from']} pairs in all; σ of the log ratio between sessions {data['between']:.1%}, of one pair within one "
+            f"{data['within']:.1%}; of one side's level between sessions {data['between_one']:.1%})"
+        )
     if data.get("sessions"):
-        return (f"each night one of {data['sessions']} sessions ({source or 'calibration sessions'}) drawn at random and its "
-                f"races drawn from that session's alone ({data['drawn_from']} races in all; σ between sessions "
-                f"{data['between']:.1%}, within one {data['within']:.1%})")
+        return (
+            f"each night one of {data['sessions']} sessions ({source or 'calibration sessions'}) drawn at random and its "
+            f"races drawn from that session's alone ({data['drawn_from']} races in all; σ between sessions "
+            f"{data['between']:.1%}, within one {data['within']:.1%})"
+        )
     if data.get("drawn_from"):
-        return f"each drawn from the {data['drawn_from']} races of {source} (their skew kept)" if source else f"each drawn from {data['drawn_from']} real races"
+        return (
+            f"each drawn from the {data['drawn_from']} races of {source} (their skew kept)"
+            if source
+            else f"each drawn from {data['drawn_from']} real races"
+        )
     return "each a normal draw at σ"
 
 
@@ -173,15 +222,26 @@ def to_ledger(data: dict, command: str, source: str = "") -> str:
         figures[f"{key}-low"] = ledger.Figure(round(100 * low, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, low")
         figures[f"{key}-high"] = ledger.Figure(round(100 * high, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, high")
     what = "of the log ratio" if data.get("paired") else "of log race medians"
-    for key, label in (("between", f"σ {what} between sessions"), ("within", f"σ {what} within one session"),
-                       ("between_one", "σ of one side's log race medians between sessions")):
+    for key, label in (
+        ("between", f"σ {what} between sessions"),
+        ("within", f"σ {what} within one session"),
+        ("between_one", "σ of one side's log race medians between sessions"),
+    ):
         if data.get(key) is not None:
             figures[f"sigma-{key.replace('_', '-')}"] = ledger.Figure(round(100 * data[key], 2), "%", label)
     run = time.strftime("%Y-%m-%dT%H%M%S") + "-changepoints"
-    ledger.record(run, "bench changepoints", command, figures,
-                  conditions=f"σ {data['sigma']:.3f} of a race, a night the median of {data.get('repeat', 1)} race(s) "
-                             + _drawn(data, source) + f", {data['series']} series a kind, "
-                             f"{data['nights']} nights, a {data['step']:.0%} step judged "
-                             f"{data['after']} nights after; " + ", ".join(f"{k} {v}" for k, v in data["rule"].items())
-                             + "; drop rule: " + ", ".join(f"{k} {v}" for k, v in data["drop_rule"].items()))
+    ledger.record(
+        run,
+        "bench changepoints",
+        command,
+        figures,
+        conditions=f"σ {data['sigma']:.3f} of a race, a night the median of {data.get('repeat', 1)} race(s) "
+        + _drawn(data, source)
+        + f", {data['series']} series a kind, "
+        f"{data['nights']} nights, a {data['step']:.0%} step judged "
+        f"{data['after']} nights after; "
+        + ", ".join(f"{k} {v}" for k, v in data["rule"].items())
+        + "; drop rule: "
+        + ", ".join(f"{k} {v}" for k, v in data["drop_rule"].items()),
+    )
     return run

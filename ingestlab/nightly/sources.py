@@ -1,6 +1,7 @@
 """Where ``bench changepoints`` draws its simulated nights from: the calibration sessions of a track and task here, or
 ``ab`` sessions or nights of ``nightly --reference`` (pairs of a setup and a reference raced beside each other), each
 session's log race figures."""
+
 from __future__ import annotations
 
 import math
@@ -20,8 +21,10 @@ def calibration_sessions(track: str, task: str) -> tuple[float, str, tuple]:
     kept = [(d["stamp"], tuple(math.log(v) for v in noise.own_medians(d) if v and v > 0)) for d in found if d.get("task") == task]
     kept = [(stamp, logs) for stamp, logs in kept if len(logs) >= 3]
     if len(kept) < 2:
-        raise IngestlabError(f"--sessions needs two or more calibration sessions of {track}/{task} on this machine that raced their own "
-                             f"races ({len(kept)} here): run `ingestlab calibrate` again")
+        raise IngestlabError(
+            f"--sessions needs two or more calibration sessions of {track}/{task} on this machine that raced their own "
+            f"races ({len(kept)} here): run `ingestlab calibrate` again"
+        )
     sigma = sigma_around(tuple(logs for _, logs in kept))
     return sigma, "calibrations " + ", ".join(sorted(stamp for stamp, _ in kept)), tuple(logs for _, logs in sorted(kept))
 
@@ -38,8 +41,15 @@ def ab_sessions(stamps: list[str], track: str, task: str) -> tuple[float, str, t
     baseline, log contender) pairs."""
     if len(set(stamps)) < 2:
         raise IngestlabError("--ab: name two ab sessions or more (their stamps, as `ingestlab ab` printed them)")
-    kept = [(stamp, _pairs(f"--ab {stamp}", [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")],
-                           track, task)) for stamp in dict.fromkeys(stamps)]
+    kept = [
+        (
+            stamp,
+            _pairs(
+                f"--ab {stamp}", [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")], track, task
+            ),
+        )
+        for stamp in dict.fromkeys(stamps)
+    ]
     return _paired_sessions(kept, "ab sessions ")
 
 
@@ -51,8 +61,10 @@ def nightly_sessions(nights: list[str], track: str, task: str) -> tuple[float, s
         raise IngestlabError("--nightly: name two nights or more (as the nightly report names them) raced with --reference")
     kept = []
     for night in dict.fromkeys(nights):
-        sides = [[r for r in results.races_with_tags({"nightly": night, "nightly-side": side}) if r.get("track") == track]
-                 for side in ("reference", "setup")]
+        sides = [
+            [r for r in results.races_with_tags({"nightly": night, "nightly-side": side}) if r.get("track") == track]
+            for side in ("reference", "setup")
+        ]
         setups = sorted({str((r.get("user-tags") or {}).get("nightly-setup")) for side in sides for r in side})
         if len(setups) > 1:
             raise IngestlabError(f"--nightly {night}: races of setups {', '.join(setups)} beside a reference; a night of one setup only")
@@ -70,12 +82,18 @@ def nightly_kind(nights: list[str], track: str) -> tuple[str, bool]:
                 sizes.setdefault(racing.is_full_size(race), set()).add(night)
                 setups.setdefault(str((race.get("user-tags") or {}).get("nightly-setup")), set()).add(night)
     if len(setups) > 1:
-        raise IngestlabError("--nightly: nights of setups " + "; ".join(f"{s} ({', '.join(sorted(n))})" for s, n in sorted(setups.items()))
-                             + ": a simulation draws from nights of one setup")
+        raise IngestlabError(
+            "--nightly: nights of setups "
+            + "; ".join(f"{s} ({', '.join(sorted(n))})" for s, n in sorted(setups.items()))
+            + ": a simulation draws from nights of one setup"
+        )
     if len(sizes) != 1:
-        raise IngestlabError(f"--nightly: nights {', '.join(sorted(sizes.get(True, ())))} raced at full size and "
-                             f"{', '.join(sorted(sizes.get(False, ())))} in test mode: a simulation draws from nights of one size"
-                             if sizes else f"--nightly: no race of {track} in the nights named")
+        raise IngestlabError(
+            f"--nightly: nights {', '.join(sorted(sizes.get(True, ())))} raced at full size and "
+            f"{', '.join(sorted(sizes.get(False, ())))} in test mode: a simulation draws from nights of one size"
+            if sizes
+            else f"--nightly: no race of {track} in the nights named"
+        )
     return next(iter(setups)), next(iter(sizes))
 
 
@@ -83,8 +101,10 @@ def _pairs(name: str, sides: list, track: str, task: str, names: tuple[str, str]
     """A session's (log first side, log second side) pairs of ``task``, its i-th race of one side beside its i-th of the other."""
     first, second = names
     if not sides[0] or len(sides[0]) != len(sides[1]):
-        raise IngestlabError(f"{name}: {len(sides[0])} {first} and {len(sides[1])} {second} races of {track} stored here; "
-                             f"a session's races a side, the same number each")
+        raise IngestlabError(
+            f"{name}: {len(sides[0])} {first} and {len(sides[1])} {second} races of {track} stored here; "
+            f"a session's races a side, the same number each"
+        )
     other = {r.get("track") for side in sides for r in side} - {track}
     if other:
         raise IngestlabError(f"{name}: races of {', '.join(sorted(map(str, other)))}, not --track {track}")

@@ -1,5 +1,6 @@
 """Trend charts of the nightly history: each task's figure over the nights with the noise band of the nights
 before the last, each study's headline ratio beside the published one, and the annotations as marked nights."""
+
 from __future__ import annotations
 
 import statistics
@@ -14,8 +15,16 @@ def _band(values: list[float]) -> tuple[float, float] | None:
     return stats.history_band(values[:-1][-NIGHTS_COMPARED:], DROP_LEVEL)
 
 
-def chart(study: str, setup: str, series: dict[str, list[tuple[str, float]]], notes: list[tuple[str, str]],
-          published_headlines: dict[str, float], missing: list[str], caption: str, change_points: dict | None = None) -> bytes:
+def chart(
+    study: str,
+    setup: str,
+    series: dict[str, list[tuple[str, float]]],
+    notes: list[tuple[str, str]],
+    published_headlines: dict[str, float],
+    missing: list[str],
+    caption: str,
+    change_points: dict | None = None,
+) -> bytes:
     """Small multiples, one per task (headlines first), nights on the x axis; ``change_points``: task → [(night, change)],
     drawn where the new level starts."""
     import math
@@ -44,20 +53,37 @@ def chart(study: str, setup: str, series: dict[str, list[tuple[str, float]]], no
         for night, change in (change_points or {}).get(task, []):
             if night in nights:
                 ax.axvline(nights.index(night) - 0.5, color="#d62728", linewidth=1.2, linestyle="--")
-                ax.annotate(f"change point {change:+.0%}", (nights.index(night) - 0.5, 0.05), xycoords=("data", "axes fraction"),
-                            fontsize=6, color="#d62728", rotation=90, ha="right", va="bottom")
+                ax.annotate(
+                    f"change point {change:+.0%}",
+                    (nights.index(night) - 0.5, 0.05),
+                    xycoords=("data", "axes fraction"),
+                    fontsize=6,
+                    color="#d62728",
+                    rotation=90,
+                    ha="right",
+                    va="bottom",
+                )
         for night, text in notes:
             if night in nights:
                 ax.axvline(nights.index(night), color="#888888", linewidth=0.8, linestyle=":")
-                ax.annotate(text[:40], (nights.index(night), 1.0), xycoords=("data", "axes fraction"), fontsize=6,
-                            rotation=90, va="top", ha="right", color="#555555")
+                ax.annotate(
+                    text[:40],
+                    (nights.index(night), 1.0),
+                    xycoords=("data", "axes fraction"),
+                    fontsize=6,
+                    rotation=90,
+                    va="top",
+                    ha="right",
+                    color="#555555",
+                )
         title = f"{key} (ratio)" if task.startswith(HEADLINE) else task
         if task in missing:
             title += " — MISSING TONIGHT"
             ax.annotate("no figure tonight", (len(nights) - 1, 0.5), xycoords=("data", "axes fraction"), color="#d62728", fontsize=8)
         ax.set_title(title, fontsize=8, color="#d62728" if task in missing else "black")
-        ax.set_xticks(range(len(nights)), [n[5:10] + " " + n[11:13] + ":" + n[13:15] if len(n) >= 15 else n for n in nights],
-                      fontsize=6, rotation=30)
+        ax.set_xticks(
+            range(len(nights)), [n[5:10] + " " + n[11:13] + ":" + n[13:15] if len(n) >= 15 else n for n in nights], fontsize=6, rotation=30
+        )
         ax.tick_params(axis="y", labelsize=7)
         ax.set_ylim(bottom=0, top=max([*ys, *(band or []), published_headlines.get(key) or 0, 1]) * 1.15)
     for j in range(len(tasks), rows * cols):

@@ -7,6 +7,7 @@ which moves its actor system off port 1900 as it does Rally's. Its ``test_run.js
 :class:`~ingestlab.rally.results.RaceResult` a Rally race gives (its fields renamed: test run → race, workload →
 track, test procedure → challenge), so every study's report works on it unchanged.
 """
+
 from __future__ import annotations
 
 import json
@@ -20,12 +21,13 @@ from pathlib import Path
 from ingestlab import allocator, machine, net, paths
 from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.osb import tool, workloads
+from ingestlab.rally import failure, progress
 from ingestlab.rally.footprint import ProcessPeaks
 from ingestlab.rally.home import LATENCY_FILE, errors_logged
-from ingestlab.rally import failure, progress
 from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.results import RaceResult
-from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS, read as read_runner_stats
+from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
+from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
 LOAD_GENERATOR = "opensearch-benchmark"
 
@@ -61,13 +63,30 @@ def make_corpora(track, test_mode: bool, log=print, cache: Path | None = None) -
 
 def as_race(doc: dict) -> dict:
     """OSB's test_run.json with the names a Rally race.json has (the original keys stay too)."""
-    return {**doc, "race-id": doc.get("test-run-id"), "race-timestamp": doc.get("test-run-timestamp"), "track": doc.get("workload"),
-            "challenge": doc.get("test_procedure"), "track-params": doc.get("workload-params") or {},
-            "load-generator": f"{LOAD_GENERATOR} {doc.get('benchmark-version')}", "engine": "opensearch"}
+    return {
+        **doc,
+        "race-id": doc.get("test-run-id"),
+        "race-timestamp": doc.get("test-run-timestamp"),
+        "track": doc.get("workload"),
+        "challenge": doc.get("test_procedure"),
+        "track-params": doc.get("workload-params") or {},
+        "load-generator": f"{LOAD_GENERATOR} {doc.get('benchmark-version')}",
+        "engine": "opensearch",
+    }
 
 
-def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test_mode: bool, on_error: str = "abort",
-        exclude_tasks: str | None = None, log=print, stream: bool = True) -> RaceResult:
+def run(
+    track,
+    hosts: str,
+    challenge: str | None,
+    params: dict,
+    tags: dict,
+    test_mode: bool,
+    on_error: str = "abort",
+    exclude_tasks: str | None = None,
+    log=print,
+    stream: bool = True,
+) -> RaceResult:
     """Race the track's workload with OSB; its result, or an error naming OSB's log."""
     from ingestlab.rally.command import format_tags
     from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
@@ -78,9 +97,20 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
     stats_file = test_run_file(test_run_id).with_name("ingestlab-runner-stats.jsonl")
     with tempfile.TemporaryDirectory(prefix="ingestlab-osb-") as tmp:
         exported = workloads.export(Path(tmp), [track.name]) / track.name
-        cmd = [str(python), "-m", "ingestlab.rally.launcher", "run", "--offline", "--pipeline=benchmark-only",
-               f"--workload-path={exported}", f"--target-hosts={hosts}", f"--test-run-id={test_run_id}", f"--on-error={'abort' if on_error == 'abort' else 'continue'}",
-               "--results-format=markdown", f"--results-file={Path(tmp) / 'summary.md'}"]
+        cmd = [
+            str(python),
+            "-m",
+            "ingestlab.rally.launcher",
+            "run",
+            "--offline",
+            "--pipeline=benchmark-only",
+            f"--workload-path={exported}",
+            f"--target-hosts={hosts}",
+            f"--test-run-id={test_run_id}",
+            f"--on-error={'abort' if on_error == 'abort' else 'continue'}",
+            "--results-format=markdown",
+            f"--results-file={Path(tmp) / 'summary.md'}",
+        ]
         if challenge:
             cmd.append(f"--test-procedure={challenge}")
         if params:
@@ -92,15 +122,28 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
             cmd.append(f"--exclude-tasks={exclude_tasks}")
         if test_mode:
             cmd.append("--test-mode")
-        env = allocator.with_settings({**os.environ, "BENCHMARK_HOME": str(tool.home()), PORT_VARIABLE: str(net.free_port()),
-                                       RUNNER_STATS: str(stats_file), PROGRESS_VARIABLE: str(Path(tmp) / "progress.jsonl")})
+        env = allocator.with_settings(
+            {
+                **os.environ,
+                "BENCHMARK_HOME": str(tool.home()),
+                PORT_VARIABLE: str(net.free_port()),
+                RUNNER_STATS: str(stats_file),
+                PROGRESS_VARIABLE: str(Path(tmp) / "progress.jsonl"),
+            }
+        )
         log(f"[ingestlab] {' '.join(cmd)}")
         osb_log = config_dir() / "logs" / "benchmark.log"
         log_start = osb_log.stat().st_size if osb_log.is_file() else 0
         started = time.monotonic()
         with open(Path(tmp) / "output.txt", "w+") as captured:
-            proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
-                                    stderr=None if stream else subprocess.STDOUT, text=True)
+            proc = subprocess.Popen(
+                cmd,
+                env=env,
+                stdin=subprocess.DEVNULL,
+                stdout=None if stream else captured,
+                stderr=None if stream else subprocess.STDOUT,
+                text=True,
+            )
             # OSB's workers are the pack's too (its tracks name them when they register): the same load-side watch as esrally's
             with ProcessPeaks(proc.pid, marker=f"{RUNNER_STATS}={stats_file}") as peaks, LoadSide(peaks, hosts) as side:
                 try:
@@ -116,16 +159,22 @@ def run(track, hosts: str, challenge: str | None, params: dict, tags: dict, test
     if proc.returncode != 0 or not found.is_file():
         logged = _read_from(osb_log, log_start)
         cause = failure.cause(output, logged, peaks.pids() | {proc.pid}, proc.returncode, tuple(errors_logged(0, text=logged)))
-        raise RaceFailed(f"the OSB test run failed: {cause} (exit {proc.returncode}; its log: {osb_log})"
-                         + (f"\n{output}" if output else ""), cause=cause)
+        raise RaceFailed(
+            f"the OSB test run failed: {cause} (exit {proc.returncode}; its log: {osb_log})" + (f"\n{output}" if output else ""),
+            cause=cause,
+        )
     if latency:  # beside the test run, as the pack keeps Rally's: a percentile OSB leaves out for too few requests
         found.with_name(LATENCY_FILE).write_text(json.dumps(latency))
     race = as_race(json.loads(found.read_text()))
-    return RaceResult(race=race, runner_stats=read_runner_stats(stats_file), machine=machine.describe(),
-                      track=track.with_params(race.get("track-params", {}) or {}), rally_home=None,
-                      footprint={"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()},
-                      latency_file=found.with_name(LATENCY_FILE))
-
+    return RaceResult(
+        race=race,
+        runner_stats=read_runner_stats(stats_file),
+        machine=machine.describe(),
+        track=track.with_params(race.get("track-params", {}) or {}),
+        rally_home=None,
+        footprint={"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()},
+        latency_file=found.with_name(LATENCY_FILE),
+    )
 
 
 def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:
@@ -136,15 +185,22 @@ def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:
     if not found.is_file():
         raise IngestlabError(f"no OSB test run {test_run_id} under {found.parent.parent}")
     race = as_race(json.loads(found.read_text()))
-    return RaceResult(race=race, runner_stats=read_runner_stats(found.with_name("ingestlab-runner-stats.jsonl")),
-                      machine=machine.describe(), track=trackinfo.load(track_path, race["track-params"]) if track_path else None,
-                      latency_file=found.with_name(LATENCY_FILE))
+    return RaceResult(
+        race=race,
+        runner_stats=read_runner_stats(found.with_name("ingestlab-runner-stats.jsonl")),
+        machine=machine.describe(),
+        track=trackinfo.load(track_path, race["track-params"]) if track_path else None,
+        latency_file=found.with_name(LATENCY_FILE),
+    )
 
 
 def stored() -> list[dict]:
     root = config_dir() / "benchmarks" / "test-runs"
-    return sorted((as_race(json.loads(f.read_text())) for f in root.glob("*/test_run.json")), key=lambda r: r["race-timestamp"] or "") \
-        if root.is_dir() else []
+    return (
+        sorted((as_race(json.loads(f.read_text())) for f in root.glob("*/test_run.json")), key=lambda r: r["race-timestamp"] or "")
+        if root.is_dir()
+        else []
+    )
 
 
 __all__ = ["run", "load", "stored", "as_race", "make_corpora", "paths"]

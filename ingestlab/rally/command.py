@@ -1,6 +1,7 @@
 """The ``esrally race`` command line for a race request: stock esrally, offline, started through the
 pack's launcher (:mod:`ingestlab.rally.launcher`) so that its actor system never collides with another
 Rally. Credentials in ``--client-options`` never appear in what is printed."""
+
 from __future__ import annotations
 
 import sys
@@ -57,8 +58,19 @@ def format_tags(tags: dict) -> str:
 
 
 def build_command(request: RaceRequest, race_id: str, params_file: Path | None, python: str = sys.executable) -> list[str]:
-    cmd = [*request.launcher, python, "-m", "ingestlab.rally.launcher", "race", "--offline", f"--pipeline={request.pipeline}",
-           f"--track-path={request.track_path}", f"--race-id={race_id}", f"--on-error={request.on_error}", "--report-format=markdown"]
+    cmd = [
+        *request.launcher,
+        python,
+        "-m",
+        "ingestlab.rally.launcher",
+        "race",
+        "--offline",
+        f"--pipeline={request.pipeline}",
+        f"--track-path={request.track_path}",
+        f"--race-id={race_id}",
+        f"--on-error={request.on_error}",
+        "--report-format=markdown",
+    ]
     optional = {
         "--target-hosts": request.target_hosts,
         "--challenge": request.challenge,

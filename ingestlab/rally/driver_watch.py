@@ -4,6 +4,7 @@
 all Rally daemons share, and says where each host's runners write their stats (``runner_stats_file(host)``):
 a lab of test hosts (:class:`ingestlab.hosts.lab.Lab`), or real machines described alike.
 """
+
 from __future__ import annotations
 
 import time
@@ -31,10 +32,12 @@ class DriverWatch:
                 continue
             since = self._silent_since.setdefault(host.name, now)
             if now - since >= self.grace:
-                return (f"load-driver host {host.name} ({host.address}) stopped answering on Rally's actor port {self.drivers.actor_port} "
-                        f"at {time.strftime('%H:%M:%S', time.localtime(since))}, {since - self.started:.0f} s into the race: "
-                        f"the coordinator cannot hear from the clients there, so the race was stopped and nothing of it is kept "
-                        f"as a result")
+                return (
+                    f"load-driver host {host.name} ({host.address}) stopped answering on Rally's actor port {self.drivers.actor_port} "
+                    f"at {time.strftime('%H:%M:%S', time.localtime(since))}, {since - self.started:.0f} s into the race: "
+                    f"the coordinator cannot hear from the clients there, so the race was stopped and nothing of it is kept "
+                    f"as a result"
+                )
         return None
 
 

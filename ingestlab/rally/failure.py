@@ -8,6 +8,7 @@ count: the exception that ended the race (the last line of the traceback esrally
 error one of its processes logged. Exceptions logged by some process while the race ran are the last resort, named as
 such, and then the exit code.
 """
+
 from __future__ import annotations
 
 import re

@@ -14,6 +14,7 @@ anonymous resident memory (``RssAnon``: its heap and stacks), whose largest valu
 sample once a second: a peak shorter than that can be missed, which VmHWM never misses).
 :func:`indices_bytes` asks the cluster how much disk its indices use (every copy: primaries and replicas).
 """
+
 from __future__ import annotations
 
 import os
@@ -122,9 +123,13 @@ class ProcessPeaks:
         values = sorted((kib / 1024 for p, kib in self.peaks.items() if p != mine), reverse=True)
         workers = sorted((kib / 1024 for p, kib in self.peaks.items() if p in self.workers and p != mine), reverse=True)
         anonymous = sorted((kib / 1024 for p, kib in self.anonymous.items() if p != mine), reverse=True)
-        return {"largest_mib": round(values[0], 1) if values else None, "processes": len(values),
-                "peaks_mib": [round(v, 1) for v in values], "workers_mib": [round(v, 1) for v in workers],
-                "workers_anonymous_mib": [round(v, 1) for v in anonymous]}
+        return {
+            "largest_mib": round(values[0], 1) if values else None,
+            "processes": len(values),
+            "peaks_mib": [round(v, 1) for v in values],
+            "workers_mib": [round(v, 1) for v in workers],
+            "workers_anonymous_mib": [round(v, 1) for v in anonymous],
+        }
 
 
 def indices_bytes(target_hosts: str, client_options: str | None = None, timeout: float = 30.0) -> int | None:

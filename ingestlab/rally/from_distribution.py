@@ -1,5 +1,6 @@
 """Race with Rally's own ``from-distribution`` pipeline: Rally installs, starts and stops the node, as the
 pack's service user with the pack's car configs (:mod:`ingestlab.rally.service` sets that user up)."""
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,7 @@ from ingestlab.rally.service import TEAM_PATH, service_rally
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
 
 
-def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None,
-        track=None, log=print):
+def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None, track=None, log=print):
     """Race ``request`` (its track, challenge, params, tags) on a node Rally provisions from the pack's car
     configs; returns the stored race as a :class:`~ingestlab.rally.results.RaceResult`."""
     from ingestlab import machine
@@ -38,9 +38,14 @@ def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaul
         params_file.write_text(json.dumps(request.track_params))
     wanted_report = request.report_file
     request = RaceRequest(
-        track_path=request.track_path, target_hosts=None, pipeline="from-distribution", challenge=request.challenge,
-        user_tags={**request.user_tags, "pipeline": "from-distribution"}, test_mode=request.test_mode,
-        report_file=work / "report.md", on_error=request.on_error,
+        track_path=request.track_path,
+        target_hosts=None,
+        pipeline="from-distribution",
+        challenge=request.challenge,
+        user_tags={**request.user_tags, "pipeline": "from-distribution"},
+        test_mode=request.test_mode,
+        report_file=work / "report.md",
+        on_error=request.on_error,
         extra_args=(f"--distribution-version={version}", f"--team-path={TEAM_PATH}", f"--car={car}")
         + ((f"--car-params={car_params}",) if car_params else ()),
     )
@@ -57,5 +62,10 @@ def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaul
     if proc.returncode != 0 or not race_file.is_file():
         raise IngestlabError(f"the from-distribution race failed (exit {proc.returncode}); Rally's log: {rally_home.rally_log(home)}")
     race = json.loads(race_file.read_text())
-    return RaceResult(race=race, runner_stats=read_runner_stats(stats_file), machine=machine.describe(),
-                      track=track.with_params(race.get("track-params", {}) or {}) if track else None, rally_home=home)
+    return RaceResult(
+        race=race,
+        runner_stats=read_runner_stats(stats_file),
+        machine=machine.describe(),
+        track=track.with_params(race.get("track-params", {}) or {}) if track else None,
+        rally_home=home,
+    )

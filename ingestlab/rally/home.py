@@ -1,5 +1,6 @@
 """The pack's own Rally home (``RALLY_HOME``), kept apart from the user's ``~/.rally``, and where Rally
 keeps what a race leaves: race.json, the pack's runner stats beside it, and Rally's log."""
+
 from __future__ import annotations
 
 import os

@@ -32,6 +32,7 @@ opensearch-benchmark (2.4) is Rally's fork: its coordinator, workers, task-execu
 with other names, so the launcher hooks it the same way (its own actor-port probe aside): the same intervals, the
 same short end, and the same progress lines, from which the pack keeps each task's latency samples.
 """
+
 import os
 import sys
 import time
@@ -63,8 +64,11 @@ def _seconds(variable: str, default: float, least: float = 0.0) -> float:
 
 
 def _note_others(others) -> None:
-    print(f"[ingestlab] other Rally processes run on this machine (PIDs {', '.join(str(p.pid) for p in others)}); "
-          f"this race's actor system has a port of its own, so it starts, but they share the machine's CPU", file=sys.stderr)
+    print(
+        f"[ingestlab] other Rally processes run on this machine (PIDs {', '.join(str(p.pid) for p in others)}); "
+        f"this race's actor system has a port of its own, so it starts, but they share the machine's CPU",
+        file=sys.stderr,
+    )
 
 
 def install_progress_hook(path: str) -> None:
@@ -94,9 +98,11 @@ def main() -> int:
     if port:
         (compat.osb_move_actor_port if osb else compat.move_actor_port)(int(port), _note_others)
     try:
-        wakeup, prepare_wakeup, grace = (_seconds(WAKEUP_VARIABLE, DEFAULT_WAKEUP_S, least=0.01),
-                                         _seconds(PREPARE_WAKEUP_VARIABLE, DEFAULT_PREPARE_WAKEUP_S, least=0.01),
-                                         _seconds(GRACE_VARIABLE, DEFAULT_GRACE_S))
+        wakeup, prepare_wakeup, grace = (
+            _seconds(WAKEUP_VARIABLE, DEFAULT_WAKEUP_S, least=0.01),
+            _seconds(PREPARE_WAKEUP_VARIABLE, DEFAULT_PREPARE_WAKEUP_S, least=0.01),
+            _seconds(GRACE_VARIABLE, DEFAULT_GRACE_S),
+        )
     except ValueError as e:
         print(f"ingestlab: error: {e}", file=sys.stderr)
         return 2

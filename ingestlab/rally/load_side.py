@@ -17,6 +17,7 @@ busiest member's median reaches :data:`SATURATED` of what it could use. The verd
 while every node had headroom; ``cluster bound`` when a node was at its limit; ``neither at its limit`` otherwise (a
 race held to a target rate below the knee, or one waiting on the disk or the network).
 """
+
 from __future__ import annotations
 
 import os
@@ -78,8 +79,11 @@ class LoadSide:
         from ingestlab.rally import preflight
 
         try:
-            return preflight.get_json(self._url + "_nodes/stats/os,process?filter_path=nodes.*.name,nodes.*.process,nodes.*.os.cgroup.cpu",
-                                      self._options, timeout=2.0).get("nodes", {})
+            return preflight.get_json(
+                self._url + "_nodes/stats/os,process?filter_path=nodes.*.name,nodes.*.process,nodes.*.os.cgroup.cpu",
+                self._options,
+                timeout=2.0,
+            ).get("nodes", {})
         except Exception:  # a node that does not answer for a second is a gap in the samples, not a failed race
             return {}
 
@@ -87,16 +91,24 @@ class LoadSide:
         from ingestlab.rally import preflight
 
         try:
-            nodes = preflight.get_json(self._url + "_nodes/os,process?filter_path=nodes.*.name,nodes.*.os.allocated_processors,nodes.*.process.id",
-                                       self._options, timeout=5.0).get("nodes", {})
+            nodes = preflight.get_json(
+                self._url + "_nodes/os,process?filter_path=nodes.*.name,nodes.*.os.allocated_processors,nodes.*.process.id",
+                self._options,
+                timeout=5.0,
+            ).get("nodes", {})
         except Exception:
             return
         for node_id, node in nodes.items():
             pid = (node.get("process") or {}).get("id")
             local = pid is not None and kernel_name(pid) == "java"
             quota = quota_cores(pid) if local else None
-            self.node_facts[node_id] = {"name": node.get("name", node_id), "allocated": (node.get("os") or {}).get("allocated_processors"),
-                                        "local": local, "pid": pid, **({"quota": quota} if quota else {})}
+            self.node_facts[node_id] = {
+                "name": node.get("name", node_id),
+                "allocated": (node.get("os") or {}).get("allocated_processors"),
+                "local": local,
+                "pid": pid,
+                **({"quota": quota} if quota else {}),
+            }
 
     def look(self) -> None:
         now = time.time()  # wall clock: the task spans it is matched with are Rally's join points, on the wall clock
@@ -162,10 +174,14 @@ class LoadSide:
     def _judged(self, series: dict, window: set[float]) -> dict:
         limit = {pid: min(1.0, self.worker_quota.get(pid) or 1.0) for pid in series}
         used = {pid: during(one, window) for pid, one in series.items()}
-        workers = [{"pid": pid, "cores": _round(cores), "limit_cores": round(limit[pid], 3)} for pid, cores in used.items() if cores is not None]
+        workers = [
+            {"pid": pid, "cores": _round(cores), "limit_cores": round(limit[pid], 3)} for pid, cores in used.items() if cores is not None
+        ]
         # a quota shared by the workers and the rest of Rally (the driver's cgroup): the group against its quota
-        workers += [{"group": group, "cores": _round(during(_series(samples), window)), "limit_cores": round(self.group_quota[group], 3)}
-                    for group, samples in self.groups.items()]
+        workers += [
+            {"group": group, "cores": _round(during(_series(samples), window)), "limit_cores": round(self.group_quota[group], 3)}
+            for group, samples in self.groups.items()
+        ]
         driver_cores = sum(w["cores"] for w in workers if "pid" in w)  # every pid entry has a measured figure
         cores = os.cpu_count() or 1
         nodes = []
@@ -174,8 +190,15 @@ class LoadSide:
             own = facts.get("quota") or facts.get("allocated") or cores
             could = max(0.0, min(own, cores - driver_cores)) if facts.get("local") else own
             used = during(_series(samples, 1 if facts.get("local") else 3), window)
-            nodes.append({"name": facts.get("name", node_id), "cores": _round(used), "limit_cores": round(own, 3),
-                          "available_cores": round(could, 3), "on_this_machine": bool(facts.get("local"))})
+            nodes.append(
+                {
+                    "name": facts.get("name", node_id),
+                    "cores": _round(used),
+                    "limit_cores": round(own, 3),
+                    "available_cores": round(could, 3),
+                    "on_this_machine": bool(facts.get("local")),
+                }
+            )
         return {"workers": workers, "nodes": nodes, "seconds": len(window), **verdict(workers, nodes)}
 
 
@@ -189,8 +212,11 @@ def verdict(workers: list[dict], nodes: list[dict]) -> dict:
     workers = [w for w in workers if w["cores"] is not None]  # a member with no measured second is not judged (not as 0)
     nodes = [n for n in nodes if n["cores"] is not None]
     if not workers or not nodes:
-        return {"verdict": None, "why": "not seen: " + ("no load-driver worker was named (a track not of the pack)" if not workers
-                                                        else "the nodes' CPU was not read")}
+        return {
+            "verdict": None,
+            "why": "not seen: "
+            + ("no load-driver worker was named (a track not of the pack)" if not workers else "the nodes' CPU was not read"),
+        }
     busiest = max(workers, key=lambda w: w["cores"] / w["limit_cores"])
     worker_full = busiest["cores"] >= SATURATED * busiest["limit_cores"]
     node = max(nodes, key=lambda n: n["cores"] / max(n["available_cores"], 1e-9))
@@ -206,7 +232,7 @@ def verdict(workers: list[dict], nodes: list[dict]) -> dict:
 
 
 def _task_verdicts(race: dict) -> dict[str, str]:
-    tasks = (((race.get("ingestlab-footprint") or {}).get("load_side") or {}).get("tasks") or {})
+    tasks = ((race.get("ingestlab-footprint") or {}).get("load_side") or {}).get("tasks") or {}
     return {task: got["verdict"] for task, got in tasks.items() if got.get("verdict")}
 
 

@@ -3,6 +3,7 @@ datastore.type = elasticsearch``): Rally writes each race's document, the same a
 ``rally-races-*`` (the race id as the document id). The pack reads them from there as it reads race.json files, with
 the store's host, port, TLS and credentials from that rally.ini — never printed.
 """
+
 from __future__ import annotations
 
 import configparser
@@ -48,8 +49,9 @@ def _get(store: dict, path: str, body: dict) -> dict:
             return {"hits": {"hits": []}}
         raise IngestlabError(f"the metrics store at {url.split('/')[2]} answered HTTP {e.code} to a search of Rally's races") from None
     except (urllib.error.URLError, OSError) as e:
-        raise IngestlabError(f"the metrics store at {url.split('/')[2]} (rally.ini's datastore) does not answer: "
-                             f"{getattr(e, 'reason', e)}") from None
+        raise IngestlabError(
+            f"the metrics store at {url.split('/')[2]} (rally.ini's datastore) does not answer: {getattr(e, 'reason', e)}"
+        ) from None
 
 
 def races(store: dict, race_id: str | None = None) -> list[dict]:

@@ -6,6 +6,7 @@ The client options are read with Rally's own parser, so TLS (``use_ssl``, ``veri
 and auth (``basic_auth_user``/``basic_auth_password``, ``api_key``) mean here what they mean to Rally.
 Error messages name the host and the user, never a password or key.
 """
+
 from __future__ import annotations
 
 import base64
@@ -29,8 +30,10 @@ def parse_client_options(client_options: str | None) -> dict:
     try:
         return compat.client_options(client_options)
     except Exception as e:  # Rally's parser raises assorted errors for malformed strings
-        raise IngestlabError(f"--client-options could not be read ({e.__class__.__name__}); "
-                             f"expected key:value pairs like use_ssl:true,basic_auth_user:'elastic'") from None
+        raise IngestlabError(
+            f"--client-options could not be read ({e.__class__.__name__}); "
+            f"expected key:value pairs like use_ssl:true,basic_auth_user:'elastic'"
+        ) from None
 
 
 def _ssl_context(options: dict) -> ssl.SSLContext:
@@ -110,17 +113,22 @@ def check_hosts(target_hosts: str, client_options: str | None = None, timeout: f
         except urllib.error.HTTPError as e:
             if e.code == 401 and authorization:
                 who = f"user {options['basic_auth_user']!r}" if options.get("basic_auth_user") else "the API key"
-                raise IngestlabError(f"Elasticsearch at {host} refused the credentials of {who} (HTTP 401); "
-                                     f"check basic_auth_user/basic_auth_password or api_key in --client-options") from None
+                raise IngestlabError(
+                    f"Elasticsearch at {host} refused the credentials of {who} (HTTP 401); "
+                    f"check basic_auth_user/basic_auth_password or api_key in --client-options"
+                ) from None
             continue  # it answered (e.g. 401 to a request without credentials): reachable; Rally reports the rest
         except (urllib.error.URLError, socket.timeout, ConnectionError, OSError) as e:
             reason = getattr(e, "reason", e)
             if isinstance(reason, ssl.SSLError):
-                raise IngestlabError(f"TLS with {host} failed ({reason}); check use_ssl, verify_certs and ca_certs "
-                                     f"in --client-options") from None
+                raise IngestlabError(
+                    f"TLS with {host} failed ({reason}); check use_ssl, verify_certs and ca_certs in --client-options"
+                ) from None
             if isinstance(e, http.client.RemoteDisconnected) and not tls:
-                raise IngestlabError(f"{host} closed the connection on a plain HTTP request; if it speaks HTTPS, "
-                                     f"add use_ssl:true (and ca_certs) to --client-options") from None
+                raise IngestlabError(
+                    f"{host} closed the connection on a plain HTTP request; if it speaks HTTPS, "
+                    f"add use_ssl:true (and ca_certs) to --client-options"
+                ) from None
             raise IngestlabError(
                 f"no Elasticsearch answers at {host} ({reason}); start the pack's cluster with `ingestlab cluster up`, "
                 f"or pass --target-hosts HOST:PORT of a running one"
@@ -133,9 +141,11 @@ def _facts(url: str, authorization: str | None, context, timeout: float) -> Clus
         root = _get_json(url, authorization, context, timeout)
     except urllib.error.HTTPError as e:
         if e.code == 405:
-            raise IngestlabError(f"Elasticsearch at {url} answers 405 to GET / (a distribution without the rest-root module, "
-                                 f"such as an integration-test zip); Rally reads the version there. `ingestlab cluster up "
-                                 f"--version …` adds the pack's root endpoint to such distributions") from None
+            raise IngestlabError(
+                f"Elasticsearch at {url} answers 405 to GET / (a distribution without the rest-root module, "
+                f"such as an integration-test zip); Rally reads the version there. `ingestlab cluster up "
+                f"--version …` adds the pack's root endpoint to such distributions"
+            ) from None
         return ClusterFacts(None)  # e.g. 401 without credentials: Rally says the rest
     try:
         nodes = _get_json(url + "_nodes/plugins?filter_path=nodes.*.modules.name", authorization, context, timeout)
@@ -144,4 +154,6 @@ def _facts(url: str, authorization: str | None, context, timeout: float) -> Clus
         count = len(nodes.get("nodes", {})) or None
     except (urllib.error.URLError, OSError, ValueError):
         modules, count = frozenset(), None
-    return ClusterFacts(root.get("version", {}).get("number"), modules, count, root.get("version", {}).get("distribution") or "elasticsearch")
+    return ClusterFacts(
+        root.get("version", {}).get("number"), modules, count, root.get("version", {}).get("distribution") or "elasticsearch"
+    )

@@ -4,6 +4,7 @@ The launcher's hook (:mod:`ingestlab.rally.launcher`) appends Rally's own figure
 to a file; :class:`Progress` follows that file in a thread and prints each task as it ends, with the time
 since the race started. A task whose samples all fell inside its warm-up says so: it has no figure.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,8 +20,10 @@ def warmup_only(figure: dict) -> bool:
 def describe(figure: dict) -> str:
     name = figure["task"]
     if warmup_only(figure):
-        return (f"{name}: no figure — all {figure['warmup_samples']} samples fell inside its warm-up "
-                f"(raise the corpus size, or lower warmup-time-period)")
+        return (
+            f"{name}: no figure — all {figure['warmup_samples']} samples fell inside its warm-up "
+            f"(raise the corpus size, or lower warmup-time-period)"
+        )
     if figure.get("median") is None:
         return f"{name}: done"
     errors = f", {figure['error_rate']:.1%} errors" if figure.get("error_rate") else ""

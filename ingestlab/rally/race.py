@@ -5,6 +5,7 @@ per finished task is printed (:mod:`ingestlab.rally.progress`), and with load-dr
 the race when one drops out (:mod:`ingestlab.rally.driver_watch`). The race comes back as a
 :class:`~ingestlab.rally.results.RaceResult`: race.json, runner stats, the track as rendered, the machine.
 """
+
 from __future__ import annotations
 
 import json
@@ -19,16 +20,18 @@ from pathlib import Path
 
 from ingestlab import allocator, machine, net, paths, procs
 from ingestlab.errors import IngestlabError, RaceFailed
-from ingestlab.rally import failure, home as rally_home
+from ingestlab.rally import failure
+from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.driver_watch import DriverStats, DriverWatch
 from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
-from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
+from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.progress import Progress, per_task
 from ingestlab.rally.results import RaceResult
 from ingestlab.rally.trackinfo import TrackInfo
-from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE, read as read_runner_stats
+from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
+from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
 
 @dataclass
@@ -48,13 +51,15 @@ class Outcome:
 
 def environment(race_id: str, home: Path, actor_port: int, progress: Path) -> dict:
     env = dict(os.environ)
-    env.update({
-        "RALLY_HOME": str(home),
-        PORT_VARIABLE: str(actor_port),
-        PROGRESS_VARIABLE: str(progress),
-        # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
-        RUNNER_STATS_VARIABLE: str(rally_home.runner_stats_file(race_id, home)),
-    })
+    env.update(
+        {
+            "RALLY_HOME": str(home),
+            PORT_VARIABLE: str(actor_port),
+            PROGRESS_VARIABLE: str(progress),
+            # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
+            RUNNER_STATS_VARIABLE: str(rally_home.runner_stats_file(race_id, home)),
+        }
+    )
     return allocator.with_settings(env)  # big request bodies from the heap, not a fresh mmap each
 
 
@@ -76,12 +81,15 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
         log_start = rally_home.log_size(home)
         with open(Path(tmp) / "output.txt", "w+") as captured, Progress(Path(tmp) / "progress.jsonl", log) as progress:
             started, started_at = time.monotonic(), time.time()
-            proc = subprocess.Popen(cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured,
-                                    stderr=None if stream else subprocess.STDOUT)
+            proc = subprocess.Popen(
+                cmd, env=env, stdin=subprocess.DEVNULL, stdout=None if stream else captured, stderr=None if stream else subprocess.STDOUT
+            )
             marker = f"{RUNNER_STATS_VARIABLE}={env[RUNNER_STATS_VARIABLE]}"
             # load-driver hosts' daemons (a lab's) run the workers: their processes carry the lab's own variable
-            with ProcessPeaks(proc.pid, marker=marker, workers_marker=getattr(drivers, "process_marker", None)) as peaks, \
-                    LoadSide(peaks, request.target_hosts, request.client_options) as load_side:
+            with (
+                ProcessPeaks(proc.pid, marker=marker, workers_marker=getattr(drivers, "process_marker", None)) as peaks,
+                LoadSide(peaks, request.target_hosts, request.client_options) as load_side,
+            ):
                 try:
                     returncode, stopped_because = _wait(proc, watch, log)
                 except BaseException:  # interrupted or terminated: Rally and its actors go too, not only the pack
@@ -127,8 +135,9 @@ def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int,
         problem = watch.check()
         if problem:
             log(f"[ingestlab] stopping the race: {problem.split(':')[0]}")
-            procs.stop(lambda: [] if proc.poll() is not None else [proc.pid], grace=grace,
-                       signals=(signal.SIGINT, signal.SIGTERM, signal.SIGKILL))
+            procs.stop(
+                lambda: [] if proc.poll() is not None else [proc.pid], grace=grace, signals=(signal.SIGINT, signal.SIGTERM, signal.SIGKILL)
+            )
             return proc.wait(), problem
         time.sleep(1.0)
     return proc.returncode, None
@@ -152,13 +161,25 @@ def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream:
     if outcome.returncode != 0 or not race_file.is_file():
         logged = "".join(f"\n  {line}" for line in outcome.errors)
         cause = outcome.cause or f"esrally exited with {outcome.returncode} and left no race"
-        raise RaceFailed(f"the race failed: {cause} (exit {outcome.returncode}; Rally's log: {rally_home.rally_log(home)})"
-                         + (f"\nRally's log gained meanwhile:{logged}" if logged else "")
-                         + (f"\n{outcome.output[-3000:]}" if outcome.output else ""), cause=cause)
+        raise RaceFailed(
+            f"the race failed: {cause} (exit {outcome.returncode}; Rally's log: {rally_home.rally_log(home)})"
+            + (f"\nRally's log gained meanwhile:{logged}" if logged else "")
+            + (f"\n{outcome.output[-3000:]}" if outcome.output else ""),
+            cause=cause,
+        )
     race = json.loads(race_file.read_text())
-    footprint = {"seconds": outcome.seconds, "rally_memory": outcome.rally_memory, "load_side": outcome.load_side,
-                 "indices_bytes": indices_bytes(request.target_hosts, request.client_options) if request.target_hosts else None}
+    footprint = {
+        "seconds": outcome.seconds,
+        "rally_memory": outcome.rally_memory,
+        "load_side": outcome.load_side,
+        "indices_bytes": indices_bytes(request.target_hosts, request.client_options) if request.target_hosts else None,
+    }
     rally_home.footprint_file(outcome.race_id, home).write_text(json.dumps(footprint))  # for every later report of the race
-    return RaceResult(race=race, runner_stats=read_runner_stats(rally_home.runner_stats_file(outcome.race_id, home)),
-                      machine=machine.describe(), track=track.with_params(race.get("track-params", {}) or {}) if track else None,
-                      rally_home=home, footprint=footprint)
+    return RaceResult(
+        race=race,
+        runner_stats=read_runner_stats(rally_home.runner_stats_file(outcome.race_id, home)),
+        machine=machine.describe(),
+        track=track.with_params(race.get("track-params", {}) or {}) if track else None,
+        rally_home=home,
+        footprint=footprint,
+    )

@@ -4,6 +4,7 @@ runner stats, the effective track parameters, the machine, and the track as rend
 :func:`load` reads a stored race back into the same value, from the pack's Rally home or a user's
 own (a race plain ``esrally`` ran), so a report never rebuilds paths or looks up again what the race knew.
 """
+
 from __future__ import annotations
 
 import json
@@ -53,9 +54,15 @@ def task_results(race: dict) -> dict[str, TaskResult]:
         tp = op.get("throughput") or {}
         st = op.get("service_time") or {}
         out[op["task"]] = TaskResult(
-            task=op["task"], throughput_max=tp.get("max"), throughput_median=tp.get("median"), throughput_min=tp.get("min"),
-            service_time_median_ms=st.get("50_0", st.get("100_0")), error_rate=op.get("error_rate", 0.0),
-            service_time_ms=_percentiles(st), throughput_mean=tp.get("mean"), unit=tp.get("unit"),
+            task=op["task"],
+            throughput_max=tp.get("max"),
+            throughput_median=tp.get("median"),
+            throughput_min=tp.get("min"),
+            service_time_median_ms=st.get("50_0", st.get("100_0")),
+            error_rate=op.get("error_rate", 0.0),
+            service_time_ms=_percentiles(st),
+            throughput_mean=tp.get("mean"),
+            unit=tp.get("unit"),
             latency_ms=_percentiles(op.get("latency") or {}),
         )
     return out
@@ -116,8 +123,13 @@ class RaceResult:
         return self.track.challenge(self.challenge).schedule if self.track and self.challenge in self.track.challenges else ()
 
     def to_json(self) -> dict:
-        return {"race": self.race, "params": self.params, "machine": self.machine,
-                "track-path": str(self.track.path) if self.track else None, "footprint": self.footprint}
+        return {
+            "race": self.race,
+            "params": self.params,
+            "machine": self.machine,
+            "track-path": str(self.track.path) if self.track else None,
+            "footprint": self.footprint,
+        }
 
 
 def races_dir(home: Path | None = None) -> Path:
@@ -135,8 +147,11 @@ FOOTPRINT_KEY = "ingestlab-footprint"  # what the race cost (duration, peak RSS,
 
 def _read_race(f: Path) -> dict:
     race = json.loads(f.read_text())
-    for key, name in ((EMULATION_KEY, rally_paths.EMULATION_FILE), (SAMPLES_KEY, rally_paths.SAMPLES_FILE),
-                      (FOOTPRINT_KEY, rally_paths.FOOTPRINT_FILE)):
+    for key, name in (
+        (EMULATION_KEY, rally_paths.EMULATION_FILE),
+        (SAMPLES_KEY, rally_paths.SAMPLES_FILE),
+        (FOOTPRINT_KEY, rally_paths.FOOTPRINT_FILE),
+    ):
         beside = f.with_name(name)
         if beside.is_file():
             race[key] = json.loads(beside.read_text())
@@ -183,8 +198,9 @@ def races_with_tags(tags: dict, rally_home: Path | None = None) -> list[dict]:
     store = metrics_store.datastore(rally_home) if rally_home else None
     root = races_dir(rally_home)
     candidates = metrics_store.races(store) if store else [_read_race(f) for f in (root.glob("*/race.json") if root.is_dir() else [])]
-    found = [race for race in candidates
-             if all(str((race.get("user-tags") or {}).get(k)).lower() == str(v).lower() for k, v in tags.items())]
+    found = [
+        race for race in candidates if all(str((race.get("user-tags") or {}).get(k)).lower() == str(v).lower() for k, v in tags.items())
+    ]
     return sorted(found, key=lambda r: r["race-timestamp"])
 
 

@@ -11,6 +11,7 @@ things Rally cannot do by itself, offline and as root:
   interpreter under ``INGESTLAB_HOME`` (root's own, e.g. under ``/root/.pyenv``, is not readable by
   other users) and a venv made from it.
 """
+
 from __future__ import annotations
 
 import os
@@ -68,8 +69,11 @@ def _service_venv(user: service_user.ServiceUser, venv: Path, log) -> Path:
     if marker.is_file():
         if marker.read_text().strip() != str(paths.REPO_ROOT):  # another checkout: point the venv at this one
             with locks.editable_install():
-                subprocess.run([str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "-e", str(paths.REPO_ROOT)], check=True,
-                               env={**os.environ, "LD_LIBRARY_PATH": _lib_dir(venv)})
+                subprocess.run(
+                    [str(venv / "bin" / "pip"), "install", "-q", "--no-deps", "-e", str(paths.REPO_ROOT)],
+                    check=True,
+                    env={**os.environ, "LD_LIBRARY_PATH": _lib_dir(venv)},
+                )
             distribution.make_world_readable(venv)
             marker.write_text(f"{paths.REPO_ROOT}\n")
         return venv
@@ -80,13 +84,15 @@ def _service_venv(user: service_user.ServiceUser, venv: Path, log) -> Path:
         shutil.copytree(sys.base_prefix, python_copy, symlinks=True, ignore=shutil.ignore_patterns("__pycache__", "test", "tests"))
     log(f"[ingestlab] creating {venv} with esrally and the pack (once)")
     interpreter = python_copy / "bin" / f"python{sys.version_info[0]}.{sys.version_info[1]}"
-    subprocess.run([str(interpreter), "-m", "venv", "--clear", str(venv)], check=True,
-                   env={**os.environ, "LD_LIBRARY_PATH": str(python_copy / "lib")})
+    subprocess.run(
+        [str(interpreter), "-m", "venv", "--clear", str(venv)], check=True, env={**os.environ, "LD_LIBRARY_PATH": str(python_copy / "lib")}
+    )
     from importlib.metadata import version as installed
 
     with locks.editable_install():
-        subprocess.run([str(venv / "bin" / "pip"), "install", "-q", f"esrally=={installed('esrally')}", "-e", str(paths.REPO_ROOT)],
-                       check=True)
+        subprocess.run(
+            [str(venv / "bin" / "pip"), "install", "-q", f"esrally=={installed('esrally')}", "-e", str(paths.REPO_ROOT)], check=True
+        )
     distribution.make_world_readable(python_copy)
     distribution.make_world_readable(venv)
     marker.write_text(f"{paths.REPO_ROOT}\n")
@@ -116,5 +122,3 @@ def service_rally(version: str, log=print) -> tuple[service_user.ServiceUser, Pa
         "LD_LIBRARY_PATH": _lib_dir(venv),
     }
     return user, venv, rally_home, env
-
-

@@ -9,6 +9,7 @@ Studies, sweeps and reports take task names, grid values and defaults from here,
 them in Python. A track path without ``track.json``, a parameter the templates never read, a value of
 another kind than its default, or a challenge the track lacks is an error naming it, before Rally starts.
 """
+
 from __future__ import annotations
 
 import json
@@ -127,10 +128,19 @@ def _task(entry: dict, operations: dict) -> list[Task]:
     op = entry.get("operation")
     operation = op if isinstance(op, dict) else operations.get(op, {"name": op})
     tags = entry.get("tags", ())
-    return [Task(name=entry.get("name", operation.get("name")), operation=operation, clients=int(entry.get("clients", 1)),
-                 iterations=entry.get("iterations"), warmup_iterations=entry.get("warmup-iterations"),
-                 time_period=entry.get("time-period"), warmup_time_period=entry.get("warmup-time-period"),
-                 tags=tuple([tags] if isinstance(tags, str) else tags), target_throughput=entry.get("target-throughput"))]
+    return [
+        Task(
+            name=entry.get("name", operation.get("name")),
+            operation=operation,
+            clients=int(entry.get("clients", 1)),
+            iterations=entry.get("iterations"),
+            warmup_iterations=entry.get("warmup-iterations"),
+            time_period=entry.get("time-period"),
+            warmup_time_period=entry.get("warmup-time-period"),
+            tags=tuple([tags] if isinstance(tags, str) else tags),
+            target_throughput=entry.get("target-throughput"),
+        )
+    ]
 
 
 @dataclass(frozen=True)
@@ -170,8 +180,12 @@ class TrackInfo:
         except IngestlabError:
             return []
         bodies = [i.get("body") for i in rendered.get("indices", []) if i.get("body")]
-        bodies += [t.get("template") for key in ("templates", "composable-templates", "component-templates")
-                   for t in rendered.get(key, []) if t.get("template")]
+        bodies += [
+            t.get("template")
+            for key in ("templates", "composable-templates", "component-templates")
+            for t in rendered.get(key, [])
+            if t.get("template")
+        ]
         return [_assembled(self.path, b) for b in bodies if (self.path / b).is_file()]
 
     @cached_property
@@ -199,14 +213,17 @@ class TrackInfo:
             if name not in self.defaults:
                 if unknown:
                     close = sorted(n for n in self.defaults if name.replace("-", "_") in n or n in name)
-                    raise IngestlabError(f"track {self.name} never reads a parameter {name!r}"
-                                         + (f"; did you mean {', '.join(close)}?" if close else
-                                            f"; it reads: {', '.join(sorted(self.defaults))}"))
+                    raise IngestlabError(
+                        f"track {self.name} never reads a parameter {name!r}"
+                        + (f"; did you mean {', '.join(close)}?" if close else f"; it reads: {', '.join(sorted(self.defaults))}")
+                    )
                 continue
             default = self.defaults[name]
             if not fits(value, default):
-                raise IngestlabError(f"track parameter {name!r} of {self.name} must be {_kind(default)} "
-                                     f"(default {json.dumps(default)}), got {json.dumps(value)}")
+                raise IngestlabError(
+                    f"track parameter {name!r} of {self.name} must be {_kind(default)} "
+                    f"(default {json.dumps(default)}), got {json.dumps(value)}"
+                )
 
     @cached_property
     def challenges(self) -> dict[str, Challenge]:
@@ -215,8 +232,15 @@ class TrackInfo:
         raw = track.get("challenges") or ([track["challenge"]] if "challenge" in track else [])
         if not raw and "schedule" in track:
             raw = [{"name": "default", "default": True, "schedule": track["schedule"]}]
-        return {c["name"]: Challenge(c["name"], c.get("description", ""), bool(c.get("default", len(raw) == 1)),
-                                     tuple(t for e in c.get("schedule", []) for t in _task(e, operations))) for c in raw}
+        return {
+            c["name"]: Challenge(
+                c["name"],
+                c.get("description", ""),
+                bool(c.get("default", len(raw) == 1)),
+                tuple(t for e in c.get("schedule", []) for t in _task(e, operations)),
+            )
+            for c in raw
+        }
 
     @property
     def default_challenge(self) -> str:

@@ -8,6 +8,7 @@ interval instead of hiding in it. One search a side says nothing of that, and th
 A search that found no sustainable rate has no lower end (the target was never met), one that never failed has no
 upper end (met at every step, or stopped when the load driver was at its limit): an open end is shown as open, never
 as 0 or as the last rate probed."""
+
 from __future__ import annotations
 
 import json
@@ -116,9 +117,13 @@ def check_comparable(sides: list[Side]) -> None:
 def lines(base: Side, others: list[Side]) -> list[str]:
     sides = [base, *others]
     check_comparable(sides)
-    out = [f"Redline comparison, target {_target(base.results[0])}; baseline {base.name}:", "",
-           "| side | searches | setup | engine, version | sustainable docs/s (bracket of the knee) | full speed docs/s | "
-           "against the baseline |", "|---|---:|---|---|---|---|---|"]
+    out = [
+        f"Redline comparison, target {_target(base.results[0])}; baseline {base.name}:",
+        "",
+        "| side | searches | setup | engine, version | sustainable docs/s (bracket of the knee) | full speed docs/s | "
+        "against the baseline |",
+        "|---|---:|---|---|---|---|---|",
+    ]
     for side in sides:
         knee = f"{_rate(side.low, 'not met (no lower end)')} – {_rate(side.high, 'open (never failed above it)')}"
         fulls = ", ".join(_rate((r.get("full_speed") or {}).get("rate"), MISSING) for r in side.results)
@@ -129,14 +134,24 @@ def lines(base: Side, others: list[Side]) -> list[str]:
             word, low, high = verdict(base, side)
             against = f"{word}: {_ratio(low, high)}"
         out.append(f"| {side.name} | {len(side.results)} | {_setup(side.results[0])} | {engines} | {knee} | {fulls} | {against} |")
-    out += ["", "Each bracket is where its search left the knee: at or above the highest offered rate whose probes all met the "
-                "target, below the lowest that failed above it. A side of several searches takes the hull of their brackets. "
-                "A verdict needs brackets that do not overlap; the ratio is bounded by their ends."]
+    out += [
+        "",
+        "Each bracket is where its search left the knee: at or above the highest offered rate whose probes all met the "
+        "target, below the lowest that failed above it. A side of several searches takes the hull of their brackets. "
+        "A verdict needs brackets that do not overlap; the ratio is bounded by their ends.",
+    ]
     single = [s.name for s in sides if len(s.results) == 1]
     if single:
-        out.append(f"One search a side ({', '.join(single)}): its bracket holds that search's resolution and probes, not how far "
-                   "a second search on a fresh node would move; repeat the search and give the side as STAMP,STAMP to include it.")
-    stopped = [f"{s.name} ({r['stamp']}): {r['stopped']}" for s in sides for r in s.results if r.get("rate") is None or r.get("failed_above") is None]
+        out.append(
+            f"One search a side ({', '.join(single)}): its bracket holds that search's resolution and probes, not how far "
+            "a second search on a fresh node would move; repeat the search and give the side as STAMP,STAMP to include it."
+        )
+    stopped = [
+        f"{s.name} ({r['stamp']}): {r['stopped']}"
+        for s in sides
+        for r in s.results
+        if r.get("rate") is None or r.get("failed_above") is None
+    ]
     if stopped:
         out += ["", "Open ends: " + "; ".join(stopped)]
     return out

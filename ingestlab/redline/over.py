@@ -7,6 +7,7 @@ stops at neighbours or within the resolution, and the answer needs its probes as
 Over clients, the Universal Scalability Law is fitted to the full-speed throughput of every client count probed
 (each count's median): its predicted peak N* is set beside the measured answer, and where it cannot be fitted (fewer
 than three counts, a poor fit) the report says why."""
+
 from __future__ import annotations
 
 import statistics
@@ -40,8 +41,14 @@ def usl_of(result: dict) -> dict:
     if fitted is None:
         return {"fitted": False, "why": why}
     interval = fitted.peak_interval()
-    return {"fitted": True, "describe": fitted.describe(), "peak": fitted.peak, "peak_interval": list(interval) if interval else None,
-            "peak_docs_per_s": fitted.at(fitted.peak) if fitted.peak is not None else None, "r_squared": fitted.r_squared}
+    return {
+        "fitted": True,
+        "describe": fitted.describe(),
+        "peak": fitted.peak,
+        "peak_interval": list(interval) if interval else None,
+        "peak_docs_per_s": fitted.at(fitted.peak) if fitted.peak is not None else None,
+        "r_squared": fitted.r_squared,
+    }
 
 
 def _bulk_step(step: probes.Step, track, size: int) -> probes.Step:
@@ -49,16 +56,35 @@ def _bulk_step(step: probes.Step, track, size: int) -> probes.Step:
     params = {**step.params, BULK_PARAM: size}
     task = runs.paced_task(track.with_params(params), step.challenge)
     if task.param("bulk-size") != size:
-        raise IngestlabError(f"track {track.name}, challenge {step.challenge}: task {task.name}'s bulk-size does not follow the track "
-                             f"parameter {BULK_PARAM}, so --over bulk_size cannot set it")
-    return probes.Step(step.track_path, step.challenge, step.task, size, params, step.target, step.latency, step.error_rate, step.tags,
-                       step.period)
+        raise IngestlabError(
+            f"track {track.name}, challenge {step.challenge}: task {task.name}'s bulk-size does not follow the track "
+            f"parameter {BULK_PARAM}, so --over bulk_size cannot set it"
+        )
+    return probes.Step(
+        step.track_path, step.challenge, step.task, size, params, step.target, step.latency, step.error_rate, step.tags, step.period
+    )
 
 
-def run(track_path: Path, latency: LatencyTarget, target: racing.Target, over: str, *, challenge: str = runs.CHALLENGE,
-        params: dict | None = None, error_rate: float = 0.0, resolution: float = 0.05, probes_per_step: int = 3, clients: int = 8,
-        most_clients: int = probes.MOST_CLIENTS, agree: int = 2, tolerance: float = 0.15, most: int = 40, label: str | None = None,
-        command: str = "", log=print) -> dict:
+def run(
+    track_path: Path,
+    latency: LatencyTarget,
+    target: racing.Target,
+    over: str,
+    *,
+    challenge: str = runs.CHALLENGE,
+    params: dict | None = None,
+    error_rate: float = 0.0,
+    resolution: float = 0.05,
+    probes_per_step: int = 3,
+    clients: int = 8,
+    most_clients: int = probes.MOST_CLIENTS,
+    agree: int = 2,
+    tolerance: float = 0.15,
+    most: int = 40,
+    label: str | None = None,
+    command: str = "",
+    log=print,
+) -> dict:
     if over not in OVER:
         raise IngestlabError(f"--over {over}: one of {', '.join(OVER)} (or leave it out to search over the offered rate)")
     stamp, began = time.strftime("%Y%m%dT%H%M%S"), time.monotonic()
@@ -68,8 +94,10 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, over: s
     races: list = []
     try:
         w = runs.warm(step, clients, agree, tolerance, track.name, log, races)
-        log(f"[ingestlab] redline {track.name}: warm at full speed {w.full:,.0f} docs/s; searching over {over.replace('_', ' ')} "
-            f"at full speed for the highest that keeps {latency}")
+        log(
+            f"[ingestlab] redline {track.name}: warm at full speed {w.full:,.0f} docs/s; searching over {over.replace('_', ' ')} "
+            f"at full speed for the highest that keeps {latency}"
+        )
         count = [0]
 
         def one(value: float) -> search.Probe:
@@ -81,12 +109,29 @@ def run(track_path: Path, latency: LatencyTarget, target: racing.Target, over: s
             return probes.raced(this, n, lambda: probes.race(this, None, chosen, tags))
 
         if over == "clients":
-            settings = search.Settings(start=1, ceiling=most_clients, floor=1, resolution=resolution, probes=probes_per_step, most=most,
-                                       unit="clients", ceiling_is="--max-clients", whole=True)
+            settings = search.Settings(
+                start=1,
+                ceiling=most_clients,
+                floor=1,
+                resolution=resolution,
+                probes=probes_per_step,
+                most=most,
+                unit="clients",
+                ceiling_is="--max-clients",
+                whole=True,
+            )
         else:
-            settings = search.Settings(start=max(1, step.bulk_size // 8), ceiling=step.bulk_size * 32, floor=1, resolution=resolution,
-                                       probes=probes_per_step, most=most, unit="docs a bulk",
-                                       ceiling_is="32 times the track's bulk size", whole=True)
+            settings = search.Settings(
+                start=max(1, step.bulk_size // 8),
+                ceiling=step.bulk_size * 32,
+                floor=1,
+                resolution=resolution,
+                probes=probes_per_step,
+                most=most,
+                unit="docs a bulk",
+                ceiling_is="32 times the track's bulk size",
+                whole=True,
+            )
         outcome = search.search(one, settings, log)
     finally:
         runs._delete_index(target, step.params.get("index_name"), log)
@@ -105,11 +150,18 @@ def to_ledger(result: dict, command: str, race) -> None:
     unit = "clients" if result["over"] == "clients" else "docs"
     at = [p for p in result["probes"] if p["rate"] == result["rate"]]
     figures = {
-        "highest": ledger.Figure(result["rate"], unit, f"highest {result['over'].replace('_', ' ')} whose {len(at)} probes all met {key} "
-                                                        f"<= {result['latency_target']['ms']:g} ms at full speed"),
+        "highest": ledger.Figure(
+            result["rate"],
+            unit,
+            f"highest {result['over'].replace('_', ' ')} whose {len(at)} probes all met {key} "
+            f"<= {result['latency_target']['ms']:g} ms at full speed",
+        ),
         "failed-above": ledger.Figure(result["failed_above"], unit, "the lowest step above it that failed"),
-        "full-speed": ledger.Figure(round(result["full_speed"]["rate"], 1), "docs/s",
-                                    f"full speed at {result['full_speed']['clients']} clients, median of {len(result['full_speed']['races'])} warm races"),
+        "full-speed": ledger.Figure(
+            round(result["full_speed"]["rate"], 1),
+            "docs/s",
+            f"full speed at {result['full_speed']['clients']} clients, median of {len(result['full_speed']['races'])} warm races",
+        ),
         "probes": ledger.Figure(len(result["probes"]), "races", "probes the search raced"),
         "duration": ledger.Figure(result.get("seconds"), "s", "warm-up and search"),
         "target-ms": ledger.Figure(result["latency_target"]["ms"], "ms", f"the latency target ({key})"),
@@ -120,5 +172,12 @@ def to_ledger(result: dict, command: str, race) -> None:
     fit = result.get("usl") or {}
     if fit.get("peak") is not None:
         figures["usl-peak"] = ledger.Figure(round(fit["peak"], 1), "clients", "the USL's N* from every client count probed")
-    runs.record(result, f"{result['stamp']}-redline-{result['over'].replace('_', '-')}", "redline-over", command, figures, race,
-                f"over {result['over']} at full speed")
+    runs.record(
+        result,
+        f"{result['stamp']}-redline-{result['over'].replace('_', '-')}",
+        "redline-over",
+        command,
+        figures,
+        race,
+        f"over {result['over']} at full speed",
+    )

@@ -8,6 +8,7 @@ the achieved rate is reported, not judged: Rally's mean of its throughput sample
 offered rate while every request kept its schedule). A step is judged on that latency percentile and the error rate; a race whose load driver was
 at its limit while the cluster had headroom (:mod:`ingestlab.rally.load_side`) is neither a pass nor a fail.
 """
+
 from __future__ import annotations
 
 import math
@@ -64,10 +65,15 @@ def race(step: Step, rate: float | None, clients: int, tags: dict, period: float
         params[TARGET_PARAM] = round(rate / step.bulk_size, 6)
     if period is not None and period != step.period:
         params[PERIOD_PARAM] = period
-    return racing.race(step.track_path, step.target,
-                       racing.Options(challenge=step.challenge, params=params, tags={**step.tags, **tags},
-                                      on_error="continue" if step.error_rate > 0 else "abort"),
-                       log=log, stream=False)
+    return racing.race(
+        step.track_path,
+        step.target,
+        racing.Options(
+            challenge=step.challenge, params=params, tags={**step.tags, **tags}, on_error="continue" if step.error_rate > 0 else "abort"
+        ),
+        log=log,
+        stream=False,
+    )
 
 
 def nearest_rank(samples: list[float], percentile: float) -> float | None:
@@ -97,16 +103,24 @@ def judge(step: Step, rate: float, result) -> Probe:
         return Probe(rate, FAIL, f"the race has no result for task {step.task}", race_id=result.race_id, load_side=load)
     measured, requests = latencies(result, task)
     seen = measured.get(step.latency.key)
-    common = dict(latency_ms=measured, throughput=task.throughput_mean, error_rate=task.error_rate or 0.0,
-                  race_id=result.race_id, load_side=load, requests=requests,
-                  emulation=((result.footprint or {}).get("emulation") or {}).get("held"))
+    common = dict(
+        latency_ms=measured,
+        throughput=task.throughput_mean,
+        error_rate=task.error_rate or 0.0,
+        race_id=result.race_id,
+        load_side=load,
+        requests=requests,
+        emulation=((result.footprint or {}).get("emulation") or {}).get("held"),
+    )
     if load.get("verdict") == load_side.DRIVER_BOUND:
         return Probe(rate, DRIVER_BOUND, load.get("why", ""), **common)
     if (task.error_rate or 0.0) > step.error_rate:
         return Probe(rate, FAIL, f"error rate {task.error_rate:.2%} > {step.error_rate:.2%}", **common)
     if seen is None:
-        raise IngestlabError(f"race {result.race_id}: no {step.latency.key} latency for {step.task} (no latency sample kept): "
-                             f"lengthen the probes (--track-param redline_time_period=SECONDS)")
+        raise IngestlabError(
+            f"race {result.race_id}: no {step.latency.key} latency for {step.task} (no latency sample kept): "
+            f"lengthen the probes (--track-param redline_time_period=SECONDS)"
+        )
     if seen > step.latency.ms:
         return Probe(rate, FAIL, f"{step.latency.key} {_ms(seen)} ms > {step.latency.ms:g} ms", **common)
     return Probe(rate, PASS, f"{step.latency.key} {_ms(seen)} ms <= {step.latency.ms:g} ms", **common)

@@ -1,6 +1,7 @@
 """Drive a redline search on one cluster: check the track can be paced, warm the node at full speed (those races give the
 full-speed rate the result is set beside), search, and leave the cluster as it was found (the index the probes wrote is
 deleted). The result is kept as ``results/redline/<stamp>/redline.json`` beside its chart."""
+
 from __future__ import annotations
 
 import json
@@ -25,20 +26,30 @@ _MARK = 123457.0  # a rate no track sets itself: the task that shows it is the o
 def paced_task(track: trackinfo.TrackInfo, challenge: str) -> trackinfo.Task:
     """The task of ``challenge`` that takes the track parameter ``target_throughput``, with its bulk size."""
     if challenge not in track.challenges:
-        raise IngestlabError(f"track {track.name} has no challenge {challenge} (it has {', '.join(track.challenges)}): a redline needs "
-                             f"a challenge whose bulk task takes the track parameter {probes.TARGET_PARAM} (see challenges/redline.j2)")
+        raise IngestlabError(
+            f"track {track.name} has no challenge {challenge} (it has {', '.join(track.challenges)}): a redline needs "
+            f"a challenge whose bulk task takes the track parameter {probes.TARGET_PARAM} (see challenges/redline.j2)"
+        )
     marked = track.with_params({**track.given, probes.TARGET_PARAM: _MARK})
-    found = [t for t in marked.challenge(challenge).schedule if t.target_throughput not in (None, "") and float(t.target_throughput) == _MARK]
+    found = [
+        t for t in marked.challenge(challenge).schedule if t.target_throughput not in (None, "") and float(t.target_throughput) == _MARK
+    ]
     if not found:
-        raise IngestlabError(f"track {track.name}, challenge {challenge}: no task takes the track parameter {probes.TARGET_PARAM} as its "
-                             f"target-throughput, so the offered rate cannot be set (see challenges/redline.j2)")
+        raise IngestlabError(
+            f"track {track.name}, challenge {challenge}: no task takes the track parameter {probes.TARGET_PARAM} as its "
+            f"target-throughput, so the offered rate cannot be set (see challenges/redline.j2)"
+        )
     task = found[0]
     if not isinstance(task.param("bulk-size"), int) or task.param("bulk-size") < 1:
-        raise IngestlabError(f"track {track.name}, challenge {challenge}: task {task.name} has no bulk-size, so an offered rate in "
-                             f"documents per second cannot be turned into bulk requests per second")
+        raise IngestlabError(
+            f"track {track.name}, challenge {challenge}: task {task.name} has no bulk-size, so an offered rate in "
+            f"documents per second cannot be turned into bulk requests per second"
+        )
     if not task.time_period:
-        raise IngestlabError(f"track {track.name}, challenge {challenge}: task {task.name} has no time-period: a probe must run for a "
-                             f"time, whatever its rate")
+        raise IngestlabError(
+            f"track {track.name}, challenge {challenge}: task {task.name} has no time-period: a probe must run for a "
+            f"time, whatever its rate"
+        )
     return task
 
 
@@ -46,6 +57,7 @@ def paced_task(track: trackinfo.TrackInfo, challenge: str) -> trackinfo.Task:
 class Warm:
     """The full-speed races before a search: their rate (median of the last ``agree``), every race's figure, the races
     kept (the last ``agree``) and their median service time (seconds, None when Rally reported none)."""
+
     full: float
     figures: list
     kept: list
@@ -53,8 +65,16 @@ class Warm:
     clients: int
 
 
-def prepare(track_path: Path, target: racing.Target, latency: LatencyTarget, challenge: str, params: dict | None, error_rate: float,
-            stamp: str, label: str | None) -> tuple[trackinfo.TrackInfo, probes.Step]:
+def prepare(
+    track_path: Path,
+    target: racing.Target,
+    latency: LatencyTarget,
+    challenge: str,
+    params: dict | None,
+    error_rate: float,
+    stamp: str,
+    label: str | None,
+) -> tuple[trackinfo.TrackInfo, probes.Step]:
     """The track with its parameters checked (a fresh index of its own when the track names one) and what every probe shares."""
     params = dict(params or {})
     track = trackinfo.load(track_path, params)
@@ -63,13 +83,24 @@ def prepare(track_path: Path, target: racing.Target, latency: LatencyTarget, cha
         track = track.with_params(params)
     track.check(unknown=True)
     task = paced_task(track, challenge)
-    step = probes.Step(Path(track_path), challenge, task.name, task.param("bulk-size"), params, target, latency, error_rate,
-                       {"redline": stamp, **({"study": label} if label else {})}, float(task.time_period))
+    step = probes.Step(
+        Path(track_path),
+        challenge,
+        task.name,
+        task.param("bulk-size"),
+        params,
+        target,
+        latency,
+        error_rate,
+        {"redline": stamp, **({"study": label} if label else {})},
+        float(task.time_period),
+    )
     return track, step
 
 
 def warm(step: probes.Step, clients: int, agree: int, tolerance: float, name: str, log, races: list) -> Warm:
     """Full-speed races until ``agree`` in a row agree within ``tolerance``; each race is appended to ``races`` as it ends."""
+
     def full_speed() -> float | None:
         result = probes.race(step, None, clients, {"redline-step": "full-speed"})
         races.append(result)
@@ -82,22 +113,50 @@ def warm(step: probes.Step, clients: int, agree: int, tolerance: float, name: st
     return Warm(statistics.median(figures[-agree:]), figures, kept, service, clients)
 
 
-def common(stamp: str, track: trackinfo.TrackInfo, step: probes.Step, w: Warm, races: list, resolution: float, probes_per_step: int,
-           outcome: search.Outcome, began: float) -> dict:
+def common(
+    stamp: str,
+    track: trackinfo.TrackInfo,
+    step: probes.Step,
+    w: Warm,
+    races: list,
+    resolution: float,
+    probes_per_step: int,
+    outcome: search.Outcome,
+    began: float,
+) -> dict:
     """What every search's result holds, whatever it searched over."""
     return {
-        "stamp": stamp, "track": track.name, "track_path": str(step.track_path), "challenge": step.challenge, "task": step.task,
-        "bulk_size": step.bulk_size, "latency_target": {"percentile": step.latency.percentile, "ms": step.latency.ms},
-        "error_rate": step.error_rate, "resolution": resolution, "probes_per_step": probes_per_step, "params": step.params,
-        "hosts": step.target.hosts, "engine": step.target.engine,
-        "full_speed": {"rate": w.full, "clients": w.clients, "races": [r.race_id for r in w.kept], "warm_up": w.figures,
-                       "service_time_p50_s": w.service, "load_side": [(r.footprint or {}).get("load_side") for r in w.kept],
-                       "emulation": [((r.footprint or {}).get("emulation") or {}).get("held") for r in w.kept]},
-        "rate": outcome.rate, "failed_above": outcome.failed_above, "stopped": outcome.stopped,
+        "stamp": stamp,
+        "track": track.name,
+        "track_path": str(step.track_path),
+        "challenge": step.challenge,
+        "task": step.task,
+        "bulk_size": step.bulk_size,
+        "latency_target": {"percentile": step.latency.percentile, "ms": step.latency.ms},
+        "error_rate": step.error_rate,
+        "resolution": resolution,
+        "probes_per_step": probes_per_step,
+        "params": step.params,
+        "hosts": step.target.hosts,
+        "engine": step.target.engine,
+        "full_speed": {
+            "rate": w.full,
+            "clients": w.clients,
+            "races": [r.race_id for r in w.kept],
+            "warm_up": w.figures,
+            "service_time_p50_s": w.service,
+            "load_side": [(r.footprint or {}).get("load_side") for r in w.kept],
+            "emulation": [((r.footprint or {}).get("emulation") or {}).get("held") for r in w.kept],
+        },
+        "rate": outcome.rate,
+        "failed_above": outcome.failed_above,
+        "stopped": outcome.stopped,
         "probes": [asdict(p) for p in outcome.probes],
         "es_version": races[-1].es_version if races else None,
         "machine_line": here_line(races[-1]) if races else None,
-        "seconds": round(time.monotonic() - began, 1),  # warm-up and search (a node the command provisions: its start and stop not included)
+        "seconds": round(
+            time.monotonic() - began, 1
+        ),  # warm-up and search (a node the command provisions: its start and stop not included)
     }
 
 
@@ -132,13 +191,17 @@ def red_halt(target: racing.Target, number: int) -> None:
         return
     options = preflight.parse_client_options(target.client_options)
     try:
-        health = preflight.get_json(preflight.base_url(target.hosts.split(",")[0].strip(), options) + "_cluster/health", options, timeout=30)
+        health = preflight.get_json(
+            preflight.base_url(target.hosts.split(",")[0].strip(), options) + "_cluster/health", options, timeout=30
+        )
     except OSError:
         return
     if (health or {}).get("status") == "red":
-        raise search.Halt(f"the cluster went red before probe {number} ({health.get('unassigned_shards', '?')} unassigned shards, "
-                          f"{health.get('number_of_nodes', '?')} nodes): the search stopped there; a probe of a red cluster measures "
-                          f"its fault, not its rate")
+        raise search.Halt(
+            f"the cluster went red before probe {number} ({health.get('unassigned_shards', '?')} unassigned shards, "
+            f"{health.get('number_of_nodes', '?')} nodes): the search stopped there; a probe of a red cluster measures "
+            f"its fault, not its rate"
+        )
 
 
 def rate_settings(w: Warm, resolution: float, probes_per_step: int, most: int) -> search.Settings:
@@ -149,20 +212,38 @@ def rate_settings(w: Warm, resolution: float, probes_per_step: int, most: int) -
     and gallops down from a failed step (:mod:`ingestlab.redline.search`). Started at half of full speed and doubling,
     it spent five probes above full speed, all failing (ledger: 20261128T045055-bench-redline); started at an eighth,
     two more on steps far below any knee measured here."""
-    return search.Settings(start=w.full, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution, probes=probes_per_step,
-                           most=most, anchor=w.full)
+    return search.Settings(
+        start=w.full, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution, probes=probes_per_step, most=most, anchor=w.full
+    )
 
 
-def run(track_path: Path, latency: LatencyTarget, target: racing.Target, *, challenge: str = CHALLENGE, params: dict | None = None,
-        error_rate: float = 0.0, resolution: float = 0.05, probes_per_step: int = 3, clients: int = 8, agree: int = 2,
-        tolerance: float = 0.15, most: int = 40, label: str | None = None, command: str = "", log=print) -> dict:
+def run(
+    track_path: Path,
+    latency: LatencyTarget,
+    target: racing.Target,
+    *,
+    challenge: str = CHALLENGE,
+    params: dict | None = None,
+    error_rate: float = 0.0,
+    resolution: float = 0.05,
+    probes_per_step: int = 3,
+    clients: int = 8,
+    agree: int = 2,
+    tolerance: float = 0.15,
+    most: int = 40,
+    label: str | None = None,
+    command: str = "",
+    log=print,
+) -> dict:
     stamp, began = time.strftime("%Y%m%dT%H%M%S"), time.monotonic()
     track, step = prepare(track_path, target, latency, challenge, params, error_rate, stamp, label)
     races: list = []
     try:
         w = warm(step, clients, agree, tolerance, track.name, log, races)
-        log(f"[ingestlab] redline {track.name}: warm at full speed {w.full:,.0f} docs/s ({clients} client{'s' if clients != 1 else ''}, "
-            f"median of the last {agree} races); searching for the highest rate with {latency}")
+        log(
+            f"[ingestlab] redline {track.name}: warm at full speed {w.full:,.0f} docs/s ({clients} client{'s' if clients != 1 else ''}, "
+            f"median of the last {agree} races); searching for the highest rate with {latency}"
+        )
         outcome = search.search(prober(step, w, clients), rate_settings(w, resolution, probes_per_step, most), log)
     finally:
         _delete_index(target, step.params.get("index_name"), log)
@@ -178,14 +259,21 @@ def to_ledger(result: dict, command: str, race) -> None:
     key = f"p{result['latency_target']['percentile']}"
     at = [p for p in result["probes"] if p["rate"] == result["rate"]]
     figures = {
-        "sustainable": ledger.Figure(None if result["rate"] is None else round(result["rate"], 1), "docs/s",
-                                     f"highest offered rate whose {len(at)} probes all met {key} <= {result['latency_target']['ms']:g} ms"),
-        "failed-above": ledger.Figure(None if result["failed_above"] is None else round(result["failed_above"], 1), "docs/s",
-                                      "the lowest step above it that failed"),
-        "full-speed": ledger.Figure(round(result["full_speed"]["rate"], 1), "docs/s",
-                                    f"full speed, median of {len(result['full_speed']['races'])} warm races"),
+        "sustainable": ledger.Figure(
+            None if result["rate"] is None else round(result["rate"], 1),
+            "docs/s",
+            f"highest offered rate whose {len(at)} probes all met {key} <= {result['latency_target']['ms']:g} ms",
+        ),
+        "failed-above": ledger.Figure(
+            None if result["failed_above"] is None else round(result["failed_above"], 1), "docs/s", "the lowest step above it that failed"
+        ),
+        "full-speed": ledger.Figure(
+            round(result["full_speed"]["rate"], 1), "docs/s", f"full speed, median of {len(result['full_speed']['races'])} warm races"
+        ),
         "probes": ledger.Figure(len(result["probes"]), "races", "probes the search raced"),
-        "duration": ledger.Figure(result.get("seconds"), "s", "warm-up and search (a node the command provisions: its start and stop not included)"),
+        "duration": ledger.Figure(
+            result.get("seconds"), "s", "warm-up and search (a node the command provisions: its start and stop not included)"
+        ),
         "target-ms": ledger.Figure(result["latency_target"]["ms"], "ms", f"the latency target ({key})"),
     }
     seen = [p["latency_ms"].get(key) for p in at if p["latency_ms"].get(key) is not None]
@@ -193,11 +281,21 @@ def to_ledger(result: dict, command: str, race) -> None:
         figures["latency-at-sustainable"] = ledger.Figure(round(max(seen), 1), "ms", f"the highest {key} of its probes")
     achieved = [p["throughput"] for p in at if p.get("throughput") is not None]
     if achieved:
-        figures["achieved-at-sustainable"] = ledger.Figure(round(statistics.median(achieved), 1), "docs/s",
-                                                           "what its probes achieved (median): below the offered rate, the schedule fell behind")
+        figures["achieved-at-sustainable"] = ledger.Figure(
+            round(statistics.median(achieved), 1),
+            "docs/s",
+            "what its probes achieved (median): below the offered rate, the schedule fell behind",
+        )
     figures.update(emulation_figures(result))
-    record(result, f"{result['stamp']}-redline", "redline", command, figures, race,
-           f"bulk size {result['bulk_size']}, {result['full_speed']['clients']} client(s) at full speed")
+    record(
+        result,
+        f"{result['stamp']}-redline",
+        "redline",
+        command,
+        figures,
+        race,
+        f"bulk size {result['bulk_size']}, {result['full_speed']['clients']} client(s) at full speed",
+    )
 
 
 def emulation_figures(result: dict) -> dict:
@@ -207,19 +305,34 @@ def emulation_figures(result: dict) -> dict:
     held = [p.get("emulation") for p in result["probes"]] + list(result["full_speed"].get("emulation") or [])
     if all(v is None for v in held):
         return {}
-    return {"emulation-held": ledger.Figure(sum(v is True for v in held), "races",
-                                            f"probes and full-speed races the emulation held in, of {len(held)}")}
+    return {
+        "emulation-held": ledger.Figure(
+            sum(v is True for v in held), "races", f"probes and full-speed races the emulation held in, of {len(held)}"
+        )
+    }
 
 
 def record(result: dict, run: str, kind: str, command: str, figures: dict, race, setup: str) -> None:
     """A search's ledger entry: its figures, the engine and Rally that raced it, its setup and why it stopped."""
     from ingestlab import ledger
 
-    versions = {"engine": result["engine"], "version": result["es_version"], "rally": (race.race or {}).get("rally-version") if race else None}
-    ledger.record(run, kind, command, figures, versions,
-                  conditions=(f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, {setup}, resolution "
-                              f"{result['resolution']:.0%}, {result['probes_per_step']} probes a step; stopped: {result['stopped']}"),
-                  source=f"results/redline/{result['stamp']}/redline.json")
+    versions = {
+        "engine": result["engine"],
+        "version": result["es_version"],
+        "rally": (race.race or {}).get("rally-version") if race else None,
+    }
+    ledger.record(
+        run,
+        kind,
+        command,
+        figures,
+        versions,
+        conditions=(
+            f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, {setup}, resolution "
+            f"{result['resolution']:.0%}, {result['probes_per_step']} probes a step; stopped: {result['stopped']}"
+        ),
+        source=f"results/redline/{result['stamp']}/redline.json",
+    )
 
 
 def _delete_index(target: racing.Target, index: str | None, log) -> None:

@@ -19,6 +19,7 @@ The result is the highest rate whose probes *all* met the target, the lowest ste
 search stopped. A probe of a step where the load driver was at its limit is neither a pass nor a fail: the search
 stops there and says so (what lies above it was not measured). :func:`search` only decides: it is given a function
 that races one step."""
+
 from __future__ import annotations
 
 import math
@@ -91,8 +92,10 @@ class _Search:
         self.history.append(p)
         self.log(f"[ingestlab] redline probe {len(self.history)}: {rate:,.0f} {self.s.unit}: {p.outcome} ({p.why})")
         if p.outcome == DRIVER_BOUND:
-            raise _Stop(f"the load driver was at its limit at {rate:,.0f} {self.s.unit} ({p.why}): what lies above it was not "
-                        f"measured; give the load driver more (load-driver hosts, cores) and search again")
+            raise _Stop(
+                f"the load driver was at its limit at {rate:,.0f} {self.s.unit} ({p.why}): what lies above it was not "
+                f"measured; give the load driver more (load-driver hosts, cores) and search again"
+            )
         return p
 
     def of(self, rate: float) -> list[Probe]:
@@ -119,8 +122,10 @@ class _Search:
         jump = 1
         while True:
             if self.at(k + jump) > self.s.ceiling:
-                raise _Stop(f"the target was met at every step up to {self.at(k):,.0f} {self.s.unit}, the highest the search "
-                            f"offers below {self.s.ceiling:,.0f} ({self.s.ceiling_is})")
+                raise _Stop(
+                    f"the target was met at every step up to {self.at(k):,.0f} {self.s.unit}, the highest the search "
+                    f"offers below {self.s.ceiling:,.0f} ({self.s.ceiling_is})"
+                )
             if self.ask(self.at(k + jump)).outcome != PASS:
                 return self.at(k), self.at(k + jump)
             k, jump = k + jump, jump * 2
@@ -148,8 +153,10 @@ class _Search:
         if self.ask(rate).outcome == PASS:
             while True:
                 if rate * 2 > self.s.ceiling:
-                    raise _Stop(f"the target was met at every step up to {rate:,.0f} {self.s.unit}, the highest the search "
-                                f"offers ({self.s.ceiling:,.0f}: {self.s.ceiling_is})")
+                    raise _Stop(
+                        f"the target was met at every step up to {rate:,.0f} {self.s.unit}, the highest the search "
+                        f"offers ({self.s.ceiling:,.0f}: {self.s.ceiling_is})"
+                    )
                 lo, rate = rate, rate * 2
                 if self.ask(rate).outcome != PASS:
                     return lo, rate
@@ -206,8 +213,11 @@ class _Search:
             failed = self.confirm(lo, hi)
             if failed is None:
                 within = "the next step up" if self.s.whole and hi - lo <= 1 else f"within {self.s.resolution:.0%} above it"
-                return lo, hi, (f"{lo:,.0f} {self.s.unit} met the target in all {len(self.of(lo))} of its probes, and "
-                                f"{hi:,.0f} ({within}) failed")
+                return (
+                    lo,
+                    hi,
+                    (f"{lo:,.0f} {self.s.unit} met the target in all {len(self.of(lo))} of its probes, and {hi:,.0f} ({within}) failed"),
+                )
             hi = failed
             below = [p.rate for p in self.history if p.rate < hi and self.all_passed(p.rate)]
             if self.s.anchor:

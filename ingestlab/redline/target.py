@@ -1,4 +1,5 @@
 """A latency target as a user writes it: ``p99<=500ms`` (a percentile Rally reports, and a duration in ms or s)."""
+
 from __future__ import annotations
 
 import re

@@ -1,6 +1,7 @@
 """Cost models in a report: the fitted parameters of this machine and of the article side by side with their 95 %
 intervals, each cell's prediction against its measurement, and charts of the measured points with both fitted
 curves (:mod:`ingestlab.models`). A side whose cells cannot carry a fit says why instead of showing numbers."""
+
 from __future__ import annotations
 
 from ingestlab.models import linear, usl
@@ -16,14 +17,17 @@ def try_linear(cells: list[linear.Cell], terms=("request", "document")) -> tuple
         return None, str(e)
 
 
-def linear_table(here: linear.Fit | None, there: linear.Fit | None, why_here: str | None, why_there: str | None,
-                 terms=("request", "document")) -> list[str]:
+def linear_table(
+    here: linear.Fit | None, there: linear.Fit | None, why_here: str | None, why_there: str | None, terms=("request", "document")
+) -> list[str]:
     lines = ["| cost | this machine (95 % interval) | published (95 % interval) | here ÷ published |", "|---|---:|---:|---:|"]
     for term in terms:
         name, scale, unit = UNITS[term]
         a, b = (here.per(term) if here else None), (there.per(term) if there else None)
-        lines.append(f"| {name} | {a.interval(scale, 1, ' ' + unit) if a else '—'} | {b.interval(scale, 1, ' ' + unit) if b else '—'} "
-                     f"| {fmt(a.value / b.value if a and b and b.value > 0 else None, ',.2f', '×')} |")
+        lines.append(
+            f"| {name} | {a.interval(scale, 1, ' ' + unit) if a else '—'} | {b.interval(scale, 1, ' ' + unit) if b else '—'} "
+            f"| {fmt(a.value / b.value if a and b and b.value > 0 else None, ',.2f', '×')} |"
+        )
     notes = []
     for side, fit, why in (("this machine", here, why_here), ("published", there, why_there)):
         if fit is None:
@@ -53,10 +57,16 @@ def predictions(here: linear.Fit | None, there: linear.Fit | None, scale: float 
     return lines
 
 
-def usl_lines(label: str, here: usl.Usl | None, there: usl.Usl | None, why_here: str | None, why_there: str | None,
-              unit: str = "docs/s") -> list[str]:
-    return [f"- {label}, Universal Scalability Law: this machine: " + (here.describe(unit) if here else f"cannot fit ({why_here})")
-            + "; published: " + (there.describe(unit) if there else f"cannot fit ({why_there})") + "."]
+def usl_lines(
+    label: str, here: usl.Usl | None, there: usl.Usl | None, why_here: str | None, why_there: str | None, unit: str = "docs/s"
+) -> list[str]:
+    return [
+        f"- {label}, Universal Scalability Law: this machine: "
+        + (here.describe(unit) if here else f"cannot fit ({why_here})")
+        + "; published: "
+        + (there.describe(unit) if there else f"cannot fit ({why_there})")
+        + "."
+    ]
 
 
 def curve_chart(panels: list[dict], title: str, caption_here: str, caption_published: str | None) -> bytes:

@@ -4,6 +4,7 @@ report's title and its opening paragraph (the "why" sentence), before its tables
 A small inline script records, once the page has loaded, how many images decoded (``data-images-loaded``
 on ``<body>``), so a headless browser can check the page really shows its charts.
 """
+
 from __future__ import annotations
 
 import base64
@@ -35,7 +36,7 @@ window.addEventListener("load", function () {
 
 def page(title: str, markdown_text: str, charts: list[tuple[str, bytes]]) -> str:
     figures = "\n".join(
-        f'<figure><figcaption>{html.escape(caption)}</figcaption>'
+        f"<figure><figcaption>{html.escape(caption)}</figcaption>"
         f'<img alt="{html.escape(caption)}" src="data:image/png;base64,{base64.b64encode(data).decode()}"></figure>'
         for caption, data in charts
     )
@@ -44,7 +45,7 @@ def page(title: str, markdown_text: str, charts: list[tuple[str, bytes]]) -> str
     at = opening.end() if opening else 0
     body = body[:at] + f"\n{figures}\n" + body[at:]
     return (
-        "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
+        '<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
         f"<title>{html.escape(title)}</title><style>{STYLE}</style><script>{SCRIPT}</script></head>\n"
         f"<body>\n{body}\n</body></html>\n"
     )

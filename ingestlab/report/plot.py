@@ -3,6 +3,7 @@
 
 A missing value is never drawn as 0: its bar is left out and a dash marks the gap.
 """
+
 from __future__ import annotations
 
 import functools
@@ -66,9 +67,7 @@ def png(fig) -> bytes:
 
 
 def here_line(result) -> str:
-    from ingestlab.report.common import machine_line
-
-    from ingestlab.report.common import engine_name, load_generator
+    from ingestlab.report.common import engine_name, load_generator, machine_line
 
     cluster = result.cluster
     return f"{machine_line(result)}; {engine_name(result.race)} {cluster.get('distribution-version')}, {load_generator(result.race)}"
@@ -84,8 +83,14 @@ def bars(ax, positions, values, width, horizontal: bool, **style) -> None:
     """Bars where there is a value; a dash at the base where there is none."""
     for pos, value in zip(positions, values):
         if value is None:
-            ax.annotate(MISSING, (0, pos) if horizontal else (pos, 0), ha="left" if horizontal else "center",
-                        va="center" if horizontal else "bottom", color=style.get("color", "#444444"), fontsize=9)
+            ax.annotate(
+                MISSING,
+                (0, pos) if horizontal else (pos, 0),
+                ha="left" if horizontal else "center",
+                va="center" if horizontal else "bottom",
+                color=style.get("color", "#444444"),
+                fontsize=9,
+            )
             continue
         if horizontal:
             ax.barh(pos, value, width, **style)
@@ -94,8 +99,19 @@ def bars(ax, positions, values, width, horizontal: bool, **style) -> None:
         style.pop("label", None)  # one legend entry per series, on its first drawn bar
 
 
-def paired_bars(labels: list[str], here: list, published_values: list, *, ylabel: str, title: str, result, published: dict | None,
-                horizontal: bool = False, height: float = 4.8, reference: float | None = None) -> bytes:
+def paired_bars(
+    labels: list[str],
+    here: list,
+    published_values: list,
+    *,
+    ylabel: str,
+    title: str,
+    result,
+    published: dict | None,
+    horizontal: bool = False,
+    height: float = 4.8,
+    reference: float | None = None,
+) -> bytes:
     """This machine beside the published study, one pair per label; ``reference`` draws a line (e.g. 1.0)."""
     fig, ax = new_figure(10 if horizontal else 8, height)
     positions = list(range(len(labels)))
@@ -120,8 +136,20 @@ def paired_bars(labels: list[str], here: list, published_values: list, *, ylabel
     return png(fig)
 
 
-def line_panels(panels: list, *, xlabel: str, ylabel: str, title: str, caption_here: str, caption_published: str | None,
-                logx: bool = False, logy: bool = False, width: float = 10, height: float = 4.8, xticks: list | None = None) -> bytes:
+def line_panels(
+    panels: list,
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    caption_here: str,
+    caption_published: str | None,
+    logx: bool = False,
+    logy: bool = False,
+    width: float = 10,
+    height: float = 4.8,
+    xticks: list | None = None,
+) -> bytes:
     """One or more panels side by side, sharing the y axis; ``panels`` is ``[(title, {series: [(x, y), …]}), …]``.
     Points without a value are left out of their line."""
     fig, axes = new_figure(width, height)
@@ -146,8 +174,17 @@ def line_panels(panels: list, *, xlabel: str, ylabel: str, title: str, caption_h
     return png(fig)
 
 
-def grouped_bars(labels: list[str], series: dict, *, ylabel: str, title: str, caption_here: str, caption_published: str | None,
-                 logy: bool = False, colors: list | None = None) -> bytes:
+def grouped_bars(
+    labels: list[str],
+    series: dict,
+    *,
+    ylabel: str,
+    title: str,
+    caption_here: str,
+    caption_published: str | None,
+    logy: bool = False,
+    colors: list | None = None,
+) -> bytes:
     """Several bars per label, one per series (missing values left out, with a dash)."""
     fig, ax = new_figure()
     width = 0.8 / max(len(series), 1)
@@ -166,8 +203,20 @@ def grouped_bars(labels: list[str], series: dict, *, ylabel: str, title: str, ca
     return png(fig)
 
 
-def heat_maps(panels: list, xticks: list[str], yticks: list[str], *, xlabel: str, ylabel: str, title: str, cell_format: str,
-              caption_here: str, caption_published: str | None, notes: list | None = None, framed: list | None = None) -> bytes:
+def heat_maps(
+    panels: list,
+    xticks: list[str],
+    yticks: list[str],
+    *,
+    xlabel: str,
+    ylabel: str,
+    title: str,
+    cell_format: str,
+    caption_here: str,
+    caption_published: str | None,
+    notes: list | None = None,
+    framed: list | None = None,
+) -> bytes:
     """Heat maps side by side, ``panels`` = ``[(title, rows of values), …]``; a missing cell stays blank with a dash.
     ``notes``: per panel, rows of a second line for each cell (e.g. its spread); ``framed``: per panel, the (row, column)
     cells to outline (e.g. the best cell and those within noise of it)."""
@@ -192,9 +241,8 @@ def heat_maps(panels: list, xticks: list[str], yticks: list[str], *, xlabel: str
                 if notes and notes[k] and notes[k][i][j]:
                     text += "\n" + notes[k][i][j]
                 light = v is not None and image.norm(v) > 0.6  # viridis turns yellow: dark text there
-                ax.text(j, i, text, ha="center", va="center", fontsize=8,
-                        color="#444444" if v is None else ("black" if light else "white"))
-        for i, j in (framed[k] if framed and framed[k] else []):
+                ax.text(j, i, text, ha="center", va="center", fontsize=8, color="#444444" if v is None else ("black" if light else "white"))
+        for i, j in framed[k] if framed and framed[k] else []:
             ax.add_patch(Rectangle((j - 0.5, i - 0.5), 1, 1, fill=False, edgecolor="#d62728", linewidth=2.5))
         fig.colorbar(image, ax=ax, shrink=0.8)
     fig.suptitle(title)
@@ -202,8 +250,9 @@ def heat_maps(panels: list, xticks: list[str], yticks: list[str], *, xlabel: str
     return png(fig)
 
 
-def version_lines(panels: list, versions: list[str], *, ylabel: str, title: str, caption_here: str,
-                  caption_published: str | None, columns: int = 4) -> bytes:
+def version_lines(
+    panels: list, versions: list[str], *, ylabel: str, title: str, caption_here: str, caption_published: str | None, columns: int = 4
+) -> bytes:
     """One panel per headline, with the Elasticsearch version on a categorical x axis. ``panels`` =
     ``[(title, [(version, value or None, why missing or None), …], published value or None, published label), …]``:
     each value is drawn and written beside its point; a version without one gets a dash and the reason, never a 0;
@@ -218,12 +267,26 @@ def version_lines(panels: list, versions: list[str], *, ylabel: str, title: str,
         kept = [(versions.index(v), y) for v, y, _ in points if y is not None]
         ax.plot([x for x, _ in kept], [y for _, y in kept], marker="o", color=HERE, label="this machine")
         for x, y in kept:
-            ax.annotate(f"{y:,.2f}×" if y < 10 else f"{y:,.0f}×", (x, y), textcoords="offset points", xytext=(0, 6),
-                        ha="center", fontsize=7, color=HERE)
+            ax.annotate(
+                f"{y:,.2f}×" if y < 10 else f"{y:,.0f}×",
+                (x, y),
+                textcoords="offset points",
+                xytext=(0, 6),
+                ha="center",
+                fontsize=7,
+                color=HERE,
+            )
         for v, y, why in points:
             if y is None:
-                ax.annotate(MISSING + "\n" + "\n".join(textwrap.wrap(why or "not measured", 14)), (versions.index(v), 0.03),
-                            xycoords=("data", "axes fraction"), ha="center", va="bottom", fontsize=6, color="#444444")
+                ax.annotate(
+                    MISSING + "\n" + "\n".join(textwrap.wrap(why or "not measured", 14)),
+                    (versions.index(v), 0.03),
+                    xycoords=("data", "axes fraction"),
+                    ha="center",
+                    va="bottom",
+                    fontsize=6,
+                    color="#444444",
+                )
         if published_value is not None:
             ax.axhline(published_value, color=PUBLISHED, linestyle="--", label=published_label or "published")
         ax.set_xticks(range(len(versions)), versions, fontsize=7)

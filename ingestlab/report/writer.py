@@ -1,5 +1,6 @@
 """The one results writer: ``report.md``, a self-contained ``report.html`` with the charts, and
 ``results.json`` with the figures behind them, in one directory per race (or run of races)."""
+
 from __future__ import annotations
 
 import json

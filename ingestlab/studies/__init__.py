@@ -1,6 +1,7 @@
 """The studies the pack reproduces: each is one track folder and one module here (see :mod:`.base`).
 
 A new study is a ``tracks/<name>/`` folder, a module here defining ``STUDY``, and its line below."""
+
 from __future__ import annotations
 
 from ingestlab.errors import IngestlabError

@@ -20,12 +20,14 @@ The protocol, each part optional but ``markdown``:
 - ``full_size``: the track parameters that race the study at its article's own size (``--full-size``), and
   ``full_size_heap``, the heap a node the pack provisions for it gets.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ingestlab import paths, published as published_data
+from ingestlab import paths
+from ingestlab import published as published_data
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.corpus.files import TEST_MODE_DOCS
 from ingestlab.rally import trackinfo
@@ -59,14 +61,23 @@ def fitted_headlines(here, there, terms: dict[str, tuple[str, float, str]]) -> l
     """A cost model's fitted parameters as headlines: ``terms`` maps a term to (label, scale, unit), e.g.
     ``{"request": ("cost per request", 1e3, " ms")}``; ``here``/``there`` the fits on this race and on the article's
     figures (None where the cells do not determine one: shown as missing)."""
+
     def value(fit, term):
         parameter = fit.per(term) if fit else None
         return parameter.value * scale if parameter else None
 
     out = []
     for term, (label, scale, unit) in terms.items():
-        out.append(Headline(f"fitted-{term}", f"fitted {label} ({unit.strip()})", value(here, term), value(there, term),
-                            None if here else "too few cells for the model", unit=unit))
+        out.append(
+            Headline(
+                f"fitted-{term}",
+                f"fitted {label} ({unit.strip()})",
+                value(here, term),
+                value(there, term),
+                None if here else "too few cells for the model",
+                unit=unit,
+            )
+        )
     return out
 
 
@@ -106,13 +117,11 @@ class Study:
 
     def report(self, result: RaceResult, load_side: dict | None = None, charts: bool = True) -> Report:
         from ingestlab.report.common import tables_apart
-
         from ingestlab.studies import warmth
 
         figures = self.published_figures()
         text = self.markdown(result, figures, load_side).rstrip("\n") + "\n" + warmth.line(result) + "\n"
-        return Report(f"ingestlab: {self.title}", tables_apart(text),
-                      self.charts(result, figures) if charts else [])
+        return Report(f"ingestlab: {self.title}", tables_apart(text), self.charts(result, figures) if charts else [])
 
 
 def corpus_documents(result: RaceResult, corpus: str | None = None) -> int | None:
@@ -129,8 +138,7 @@ def corpus_documents(result: RaceResult, corpus: str | None = None) -> int | Non
 def documents_written(result: RaceResult, operation: str | None = None, method: str = "fresh-index-load") -> int | None:
     """What each run of an operation (any, when None) wrote, as the pack's runner recorded it; None when its records
     are missing (a race plain esrally ran without the pack's runner stats) or the runs wrote different counts."""
-    counted = {s["docs"] for s in result.runner_stats
-               if s.get("method") == method and "docs" in s and operation in (None, s.get("task"))}
+    counted = {s["docs"] for s in result.runner_stats if s.get("method") == method and "docs" in s and operation in (None, s.get("task"))}
     return counted.pop() if len(counted) == 1 else None
 
 
@@ -152,15 +160,17 @@ def task_calls(result: RaceResult, task: str, method: str = "corpus-load") -> li
     mine = next((t for t in result.schedule if t.name == task), None)
     operation = mine.operation.get("name") if mine else task
     sharing = [t.name for t in result.schedule if t.operation.get("name") == operation] or [task]
-    calls = sorted((s for s in result.runner_stats if s.get("task") in (operation, task) and s.get("method") == method and "start" in s),
-                   key=lambda s: s["start"])
+    calls = sorted(
+        (s for s in result.runner_stats if s.get("task") in (operation, task) and s.get("method") == method and "start" in s),
+        key=lambda s: s["start"],
+    )
     if len(sharing) == 1 or not calls or task not in names:
         return calls
     end, gaps = calls[0]["end"], []
     for i in range(1, len(calls)):
         gaps.append((calls[i]["start"] - end, i))
         end = max(end, calls[i]["end"])
-    cuts = sorted(i for _, i in sorted(gaps, reverse=True)[:len(sharing) - 1])
+    cuts = sorted(i for _, i in sorted(gaps, reverse=True)[: len(sharing) - 1])
     groups = [calls[a:b] for a, b in zip([0, *cuts], [*cuts, len(calls)])]
     return groups[sharing.index(task)] if len(groups) == len(sharing) else []
 

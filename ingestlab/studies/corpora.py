@@ -3,11 +3,13 @@ cluster shape, beside the published table, as ratios (3 nodes ÷ 1 node, 1 repli
 docs/s depend on the hardware. One study over three tracks: each races alone, and :func:`scaling` races all
 three on 1 node, then on 3 nodes with 0 and 1 replica, as the study did.
 """
+
 from __future__ import annotations
 
 import time
 
-from ingestlab import machine, paths, published as published_data
+from ingestlab import machine, paths
+from ingestlab import published as published_data
 from ingestlab.bench import loadbench
 from ingestlab.rally.results import RaceResult
 from ingestlab.report.common import engine_name, fmt, invalid_lines, load_generator, ratio, this_machine
@@ -25,8 +27,14 @@ def indexing(result: RaceResult) -> dict[str, dict]:
     for t in result.schedule:
         r = result.tasks.get(t.name)
         if t.operation_type == "bulk" and r:
-            out[t.name] = {"median": r.throughput_median, "min": r.throughput_min, "max": r.throughput_max,
-                           "p90": r.service_time("p90"), "p99": r.service_time("p99"), "error_rate": r.error_rate}
+            out[t.name] = {
+                "median": r.throughput_median,
+                "min": r.throughput_min,
+                "max": r.throughput_max,
+                "p90": r.service_time("p90"),
+                "p99": r.service_time("p99"),
+                "error_rate": r.error_rate,
+            }
     return out
 
 
@@ -47,8 +55,16 @@ class Corpus(Study):
     published = "rally-corpora"
     default_version = "9.2.0"  # the study ran 5.2, which the pack cannot provision: the newest line instead
 
-    def __init__(self, name: str, title: str, small_params: dict, full_size: dict, load_bench=None,
-                 stored_bytes_per_doc: dict[int, float] | None = None, file_bytes_per_doc: float = 0):
+    def __init__(
+        self,
+        name: str,
+        title: str,
+        small_params: dict,
+        full_size: dict,
+        load_bench=None,
+        stored_bytes_per_doc: dict[int, float] | None = None,
+        file_bytes_per_doc: float = 0,
+    ):
         self.name, self.title, self.small_params = name, title, small_params
         self.docs_param = next(iter(full_size))  # the track parameter that sets its documents
         # Rally's own corpus size, and the 120 s warm-up of the races the article ran with Rally's defaults
@@ -62,24 +78,38 @@ class Corpus(Study):
         rows = indexing(result)
         pub = published["figures"].get(self.name, {})
         nodes = len(result.cluster.get("nodes", []) or []) or "?"
-        lines = [f"## {self.name}: indexing throughput ({result.challenge}, {nodes} node(s))" + (" — test mode" if result.test_mode else ""), "",
-                 "| task | median docs/s | min | max | p90 ms | p99 ms |", "|---|---:|---:|---:|---:|---:|"]
+        lines = [
+            f"## {self.name}: indexing throughput ({result.challenge}, {nodes} node(s))" + (" — test mode" if result.test_mode else ""),
+            "",
+            "| task | median docs/s | min | max | p90 ms | p99 ms |",
+            "|---|---:|---:|---:|---:|---:|",
+        ]
         for task, r in rows.items():
-            lines.append(f"| {task} | {fmt(r['median'], ',.0f')} | {fmt(r['min'], ',.0f')} | {fmt(r['max'], ',.0f')} "
-                         f"| {fmt(r['p90'], ',.1f')} | {fmt(r['p99'], ',.1f')} |")
+            lines.append(
+                f"| {task} | {fmt(r['median'], ',.0f')} | {fmt(r['min'], ',.0f')} | {fmt(r['max'], ',.0f')} "
+                f"| {fmt(r['p90'], ',.1f')} | {fmt(r['p99'], ',.1f')} |"
+            )
         per_replicas = bulk_task_per_replicas(result)
         if 0 in per_replicas and 1 in per_replicas and per_replicas[0] in rows and per_replicas[1] in rows:
             here = ratio(rows[per_replicas[1]]["median"], rows[per_replicas[0]]["median"])
-            lines += ["", f"- 1 replica ÷ 0 replicas: {fmt(here, ',.2f', '×')} here; published "
-                      f"{fmt(ratio(pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES)), ',.2f', '×')} (3 nodes)."]
-        lines += ["", "Published (Elasticsearch 5.2, median docs/s): " + "; ".join(f"{k}: {v:,}" for k, v in pub.items()),
-                  "", f"- {this_machine(result)}."]
+            lines += [
+                "",
+                f"- 1 replica ÷ 0 replicas: {fmt(here, ',.2f', '×')} here; published "
+                f"{fmt(ratio(pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES)), ',.2f', '×')} (3 nodes).",
+            ]
+        lines += [
+            "",
+            "Published (Elasticsearch 5.2, median docs/s): " + "; ".join(f"{k}: {v:,}" for k, v in pub.items()),
+            "",
+            f"- {this_machine(result)}.",
+        ]
         lines += invalid_lines(result)
         if load_side:
-            lines.append(f"- Load side alone: the eventdata generator makes {load_side['docs_per_s']:,.0f} docs/s on one core "
-                         f"({load_side['bytes_per_doc']:,.0f} B/doc).")
+            lines.append(
+                f"- Load side alone: the eventdata generator makes {load_side['docs_per_s']:,.0f} docs/s on one core "
+                f"({load_side['bytes_per_doc']:,.0f} B/doc)."
+            )
         return "\n".join(lines) + "\n"
-
 
 
 # Bytes per document and copy, per node count, from the full-size races (Elasticsearch 9.2.0), the sizes the disk check
@@ -87,12 +117,30 @@ class Corpus(Study):
 # geonames' half- and full-size races' ends (2026-11-25T203218, 2026-11-25T215909) and, for pmc, the disk's fullest
 # moment in its full-size race (2026-11-26T025454: 35.0 GiB used at the lowest free space over 574,199 articles in two
 # copies; 30.0 KB at its end). The corpus files as the pack made them.
-EVENTDATA = Corpus("eventdata", "Rally corpora: eventdata (nginx logs generated on the fly)", {"eventdata_docs": 100_000},
-                   {"eventdata_docs": 20_000_000}, load_bench=loadbench.eventdata, stored_bytes_per_doc={1: 296, 3: 303})
-GEONAMES = Corpus("geonames", "Rally corpora: geonames (real GeoNames places)", {"geonames_docs": 100_000},
-                  {"geonames_docs": 11_396_503}, stored_bytes_per_doc={1: 783, 3: 841}, file_bytes_per_doc=312)
-PMC = Corpus("pmc", "Rally corpora: pmc (real PMC full-text articles)", {"pmc_docs": 1_000}, {"pmc_docs": 574_199},
-             stored_bytes_per_doc={1: 45_650, 3: 32_725}, file_bytes_per_doc=30_031)
+EVENTDATA = Corpus(
+    "eventdata",
+    "Rally corpora: eventdata (nginx logs generated on the fly)",
+    {"eventdata_docs": 100_000},
+    {"eventdata_docs": 20_000_000},
+    load_bench=loadbench.eventdata,
+    stored_bytes_per_doc={1: 296, 3: 303},
+)
+GEONAMES = Corpus(
+    "geonames",
+    "Rally corpora: geonames (real GeoNames places)",
+    {"geonames_docs": 100_000},
+    {"geonames_docs": 11_396_503},
+    stored_bytes_per_doc={1: 783, 3: 841},
+    file_bytes_per_doc=312,
+)
+PMC = Corpus(
+    "pmc",
+    "Rally corpora: pmc (real PMC full-text articles)",
+    {"pmc_docs": 1_000},
+    {"pmc_docs": 574_199},
+    stored_bytes_per_doc={1: 45_650, 3: 32_725},
+    file_bytes_per_doc=30_031,
+)
 TRACKS = (EVENTDATA, GEONAMES, PMC)
 
 
@@ -117,39 +165,66 @@ def node_scaling_lines(per_nodes: dict[str, dict[int, float | None]], published:
     return lines
 
 
-def scaling_markdown(results: dict[str, dict[str, float]], published: dict, machine_line: str, docs: dict | None = None,
-                     versions: str | None = None) -> str:
+def scaling_markdown(
+    results: dict[str, dict[str, float]], published: dict, machine_line: str, docs: dict | None = None, versions: str | None = None
+) -> str:
     """``results``: {track: {"1 node": docs/s, "3 nodes": docs/s, "3 nodes, 1 replica": docs/s}}; ``docs``: {track:
     documents indexed, as the count checks found them}."""
     against = [(t, ratio(r.get("1 node"), published["figures"].get(t, {}).get(ONE_NODE))) for t, r in results.items()]
     against = [(t, x) for t, x in against if x]
     counts = sorted({n for r in results.values() for n, key in ((1, "1 node"), (3, "3 nodes")) if r.get(key)})
-    refused = (f"No Universal Scalability Law is fitted to the nodes: {len(counts)} node count(s) ({', '.join(map(str, counts)) or 'none'}) "
-               "cannot carry its three parameters, on either side, so the node ratios stand as measured.")
-    opening = ("Against the article's one-disk node of 12 cores: one node here indexes "
-               + ", ".join(f"{t} at {x:,.2f}×" for t, x in against) + " its rate, on this machine's cores; "
-               "the node and replica ratios below are made each side against itself. " if against else "") + refused
-    lines = ["## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)", "", *([opening, ""] if opening else []),
-             "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) | 1 replica ÷ 0: here / published |",
-             "|---|---:|---:|---:|---:|---:|"]
+    refused = (
+        f"No Universal Scalability Law is fitted to the nodes: {len(counts)} node count(s) ({', '.join(map(str, counts)) or 'none'}) "
+        "cannot carry its three parameters, on either side, so the node ratios stand as measured."
+    )
+    opening = (
+        "Against the article's one-disk node of 12 cores: one node here indexes "
+        + ", ".join(f"{t} at {x:,.2f}×" for t, x in against)
+        + " its rate, on this machine's cores; "
+        "the node and replica ratios below are made each side against itself. "
+        if against
+        else ""
+    ) + refused
+    lines = [
+        "## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)",
+        "",
+        *([opening, ""] if opening else []),
+        "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) | 1 replica ÷ 0: here / published |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
     for track, r in results.items():
         pub = published["figures"].get(track, {})
         one, three, rep = r.get("1 node"), r.get("3 nodes"), r.get("3 nodes, 1 replica")
-        lines.append(f"| {track} | {fmt(one, ',.0f')} | {fmt(three, ',.0f')} | {fmt(rep, ',.0f')} "
-                     f"| {fmt(ratio(three, one), ',.2f', '×')} / {fmt(ratio(pub.get(THREE_NODES), pub.get(ONE_NODE_RAID)), ',.2f', '×')} "
-                     f"| {fmt(ratio(rep, three), ',.2f', '×')} / {fmt(ratio(pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES)), ',.2f', '×')} |")
+        lines.append(
+            f"| {track} | {fmt(one, ',.0f')} | {fmt(three, ',.0f')} | {fmt(rep, ',.0f')} "
+            f"| {fmt(ratio(three, one), ',.2f', '×')} / {fmt(ratio(pub.get(THREE_NODES), pub.get(ONE_NODE_RAID)), ',.2f', '×')} "
+            f"| {fmt(ratio(rep, three), ',.2f', '×')} / {fmt(ratio(pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES)), ',.2f', '×')} |"
+        )
     if docs:
-        lines += ["", "- Documents per race, as the count checks found them: "
-                  + ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items()) + "."]
+        lines += [
+            "",
+            "- Documents per race, as the count checks found them: " + ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items()) + ".",
+        ]
     lines += node_scaling_lines({t: {1: r.get("1 node"), 3: r.get("3 nodes")} for t, r in results.items()}, published)
-    raid = [f"{t} {ratio(p.get(ONE_NODE_RAID), p.get(ONE_NODE)):,.2f}×" for t, p in published["figures"].items()
-            if t in results and p.get(ONE_NODE_RAID) and p.get(ONE_NODE)]
-    lines += ["", "- Published RAID0 of 4 disks ÷ a single disk, 1 node: " + (", ".join(raid) or "—")
-              + "; not measured here (one disk: the car mixins and `data_paths` race it on real disks)."]
-    lines += [f"- This machine: {machine_line}" + (f"; {versions}" if versions else "") + ". All nodes of the 3-node cluster share this machine's cores and disk, "
-              "so a third node cannot add hardware here as it did in the study.",
-              f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; conclusions: {'; '.join(published['conclusions'])}. "
-              + " ".join(n[0].upper() + n[1:] + "." for n in published.get("notes", []))]
+    raid = [
+        f"{t} {ratio(p.get(ONE_NODE_RAID), p.get(ONE_NODE)):,.2f}×"
+        for t, p in published["figures"].items()
+        if t in results and p.get(ONE_NODE_RAID) and p.get(ONE_NODE)
+    ]
+    lines += [
+        "",
+        "- Published RAID0 of 4 disks ÷ a single disk, 1 node: "
+        + (", ".join(raid) or "—")
+        + "; not measured here (one disk: the car mixins and `data_paths` race it on real disks).",
+    ]
+    lines += [
+        f"- This machine: {machine_line}"
+        + (f"; {versions}" if versions else "")
+        + ". All nodes of the 3-node cluster share this machine's cores and disk, "
+        "so a third node cannot add hardware here as it did in the study.",
+        f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; conclusions: {'; '.join(published['conclusions'])}. "
+        + " ".join(n[0].upper() + n[1:] + "." for n in published.get("notes", [])),
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -159,20 +234,30 @@ def scaling_chart(results: dict[str, dict[str, float]], published: dict, machine
     labels, here, there = [], [], []
     for track, r in results.items():
         pub = published["figures"].get(track, {})
-        for name, a, b, pa, pb in ((f"{track}\n3 nodes ÷ 1", r.get("3 nodes"), r.get("1 node"), pub.get(THREE_NODES), pub.get(ONE_NODE_RAID)),
-                                   (f"{track}\n1 replica ÷ 0", r.get("3 nodes, 1 replica"), r.get("3 nodes"), pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES))):
+        for name, a, b, pa, pb in (
+            (f"{track}\n3 nodes ÷ 1", r.get("3 nodes"), r.get("1 node"), pub.get(THREE_NODES), pub.get(ONE_NODE_RAID)),
+            (f"{track}\n1 replica ÷ 0", r.get("3 nodes, 1 replica"), r.get("3 nodes"), pub.get(THREE_NODES_REPLICA), pub.get(THREE_NODES)),
+        ):
             labels.append(name)
             here.append(ratio(a, b))
             there.append(ratio(pa, pb))
-    image = plot.grouped_bars(labels, {"this machine": here, "published": there}, ylabel="ratio of median docs/s",
-                              title="Rally corpora: nodes and replicas", caption_here=machine_line,
-                              caption_published=f"Elasticsearch {published['elasticsearch']}, {published['hardware']}",
-                              colors=[plot.HERE, plot.PUBLISHED])
+    image = plot.grouped_bars(
+        labels,
+        {"this machine": here, "published": there},
+        ylabel="ratio of median docs/s",
+        title="Rally corpora: nodes and replicas",
+        caption_here=machine_line,
+        caption_published=f"Elasticsearch {published['elasticsearch']}, {published['hardware']}",
+        colors=[plot.HERE, plot.PUBLISHED],
+    )
     return ("Nodes and replicas", image)
 
 
 SHAPES = (  # (cluster, challenge): the study's shapes of race, on this one machine
-    ({"name": "ingestlab-corpora-1", "http_port": 29240, "transport_port": 29340, "nodes": 1, "heap": "1g"}, "append-no-conflicts-index-only"),
+    (
+        {"name": "ingestlab-corpora-1", "http_port": 29240, "transport_port": 29340, "nodes": 1, "heap": "1g"},
+        "append-no-conflicts-index-only",
+    ),
     ({"name": "ingestlab-corpora-3", "http_port": 29241, "transport_port": 29341, "nodes": 3, "heap": "512m"}, "append-replica-sweep"),
 )
 
@@ -195,7 +280,9 @@ class Table:
         figures = {task: r["median"] for task, r in indexing(result).items()}
         per_replicas = {n: figures.get(task) for n, task in bulk_task_per_replicas(result).items()}
         self.docs[study_name] = counted_documents(result)
-        self.ran.add(f"{engine_name(result.race)} {result.es_version} ({result.cluster.get('distribution-flavor')}), {load_generator(result.race)}")
+        self.ran.add(
+            f"{engine_name(result.race)} {result.es_version} ({result.cluster.get('distribution-flavor')}), {load_generator(result.race)}"
+        )
         if nodes == 1:
             self.results[study_name]["1 node"] = per_replicas.get(0)
         else:
@@ -214,17 +301,29 @@ class Table:
             text += "\nWhat each race cost:\n\n" + "".join(f"- {c}.\n" for c in self.costs)
         if test_mode:
             text = text.replace("## Rally corpora:", "## Rally corpora (test mode, noisy):", 1)
-        out = writer.write(paths.results_dir() / "rally-corpora" / stamp, "ingestlab: Rally corpora", text,
-                           [scaling_chart(self.results, published, line)],
-                           {"results": self.results, "documents": self.docs, "test_mode": test_mode, "costs": self.costs})
+        out = writer.write(
+            paths.results_dir() / "rally-corpora" / stamp,
+            "ingestlab: Rally corpora",
+            text,
+            [scaling_chart(self.results, published, line)],
+            {"results": self.results, "documents": self.docs, "test_mode": test_mode, "costs": self.costs},
+        )
         log(text)
         log(f"[ingestlab] report written to {out}/report.md and report.html")
         return text
 
 
-def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = None, clients: int | None = None,
-            version: str | None = None, full_size: bool = False, shapes: tuple[int, ...] = (1, 3), skip_disk_check: bool = False,
-            log=print):
+def scaling(
+    tracks=TRACKS,
+    test_mode: bool = False,
+    extra_params: dict | None = None,
+    clients: int | None = None,
+    version: str | None = None,
+    full_size: bool = False,
+    shapes: tuple[int, ...] = (1, 3),
+    skip_disk_check: bool = False,
+    log=print,
+):
     """Race each track on 1 node, then on 3 nodes with 0 and 1 replica; write the report beside the study's.
     ``full_size``: Rally's own corpus sizes (each track's ``full_size``), nodes with a larger heap. Unless
     ``skip_disk_check``, first make sure the indices and corpus files fit on the disk (:mod:`.corpora_room`)."""
@@ -238,8 +337,11 @@ def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = 
         from ingestlab.rally.home import data_cache
         from ingestlab.studies import corpora_room
 
-        corpora_room.check([n for nodes in shapes for n in corpora_room.needs(tracks, {t.name: params_of(t) for t in tracks}, nodes)],
-                           paths.clusters_dir(), data_cache())
+        corpora_room.check(
+            [n for nodes in shapes for n in corpora_room.needs(tracks, {t.name: params_of(t) for t in tracks}, nodes)],
+            paths.clusters_dir(),
+            data_cache(),
+        )
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     table = Table(tracks)
     for shape, challenge in (s for s in SHAPES if s[0]["nodes"] in shapes):
@@ -253,10 +355,22 @@ def scaling(tracks=TRACKS, test_mode: bool = False, extra_params: dict | None = 
                 if shape["nodes"] == 1:
                     params["number_of_replicas"] = 0
                 log(f"[ingestlab] rally corpora: {study.name} on {shape['nodes']} node(s), {challenge}")
-                result = racing.race(study.track, racing.Target(hosts=cluster.hosts), racing.Options(
-                    challenge=challenge, params=params, tags={"study": study.name, "corpora": stamp, "nodes": str(shape["nodes"]),
-                                                              **(racing.FULL_SIZE_TAGS if full_size else {})},
-                    test_mode=test_mode), log=log)
+                result = racing.race(
+                    study.track,
+                    racing.Target(hosts=cluster.hosts),
+                    racing.Options(
+                        challenge=challenge,
+                        params=params,
+                        tags={
+                            "study": study.name,
+                            "corpora": stamp,
+                            "nodes": str(shape["nodes"]),
+                            **(racing.FULL_SIZE_TAGS if full_size else {}),
+                        },
+                        test_mode=test_mode,
+                    ),
+                    log=log,
+                )
                 table.add(study.name, shape["nodes"], result)
     return table.write(stamp, test_mode, log)
 

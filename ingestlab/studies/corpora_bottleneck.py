@@ -3,6 +3,7 @@ fidelity monitor's readings of each race — what bound each race (its busiest r
 and each of the article's ratios predicted from the race it divides by — as the report's opening, its tables and the
 run's ledger entry.
 """
+
 from __future__ import annotations
 
 from ingestlab.models import bottleneck
@@ -42,9 +43,13 @@ def model(rows: dict, setups: dict) -> dict:
                 ratios[label] = None
                 continue
             base = per[b]["demands"]
-            top, bottom = (bottleneck.bound(base, per[a]["capacity"], COPIES.get(a, 1)),
-                           bottleneck.bound(base, per[b]["capacity"], COPIES.get(b, 1)))
-            ratios[label] = {"value": top.rate / bottom.rate, "from": b, "binds": (top.resource, bottom.resource)} if top and bottom else None
+            top, bottom = (
+                bottleneck.bound(base, per[a]["capacity"], COPIES.get(a, 1)),
+                bottleneck.bound(base, per[b]["capacity"], COPIES.get(b, 1)),
+            )
+            ratios[label] = (
+                {"value": top.rate / bottom.rate, "from": b, "binds": (top.resource, bottom.resource)} if top and bottom else None
+            )
         out[track] = {"per": per, "ratios": ratios}
     return out
 
@@ -54,43 +59,64 @@ def model_lines(fitted: dict, rows: dict, published: dict) -> list[str]:
     measured and the published."""
     if not fitted:
         return ["- No bottleneck model: no race here carries the fidelity monitor's readings and a document count."]
-    lines = ["", "### Why: the bottleneck law on the monitor's readings", "",
-             "A resource's demand per document copy is what the fidelity monitor saw it busy for over the documents the race "
-             "indexed; the emulation sets its capacity; a setup indexes at most the least capacity ÷ demand, and the resource "
-             "with the highest use ÷ capacity bound its race. Each ratio is *predicted* from the race it divides by: that race's "
-             "demands at the other setup's capacities.", "",
-             "| corpus | setup | measured docs/s | the race's busiest resource (use ÷ capacity) | demand per copy ÷ 1 node, 1 disk: node CPU / disk IOPS / disk MB/s |",
-             "|---|---|---:|---|---|"]
+    lines = [
+        "",
+        "### Why: the bottleneck law on the monitor's readings",
+        "",
+        "A resource's demand per document copy is what the fidelity monitor saw it busy for over the documents the race "
+        "indexed; the emulation sets its capacity; a setup indexes at most the least capacity ÷ demand, and the resource "
+        "with the highest use ÷ capacity bound its race. Each ratio is *predicted* from the race it divides by: that race's "
+        "demands at the other setup's capacities.",
+        "",
+        "| corpus | setup | measured docs/s | the race's busiest resource (use ÷ capacity) | demand per copy ÷ 1 node, 1 disk: node CPU / disk IOPS / disk MB/s |",
+        "|---|---|---:|---|---|",
+    ]
     for track, m in fitted.items():
         first = m["per"].get(ONE_NODE, {}).get("demands")
         for c, p in m["per"].items():
             own = p["own"]
-            relative = " / ".join(fmt(p["demands"][r] / first[r] if first and first.get(r) and p["demands"].get(r) else None, ',.2f', '×')
-                                  for r in (bottleneck.NODE_CPU, bottleneck.IOPS, bottleneck.DISK_MB))
-            lines.append(f"| {track} | {c} | {fmt(rows.get(track, {}).get(c, {}).get('median'), ',.0f')} "
-                         f"| {own[0] + ' (' + fmt(own[1], '.0%') + ')' if own else '—'}{' — the 3-node race, both tasks' if c in RACED_IN else ''} "
-                         f"| {relative} |")
-    lines += ["", "| corpus | " + " | ".join(f"{label}: measured / predicted / published" for label, _, _ in RATIOS) + " |",
-              "|---|" + "---:|" * len(RATIOS)]
+            relative = " / ".join(
+                fmt(p["demands"][r] / first[r] if first and first.get(r) and p["demands"].get(r) else None, ",.2f", "×")
+                for r in (bottleneck.NODE_CPU, bottleneck.IOPS, bottleneck.DISK_MB)
+            )
+            lines.append(
+                f"| {track} | {c} | {fmt(rows.get(track, {}).get(c, {}).get('median'), ',.0f')} "
+                f"| {own[0] + ' (' + fmt(own[1], '.0%') + ')' if own else '—'}{' — the 3-node race, both tasks' if c in RACED_IN else ''} "
+                f"| {relative} |"
+            )
+    lines += [
+        "",
+        "| corpus | " + " | ".join(f"{label}: measured / predicted / published" for label, _, _ in RATIOS) + " |",
+        "|---|" + "---:|" * len(RATIOS),
+    ]
     for track, m in fitted.items():
         pub = published["figures"].get(track, {})
-        cells = [f"{fmt(ratio(rows[track].get(a, {}).get('median'), rows[track].get(b, {}).get('median')), ',.2f', '×')} / "
-                 f"{fmt((m['ratios'][label] or {}).get('value'), ',.2f', '×')} / {fmt(ratio(pub.get(a), pub.get(b)), ',.2f', '×')}"
-                 for label, a, b in RATIOS]
+        cells = [
+            f"{fmt(ratio(rows[track].get(a, {}).get('median'), rows[track].get(b, {}).get('median')), ',.2f', '×')} / "
+            f"{fmt((m['ratios'][label] or {}).get('value'), ',.2f', '×')} / {fmt(ratio(pub.get(a), pub.get(b)), ',.2f', '×')}"
+            for label, a, b in RATIOS
+        ]
         lines.append(f"| {track} | " + " | ".join(cells) + " |")
     lines.append("")
     for track, m in fitted.items():
         for label, r in m["ratios"].items():
             if r:
-                lines.append(f"- {track}, {label}: predicted from the race of {r['from']} (binding there: {r['binds'][1]}; at the other "
-                             f"setup's capacities: {r['binds'][0]}).")
+                lines.append(
+                    f"- {track}, {label}: predicted from the race of {r['from']} (binding there: {r['binds'][1]}; at the other "
+                    f"setup's capacities: {r['binds'][0]})."
+                )
         idle = [c for c, p in m["per"].items() if p["own"] and p["own"][1] < SATURATED_AT and c not in RACED_IN]
         if idle:
-            lines.append(f"- {track}: no resource reached {SATURATED_AT:.0%} of its capacity in the race of " + ", ".join(idle)
-                         + ": what bound it is not a capacity the monitor sees (the clients' round trips, locks, the JVM), so the "
-                           "law's bound is above what it measured there.")
-    lines.append("- Use is over each whole race (its setup steps, and the merges and flushes after the last bulk, count); the link "
-                 "counts each host's busier direction.")
+            lines.append(
+                f"- {track}: no resource reached {SATURATED_AT:.0%} of its capacity in the race of "
+                + ", ".join(idle)
+                + ": what bound it is not a capacity the monitor sees (the clients' round trips, locks, the JVM), so the "
+                "law's bound is above what it measured there."
+            )
+    lines.append(
+        "- Use is over each whole race (its setup steps, and the merges and flushes after the last bulk, count); the link "
+        "counts each host's busier direction."
+    )
     return lines
 
 
@@ -102,10 +128,16 @@ def opening(fitted: dict) -> str | None:
         one = (m["per"].get(ONE_NODE) or {}).get("own")
         if one is None or not any(m["ratios"].values()):
             continue
-        said.append(f"{track}: one node on one disk was bound by its {one[0]} ({fmt(one[1], '.0%')} used); the law predicts "
-                    + ", ".join(f"{label} {fmt((x or {}).get('value'), ',.2f', '×')}" for label, x in m["ratios"].items()))
-    return ("The bottleneck law on the fidelity monitor's readings — " + "; ".join(said) + " (measured and published beside them "
-            "below, with what bound each race)." if said else None)
+        said.append(
+            f"{track}: one node on one disk was bound by its {one[0]} ({fmt(one[1], '.0%')} used); the law predicts "
+            + ", ".join(f"{label} {fmt((x or {}).get('value'), ',.2f', '×')}" for label, x in m["ratios"].items())
+        )
+    return (
+        "The bottleneck law on the fidelity monitor's readings — " + "; ".join(said) + " (measured and published beside them "
+        "below, with what bound each race)."
+        if said
+        else None
+    )
 
 
 def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict, races: list, warmed_with: str | None):
@@ -128,26 +160,37 @@ def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict,
             here = ratio(measured.get(a, {}).get("median"), measured.get(b, {}).get("median"))
             if here is not None:
                 there = ratio(pub.get(a), pub.get(b))
-                figures[f"{track}-{slug(label)}"] = ledger.Figure(round(here, 3), "×", f"{track}: {label}",
-                                                                  round(there, 3) if there is not None else None)
+                figures[f"{track}-{slug(label)}"] = ledger.Figure(
+                    round(here, 3), "×", f"{track}: {label}", round(there, 3) if there is not None else None
+                )
             predicted = (this.get("ratios") or {}).get(label)
             if predicted:
                 figures[f"{track}-{slug(label)}-predicted"] = ledger.Figure(
-                    round(predicted["value"], 3), "×", f"{track}: {label}, predicted by the bottleneck law from the race of {predicted['from']}")
+                    round(predicted["value"], 3),
+                    "×",
+                    f"{track}: {label}, predicted by the bottleneck law from the race of {predicted['from']}",
+                )
         first = ((this.get("per") or {}).get(ONE_NODE) or {}).get("demands") or {}
         for c, p in (this.get("per") or {}).items():
             if p["own"] and c not in RACED_IN:
                 figures[f"{track}-{slug(c)}-busiest"] = ledger.Figure(
-                    round(100 * p["own"][1], 1), "%", f"{track}, {c}: its race's busiest resource, {p['own'][0]}: use ÷ capacity")
+                    round(100 * p["own"][1], 1), "%", f"{track}, {c}: its race's busiest resource, {p['own'][0]}: use ÷ capacity"
+                )
             for r in (bottleneck.NODE_CPU, bottleneck.IOPS, bottleneck.DISK_MB):
                 if c not in (ONE_NODE, *RACED_IN) and first.get(r) and p["demands"].get(r):
                     figures[f"{track}-{slug(c)}-{slug(r)}-per-copy"] = ledger.Figure(
-                        round(p["demands"][r] / first[r], 3), "×", f"{track}, {c}: {r} per document copy ÷ that of 1 node, 1 disk")
+                        round(p["demands"][r] / first[r], 3), "×", f"{track}, {c}: {r} per document copy ÷ that of 1 node, 1 disk"
+                    )
     version = next((r.get("distribution-version") or r.get("cluster", {}).get("distribution-version") for r in races), None)
     sizes = ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items())
-    return ledger.record(stamp, "corpora emulated", "ingestlab " + " ".join(sys.argv[1:]), figures,
-                         {"engine": "elasticsearch", "version": version, "rally": races[0].get("rally-version")},
-                         f"study 5 on emulated hosts scaled from the article's machines; documents {sizes}; "
-                         + (f"each new lab warmed up by a race of {warmed_with}, not kept; " if warmed_with else "no warm-up race; ")
-                         + f"the emulation held in {len(races)} of {len(races)} races",
-                         source=f"results/rally-corpora-hardware/{stamp}/results.json")
+    return ledger.record(
+        stamp,
+        "corpora emulated",
+        "ingestlab " + " ".join(sys.argv[1:]),
+        figures,
+        {"engine": "elasticsearch", "version": version, "rally": races[0].get("rally-version")},
+        f"study 5 on emulated hosts scaled from the article's machines; documents {sizes}; "
+        + (f"each new lab warmed up by a race of {warmed_with}, not kept; " if warmed_with else "no warm-up race; ")
+        + f"the emulation held in {len(races)} of {len(races)} races",
+        source=f"results/rally-corpora-hardware/{stamp}/results.json",
+    )

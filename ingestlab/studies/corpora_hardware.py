@@ -10,16 +10,26 @@ Each configuration's lab is new, and its first race is a warm-up whose figures a
 nodes' JVMs spend minutes of their 0.45-core quota warming up (measured: the same 3-node geonames race took 2.2–2.6x
 the node CPU per document and ran at a quarter of the speed when it came first; whichever task ran first lost).
 """
+
 from __future__ import annotations
 
 import time
 
-from ingestlab import machine, paths, published as published_data
+from ingestlab import machine, paths
+from ingestlab import published as published_data
 from ingestlab.models import bottleneck
 from ingestlab.report.common import fmt, ratio
+from ingestlab.studies.corpora import (
+    ONE_NODE,
+    ONE_NODE_RAID,
+    THREE_NODES,
+    THREE_NODES_REPLICA,
+    TRACKS,
+    bulk_task_per_replicas,
+    counted_documents,
+    node_scaling_lines,
+)
 from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model, model_lines, opening, to_ledger
-from ingestlab.studies.corpora import (ONE_NODE, ONE_NODE_RAID, THREE_NODES, THREE_NODES_REPLICA, TRACKS, bulk_task_per_replicas,
-                                       counted_documents, node_scaling_lines)
 
 # (configuration, hosts, RAID0 devices, challenge); the 3-node race sweeps 0 and 1 replica in one race
 SETUPS = (
@@ -42,16 +52,28 @@ CPUS, DRIVER_CPUS = 0.45, 0.5
 
 def _row(result, task: str) -> dict:
     r = result.tasks.get(task)
-    return {"median": r.throughput_median if r else None, "p90": r.service_time("p90") if r else None,
-            "p99": r.service_time("p99") if r else None}
+    return {
+        "median": r.throughput_median if r else None,
+        "p90": r.service_time("p90") if r else None,
+        "p99": r.service_time("p99") if r else None,
+    }
 
 
-def run(tracks=TRACKS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS, extra_params: dict | None = None,
-        version: str | None = None, test_mode: bool = False, warm_up: bool = True, log=print) -> str:
+def run(
+    tracks=TRACKS,
+    cpus: float = CPUS,
+    driver_cpus: float = DRIVER_CPUS,
+    extra_params: dict | None = None,
+    version: str | None = None,
+    test_mode: bool = False,
+    warm_up: bool = True,
+    log=print,
+) -> str:
     """Race every track in every configuration on emulated hosts; write the report beside the article's.
     ``warm_up``: on each new lab, one race of the first track first, not kept (never in test mode)."""
     from ingestlab import racing
-    from ingestlab.hosts import hardware, lab as labs
+    from ingestlab.hosts import hardware
+    from ingestlab.hosts import lab as labs
 
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     params = {t.name: {**SIZES.get(t.name, {}), **(extra_params or {}).get(t.name, {})} for t in tracks}
@@ -60,18 +82,34 @@ def run(tracks=TRACKS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS, ext
         profile = hardware.scaled("study5", cpus, devices, coordinator_cpus=driver_cpus)
         lab = labs.up(count=hosts, version=version or tracks[0].default_version, hardware=profile, log=log, **LAB)
         try:
-            target = racing.Target(hosts=lab.target_hosts, emulation=lab, launcher=tuple(lab.driver_launcher("coordinator")),
-                                   client_options=CLIENT_OPTIONS)
+            target = racing.Target(
+                hosts=lab.target_hosts, emulation=lab, launcher=tuple(lab.driver_launcher("coordinator")), client_options=CLIENT_OPTIONS
+            )
             if warmed_with:
                 log(f"[ingestlab] study 5 on emulated hosts: warming up the new lab ({configuration}) with {warmed_with}; not kept")
-                racing.race(tracks[0].track, target, racing.Options(
-                    challenge="append-no-conflicts-index-only", params=params[warmed_with],
-                    tags={"study": warmed_with, "corpora-hardware-warm-up": stamp}), log=log)
+                racing.race(
+                    tracks[0].track,
+                    target,
+                    racing.Options(
+                        challenge="append-no-conflicts-index-only",
+                        params=params[warmed_with],
+                        tags={"study": warmed_with, "corpora-hardware-warm-up": stamp},
+                    ),
+                    log=log,
+                )
             for study in tracks:
                 log(f"[ingestlab] study 5 on emulated hosts: {study.name}, {configuration}")
-                racing.race(study.track, target, racing.Options(
-                    challenge=challenge, params=params[study.name], test_mode=test_mode,
-                    tags={"study": study.name, "corpora-hardware": stamp, "configuration": configuration.replace(",", ";")}), log=log)
+                racing.race(
+                    study.track,
+                    target,
+                    racing.Options(
+                        challenge=challenge,
+                        params=params[study.name],
+                        test_mode=test_mode,
+                        tags={"study": study.name, "corpora-hardware": stamp, "configuration": configuration.replace(",", ";")},
+                    ),
+                    log=log,
+                )
         finally:
             labs.down(LAB["prefix"], log=log)
     return report(stamp, tracks, measured=not test_mode, log=log)
@@ -105,16 +143,23 @@ def report(stamp: str, tracks=TRACKS, measured: bool = False, log=print) -> str:
         profiles[configuration] = (emulation.get("profile") or {}).get("label", "—")
         docs[name] = counted_documents(result)
         if emulation and docs[name]:
-            setups.setdefault(name, {})[configuration] = (bottleneck.Setup.of(emulation), docs[name] * len(per_replicas),
-                                                          docs[name] * sum(1 + r for r in per_replicas))
+            setups.setdefault(name, {})[configuration] = (
+                bottleneck.Setup.of(emulation),
+                docs[name] * len(per_replicas),
+                docs[name] * sum(1 + r for r in per_replicas),
+            )
     warm = results.races_with_tags({"corpora-hardware-warm-up": stamp})
     warmed_with = warm[0]["user-tags"].get("study") if warm else None
     published = published_data.load("rally-corpora")
     fitted = model(rows, setups)
-    text = markdown(rows, published, verdicts, profiles, docs, machine.one_line(machine.describe()), test_mode, warmed_with, setups,
-                    fitted)
-    out = writer.write(paths.results_dir() / "rally-corpora-hardware" / stamp, "ingestlab: study 5 on emulated hardware", text,
-                       [chart(rows, published)], {"rows": rows, "verdicts": verdicts, "profiles": profiles, "documents": docs})
+    text = markdown(rows, published, verdicts, profiles, docs, machine.one_line(machine.describe()), test_mode, warmed_with, setups, fitted)
+    out = writer.write(
+        paths.results_dir() / "rally-corpora-hardware" / stamp,
+        "ingestlab: study 5 on emulated hardware",
+        text,
+        [chart(rows, published)],
+        {"rows": rows, "verdicts": verdicts, "profiles": profiles, "documents": docs},
+    )
     log(text)
     log(f"[ingestlab] report written to {out}/report.md and report.html")
     if measured and verdicts and all(v[2] for v in verdicts):
@@ -125,42 +170,75 @@ def report(stamp: str, tracks=TRACKS, measured: bool = False, log=print) -> str:
     return text
 
 
-def markdown(rows: dict, published: dict, verdicts: list, profiles: dict, docs: dict, machine_line: str, test_mode: bool,
-             warmed_with: str | None = None, setups: dict | None = None, fitted: dict | None = None) -> str:
+def markdown(
+    rows: dict,
+    published: dict,
+    verdicts: list,
+    profiles: dict,
+    docs: dict,
+    machine_line: str,
+    test_mode: bool,
+    warmed_with: str | None = None,
+    setups: dict | None = None,
+    fitted: dict | None = None,
+) -> str:
     """``fitted``: the bottleneck law's fits (:func:`model`'s of ``rows`` and ``setups``), where the caller has them."""
     configurations = CONFIGURATIONS
     fitted = model(rows, setups or {}) if fitted is None else fitted
     first = opening(fitted)
-    lines = ["## Study 5 on emulated hardware: median docs/s (Rally's p90 / p99 service time, ms)" + (" — test mode" if test_mode else ""), "",
-             *([first, ""] if first else []),
-             "| corpus | " + " | ".join(configurations) + " |", "|---|" + "---:|" * len(configurations)]
+    lines = [
+        "## Study 5 on emulated hardware: median docs/s (Rally's p90 / p99 service time, ms)" + (" — test mode" if test_mode else ""),
+        "",
+        *([first, ""] if first else []),
+        "| corpus | " + " | ".join(configurations) + " |",
+        "|---|" + "---:|" * len(configurations),
+    ]
     for track, measured in rows.items():
         cells = []
         for c in configurations:
             m = measured.get(c, {})
             cells.append(f"{fmt(m.get('median'), ',.0f')} ({fmt(m.get('p90'), ',.0f')} / {fmt(m.get('p99'), ',.0f')})")
         lines.append(f"| {track} | " + " | ".join(cells) + " |")
-    lines += ["", "| corpus | " + " | ".join(f"{label}: here / published" for label, _, _ in RATIOS) + " |", "|---|" + "---:|" * len(RATIOS)]
+    lines += [
+        "",
+        "| corpus | " + " | ".join(f"{label}: here / published" for label, _, _ in RATIOS) + " |",
+        "|---|" + "---:|" * len(RATIOS),
+    ]
     for track, measured in rows.items():
         pub = published["figures"].get(track, {})
-        cells = [f"{fmt(ratio(measured.get(a, {}).get('median'), measured.get(b, {}).get('median')), ',.2f', '×')} / "
-                 f"{fmt(ratio(pub.get(a), pub.get(b)), ',.2f', '×')}" for _, a, b in RATIOS]
+        cells = [
+            f"{fmt(ratio(measured.get(a, {}).get('median'), measured.get(b, {}).get('median')), ',.2f', '×')} / "
+            f"{fmt(ratio(pub.get(a), pub.get(b)), ',.2f', '×')}"
+            for _, a, b in RATIOS
+        ]
         lines.append(f"| {track} | " + " | ".join(cells) + " |")
-    lines += ["", "- Hardware per host, scaled from the article's machines to this one: "
-              + "; ".join(f"{c}: {p}" for c, p in profiles.items()) + "."]
+    lines += [
+        "",
+        "- Hardware per host, scaled from the article's machines to this one: " + "; ".join(f"{c}: {p}" for c, p in profiles.items()) + ".",
+    ]
     held = [v for v in verdicts if v[2]]
     broken = [v for v in verdicts if v[2] is False]
-    lines.append(f"- Fidelity: the emulation held in {len(held)} of {len(verdicts)} races"
-                 + ("." if not broken else "; not in: " + "; ".join(f"{t} {c} ({'; '.join(p)})" for t, c, _, p, _ in broken) + "."))
-    lines.append(f"- Each configuration's new lab was warmed up by one race of {warmed_with} first, not kept." if warmed_with else
-                 "- No warm-up race: each configuration's first race ran on a new lab's cold JVMs.")
+    lines.append(
+        f"- Fidelity: the emulation held in {len(held)} of {len(verdicts)} races"
+        + ("." if not broken else "; not in: " + "; ".join(f"{t} {c} ({'; '.join(p)})" for t, c, _, p, _ in broken) + ".")
+    )
+    lines.append(
+        f"- Each configuration's new lab was warmed up by one race of {warmed_with} first, not kept."
+        if warmed_with
+        else "- No warm-up race: each configuration's first race ran on a new lab's cold JVMs."
+    )
     if docs:
-        lines.append("- Documents per race, as the count checks found them: " + ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items()) + ".")
-    lines += node_scaling_lines({t: {1: m.get(ONE_NODE_RAID, {}).get("median"), 3: m.get(THREE_NODES, {}).get("median")}
-                                 for t, m in rows.items()}, published)
-    lines += [f"- This machine: {machine_line}. One Rally load driver outside the hosts, in a CPU share of its own.",
-              f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; the node ratio is the pack's derivation "
-              "(3-node RAID0 ÷ 1-node RAID0); the article says each added node adds about 40 %."]
+        lines.append(
+            "- Documents per race, as the count checks found them: " + ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items()) + "."
+        )
+    lines += node_scaling_lines(
+        {t: {1: m.get(ONE_NODE_RAID, {}).get("median"), 3: m.get(THREE_NODES, {}).get("median")} for t, m in rows.items()}, published
+    )
+    lines += [
+        f"- This machine: {machine_line}. One Rally load driver outside the hosts, in a CPU share of its own.",
+        f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; the node ratio is the pack's derivation "
+        "(3-node RAID0 ÷ 1-node RAID0); the article says each added node adds about 40 %.",
+    ]
     lines += model_lines(fitted, rows, published)
     return "\n".join(lines) + "\n"
 
@@ -175,8 +253,13 @@ def chart(rows: dict, published: dict) -> tuple[str, bytes]:
             labels.append(f"{track}\n{label.split(' (')[0]}")
             here.append(ratio(measured.get(a, {}).get("median"), measured.get(b, {}).get("median")))
             there.append(ratio(pub.get(a), pub.get(b)))
-    image = plot.grouped_bars(labels, {"emulated here": here, "published": there}, ylabel="ratio of median docs/s",
-                              title="Study 5 on emulated hardware: nodes, disks, replicas",
-                              caption_here=machine.one_line(machine.describe()), caption_published=published["hardware"],
-                              colors=[plot.HERE, plot.PUBLISHED])
+    image = plot.grouped_bars(
+        labels,
+        {"emulated here": here, "published": there},
+        ylabel="ratio of median docs/s",
+        title="Study 5 on emulated hardware: nodes, disks, replicas",
+        caption_here=machine.one_line(machine.describe()),
+        caption_published=published["hardware"],
+        colors=[plot.HERE, plot.PUBLISHED],
+    )
     return ("Nodes, disks and replicas on emulated hardware", image)

@@ -11,6 +11,7 @@ cache. Elasticsearch stops every write once its disk is 95 % full (the flood-sta
 last 5 % is not counted as room. The sizes are estimates from this machine's races (Elasticsearch 9.2.0, the
 tracks' mappings), and a different version or mapping may differ: ``--skip-disk-check`` races anyway.
 """
+
 from __future__ import annotations
 
 import os
@@ -52,14 +53,28 @@ def needs(tracks, params: dict[str, dict], nodes: int, home: Path | None = None)
             replicas = [int(r) for r in (sweep if isinstance(sweep, (list, tuple)) else [sweep])]
             percentage = float(p.get("ingest_percentage", 100))
         except (TypeError, ValueError):
-            raise IngestlabError(f"track params {t.name}.replica_sweep (a list of replica counts) and {t.name}.ingest_percentage "
-                                 f"(a number) must be numbers, not {sweep!r} and {p.get('ingest_percentage')!r}") from None
+            raise IngestlabError(
+                f"track params {t.name}.replica_sweep (a list of replica counts) and {t.name}.ingest_percentage "
+                f"(a number) must be numbers, not {sweep!r} and {p.get('ingest_percentage')!r}"
+            ) from None
         copies = 1 if nodes == 1 else 1 + max(replicas, default=0)
         indexed = docs * min(percentage, 100.0) / 100
-        made = (not t.file_bytes_per_doc or "corpus_file" in p
-                or any((Path(d) / f"{t.name}-{docs}.json").exists() for d in corpus_dirs(t.track, t.name, home)))
-        out.append(Need(t.name, t.docs_param, docs, nodes, copies, round(indexed * _per_doc(t, nodes) * copies),
-                        0 if made else round(docs * t.file_bytes_per_doc)))
+        made = (
+            not t.file_bytes_per_doc
+            or "corpus_file" in p
+            or any((Path(d) / f"{t.name}-{docs}.json").exists() for d in corpus_dirs(t.track, t.name, home))
+        )
+        out.append(
+            Need(
+                t.name,
+                t.docs_param,
+                docs,
+                nodes,
+                copies,
+                round(indexed * _per_doc(t, nodes) * copies),
+                0 if made else round(docs * t.file_bytes_per_doc),
+            )
+        )
     return out
 
 
@@ -97,11 +112,17 @@ def check(race_needs: list[Need], index_dir: Path, corpus_dir: Path) -> None:
     gb = lambda b: f"{b / 1e9:,.1f} GB"  # noqa: E731
     lines = ["not enough disk for these races at the sizes asked (estimated from the pack's own full-size races):"]
     for n in race_needs:
-        lines.append(f"  {n.track} on {n.nodes} node{'' if n.nodes == 1 else 's'}: {n.docs:,} docs ({n.track}.{n.docs_param}), {n.copies} cop{'y' if n.copies == 1 else 'ies'} "
-                     f"of its index ≈ {gb(n.index_bytes)}" + (f", its corpus file to make ≈ {gb(n.file_bytes)}" if n.file_bytes else ""))
+        lines.append(
+            f"  {n.track} on {n.nodes} node{'' if n.nodes == 1 else 's'}: {n.docs:,} docs ({n.track}.{n.docs_param}), {n.copies} cop{'y' if n.copies == 1 else 'ies'} "
+            f"of its index ≈ {gb(n.index_bytes)}" + (f", its corpus file to make ≈ {gb(n.file_bytes)}" if n.file_bytes else "")
+        )
     for where, need, room, free in short:
-        lines.append(f"  {where}: needs ≈ {gb(need)}, has {gb(free)} free, {gb(room)} of it before Elasticsearch's "
-                     f"flood stage ({FLOOD_STAGE:.0%} full) blocks writes")
-    lines.append(f"lower {largest.track}.{largest.docs_param} with --track-param, race fewer --tracks or --nodes, free space, "
-                 "or pass --skip-disk-check to race anyway")
+        lines.append(
+            f"  {where}: needs ≈ {gb(need)}, has {gb(free)} free, {gb(room)} of it before Elasticsearch's "
+            f"flood stage ({FLOOD_STAGE:.0%} full) blocks writes"
+        )
+    lines.append(
+        f"lower {largest.track}.{largest.docs_param} with --track-param, race fewer --tracks or --nodes, free space, "
+        "or pass --skip-disk-check to race anyway"
+    )
     raise IngestlabError("\n".join(lines))

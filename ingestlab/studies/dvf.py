@@ -2,6 +2,7 @@
 side's speed-up over its own single-document, single-client baseline.
 
 The grid is the track's own: every ``corpus-load`` task is one cell, its bulk size and clients as rendered."""
+
 from __future__ import annotations
 
 from ingestlab.bench import loadbench
@@ -28,8 +29,12 @@ def measured_grid(result: RaceResult) -> dict[tuple[int, int], dict]:
         r = result.tasks.get(task)
         if r:
             whole = whole_task_rate(result, task)
-            out[cell] = {"docs_per_s": whole or r.throughput_median, "whole_task": whole is not None,
-                         "rally_median": r.throughput_median, "error_rate": r.error_rate}
+            out[cell] = {
+                "docs_per_s": whole or r.throughput_median,
+                "whole_task": whole is not None,
+                "rally_median": r.throughput_median,
+                "error_rate": r.error_rate,
+            }
     return out
 
 
@@ -42,8 +47,12 @@ def _label(bulk: int) -> str:
 
 
 def _grid_table(title: str, bulks, clients, cell) -> list[str]:
-    lines = [title, "", "| bulk size | " + " | ".join(f"{c} client{'s' if c != 1 else ''}" for c in clients) + " |",
-             "|---:|" + "---:|" * len(clients)]
+    lines = [
+        title,
+        "",
+        "| bulk size | " + " | ".join(f"{c} client{'s' if c != 1 else ''}" for c in clients) + " |",
+        "|---:|" + "---:|" * len(clients),
+    ]
     for b in bulks:
         lines.append(f"| {_label(b)} | " + " | ".join(cell(b, c) for c in clients) + " |")
     return lines
@@ -90,21 +99,33 @@ class Dvf(Study):
         from ingestlab.report import cost
 
         whole = all(m["whole_task"] for m in here.values()) if here else False
-        figure = ("documents ÷ first request's start to last request's end" if whole else "Rally's median throughput")
+        figure = "documents ÷ first request's start to last request's end" if whole else "Rally's median throughput"
         fitted = models(result, published)
-        sentence = (compare_sentence(fitted["here"], fitted["there"], "the speed-ups over bulk size 1")
-                    if fitted["here"] and fitted["there"] else "")
-        lines = [f"## dvf: bulk size x clients, docs/s per cell ({figure})" + (" — test mode" if result.test_mode else ""), "",
-                 *([sentence, ""] if sentence else [])]
+        sentence = (
+            compare_sentence(fitted["here"], fitted["there"], "the speed-ups over bulk size 1")
+            if fitted["here"] and fitted["there"]
+            else ""
+        )
+        lines = [
+            f"## dvf: bulk size x clients, docs/s per cell ({figure})" + (" — test mode" if result.test_mode else ""),
+            "",
+            *([sentence, ""] if sentence else []),
+        ]
         lines += _grid_table("### This machine", bulks, clients, lambda b, c: fmt(here.get((b, c), {}).get("docs_per_s"), ",.0f"))
         lines += [""]
-        lines += _grid_table(f"### Published (Elasticsearch {published['elasticsearch']}, {published['hardware']})", bulks, clients,
-                             lambda b, c: fmt(there.get((b, c)), ",.1f"))
+        lines += _grid_table(
+            f"### Published (Elasticsearch {published['elasticsearch']}, {published['hardware']})",
+            bulks,
+            clients,
+            lambda b, c: fmt(there.get((b, c)), ",.1f"),
+        )
         lines += [""]
 
         def speedup(b, c):
-            return (f"{fmt(ratio(here.get((b, c), {}).get('docs_per_s'), base_here), ',.1f', '×')} / "
-                    f"{fmt(ratio(there.get((b, c)), base_there), ',.1f', '×')}")
+            return (
+                f"{fmt(ratio(here.get((b, c), {}).get('docs_per_s'), base_here), ',.1f', '×')} / "
+                f"{fmt(ratio(there.get((b, c)), base_there), ',.1f', '×')}"
+            )
 
         lines += _grid_table("### Speed-up over 1 doc per request, 1 client: this machine / published", bulks, clients, speedup)
         lines += [""]
@@ -113,31 +134,45 @@ class Dvf(Study):
 
         def duration(b, c):
             mine, pub = here.get((b, c), {}).get("docs_per_s"), there.get((b, c))
-            return (f"{fmt(study_docs / mine / 60 if mine else None, ',.1f')} / {fmt(study_docs / pub / 60 if pub else None, ',.1f')}"
-                    + (" (estimated)" if (b, c) in estimated and pub else ""))
+            return f"{fmt(study_docs / mine / 60 if mine else None, ',.1f')} / {fmt(study_docs / pub / 60 if pub else None, ',.1f')}" + (
+                " (estimated)" if (b, c) in estimated and pub else ""
+            )
 
-        lines += _grid_table(f"### Minutes to index the study's {study_docs:,} documents at these rates: this machine / published",
-                             bulks, clients, duration)
+        lines += _grid_table(
+            f"### Minutes to index the study's {study_docs:,} documents at these rates: this machine / published", bulks, clients, duration
+        )
         lines += ["", "### Cost models", "", "Per document at one client: 1/rate = r/b + c (bulk size b):", ""]
         lines += cost.linear_table(fitted["here"], fitted["there"], fitted["why_here"], fitted["why_there"])
-        lines += [""] + cost.usl_lines(f"Clients at bulk size {fitted['usl_bulk']}", fitted["usl_here"], fitted["usl_there"],
-                                       fitted["usl_why_here"], fitted["usl_why_there"])
-        lines += ["",
-                  f"- {this_machine(result)}. Rally's clients and the node share the machine.",
-                  f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['client']}; {published['data']}. "
-                  + " ".join(n[0].upper() + n[1:] + "." for n in published.get("notes", [])),
-                  "- Each cell writes the corpus into a freshly created index, then checks the index holds every document."]
+        lines += [""] + cost.usl_lines(
+            f"Clients at bulk size {fitted['usl_bulk']}",
+            fitted["usl_here"],
+            fitted["usl_there"],
+            fitted["usl_why_here"],
+            fitted["usl_why_there"],
+        )
+        lines += [
+            "",
+            f"- {this_machine(result)}. Rally's clients and the node share the machine.",
+            f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['client']}; {published['data']}. "
+            + " ".join(n[0].upper() + n[1:] + "." for n in published.get("notes", [])),
+            "- Each cell writes the corpus into a freshly created index, then checks the index holds every document.",
+        ]
         if whole:
             medians = {k: v["rally_median"] for k, v in here.items()}
-            lines.append("- Rally's own median of one-second buckets per cell (it leans on few buckets in a short cell, ramp-up "
-                         "included): " + ", ".join(f"b{b}-t{c} {fmt(v, ',.0f')}" for (b, c), v in sorted(medians.items())) + ".")
+            lines.append(
+                "- Rally's own median of one-second buckets per cell (it leans on few buckets in a short cell, ramp-up "
+                "included): " + ", ".join(f"b{b}-t{c} {fmt(v, ',.0f')}" for (b, c), v in sorted(medians.items())) + "."
+            )
         lines += invalid_lines(result)
         if load_side:
             best = max((m["docs_per_s"] or 0) for m in here.values()) if here else 0
             rate = load_side["etalab"]["rows_per_s"]
-            lines.append(f"- Load side alone (one core, no cluster): the converter turns Etalab CSV into documents at {rate:,.0f} rows/s "
-                         f"(official format: {load_side['official']['rows_per_s']:,.0f} rows/s)"
-                         + (f" = {rate / best:,.0f}× the fastest cell above" if best else "") + ".")
+            lines.append(
+                f"- Load side alone (one core, no cluster): the converter turns Etalab CSV into documents at {rate:,.0f} rows/s "
+                f"(official format: {load_side['official']['rows_per_s']:,.0f} rows/s)"
+                + (f" = {rate / best:,.0f}× the fastest cell above" if best else "")
+                + "."
+            )
         return "\n".join(lines) + "\n"
 
     def charts(self, result: RaceResult, published: dict) -> list:
@@ -147,11 +182,21 @@ class Dvf(Study):
         bulks, clients = grid_axes(result)
         here, there = measured_grid(result), published_grid(published)
         base_here, base_there = here.get((1, 1), {}).get("docs_per_s"), there.get((1, 1))
-        panels = [("this machine", [[ratio(here.get((b, c), {}).get("docs_per_s"), base_here) for c in clients] for b in bulks]),
-                  ("published", [[ratio(there.get((b, c)), base_there) for c in clients] for b in bulks])]
-        image = plot.heat_maps(panels, [str(c) for c in clients], [str(b) for b in bulks], xlabel="clients", ylabel="bulk size",
-                               title="dvf: speed-up over bulk size 1 (index API) with 1 client", cell_format="{:,.0f}×",
-                               caption_here=plot.here_line(result), caption_published=plot.published_line(published))
+        panels = [
+            ("this machine", [[ratio(here.get((b, c), {}).get("docs_per_s"), base_here) for c in clients] for b in bulks]),
+            ("published", [[ratio(there.get((b, c)), base_there) for c in clients] for b in bulks]),
+        ]
+        image = plot.heat_maps(
+            panels,
+            [str(c) for c in clients],
+            [str(b) for b in bulks],
+            xlabel="clients",
+            ylabel="bulk size",
+            title="dvf: speed-up over bulk size 1 (index API) with 1 client",
+            cell_format="{:,.0f}×",
+            caption_here=plot.here_line(result),
+            caption_published=plot.published_line(published),
+        )
         return [("Bulk size x clients heat map", image), *self.model_chart(result, published)]
 
     def model_chart(self, result: RaceResult, published: dict) -> list:
@@ -169,18 +214,40 @@ class Dvf(Study):
         def scaled(fit):
             return (lambda n: fit.at(n)) if fit else None
 
-        panels = [{"title": "one client", "xlabel": "bulk size", "ylabel": "µs per document", "logx": True, "logy": True,
-                   "xs": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
-                   "points": {"this machine": [(b, 1e6 / here[(b, 1)]["docs_per_s"] if here.get((b, 1), {}).get("docs_per_s") else None) for b in bulks],
-                              "published": [(b, 1e6 / there[(b, 1)] if there.get((b, 1)) else None) for b in bulks]},
-                   "curves": {"this machine": per_doc(fitted["here"]), "published": per_doc(fitted["there"])}},
-                  {"title": f"bulk size {bulk}", "xlabel": "clients", "ylabel": "docs/s",
-                   "xs": [1 + i * 0.25 for i in range(int((max(clients, default=1) - 1) / 0.25) + 1)],
-                   "points": {"this machine": [(c, here.get((bulk, c), {}).get("docs_per_s")) for c in clients],
-                              "published": [(c, there.get((bulk, c))) for c in clients]},
-                   "curves": {"this machine": scaled(fitted["usl_here"]), "published": scaled(fitted["usl_there"])}}]
-        image = cost.curve_chart(panels, title="dvf: cost per request and document; the clients' scalability (USL)",
-                                 caption_here=plot.here_line(result), caption_published=plot.published_line(published))
+        panels = [
+            {
+                "title": "one client",
+                "xlabel": "bulk size",
+                "ylabel": "µs per document",
+                "logx": True,
+                "logy": True,
+                "xs": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
+                "points": {
+                    "this machine": [
+                        (b, 1e6 / here[(b, 1)]["docs_per_s"] if here.get((b, 1), {}).get("docs_per_s") else None) for b in bulks
+                    ],
+                    "published": [(b, 1e6 / there[(b, 1)] if there.get((b, 1)) else None) for b in bulks],
+                },
+                "curves": {"this machine": per_doc(fitted["here"]), "published": per_doc(fitted["there"])},
+            },
+            {
+                "title": f"bulk size {bulk}",
+                "xlabel": "clients",
+                "ylabel": "docs/s",
+                "xs": [1 + i * 0.25 for i in range(int((max(clients, default=1) - 1) / 0.25) + 1)],
+                "points": {
+                    "this machine": [(c, here.get((bulk, c), {}).get("docs_per_s")) for c in clients],
+                    "published": [(c, there.get((bulk, c))) for c in clients],
+                },
+                "curves": {"this machine": scaled(fitted["usl_here"]), "published": scaled(fitted["usl_there"])},
+            },
+        ]
+        image = cost.curve_chart(
+            panels,
+            title="dvf: cost per request and document; the clients' scalability (USL)",
+            caption_here=plot.here_line(result),
+            caption_published=plot.published_line(published),
+        )
         return [("Cost models: measured points and fitted curves", image)]
 
     def load_bench(self) -> dict:
@@ -191,9 +258,14 @@ class Dvf(Study):
         best = max(here, key=lambda k: here[k]["docs_per_s"] or 0, default=None)
         if best is None:
             return []
-        return [Headline("best-cell-over-b1-t1", f"best bulk × clients cell (b{best[0]}-t{best[1]}) ÷ bulk 1, 1 client",
-                         ratio(here[best]["docs_per_s"], here.get((1, 1), {}).get("docs_per_s")),
-                         ratio(max(there.values(), default=None), there.get((1, 1))))]
+        return [
+            Headline(
+                "best-cell-over-b1-t1",
+                f"best bulk × clients cell (b{best[0]}-t{best[1]}) ÷ bulk 1, 1 client",
+                ratio(here[best]["docs_per_s"], here.get((1, 1), {}).get("docs_per_s")),
+                ratio(max(there.values(), default=None), there.get((1, 1))),
+            )
+        ]
 
 
 STUDY = Dvf()

@@ -1,4 +1,5 @@
 """Study 1, bulk vs. single index API (tracks/posts): this machine's fastest runs beside the published figures."""
+
 from __future__ import annotations
 
 from ingestlab.bench import loadbench
@@ -14,8 +15,16 @@ def documents_per_run(result: RaceResult) -> int | None:
 
 def task_of(result: RaceResult, method: str, bulk_size: int | None = None) -> str | None:
     """The task of the race's schedule that writes with ``method`` (index or bulk) and, for bulk, ``bulk_size``."""
-    return next((t.name for t in result.schedule if t.operation_type == "fresh-index-load" and t.param("method") == method
-                 and (bulk_size is None or t.param("bulk-size") == bulk_size)), None)
+    return next(
+        (
+            t.name
+            for t in result.schedule
+            if t.operation_type == "fresh-index-load"
+            and t.param("method") == method
+            and (bulk_size is None or t.param("bulk-size") == bulk_size)
+        ),
+        None,
+    )
 
 
 def rows(result: RaceResult, published: dict) -> list[dict]:
@@ -32,19 +41,30 @@ def rows(result: RaceResult, published: dict) -> list[dict]:
         row = {"task": task, "label": (p or {}).get("label", task)}
         if m and m.throughput_max:
             fastest_ms = docs / m.throughput_max * 1000
-            row.update(measured_ms=fastest_ms, measured_docs_s=m.throughput_max, median_docs_s=m.throughput_median,
-                       speedup=(base_ms / fastest_ms) if base_ms else None, error_rate=m.error_rate)
+            row.update(
+                measured_ms=fastest_ms,
+                measured_docs_s=m.throughput_max,
+                median_docs_s=m.throughput_median,
+                speedup=(base_ms / fastest_ms) if base_ms else None,
+                error_rate=m.error_rate,
+            )
         if p:
-            row.update(published_ms=p["elapsed_ms"], published_docs_s=published["documents"] / p["elapsed_ms"] * 1000,
-                       published_speedup=(pub_base / p["elapsed_ms"]) if pub_base else None)
+            row.update(
+                published_ms=p["elapsed_ms"],
+                published_docs_s=published["documents"] / p["elapsed_ms"] * 1000,
+                published_speedup=(pub_base / p["elapsed_ms"]) if pub_base else None,
+            )
         out.append(row)
     return out
 
 
 def bulk_sizes(result: RaceResult, published: dict) -> dict[str, int | None]:
     """task → its bulk size (None: the index API, one request per document), from the track as rendered or the data."""
-    sizes = {t.name: (None if t.param("method") == "index" else t.param("bulk-size")) for t in result.schedule
-             if t.operation_type == "fresh-index-load"}
+    sizes = {
+        t.name: (None if t.param("method") == "index" else t.param("bulk-size"))
+        for t in result.schedule
+        if t.operation_type == "fresh-index-load"
+    }
     for f in published["figures"]:
         sizes.setdefault(f["task"], f.get("bulk_size"))
     return sizes
@@ -135,11 +155,15 @@ class Posts(Study):
         from ingestlab.report import plot
 
         table = [r for r in rows(result, published) if r.get("speedup") or r.get("published_speedup")]
-        image = plot.paired_bars([r["label"].replace(", one doc per request", "") for r in table],
-                                 [r.get("speedup") for r in table], [r.get("published_speedup") for r in table],
-                                 ylabel="speed-up over the index API (×)",
-                                 title=f"posts: bulk size vs. single index API ({fmt(documents_per_run(result), ',')} docs)",
-                                 result=result, published=published)
+        image = plot.paired_bars(
+            [r["label"].replace(", one doc per request", "") for r in table],
+            [r.get("speedup") for r in table],
+            [r.get("published_speedup") for r in table],
+            ylabel="speed-up over the index API (×)",
+            title=f"posts: bulk size vs. single index API ({fmt(documents_per_run(result), ',')} docs)",
+            result=result,
+            published=published,
+        )
         return [("Speed-up over the index API", image), *self.model_chart(result, published)]
 
     def model_chart(self, result: RaceResult, published: dict) -> list:
@@ -159,11 +183,22 @@ class Posts(Study):
         def curve(fit, n):
             return (lambda b: fit.predict(n / b, n) * 1000) if fit and n else None
 
-        image = cost.curve_chart([{"xlabel": "documents per request (1: the index API)", "ylabel": "fastest run, ms", "logx": True,
-                                   "logy": True, "xs": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
-                                   "points": points, "curves": {"this machine": curve(here, docs), "published": curve(there, published["documents"])}}],
-                                 title="posts: time to write the corpus by request size, with the fitted cost model",
-                                 caption_here=plot.here_line(result), caption_published=plot.published_line(published))
+        image = cost.curve_chart(
+            [
+                {
+                    "xlabel": "documents per request (1: the index API)",
+                    "ylabel": "fastest run, ms",
+                    "logx": True,
+                    "logy": True,
+                    "xs": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
+                    "points": points,
+                    "curves": {"this machine": curve(here, docs), "published": curve(there, published["documents"])},
+                }
+            ],
+            title="posts: time to write the corpus by request size, with the fitted cost model",
+            caption_here=plot.here_line(result),
+            caption_published=plot.published_line(published),
+        )
         return [("Cost model: measured times and fitted curves", image)]
 
     def load_bench(self) -> dict:
@@ -173,9 +208,12 @@ class Posts(Study):
         table = {r["task"]: r for r in rows(result, published)}
         bulk = table.get(task_of(result, "bulk", 1000), {})
         here_fit, _, there_fit, _ = fits(result, published)
-        return [Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", bulk.get("speedup"), bulk.get("published_speedup")),
-                *fitted_headlines(here_fit, there_fit, {"request": ("cost per request", 1e3, " ms"),
-                                                        "document": ("cost per document", 1e6, " µs")})]
+        return [
+            Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", bulk.get("speedup"), bulk.get("published_speedup")),
+            *fitted_headlines(
+                here_fit, there_fit, {"request": ("cost per request", 1e3, " ms"), "document": ("cost per document", 1e6, " µs")}
+            ),
+        ]
 
 
 STUDY = Posts()

@@ -4,6 +4,7 @@ study highlighted, whether the ordering of the four configurations matches, and 
 The cells are the track's own tasks: every ``fresh-index-load`` task is one (docs, method, refresh) cell and
 every ``time-to-searchable`` task one (refresh_interval, refresh) row, as the track rendered them for the race.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,7 +12,9 @@ from dataclasses import dataclass
 from ingestlab.rally.results import RaceResult, TaskResult
 from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
 from ingestlab.studies.base import TEST_MODE_DOCS, Headline, Study, documents_written, fitted_headlines, iterations
-from ingestlab.studies.refresh_searchable import ms as _ms, searchable, section as searchable_section
+from ingestlab.studies.refresh_searchable import ms as _ms
+from ingestlab.studies.refresh_searchable import searchable
+from ingestlab.studies.refresh_searchable import section as searchable_section
 
 COLUMNS = [("single", "none"), ("bulk", "none"), ("single", "true"), ("bulk", "true"), ("single", "wait_for"), ("bulk", "wait_for")]
 STUDY_COLUMNS = COLUMNS[:4]
@@ -78,9 +81,16 @@ def cells(result: RaceResult, published: dict) -> dict[tuple[int, str, str], Cel
                 continue
             written = _written(result, task, docs)
             out[(docs, method, refresh)] = Cell(
-                docs=docs, written=written, method=method, refresh=refresh, median_ms=typical_ms(r, written) if r else None,
+                docs=docs,
+                written=written,
+                method=method,
+                refresh=refresh,
+                median_ms=typical_ms(r, written) if r else None,
                 fastest_ms=(written / r.throughput_max * 1000.0) if r and r.throughput_max else None,
-                error_rate=r.error_rate if r else 0.0, published_ms=pub, task=task)
+                error_rate=r.error_rate if r else 0.0,
+                published_ms=pub,
+                task=task,
+            )
     return out
 
 
@@ -96,8 +106,12 @@ def _table_section(result: RaceResult, table: dict, published: dict) -> list[str
     tasks = table_tasks(result)
     runs = iterations(result, next(iter(tasks.values()))) if tasks else None
     columns = [c for c in COLUMNS if any((d, *c) in table for d in doc_counts(result))]
-    lines = [f"### This machine: median of {fmt(runs, 'd')} run{'s' if runs != 1 else ''}, ms (fastest run in brackets)", "",
-             "| docs | " + " | ".join(column_label(*c) for c in columns) + " |", "|---:|" + "---:|" * len(columns)]
+    lines = [
+        f"### This machine: median of {fmt(runs, 'd')} run{'s' if runs != 1 else ''}, ms (fastest run in brackets)",
+        "",
+        "| docs | " + " | ".join(column_label(*c) for c in columns) + " |",
+        "|---:|" + "---:|" * len(columns),
+    ]
     for docs in doc_counts(result):
         written = next((c.written for c in table.values() if c.docs == docs and c.median_ms is not None), docs)
         label = f"{docs:,}" if written == docs else f"{docs:,} (wrote {written:,})"
@@ -106,8 +120,13 @@ def _table_section(result: RaceResult, table: dict, published: dict) -> list[str
             cell = table.get((docs, *c))
             row.append("not run" if cell is None or cell.median_ms is None else f"{_ms(cell.median_ms)} ({_ms(cell.fastest_ms)})")
         lines.append(f"| {label} | " + " | ".join(row) + " |")
-    lines += ["", f"### Published: Elasticsearch {published['elasticsearch']}, {published['client']}, ms", "",
-              "| docs | " + " | ".join(column_label(*c) for c in STUDY_COLUMNS) + " |", "|---:|" + "---:|" * 4]
+    lines += [
+        "",
+        f"### Published: Elasticsearch {published['elasticsearch']}, {published['client']}, ms",
+        "",
+        "| docs | " + " | ".join(column_label(*c) for c in STUDY_COLUMNS) + " |",
+        "|---:|" + "---:|" * 4,
+    ]
     figures = {(f["docs"], f["method"], f["refresh"]): f["elapsed_ms"] for f in published["figures"]}
     for docs in published["doc_counts"]:
         lines.append(f"| {docs:,} | " + " | ".join(_ms(figures.get((docs, *c))) for c in STUDY_COLUMNS) + " |")
@@ -115,18 +134,26 @@ def _table_section(result: RaceResult, table: dict, published: dict) -> list[str
 
 
 def _ratio_section(result: RaceResult, table: dict) -> list[str]:
-    lines = ["", "### Ratios (each side against itself: hardware cancels out)", "",
-             "| docs | single ÷ bulk: here | published | single+refresh ÷ bulk+refresh: here | published "
-             "| refresh=true cost, single: here | published | refresh=true cost, bulk: here | published "
-             "| single+refresh slowest, bulk fastest? | order of all four as published? |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+    lines = [
+        "",
+        "### Ratios (each side against itself: hardware cancels out)",
+        "",
+        "| docs | single ÷ bulk: here | published | single+refresh ÷ bulk+refresh: here | published "
+        "| refresh=true cost, single: here | published | refresh=true cost, bulk: here | published "
+        "| single+refresh slowest, bulk fastest? | order of all four as published? |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+    ]
 
     def get(docs, method, refresh, key):
         cell = table.get((docs, method, refresh))
         return getattr(cell, key) if cell else None
 
-    pairs = [(("single", "none"), ("bulk", "none")), (("single", "true"), ("bulk", "true")),
-             (("single", "true"), ("single", "none")), (("bulk", "true"), ("bulk", "none"))]
+    pairs = [
+        (("single", "none"), ("bulk", "none")),
+        (("single", "true"), ("bulk", "true")),
+        (("single", "true"), ("single", "none")),
+        (("bulk", "true"), ("bulk", "none")),
+    ]
     for docs in doc_counts(result):
         values = []
         for num, den in pairs:
@@ -151,8 +178,9 @@ def model_cells(result: RaceResult, table: dict) -> tuple[list, list]:
     per request. The wait_for cells wait for a scheduled refresh, which no cost per request describes: left out."""
     from ingestlab.models.linear import Cell
 
-    bulk_size = next((int(t.param("bulk-size")) for t in result.schedule
-                      if t.operation_type == "fresh-index-load" and t.param("method") == "bulk"), None)
+    bulk_size = next(
+        (int(t.param("bulk-size")) for t in result.schedule if t.operation_type == "fresh-index-load" and t.param("method") == "bulk"), None
+    )
     here, there = [], []
     for (docs, method, refresh), c in sorted(table.items()):
         if refresh not in ("none", "true"):
@@ -182,8 +210,10 @@ def _highlight(result: RaceResult, table: dict, h: dict) -> str:
     num, den = table.get((docs, *h["numerator"])), table.get((docs, *h["denominator"]))
     here = ratio(num.median_ms if num else None, den.median_ms if den else None)
     there = ratio(num.published_ms if num else None, den.published_ms if den else None)
-    return (f"- {h['what']}: published {fmt(there, ',.0f', '×')} (the study says about {h['about']}×), "
-            f"this machine {fmt(here, ',.0f', '×')}" + (" (test mode: fewer docs)" if result.test_mode else "") + ".")
+    return (
+        f"- {h['what']}: published {fmt(there, ',.0f', '×')} (the study says about {h['about']}×), "
+        f"this machine {fmt(here, ',.0f', '×')}" + (" (test mode: fewer docs)" if result.test_mode else "") + "."
+    )
 
 
 class Refresh(Study):
@@ -208,17 +238,27 @@ class Refresh(Study):
         lines += _ratio_section(result, table)
         lines.append("")
         lines += [_highlight(result, table, h) for h in published.get("highlights", [])]
-        lines += ["", "### Cost model: time = requests × r + documents × c + refreshes × f (medians; refresh=true refreshes per request)", ""]
+        lines += [
+            "",
+            "### Cost model: time = requests × r + documents × c + refreshes × f (medians; refresh=true refreshes per request)",
+            "",
+        ]
         lines += cost.linear_table(here, there, why_here, why_there, TERMS)
         lines += ["", *cost.predictions(here, there)]
         lines += searchable_section(result)
         tasks = table_tasks(result)
         skipped = [d for d in doc_counts(result) if (d, "bulk", "wait_for") in tasks and (d, "single", "wait_for") not in tasks]
-        lines += ["", f"- {this_machine(result)}.",
-                  f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, {published['hardware']}; {published['method']}.",
-                  "- single + refresh=wait_for waits for a scheduled refresh per document (about one refresh_interval each); "
-                  + (f"it runs only up to `single_wait_for_max_docs` documents (not run here for {', '.join(f'{d:,}' for d in skipped)})."
-                     if skipped else "every doc count ran.")]
+        lines += [
+            "",
+            f"- {this_machine(result)}.",
+            f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, {published['hardware']}; {published['method']}.",
+            "- single + refresh=wait_for waits for a scheduled refresh per document (about one refresh_interval each); "
+            + (
+                f"it runs only up to `single_wait_for_max_docs` documents (not run here for {', '.join(f'{d:,}' for d in skipped)})."
+                if skipped
+                else "every doc count ran."
+            ),
+        ]
         lines += invalid_lines(result)
         return "\n".join(lines) + "\n"
 
@@ -230,21 +270,52 @@ class Refresh(Study):
         table = cells(result, published)
 
         def relative(key: str) -> dict:
-            return {column_label(m, r): [(d, ratio(getattr(table[(d, m, r)], key) if (d, m, r) in table else None,
-                                                   getattr(table[(d, "bulk", "none")], key) if (d, "bulk", "none") in table else None))
-                                         for d in doc_counts(result)] for m, r in STUDY_COLUMNS}
+            return {
+                column_label(m, r): [
+                    (
+                        d,
+                        ratio(
+                            getattr(table[(d, m, r)], key) if (d, m, r) in table else None,
+                            getattr(table[(d, "bulk", "none")], key) if (d, "bulk", "none") in table else None,
+                        ),
+                    )
+                    for d in doc_counts(result)
+                ]
+                for m, r in STUDY_COLUMNS
+            }
 
-        out = [("Time relative to bulk, per doc count", plot.line_panels(
-            [("this machine", relative("median_ms")), ("published", relative("published_ms"))], xlabel="documents",
-            ylabel="time ÷ bulk's time at the same doc count", title="refresh: each configuration's time relative to bulk",
-            caption_here=plot.here_line(result), caption_published=plot.published_line(published), logx=True, logy=True))]
+        out = [
+            (
+                "Time relative to bulk, per doc count",
+                plot.line_panels(
+                    [("this machine", relative("median_ms")), ("published", relative("published_ms"))],
+                    xlabel="documents",
+                    ylabel="time ÷ bulk's time at the same doc count",
+                    title="refresh: each configuration's time relative to bulk",
+                    caption_here=plot.here_line(result),
+                    caption_published=plot.published_line(published),
+                    logx=True,
+                    logy=True,
+                ),
+            )
+        ]
         rows = searchable(result)
         if rows:
-            out.append(("Time to searchable", plot.grouped_bars(
-                [f"{r.interval_ms} ms\n{r.refresh}" for r in rows], {p: [r.percentiles.get(p) for r in rows] for p in ("p50", "p90", "p99")},
-                ylabel="ms from write to searchable", logy=True, colors=["#2ca02c", plot.HERE, "#d62728"],
-                title="Time to searchable by refresh_interval and refresh mode (the pack's addition; the article's is its refresh=true columns)",
-                caption_here=plot.here_line(result), caption_published="the article left refresh=wait_for and refresh_interval out on purpose")))
+            out.append(
+                (
+                    "Time to searchable",
+                    plot.grouped_bars(
+                        [f"{r.interval_ms} ms\n{r.refresh}" for r in rows],
+                        {p: [r.percentiles.get(p) for r in rows] for p in ("p50", "p90", "p99")},
+                        ylabel="ms from write to searchable",
+                        logy=True,
+                        colors=["#2ca02c", plot.HERE, "#d62728"],
+                        title="Time to searchable by refresh_interval and refresh mode (the pack's addition; the article's is its refresh=true columns)",
+                        caption_here=plot.here_line(result),
+                        caption_published="the article left refresh=wait_for and refresh_interval out on purpose",
+                    ),
+                )
+            )
         out += self.model_chart(result, published)
         return out
 
@@ -259,18 +330,36 @@ class Refresh(Study):
         panels = []
         for method, refresh in STUDY_COLUMNS:
             keys = sorted(k for k in table if k[1:] == (method, refresh))
-            points = {"this machine": [(d, table[(d, m, r)].median_ms) for d, m, r in keys],
-                      "published": [(d, table[(d, m, r)].published_ms) for d, m, r in keys]}
+            points = {
+                "this machine": [(d, table[(d, m, r)].median_ms) for d, m, r in keys],
+                "published": [(d, table[(d, m, r)].published_ms) for d, m, r in keys],
+            }
 
             def curve(fit, method=method, refresh=refresh):
                 if fit is None:
                     return None
-                return lambda n: fit.predict(n if method == "single" else 1, n, (n if method == "single" else 1) if refresh == "true" else 0) * 1000
-            panels.append({"title": column_label(method, refresh), "xlabel": "documents", "ylabel": "ms", "logx": True, "logy": True,
-                           "xs": [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000], "points": points,
-                           "curves": {"this machine": curve(here), "published": curve(there)}})
-        image = cost.curve_chart(panels, title="refresh: times with the fitted cost per request, document and refresh",
-                                 caption_here=plot.here_line(result), caption_published=plot.published_line(published))
+                return lambda n: (
+                    fit.predict(n if method == "single" else 1, n, (n if method == "single" else 1) if refresh == "true" else 0) * 1000
+                )
+
+            panels.append(
+                {
+                    "title": column_label(method, refresh),
+                    "xlabel": "documents",
+                    "ylabel": "ms",
+                    "logx": True,
+                    "logy": True,
+                    "xs": [10, 20, 50, 100, 200, 500, 1000, 2000, 5000, 10000],
+                    "points": points,
+                    "curves": {"this machine": curve(here), "published": curve(there)},
+                }
+            )
+        image = cost.curve_chart(
+            panels,
+            title="refresh: times with the fitted cost per request, document and refresh",
+            caption_here=plot.here_line(result),
+            caption_published=plot.published_line(published),
+        )
         return [("Cost model: measured times and fitted curves", image)]
 
     def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
@@ -280,11 +369,18 @@ class Refresh(Study):
         docs = published.get("headline", {}).get("docs", 10000)
         num, den = table.get((docs, "single", "true")), table.get((docs, "bulk", "true"))
         here = ratio(num.median_ms if num else None, den.median_ms if den else None)
-        return [Headline("bulk-refresh-over-single-refresh", f"bulk+refresh ÷ single+refresh (speed, {docs:,} docs)", here,
-                         ratio(num.published_ms if num else None, den.published_ms if den else None),
-                         None if here else f"this race wrote no {docs:,}-document cell with refresh=true"),
-                *fitted_headlines(*fits(result, table)[0::2], {"refresh": ("cost per refresh=true", 1e3, " ms"),
-                                                                "request": ("cost per request", 1e3, " ms")})]
+        return [
+            Headline(
+                "bulk-refresh-over-single-refresh",
+                f"bulk+refresh ÷ single+refresh (speed, {docs:,} docs)",
+                here,
+                ratio(num.published_ms if num else None, den.published_ms if den else None),
+                None if here else f"this race wrote no {docs:,}-document cell with refresh=true",
+            ),
+            *fitted_headlines(
+                *fits(result, table)[0::2], {"refresh": ("cost per refresh=true", 1e3, " ms"), "request": ("cost per request", 1e3, " ms")}
+            ),
+        ]
 
 
 STUDY = Refresh()

@@ -1,5 +1,6 @@
 """Study 2's own addition: the time until a write is searchable, per refresh_interval and refresh mode (p50/p90/p99
 from Rally's service times of the ``time-to-searchable`` tasks, with the samples behind them counted)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -28,8 +29,16 @@ def searchable(result: RaceResult) -> list[Searchable]:
             # without its records (plain esrally), the schedule's
             warm = t.clients * (iterations(result, t.name, warmup=True) or 0)
             samples = len(counted) - warm if counted else t.clients * (iterations(result, t.name) or 0)
-            out.append(Searchable(int(t.param("phase-jitter-ms")), str(t.param("refresh")), samples, r.service_time_ms, r.error_rate,
-                                  counted=bool(counted)))
+            out.append(
+                Searchable(
+                    int(t.param("phase-jitter-ms")),
+                    str(t.param("refresh")),
+                    samples,
+                    r.service_time_ms,
+                    r.error_rate,
+                    counted=bool(counted),
+                )
+            )
     return out
 
 
@@ -44,18 +53,31 @@ def section(result: RaceResult) -> list[str]:
     if not rows:
         return []
     poll = next((t.param("poll-interval-ms") for t in result.schedule if t.operation_type == "time-to-searchable"), None)
-    lines = ["", "### Time to searchable: from the write request's start until a search finds the document, ms", "",
-             "| refresh_interval | refresh | samples | p50 | p90 | p99 | max |", "|---:|---|---:|---:|---:|---:|---:|"]
+    lines = [
+        "",
+        "### Time to searchable: from the write request's start until a search finds the document, ms",
+        "",
+        "| refresh_interval | refresh | samples | p50 | p90 | p99 | max |",
+        "|---:|---|---:|---:|---:|---:|---:|",
+    ]
     for r in rows:
         p = r.percentiles
-        lines.append(f"| {r.interval_ms:,} ms | {r.refresh} | {r.samples} | {ms(p.get('p50'))} | {ms(p.get('p90'))} "
-                     f"| {ms(p.get('p99'))} | {ms(p.get('p100'))} |")
-    lines += ["", f"- Each sample writes one probe at a random point of the refresh cycle and then searches for it every {poll} ms, "
-              "so every figure includes one search round trip and up to one poll interval.",
-              "- Rally reports p90 from 10 samples and p99 from 100 samples on; a dash means too few samples for it. "
-              + ("Samples are the runner's records of the race, less the warm-up calls (which Rally leaves out of its percentiles)." if all(r.counted for r in rows) else
-                 "Samples are the schedule's (clients × iterations): this race left no runner records to count."),
-              "- The article's own time until searchable is its refresh=true columns above: writes that are searchable when the call "
-              "returns. It left refresh=wait_for out on purpose (what it waits for depends on refresh_interval); this table is the "
-              "pack's own addition, not a figure of the article."]
+        lines.append(
+            f"| {r.interval_ms:,} ms | {r.refresh} | {r.samples} | {ms(p.get('p50'))} | {ms(p.get('p90'))} "
+            f"| {ms(p.get('p99'))} | {ms(p.get('p100'))} |"
+        )
+    lines += [
+        "",
+        f"- Each sample writes one probe at a random point of the refresh cycle and then searches for it every {poll} ms, "
+        "so every figure includes one search round trip and up to one poll interval.",
+        "- Rally reports p90 from 10 samples and p99 from 100 samples on; a dash means too few samples for it. "
+        + (
+            "Samples are the runner's records of the race, less the warm-up calls (which Rally leaves out of its percentiles)."
+            if all(r.counted for r in rows)
+            else "Samples are the schedule's (clients × iterations): this race left no runner records to count."
+        ),
+        "- The article's own time until searchable is its refresh=true columns above: writes that are searchable when the call "
+        "returns. It left refresh=wait_for out on purpose (what it waits for depends on refresh_interval); this table is the "
+        "pack's own addition, not a figure of the article.",
+    ]
     return lines

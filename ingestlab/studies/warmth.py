@@ -8,6 +8,7 @@ tests its run times for a trend in run order (Mann–Kendall, exact, two-sided, 
 its first and last run, and its fastest run (what the studies quote) comes from its warm end. A cell with fewer runs
 cannot tell, and a track whose writes are Rally's own bulk keeps no per-run times: both are said, never guessed.
 """
+
 from __future__ import annotations
 
 from ingestlab.rally.results import RaceResult
@@ -50,19 +51,29 @@ def line(result: RaceResult) -> str:
     """The report's line on it."""
     found = trends(result)
     if not found:
-        return ("- Warm or not: no per-run times in this race (Rally's own bulk, or plain esrally without the pack's runner "
-                "records), so whether its cells ran on a warm node is not told here.")
+        return (
+            "- Warm or not: no per-run times in this race (Rally's own bulk, or plain esrally without the pack's runner "
+            "records), so whether its cells ran on a warm node is not told here."
+        )
     warm = [t for t, (_, _, v) in found.items() if v == "warm"]
     few = [t for t, (_, _, v) in found.items() if v == TOO_FEW]
     tested = len(found) - len(few)
-    parts = [f"{len(warm)} of {tested} cells with {MIN_RUNS} runs or more showed no trend over their runs (Mann–Kendall, "
-             f"{LEVEL:.0%}, Holm across them)"] if tested else []
+    parts = (
+        [
+            f"{len(warm)} of {tested} cells with {MIN_RUNS} runs or more showed no trend over their runs (Mann–Kendall, "
+            f"{LEVEL:.0%}, Holm across them)"
+        ]
+        if tested
+        else []
+    )
     for task, (times, trend, verdict) in found.items():
         if verdict != "warming":
             continue
-        parts.append(f"{task} was still warming up: its runs grew faster as it went (first {times[0] * 1000:,.0f} ms, "
-                     f"last {times[-1] * 1000:,.0f} ms, p = {trend.p:.3f}), so its fastest run is from its warm end and a "
-                     f"single run of it would have read slow")
+        parts.append(
+            f"{task} was still warming up: its runs grew faster as it went (first {times[0] * 1000:,.0f} ms, "
+            f"last {times[-1] * 1000:,.0f} ms, p = {trend.p:.3f}), so its fastest run is from its warm end and a "
+            f"single run of it would have read slow"
+        )
     if few:
         parts.append(f"{', '.join(few)}: fewer than {MIN_RUNS} runs, too few races to see a trend")
     return "- Warm or not: " + "; ".join(parts) + "."

@@ -9,12 +9,14 @@ says in words; a fit the bounds keep from the points (σ at 0 when the points ri
 Each host count's lab is new: its node starts cold, and the steps before one tool per node (``_reindex`` at three
 settings, one tool three ways) warm it.
 """
+
 from __future__ import annotations
 
 import sys
 import time
 
-from ingestlab import ledger, machine, paths, published as published_data
+from ingestlab import ledger, machine, paths
+from ingestlab import published as published_data
 from ingestlab.report.common import fmt
 
 HOST_COUNTS = (1, 2, 4)
@@ -38,8 +40,14 @@ def rates(result) -> dict:
     many = rows.get("tool-local")
     docs = many["docs"] if many else None
     api = reindex_fastest(result).get("no slices")
-    return {"tool_per_node": docs / many["span_s"] if many else None, "reindex": docs / api if docs and api else None,
-            "drivers": many["drivers"] if many else None, "docs": docs, "tool_s": many["span_s"] if many else None, "reindex_s": api}
+    return {
+        "tool_per_node": docs / many["span_s"] if many else None,
+        "reindex": docs / api if docs and api else None,
+        "drivers": many["drivers"] if many else None,
+        "docs": docs,
+        "tool_s": many["span_s"] if many else None,
+        "reindex_s": api,
+    }
 
 
 def published_ratio(published: dict) -> float:
@@ -53,9 +61,13 @@ def _fit_words(fit, why: str | None) -> str:
     if fit is None:
         return f"no fit ({why})"
     worst = max(abs(fit.at(n) - x) / x for n, x in fit.points)
-    through = ("it passes through the 3 points" if fit.dof == 0 and worst <= EXACT else
-               f"not through every point: a bound holds it, the farthest point {worst:.0%} off" if fit.dof == 0 else
-               f"{fit.dof} degree(s) of freedom")
+    through = (
+        "it passes through the 3 points"
+        if fit.dof == 0 and worst <= EXACT
+        else f"not through every point: a bound holds it, the farthest point {worst:.0%} off"
+        if fit.dof == 0
+        else f"{fit.dof} degree(s) of freedom"
+    )
     return f"{fit.describe()} — {through}"
 
 
@@ -66,42 +78,63 @@ def model(by_hosts: dict[int, dict], published: dict) -> dict:
     tool = usl.try_fit([(n, r["tool_per_node"]) for n, r in by_hosts.items() if r.get("tool_per_node")])
     api = usl.try_fit([(n, r["reindex"]) for n, r in by_hosts.items() if r.get("reindex")])
     predicted = tool[0].at(PREDICT_AT) / api[0].at(PREDICT_AT) if tool[0] and api[0] else None
-    return {"tool": tool, "reindex": api, "predicted_ratio": predicted, "published_ratio": published_ratio(published),
-            "tool_at": tool[0].at(PREDICT_AT) if tool[0] else None, "reindex_at": api[0].at(PREDICT_AT) if api[0] else None}
+    return {
+        "tool": tool,
+        "reindex": api,
+        "predicted_ratio": predicted,
+        "published_ratio": published_ratio(published),
+        "tool_at": tool[0].at(PREDICT_AT) if tool[0] else None,
+        "reindex_at": api[0].at(PREDICT_AT) if api[0] else None,
+    }
 
 
-def markdown(by_hosts: dict[int, dict], verdicts: dict[int, tuple], profile: str, published: dict, machine_line: str,
-             test_mode: bool) -> str:
+def markdown(
+    by_hosts: dict[int, dict], verdicts: dict[int, tuple], profile: str, published: dict, machine_line: str, test_mode: bool
+) -> str:
     return text_of(by_hosts, model(by_hosts, published), verdicts, profile, machine_line, test_mode, published)
 
 
-def text_of(by_hosts: dict[int, dict], m: dict, verdicts: dict[int, tuple], profile: str, machine_line: str, test_mode: bool,
-            published: dict) -> str:
+def text_of(
+    by_hosts: dict[int, dict], m: dict, verdicts: dict[int, tuple], profile: str, machine_line: str, test_mode: bool, published: dict
+) -> str:
     """The report's text from the fits ``m`` (:func:`model`'s)."""
-    opening = (f"The Universal Scalability Law over {', '.join(map(str, sorted(by_hosts)))} emulated hosts predicts one tool per node at "
-               f"**{fmt(m['predicted_ratio'], ',.2f', '×')}** the speed of `_reindex` without slices on {PREDICT_AT} hosts; the article "
-               f"measured {m['published_ratio']:,.1f}× on its {PREDICT_AT} nodes." if m["predicted_ratio"] is not None else
-               "No prediction at 8 hosts: " + "; ".join(f"{k} — {m[k][1]}" for k in ("tool", "reindex") if m[k][0] is None) + ".")
-    lines = ["## Study 4 over host counts: one tool per node and `_reindex`" + (" — test mode" if test_mode else ""), "", opening, "",
-             "| hosts | load-driver hosts | docs | one tool per node | docs/s | `_reindex`, no slices | docs/s | ratio | emulation |",
-             "|---:|---:|---:|---:|---:|---:|---:|---:|---|"]
+    opening = (
+        f"The Universal Scalability Law over {', '.join(map(str, sorted(by_hosts)))} emulated hosts predicts one tool per node at "
+        f"**{fmt(m['predicted_ratio'], ',.2f', '×')}** the speed of `_reindex` without slices on {PREDICT_AT} hosts; the article "
+        f"measured {m['published_ratio']:,.1f}× on its {PREDICT_AT} nodes."
+        if m["predicted_ratio"] is not None
+        else "No prediction at 8 hosts: " + "; ".join(f"{k} — {m[k][1]}" for k in ("tool", "reindex") if m[k][0] is None) + "."
+    )
+    lines = [
+        "## Study 4 over host counts: one tool per node and `_reindex`" + (" — test mode" if test_mode else ""),
+        "",
+        opening,
+        "",
+        "| hosts | load-driver hosts | docs | one tool per node | docs/s | `_reindex`, no slices | docs/s | ratio | emulation |",
+        "|---:|---:|---:|---:|---:|---:|---:|---:|---|",
+    ]
     for n in sorted(by_hosts):
         r = by_hosts[n]
         held = verdicts.get(n, (None, []))
-        lines.append(f"| {n} | {fmt(r.get('drivers'), 'd')} | {fmt(r.get('docs'), ',')} | {fmt(r.get('tool_s'), ',.2f', ' s')} "
-                     f"| {fmt(r.get('tool_per_node'), ',.0f')} | {fmt(r.get('reindex_s'), ',.2f', ' s')} | {fmt(r.get('reindex'), ',.0f')} "
-                     f"| {fmt(r['tool_per_node'] / r['reindex'] if r.get('tool_per_node') and r.get('reindex') else None, ',.2f', '×')} "
-                     f"| {'held' if held[0] else 'did not hold: ' + '; '.join(held[1]) if held[0] is False else '—'} |")
-    lines += ["", f"- One tool per node, Universal Scalability Law: {_fit_words(*m['tool'])}; at {PREDICT_AT} hosts "
-              f"{fmt(m['tool_at'], ',.0f')} docs/s.",
-              f"- `_reindex` without slices, Universal Scalability Law: {_fit_words(*m['reindex'])}; at {PREDICT_AT} hosts "
-              f"{fmt(m['reindex_at'], ',.0f')} docs/s.",
-              "- Each host count is one race on a new lab, each step run once (the race is the unit; no interval is claimed "
-              "for a rate): the fits carry the runs' noise whole.",
-              f"- Hardware per host, scaled from the article's nodes to this one: {profile}.",
-              f"- This machine: {machine_line}.",
-              f"- Published: Elasticsearch {published['elasticsearch']}, {published.get('hardware', '8 nodes')}; "
-              f"{m['published_ratio']:,.1f}× is its best `_reindex` time over one tool per node's."]
+        lines.append(
+            f"| {n} | {fmt(r.get('drivers'), 'd')} | {fmt(r.get('docs'), ',')} | {fmt(r.get('tool_s'), ',.2f', ' s')} "
+            f"| {fmt(r.get('tool_per_node'), ',.0f')} | {fmt(r.get('reindex_s'), ',.2f', ' s')} | {fmt(r.get('reindex'), ',.0f')} "
+            f"| {fmt(r['tool_per_node'] / r['reindex'] if r.get('tool_per_node') and r.get('reindex') else None, ',.2f', '×')} "
+            f"| {'held' if held[0] else 'did not hold: ' + '; '.join(held[1]) if held[0] is False else '—'} |"
+        )
+    lines += [
+        "",
+        f"- One tool per node, Universal Scalability Law: {_fit_words(*m['tool'])}; at {PREDICT_AT} hosts "
+        f"{fmt(m['tool_at'], ',.0f')} docs/s.",
+        f"- `_reindex` without slices, Universal Scalability Law: {_fit_words(*m['reindex'])}; at {PREDICT_AT} hosts "
+        f"{fmt(m['reindex_at'], ',.0f')} docs/s.",
+        "- Each host count is one race on a new lab, each step run once (the race is the unit; no interval is claimed "
+        "for a rate): the fits carry the runs' noise whole.",
+        f"- Hardware per host, scaled from the article's nodes to this one: {profile}.",
+        f"- This machine: {machine_line}.",
+        f"- Published: Elasticsearch {published['elasticsearch']}, {published.get('hardware', '8 nodes')}; "
+        f"{m['published_ratio']:,.1f}× is its best `_reindex` time over one tool per node's.",
+    ]
     return "\n".join(lines) + "\n"
 
 
@@ -110,25 +143,54 @@ def chart(by_hosts: dict[int, dict], m: dict, published: dict, machine_line: str
 
     tool, api = m["tool"][0], m["reindex"][0]
     xs = [1 + i * (PREDICT_AT - 1) / 70 for i in range(71)]
-    panels = [{"xlabel": "hosts", "ylabel": "one tool per node, docs/s", "title": "one tool per node",
-               "points": {"this machine": [(n, r.get("tool_per_node")) for n, r in sorted(by_hosts.items())]},
-               "curves": {"this machine": tool.at if tool else None}, "xs": xs},
-              {"xlabel": "hosts", "ylabel": "one tool per node ÷ _reindex (speed)", "title": "the headline ratio",
-               "points": {"this machine": [(n, r["tool_per_node"] / r["reindex"] if r.get("tool_per_node") and r.get("reindex") else None)
-                                           for n, r in sorted(by_hosts.items())],
-                          "published": [(PREDICT_AT, m["published_ratio"])]},
-               "curves": {"this machine": (lambda n: tool.at(n) / api.at(n)) if tool and api else None}, "xs": xs}]
-    image = cost.curve_chart(panels, "Study 4: one tool per node over hosts, predicted to 8", machine_line,
-                             f"Elasticsearch {published['elasticsearch']}, 8 nodes")
+    panels = [
+        {
+            "xlabel": "hosts",
+            "ylabel": "one tool per node, docs/s",
+            "title": "one tool per node",
+            "points": {"this machine": [(n, r.get("tool_per_node")) for n, r in sorted(by_hosts.items())]},
+            "curves": {"this machine": tool.at if tool else None},
+            "xs": xs,
+        },
+        {
+            "xlabel": "hosts",
+            "ylabel": "one tool per node ÷ _reindex (speed)",
+            "title": "the headline ratio",
+            "points": {
+                "this machine": [
+                    (n, r["tool_per_node"] / r["reindex"] if r.get("tool_per_node") and r.get("reindex") else None)
+                    for n, r in sorted(by_hosts.items())
+                ],
+                "published": [(PREDICT_AT, m["published_ratio"])],
+            },
+            "curves": {"this machine": (lambda n: tool.at(n) / api.at(n)) if tool and api else None},
+            "xs": xs,
+        },
+    ]
+    image = cost.curve_chart(
+        panels,
+        "Study 4: one tool per node over hosts, predicted to 8",
+        machine_line,
+        f"Elasticsearch {published['elasticsearch']}, 8 nodes",
+    )
     return ("One tool per node over hosts, and the Universal Scalability Law to 8", image)
 
 
-def run(counts=HOST_COUNTS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS, memory: str = MEMORY, params: dict | None = None,
-        version: str = VERSION, test_mode: bool = False, log=print) -> str:
+def run(
+    counts=HOST_COUNTS,
+    cpus: float = CPUS,
+    driver_cpus: float = DRIVER_CPUS,
+    memory: str = MEMORY,
+    params: dict | None = None,
+    version: str = VERSION,
+    test_mode: bool = False,
+    log=print,
+) -> str:
     """Race the scale-out challenge on a new lab of each host count, then report and (outside test mode) add the run
     to the ledger."""
     from ingestlab import racing, studies
-    from ingestlab.hosts import emulation, hardware, lab as labs
+    from ingestlab.hosts import emulation, hardware
+    from ingestlab.hosts import lab as labs
 
     study = studies.get("wikipedia")
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
@@ -139,9 +201,17 @@ def run(counts=HOST_COUNTS, cpus: float = CPUS, driver_cpus: float = DRIVER_CPUS
         try:
             log(f"[ingestlab] study 4 over host counts: {n} host(s)")
             target = racing.Target(hosts=lab.target_hosts, client_options=CLIENT_OPTIONS, drivers=lab, emulation=lab)
-            racing.race(study.track, target, racing.Options(
-                challenge="scale-out", params={**PARAMS, **(params or {})}, test_mode=test_mode,
-                tags={"study": study.name, "wikipedia-hosts": stamp, "hosts": str(n)}), log=log)
+            racing.race(
+                study.track,
+                target,
+                racing.Options(
+                    challenge="scale-out",
+                    params={**PARAMS, **(params or {})},
+                    test_mode=test_mode,
+                    tags={"study": study.name, "wikipedia-hosts": stamp, "hosts": str(n)},
+                ),
+                log=log,
+            )
         finally:
             labs.down(LAB["prefix"], log=log)
     return report(stamp, measured=not test_mode, log=log)
@@ -174,8 +244,13 @@ def report(stamp: str, measured: bool = False, log=print) -> str:
     m = model(by_hosts, published)
     text = text_of(by_hosts, m, verdicts, profile, machine_line, test_mode, published)
     text += "- Races: " + ", ".join(f"{n} host(s) {ids[n][:8]}" for n in sorted(ids)) + ".\n"
-    out = writer.write(paths.results_dir() / "wikipedia-hosts" / stamp, "ingestlab: study 4 over host counts", text,
-                       [chart(by_hosts, m, published, machine_line)], {"by_hosts": by_hosts, "verdicts": verdicts, "races": ids})
+    out = writer.write(
+        paths.results_dir() / "wikipedia-hosts" / stamp,
+        "ingestlab: study 4 over host counts",
+        text,
+        [chart(by_hosts, m, published, machine_line)],
+        {"by_hosts": by_hosts, "verdicts": verdicts, "races": ids},
+    )
     log(text)
     log(f"[ingestlab] report written to {out}/report.md and report.html")
     if measured and all(v[0] for v in verdicts.values()):
@@ -194,24 +269,33 @@ def to_ledger(stamp: str, by_hosts: dict[int, dict], m: dict, versions: dict, pr
             if r.get(key):
                 figures[f"hosts-{n}-{key.replace('_', '-')}"] = ledger.Figure(round(r[key], 1), unit, f"{n} host(s): {label}")
         if r.get("tool_per_node") and r.get("reindex"):
-            figures[f"hosts-{n}-ratio"] = ledger.Figure(round(r["tool_per_node"] / r["reindex"], 3), "×",
-                                                        f"{n} host(s): one tool per node ÷ `_reindex` without slices")
+            figures[f"hosts-{n}-ratio"] = ledger.Figure(
+                round(r["tool_per_node"] / r["reindex"], 3), "×", f"{n} host(s): one tool per node ÷ `_reindex` without slices"
+            )
     for key, name in (("tool", "tool-per-node"), ("reindex", "reindex")):
         fit = m[key][0]
         if fit:
             for p in (fit.lam, fit.sigma, fit.kappa):
                 figures[f"usl-{name}-{SYMBOLS[p.name]}"] = ledger.Figure(
-                    round(p.value, 6), "docs/s" if p.name == "λ" else "", f"USL over hosts, {name}: {p.name}")
+                    round(p.value, 6), "docs/s" if p.name == "λ" else "", f"USL over hosts, {name}: {p.name}"
+                )
     for key, name in (("tool_at", "tool-per-node"), ("reindex_at", "reindex")):
         if m[key] is not None:
             figures[f"{name}-at-8"] = ledger.Figure(round(m[key], 1), "docs/s", f"the USL's {name} at 8 hosts")
     if m["tool"][0] and m["tool"][0].peak is not None:
         figures["usl-tool-per-node-peak"] = ledger.Figure(round(m["tool"][0].peak, 4), "hosts", "the USL's peak N* of one tool per node")
     if m["predicted_ratio"] is not None:
-        figures["predicted-ratio-at-8"] = ledger.Figure(round(m["predicted_ratio"], 4), "×",
-                                                        "the USL's one tool per node ÷ `_reindex` at 8 hosts", round(m["published_ratio"], 2))
+        figures["predicted-ratio-at-8"] = ledger.Figure(
+            round(m["predicted_ratio"], 4), "×", "the USL's one tool per node ÷ `_reindex` at 8 hosts", round(m["published_ratio"], 2)
+        )
     hosts = ",".join(map(str, sorted(by_hosts)))
     pages = ", ".join(sorted({f"{r['docs']:,}" for r in by_hosts.values() if r.get("docs")}))
-    return ledger.record(stamp, "wikipedia hosts", "ingestlab " + " ".join(sys.argv[1:]), figures, versions,
-                         f"{hosts} emulated hosts ({profile}); scale-out challenge, {pages} pages, each step once",
-                         source=f"results/wikipedia-hosts/{stamp}/results.json")
+    return ledger.record(
+        stamp,
+        "wikipedia hosts",
+        "ingestlab " + " ".join(sys.argv[1:]),
+        figures,
+        versions,
+        f"{hosts} emulated hosts ({profile}); scale-out challenge, {pages} pages, each step once",
+        source=f"results/wikipedia-hosts/{stamp}/results.json",
+    )

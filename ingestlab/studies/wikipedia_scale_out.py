@@ -3,6 +3,7 @@ the wall-clock times the runner records (a run of several clients is the span fr
 last client's end; the clients of one run overlap, runs of a step never do), beside the study's rows as ratios to
 each side's own parallel-bulk run; and one tool per node against ``_reindex``, the study's headline made its way.
 """
+
 from __future__ import annotations
 
 from ingestlab.rally.results import RaceResult
@@ -59,11 +60,21 @@ def scale_out_rows(result: RaceResult) -> list[dict]:
         spans = [(max(e["ended_at"] for e in run) - min(e["started_at"] for e in run), run) for run in runs(mine)]
         best = min(spans, key=lambda s: s[0]) if spans else None
         run = best[1] if best else []
-        out.append({"task": name, "label": _meta(step).get("label", name), "published": _meta(step).get("study-row"),
-                    "drivers": len({e.get("load_driver", e.get("driver_host")) for e in run}) or None, "clients": len(run) or None,
-                    "runs": len(spans), "span_s": best[0] if best else None, "docs": sum(e["docs"] for e in run) if run else None,
-                    "errors": len(errors), "one_tool_raw": step.clients == 1 and bool(step.param("raw")),
-                    "more_shards": _into_more_shards(result, step)})
+        out.append(
+            {
+                "task": name,
+                "label": _meta(step).get("label", name),
+                "published": _meta(step).get("study-row"),
+                "drivers": len({e.get("load_driver", e.get("driver_host")) for e in run}) or None,
+                "clients": len(run) or None,
+                "runs": len(spans),
+                "span_s": best[0] if best else None,
+                "docs": sum(e["docs"] for e in run) if run else None,
+                "errors": len(errors),
+                "one_tool_raw": step.clients == 1 and bool(step.param("raw")),
+                "more_shards": _into_more_shards(result, step),
+            }
+        )
     return out
 
 
@@ -74,28 +85,38 @@ def scale_out_lines(result: RaceResult, published: dict) -> list[str]:
     pub = {f["key"]: f.get("seconds") for f in published["figures"]}
     base = table[0] if table[0]["span_s"] else None  # the first step, one tool with parallel bulk, is each side's reference
     pub_base = pub.get(table[0]["published"])
-    lines = ["### Scale-out: one tool vs. one tool per node (fastest run each)", "",
-             "| step | load-driver hosts | clients | runs | docs | this machine: fastest | speed vs. one tool, parallel bulk "
-             "| published | speed vs. parallel bulk |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
+    lines = [
+        "### Scale-out: one tool vs. one tool per node (fastest run each)",
+        "",
+        "| step | load-driver hosts | clients | runs | docs | this machine: fastest | speed vs. one tool, parallel bulk "
+        "| published | speed vs. parallel bulk |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
     for r in table:
         p = pub.get(r["published"]) if r["published"] else None
-        lines.append(f"| {r['label']} | {fmt(r['drivers'], 'd')} | {fmt(r['clients'], 'd')} | {r['runs']} | {fmt(r['docs'], ',')} "
-                     f"| {fmt(r['span_s'], ',.2f', ' s')} | {fmt(ratio(base['span_s'] if base else None, r['span_s']), ',.2f', '×')} "
-                     f"| {fmt(p, ',', ' s')} | {fmt(ratio(pub_base, p), ',.2f', '×')} |")
+        lines.append(
+            f"| {r['label']} | {fmt(r['drivers'], 'd')} | {fmt(r['clients'], 'd')} | {r['runs']} | {fmt(r['docs'], ',')} "
+            f"| {fmt(r['span_s'], ',.2f', ' s')} | {fmt(ratio(base['span_s'] if base else None, r['span_s']), ',.2f', '×')} "
+            f"| {fmt(p, ',', ' s')} | {fmt(ratio(pub_base, p), ',.2f', '×')} |"
+        )
     lines.append("")
     by = {r["published"] or r["task"]: r for r in table if r["span_s"]}
     one = next((r for r in table if r["span_s"] and r["one_tool_raw"]), None)  # one tool, raw: the same copy as one per node
     many = by.get("tool-local")
     remote = next((r for r in table if r["span_s"] and r["more_shards"]), None)
     if one and many:
-        lines.append(f"- One tool per node ({many['drivers']} load-driver hosts) vs. one tool on one host, same raw copy: "
-                     f"{one['span_s'] / many['span_s']:,.2f}× the speed (published, {pub['tool-sliced']:g} s → {pub['tool-local']:g} s "
-                     f"on 8 nodes: {pub['tool-sliced'] / pub['tool-local']:,.2f}×, both runs decoding and gzipping).")
+        lines.append(
+            f"- One tool per node ({many['drivers']} load-driver hosts) vs. one tool on one host, same raw copy: "
+            f"{one['span_s'] / many['span_s']:,.2f}× the speed (published, {pub['tool-sliced']:g} s → {pub['tool-local']:g} s "
+            f"on 8 nodes: {pub['tool-sliced'] / pub['tool-local']:,.2f}×, both runs decoding and gzipping)."
+        )
     if many and remote:
-        lines.append(f"- Local primaries → an index with twice the shards: {remote['span_s'] / many['span_s']:,.2f}× the time here. "
-                     f"The study's {pub['tool-local-to-remote']:g} s run made another change, the same shards moved to other nodes by reroute "
-                     f"({pub['tool-local-to-remote']} s / {pub['tool-local']} s = {pub['tool-local-to-remote'] / pub['tool-local']:,.2f}× there), "
-                     "so the two are not set side by side.")
+        lines.append(
+            f"- Local primaries → an index with twice the shards: {remote['span_s'] / many['span_s']:,.2f}× the time here. "
+            f"The study's {pub['tool-local-to-remote']:g} s run made another change, the same shards moved to other nodes by reroute "
+            f"({pub['tool-local-to-remote']} s / {pub['tool-local']} s = {pub['tool-local-to-remote'] / pub['tool-local']:,.2f}× there), "
+            "so the two are not set side by side."
+        )
     if many:
         lines += reindex_vs_tool_per_node(result, many, published)
     if one and many:
@@ -105,13 +126,20 @@ def scale_out_lines(result: RaceResult, published: dict) -> list[str]:
         docs = many["docs"]
         here = [(1, docs / one["span_s"]), (many["drivers"], docs / many["span_s"])]
         there = [(1, published["documents"] / pub["tool-sliced"]), (8, published["documents"] / pub["tool-local"])]
-        lines += cost.usl_lines("Load drivers (one tool vs. one tool per node)", *usl.try_fit(here)[:1], *usl.try_fit(there)[:1],
-                                usl.try_fit(here)[1], usl.try_fit(there)[1])
+        lines += cost.usl_lines(
+            "Load drivers (one tool vs. one tool per node)",
+            *usl.try_fit(here)[:1],
+            *usl.try_fit(there)[:1],
+            usl.try_fit(here)[1],
+            usl.try_fit(there)[1],
+        )
     failed = [r for r in table if r["errors"]]
     if failed:
         lines.append("- Failed calls: " + ", ".join(f"{r['task']} ({r['errors']})" for r in failed) + "; see the INVALID lines below.")
-    lines.append("- A run's time is the span from its first client's start to its last client's end (wall clocks of "
-                 "the load-driver hosts); each run writes into a fresh destination whose count is checked afterwards.")
+    lines.append(
+        "- A run's time is the span from its first client's start to its last client's end (wall clocks of "
+        "the load-driver hosts); each run writes into a fresh destination whose count is checked afterwards."
+    )
     return lines
 
 
@@ -137,9 +165,14 @@ def reindex_vs_tool_per_node(result: RaceResult, many: dict, published: dict) ->
         return []
     pub = {f["key"]: f for f in published["figures"]}
     best_api = min(f["seconds"] for f in published["figures"] if f["kind"] == "reindex-api")
-    line = (f"- One tool per node ({many['drivers']} nodes) against `_reindex`: "
-            + "; ".join(f"{fastest[k] / many['span_s']:,.2f}× the speed of {k} ({fastest[k]:,.1f} s)" for k in ("no slices", "slices=auto")
-                        if k in fastest)
-            + f". Published: {best_api / pub['tool-local']['seconds']:,.1f}× ({best_api:g} s without slices → {pub['tool-local']['seconds']:g} s, "
-            f"8 nodes); slices=auto is newer than the article.")
+    line = (
+        f"- One tool per node ({many['drivers']} nodes) against `_reindex`: "
+        + "; ".join(
+            f"{fastest[k] / many['span_s']:,.2f}× the speed of {k} ({fastest[k]:,.1f} s)"
+            for k in ("no slices", "slices=auto")
+            if k in fastest
+        )
+        + f". Published: {best_api / pub['tool-local']['seconds']:,.1f}× ({best_api:g} s without slices → {pub['tool-local']['seconds']:g} s, "
+        f"8 nodes); slices=auto is newer than the article."
+    )
     return [line]

@@ -6,6 +6,7 @@ Track parameters must be ones the track's templates read, with values of their d
 is the track's ``number_of_replicas``. A cell is one combination, written ``key=value;key=value`` (a Rally user tag
 value may hold neither ',' nor ':').
 """
+
 from __future__ import annotations
 
 import itertools
@@ -121,8 +122,9 @@ def check(track: TrackInfo, grid: dict, fixed: dict, challenge: str | None, prov
             parse(str(v))
     for key, values in params.items():
         if key not in track.defaults:
-            raise IngestlabError(f"--grid {key}: track {track.name} never reads a parameter {key!r}; it reads: "
-                                 f"{', '.join(sorted(track.defaults))}")
+            raise IngestlabError(
+                f"--grid {key}: track {track.name} never reads a parameter {key!r}; it reads: {', '.join(sorted(track.defaults))}"
+            )
         for value in values:
             track.check({key: value})
     track.check(fixed, unknown=True)

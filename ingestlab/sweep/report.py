@@ -2,6 +2,7 @@
 error rate, service-time p50/p90/p99), a heat map for two swept keys or lines for one, the best cell and the
 cells within the noise margin of it; failed runs and tasks whose samples all fell inside their warm-up are
 rows that say so, never a 0 or a blank."""
+
 from __future__ import annotations
 
 import statistics
@@ -27,8 +28,11 @@ def reported_tasks(state: dict) -> list[str]:
     tasks: list[str] = []
     for run in state["runs"]:
         for task, f in (run.get("figures") or {}).items():
-            if task not in tasks and not task.startswith(compare.SETUP_PREFIXES) and \
-                    f.get("operation_type") not in ("delete-index", "create-index", "cluster-health", "refresh"):
+            if (
+                task not in tasks
+                and not task.startswith(compare.SETUP_PREFIXES)
+                and f.get("operation_type") not in ("delete-index", "create-index", "cluster-health", "refresh")
+            ):
                 tasks.append(task)
     return tasks
 
@@ -56,8 +60,10 @@ def summarize(state: dict, task: str) -> dict[str, dict]:
     for entry in out.values():
         figs = entry["figures"]
         if figs:
-            samples = [(f["min"], f["max"]) if f.get("max") is not None and f.get("min") is not None and f["max"] > f["min"] else None
-                       for f in figs]
+            samples = [
+                (f["min"], f["max"]) if f.get("max") is not None and f.get("min") is not None and f["max"] > f["min"] else None
+                for f in figs
+            ]
             entry["aggregate"] = compare.Aggregate.of([f["median"] for f in figs], samples)
             entry["error_rate"] = max(f.get("error_rate") or 0 for f in figs)
             entry["unit"] = figs[0].get("unit")
@@ -89,14 +95,21 @@ def _row(cell: str, e: dict, verdict: str | None) -> str:
     if e["runs"] == 0:
         return f"| {cell} | 0 | not raced yet | | | | | | | | | |"
     if "aggregate" not in e:
-        why = ("failed: " + e["failed"][0][:200]) if e["failed"] else \
-            ("no figure: " + WARMUP_FIX.format(e["warmup_only"])) if e["warmup_only"] else "no figure"
+        why = (
+            ("failed: " + e["failed"][0][:200])
+            if e["failed"]
+            else ("no figure: " + WARMUP_FIX.format(e["warmup_only"]))
+            if e["warmup_only"]
+            else "no figure"
+        )
         return f"| {cell} | {e['runs']} | {why} | | | | | | | | | |"
     a = e["aggregate"]
     failed = f" ({len(e['failed'])} failed)" if e["failed"] else ""
-    return (f"| {cell} | {e['runs']}{failed} | {a.median:,.1f} | {a.minimum:,.1f} | {a.maximum:,.1f} | {fmt(a.cv, '.1%')} "
-            f"| {e['error_rate']:.1%} | {fmt(e.get('p50'), ',.1f')} | {fmt(e.get('p90'), ',.1f')} | {fmt(e.get('p99'), ',.1f')} "
-            f"| {verdict or 'best'} |" + (f" {' / '.join(e['load_side'])} |" if e.get("load_side") else " — |"))
+    return (
+        f"| {cell} | {e['runs']}{failed} | {a.median:,.1f} | {a.minimum:,.1f} | {a.maximum:,.1f} | {fmt(a.cv, '.1%')} "
+        f"| {e['error_rate']:.1%} | {fmt(e.get('p50'), ',.1f')} | {fmt(e.get('p90'), ',.1f')} | {fmt(e.get('p99'), ',.1f')} "
+        f"| {verdict or 'best'} |" + (f" {' / '.join(e['load_side'])} |" if e.get("load_side") else " — |")
+    )
 
 
 def markdown(state: dict) -> str:
@@ -104,27 +117,41 @@ def markdown(state: dict) -> str:
     done = sum(1 for r in state["runs"] if r["status"] == "done")
     failed = sum(1 for r in state["runs"] if r["status"] == "failed")
     keys = [*state["cluster_grid"], *state["grid"]]
-    lines = [f"# Sweep {state['id']}: {state['track']}", "",
-             f"Challenge `{state['challenge']}`; grid " + (", ".join(f"`{k}` = {v}" for k, v in {**state['cluster_grid'], **state['grid']}.items()) or "none")
-             + (f"; fixed {state['fixed']}" if state["fixed"] else "") + f"; {state['repeat']} repetition(s) per cell"
-             + ("; test mode" if state["test_mode"] else "") + ".",
-             f"Runs: {done} done, {failed} failed, {total - done - failed} not raced of {total}. This machine: {machine.one_line()}.", ""]
+    lines = [
+        f"# Sweep {state['id']}: {state['track']}",
+        "",
+        f"Challenge `{state['challenge']}`; grid "
+        + (", ".join(f"`{k}` = {v}" for k, v in {**state["cluster_grid"], **state["grid"]}.items()) or "none")
+        + (f"; fixed {state['fixed']}" if state["fixed"] else "")
+        + f"; {state['repeat']} repetition(s) per cell"
+        + ("; test mode" if state["test_mode"] else "")
+        + ".",
+        f"Runs: {done} done, {failed} failed, {total - done - failed} not raced of {total}. This machine: {machine.one_line()}.",
+        "",
+    ]
     for task in reported_tasks(state):
         summary = summarize(state, task)
         best, close, verdicts = best_and_close(summary)
         unit = next((e.get("unit") for e in summary.values() if e.get("unit")), "")
-        lines += [f"## {task}", "", f"| cell ({', '.join(keys) or 'defaults'}) | runs | median {unit} | min | max | CV | error rate "
-                  "| service p50 ms | p90 | p99 | against the best | load side |", "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|"]
+        lines += [
+            f"## {task}",
+            "",
+            f"| cell ({', '.join(keys) or 'defaults'}) | runs | median {unit} | min | max | CV | error rate "
+            "| service p50 ms | p90 | p99 | against the best | load side |",
+            "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---|",
+        ]
         lines += [_row(c, e, verdicts.get(c)) for c, e in summary.items()]
         if best:
             lines += ["", f"- Best cell: **{best}**; within the noise margin of it: {', '.join(close) or 'none'}."]
         lines += [f"- {r}" for r in recommendations(state, summary, unit)]
         lines.append("")
-    lines.append("Each figure is Rally's median throughput of the task in one race; median, min and max are over the repetitions. "
-                 "A cell is within noise of the best when the difference is inside the margin `ingestlab compare` uses "
-                 "(twice the larger CV with several repetitions; with one, the cells' samples must not overlap). "
-                 "Load side: which side was at its CPU limit in the cell's races (a cell that was load driver bound measured "
-                 "the load driver, not the cluster).")
+    lines.append(
+        "Each figure is Rally's median throughput of the task in one race; median, min and max are over the repetitions. "
+        "A cell is within noise of the best when the difference is inside the margin `ingestlab compare` uses "
+        "(twice the larger CV with several repetitions; with one, the cells' samples must not overlap). "
+        "Load side: which side was at its CPU limit in the cell's races (a cell that was load driver bound measured "
+        "the load driver, not the cluster)."
+    )
     return "\n".join(lines) + "\n"
 
 
@@ -142,8 +169,9 @@ def recommendations(state: dict, summary: dict, unit: str) -> list[str]:
         return []
     grid = {**state["cluster_grid"], **state["grid"]}
     out = []
-    for key, kind, fit in [(k, kind, f) for k in grid for kind, f in (("bulk", recommend.bulk_size), ("clients", recommend.clients))
-                           if _is(k, kind)]:
+    for key, kind, fit in [
+        (k, kind, f) for k in grid for kind, f in (("bulk", recommend.bulk_size), ("clients", recommend.clients)) if _is(k, kind)
+    ]:
         others = {k: v for k, v in grid.items() if k != key}
         for fixed in Grid(others, {}).cells() if others else [{}]:
             points = []
@@ -152,7 +180,9 @@ def recommendations(state: dict, summary: dict, unit: str) -> list[str]:
                 if "aggregate" in e and isinstance(value, (int, float)):
                     points.append((float(value), e["aggregate"].median))
             at = ", ".join(f"{k}={v}" for k, v in fixed.items())
-            out.append(f"Recommendation from `{key}`" + (f" at {at}" if at else "") + f" ({len(points)} point(s), medians): {fit(points).text}.")
+            out.append(
+                f"Recommendation from `{key}`" + (f" at {at}" if at else "") + f" ({len(points)} point(s), medians): {fit(points).text}."
+            )
     return out
 
 
@@ -189,18 +219,40 @@ def charts(state: dict) -> list:
             best, close, _ = best_and_close(summary)
             notes = [[_spread(summary.get(cell_id({ky: y, kx: x}), {})) for x in xs] for y in ys]
             framed = [(i, j) for i, y in enumerate(ys) for j, x in enumerate(xs) if cell_id({ky: y, kx: x}) in [best, *close]]
-            image = plot.heat_maps([(f"median {unit} (framed: the best cell and those within noise of it)", rows)],
-                                   [show(x) for x in xs], [show(y) for y in ys], xlabel=kx, ylabel=ky, title=task,
-                                   cell_format="{:,.0f}", caption_here=caption, caption_published=None, notes=[notes], framed=[framed])
+            image = plot.heat_maps(
+                [(f"median {unit} (framed: the best cell and those within noise of it)", rows)],
+                [show(x) for x in xs],
+                [show(y) for y in ys],
+                xlabel=kx,
+                ylabel=ky,
+                title=task,
+                cell_format="{:,.0f}",
+                caption_here=caption,
+                caption_published=None,
+                notes=[notes],
+                framed=[framed],
+            )
         elif len(keys) == 1:
-            (k, values), = grid.items()
-            image = plot.line_panels([(task, {"median": [(i, median({k: v})) for i, v in enumerate(values)]})], xlabel=k,
-                                     ylabel=f"median {unit}", title=f"{task} by {k}", caption_here=caption, caption_published=None,
-                                     xticks=[show(v) for v in values])
+            ((k, values),) = grid.items()
+            image = plot.line_panels(
+                [(task, {"median": [(i, median({k: v})) for i, v in enumerate(values)]})],
+                xlabel=k,
+                ylabel=f"median {unit}",
+                title=f"{task} by {k}",
+                caption_here=caption,
+                caption_published=None,
+                xticks=[show(v) for v in values],
+            )
         else:
             labels = cells(state)
-            image = plot.grouped_bars(labels, {"median": [median(c) for c in Grid(state['grid'], state['cluster_grid']).cells()]},
-                                      ylabel=f"median {unit}", title=task, caption_here=caption, caption_published=None)
+            image = plot.grouped_bars(
+                labels,
+                {"median": [median(c) for c in Grid(state["grid"], state["cluster_grid"]).cells()]},
+                ylabel=f"median {unit}",
+                title=task,
+                caption_here=caption,
+                caption_published=None,
+            )
         out.append((f"{task}: median {unit} per cell", image))
     return out
 
@@ -210,7 +262,14 @@ def write(state: dict):
     from ingestlab.sweep.state import sweeps_dir
 
     text = markdown(state)
-    summaries = {task: {c: {k: (v.__dict__ if k == "aggregate" else v) for k, v in e.items() if k != "figures"}
-                        for c, e in summarize(state, task).items()} for task in reported_tasks(state)}
-    out = writer.write(sweeps_dir() / state["id"], f"ingestlab sweep {state['id']}", text, charts(state), {"sweep": state, "tasks": summaries})
+    summaries = {
+        task: {
+            c: {k: (v.__dict__ if k == "aggregate" else v) for k, v in e.items() if k != "figures"}
+            for c, e in summarize(state, task).items()
+        }
+        for task in reported_tasks(state)
+    }
+    out = writer.write(
+        sweeps_dir() / state["id"], f"ingestlab sweep {state['id']}", text, charts(state), {"sweep": state, "tasks": summaries}
+    )
     return out, text

@@ -4,12 +4,12 @@
 The state (:mod:`ingestlab.sweep.state`) is saved after every race. A sweep stopped part way (Ctrl-C, a crash, a lost node) continues with
 ``ingestlab sweep --resume <id>`` and runs only what has not finished; a failed run stays failed, shown so.
 """
+
 from __future__ import annotations
 
 import time
-from pathlib import Path
-
 from contextlib import contextmanager
+from pathlib import Path
 
 from ingestlab import racing
 from ingestlab.errors import IngestlabError
@@ -33,10 +33,18 @@ def figures(result) -> dict:
             if warm and t.name not in out:
                 out[t.name] = {"warmup_only": True, "warmup_time_period": warm, "operation_type": t.operation_type}
             continue
-        out[t.name] = {"median": r.throughput_median, "min": r.throughput_min, "max": r.throughput_max, "unit": r.unit,
-                       "error_rate": r.error_rate, "p50": r.service_time("p50"), "p90": r.service_time("p90"),
-                       "p99": r.service_time("p99"), "operation_type": t.operation_type,
-                       "load_side": (sides.get(t.name) or {}).get("verdict")}
+        out[t.name] = {
+            "median": r.throughput_median,
+            "min": r.throughput_min,
+            "max": r.throughput_max,
+            "unit": r.unit,
+            "error_rate": r.error_rate,
+            "p50": r.service_time("p50"),
+            "p90": r.service_time("p90"),
+            "p99": r.service_time("p99"),
+            "operation_type": t.operation_type,
+            "load_side": (sides.get(t.name) or {}).get("verdict"),
+        }
     return out
 
 
@@ -56,8 +64,9 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
         tags = {"sweep": state["id"], "cell": cell_id(cell), "repetition": str(rep)}
         if state.get("study"):
             tags["study"] = state["study"]
-        options = racing.Options(challenge=state["challenge"], params=params, tags=tags, test_mode=state["test_mode"],
-                                 on_error=state["on_error"])
+        options = racing.Options(
+            challenge=state["challenge"], params=params, tags=tags, test_mode=state["test_mode"], on_error=state["on_error"]
+        )
         run_started = time.monotonic()
         record = {"cell": cell, "cell_id": cell_id(cell), "repetition": rep}
         try:
@@ -84,7 +93,9 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
             for setup in _setups(todo):
                 try:
                     with provisioned(state, setup) as setup_target:
-                        log(f"[ingestlab] sweep {state['id']}: cluster {', '.join(f'{k} {v}' for k, v in setup.items()) or 'as given'} is up")
+                        log(
+                            f"[ingestlab] sweep {state['id']}: cluster {', '.join(f'{k} {v}' for k, v in setup.items()) or 'as given'} is up"
+                        )
                         for cell, rep in todo:
                             if {k: cell[k] for k in setup} == setup:
                                 one(cell, rep, setup_target)
@@ -92,8 +103,10 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
                     _setup_failed(state, todo, setup, e, log)
     except KeyboardInterrupt:
         given = " --target-hosts HOSTS" + (" --client-options …" if target.client_options else "") if target is not None else ""
-        log(f"[ingestlab] sweep {state['id']} stopped after {len(finished(state))} of {total} runs; "
-            f"continue with: ingestlab sweep --resume {state['id']}{given}")
+        log(
+            f"[ingestlab] sweep {state['id']} stopped after {len(finished(state))} of {total} runs; "
+            f"continue with: ingestlab sweep --resume {state['id']}{given}"
+        )
         raise
     return state
 
@@ -101,8 +114,16 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
 def _setup_failed(state: dict, todo: list, setup: dict, error: Exception, log) -> None:
     for cell, rep in todo:
         if {k: cell[k] for k in setup} == setup and (cell_id(cell), rep) not in finished(state):
-            state["runs"].append({"cell": cell, "cell_id": cell_id(cell), "repetition": rep, "status": "failed",
-                                  "error": str(error).splitlines()[0][:500], "seconds": 0.0})
+            state["runs"].append(
+                {
+                    "cell": cell,
+                    "cell_id": cell_id(cell),
+                    "repetition": rep,
+                    "status": "failed",
+                    "error": str(error).splitlines()[0][:500],
+                    "seconds": 0.0,
+                }
+            )
             save(state)
     log(f"[ingestlab] sweep {state['id']}: setup {setup} failed: {str(error).splitlines()[0]}")
 
@@ -126,16 +147,29 @@ def provisioned(state: dict, setup: dict):
         with lifecycle.running(lifecycle.Shape(**{**SHAPE, **base}), log=lambda *_: None) as cluster:
             yield racing.Target(hosts=cluster.hosts, engine=cluster.engine)
         return
-    from ingestlab.hosts import hardware, lab as labs
+    from ingestlab.hosts import hardware
+    from ingestlab.hosts import lab as labs
 
-    profile = hardware.from_options(cpus=hardware_given.get("cpus"), memory=hardware_given.get("memory"), disk=hardware_given.get("disk"),
-                                    link=hardware_given.get("link"), driver_cpus=extra.get("driver_cpus"), scale=extra.get("scale"))
+    profile = hardware.from_options(
+        cpus=hardware_given.get("cpus"),
+        memory=hardware_given.get("memory"),
+        disk=hardware_given.get("disk"),
+        link=hardware_given.get("link"),
+        driver_cpus=extra.get("driver_cpus"),
+        scale=extra.get("scale"),
+    )
     if base.get("engine", "elasticsearch") != "elasticsearch":
         from ingestlab.errors import IngestlabError
 
         raise IngestlabError("emulated hardware (the test hosts' lab) provisions Elasticsearch only; drop the hardware keys for OpenSearch")
-    lab = labs.up(count=int(base.get("nodes", 1)), version=base.get("version"), heap=base.get("heap") or "512m", hardware=profile,
-                  log=lambda *_: None, **LAB)
+    lab = labs.up(
+        count=int(base.get("nodes", 1)),
+        version=base.get("version"),
+        heap=base.get("heap") or "512m",
+        hardware=profile,
+        log=lambda *_: None,
+        **LAB,
+    )
     try:
         yield racing.Target(hosts=lab.target_hosts, emulation=lab, launcher=tuple(lab.driver_launcher("coordinator")))
     finally:
@@ -158,5 +192,7 @@ def progress_line(state: dict, record: dict, done_now: int, todo: int, elapsed: 
         what = f"FAILED: {record['error'][:160]}"
     else:
         what = headline_figure(record)
-    return (f"[ingestlab] sweep {len(finished(state))}/{len(planned(state))} {record['cell_id']} (run {record['repetition']}): {what} "
-            f"— {int(elapsed // 60)}:{int(elapsed % 60):02d} elapsed, about {int(eta // 60)}:{int(eta % 60):02d} to go")
+    return (
+        f"[ingestlab] sweep {len(finished(state))}/{len(planned(state))} {record['cell_id']} (run {record['repetition']}): {what} "
+        f"— {int(elapsed // 60)}:{int(elapsed % 60):02d} elapsed, about {int(eta // 60)}:{int(eta % 60):02d} to go"
+    )

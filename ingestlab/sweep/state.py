@@ -1,6 +1,7 @@
 """A sweep's state, ``results/sweeps/<id>/state.json``: the track, grid, options and every finished run, done
 or failed, with its figures. Written after every race (atomically), so a sweep stopped part way continues
 from it; :func:`planned` and :func:`finished` say what is left."""
+
 from __future__ import annotations
 
 import json
@@ -40,16 +41,38 @@ def load(sweep_id: str | None) -> dict:
     return json.loads(f.read_text())
 
 
-def new(track_path: Path, grid: dict, fixed: dict, challenge: str | None, repeat: int, test_mode: bool, provisioned: bool,
-        cluster: dict, on_error: str, study: str | None) -> dict:
+def new(
+    track_path: Path,
+    grid: dict,
+    fixed: dict,
+    challenge: str | None,
+    repeat: int,
+    test_mode: bool,
+    provisioned: bool,
+    cluster: dict,
+    on_error: str,
+    study: str | None,
+) -> dict:
     """A new sweep's state, once its track, grid, parameters and challenge are checked; nothing has raced yet."""
     if repeat < 1:
         raise IngestlabError(f"--repeat takes 1 or more, got {repeat}")
     track = trackinfo.load(track_path)
     checked = check(track, grid, fixed, challenge, provisioned)
-    state = {"id": f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:4]}", "track": str(track.path), "study": study,
-             "grid": checked.params, "cluster_grid": checked.cluster, "fixed": fixed, "challenge": challenge or track.default_challenge,
-             "repeat": repeat, "test_mode": test_mode, "cluster": cluster, "on_error": on_error, "runs": [], "started": time.time()}
+    state = {
+        "id": f"{time.strftime('%Y%m%d-%H%M%S')}-{uuid.uuid4().hex[:4]}",
+        "track": str(track.path),
+        "study": study,
+        "grid": checked.params,
+        "cluster_grid": checked.cluster,
+        "fixed": fixed,
+        "challenge": challenge or track.default_challenge,
+        "repeat": repeat,
+        "test_mode": test_mode,
+        "cluster": cluster,
+        "on_error": on_error,
+        "runs": [],
+        "started": time.time(),
+    }
     save(state)
     return state
 

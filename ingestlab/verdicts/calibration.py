@@ -12,6 +12,7 @@
   0.95 and 0.90 (real noise, an exact effect) measure detection: called slower. Every rate has its exact interval.
 - How many races a side find a 5 % and a 10 % change with ≥ 90 % power at ≤ 5 % false alarms, from σ.
 """
+
 from __future__ import annotations
 
 import math
@@ -34,7 +35,7 @@ def splits(count: int, size: int, seed: int = 1) -> list[tuple[list[int], list[i
     """Disjoint comparisons of ``size`` against ``size`` of ``count`` races (indices), from one seeded shuffle."""
     order = list(range(count))
     random.Random(seed).shuffle(order)
-    return [(order[i:i + size], order[i + size:i + 2 * size]) for i in range(0, count - 2 * size + 1, 2 * size)]
+    return [(order[i : i + size], order[i + size : i + 2 * size]) for i in range(0, count - 2 * size + 1, 2 * size)]
 
 
 def _call(base: list[float], cont: list[float], floor: Floor | None) -> str:
@@ -65,8 +66,9 @@ def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: Floor | None 
 
 def _floor(rest: list[float], size: int) -> Floor | None:
     spread = sigma(rest)
-    return (Floor(spread, len(rest) - 1, "the pool's other races", logs=tuple(stats.logs(rest)))
-            if spread and size < judge.MIN_RACES else None)
+    return (
+        Floor(spread, len(rest) - 1, "the pool's other races", logs=tuple(stats.logs(rest))) if spread and size < judge.MIN_RACES else None
+    )
 
 
 def found(base: list[float], cont: list[float], size: int, seed: int = 1) -> list[int]:
@@ -78,7 +80,7 @@ def found(base: list[float], cont: list[float], size: int, seed: int = 1) -> lis
     random.Random(seed + 1).shuffle(b_order)
     k = n = 0
     for i in range(0, min(len(base), len(cont)) - size + 1, size):
-        a, b = a_order[i:i + size], b_order[i:i + size]
+        a, b = a_order[i : i + size], b_order[i : i + size]
         rest = [base[j] for j in range(len(base)) if j not in a]
         k += _call([base[j] for j in a], [cont[j] for j in b], _floor(rest, size)) == "slower"
         n += 1
@@ -97,12 +99,20 @@ def dose_response(values: dict[str, list[float]], seed: int = 1) -> dict:
     for dose in doses:
         own = values[dose]
         alarms = rates(own, tuple(s for s in chosen if 2 * s <= len(own)), seed)
-        got = {"races": len(own), "median": statistics.median(own) if own else None, "sigma": sigma(own),
-               "rates": {s: {"false_alarms": c["false_alarms"]} for s, c in alarms.items()}}
+        got = {
+            "races": len(own),
+            "median": statistics.median(own) if own else None,
+            "sigma": sigma(own),
+            "rates": {s: {"false_alarms": c["false_alarms"]} for s, c in alarms.items()},
+        }
         if dose != doses[0]:
             w = stats.welch(base, own)
-            got["change"] = {"change": w.change if w else None, "low": w.low if w else None, "high": w.high if w else None,
-                             "p": w.p if w else None}
+            got["change"] = {
+                "change": w.change if w else None,
+                "low": w.low if w else None,
+                "high": w.high if w else None,
+                "p": w.p if w else None,
+            }
             for s in chosen:
                 if s <= min(len(base), len(own)):
                     got["rates"].setdefault(str(s), {})["found"] = found(base, own, s, seed)
@@ -122,10 +132,13 @@ def races_a_side(spread: float, races: int) -> dict:
     side), and without one (Welch, 3 or more); None where more than 100 would be needed."""
     out = {}
     for effect in EFFECTS:
-        with_floor = next((n for n in range(1, 101)
-                           if stats.smallest_change(spread, n, n, df=races - 1, power=DETECTION_POWER) <= effect), None)
-        out[str(round(effect * 100))] = {"with_floor": with_floor,
-                                         "welch": stats.races_needed(effect, spread, power=DETECTION_POWER, most=100)}
+        with_floor = next(
+            (n for n in range(1, 101) if stats.smallest_change(spread, n, n, df=races - 1, power=DETECTION_POWER) <= effect), None
+        )
+        out[str(round(effect * 100))] = {
+            "with_floor": with_floor,
+            "welch": stats.races_needed(effect, spread, power=DETECTION_POWER, most=100),
+        }
     return out
 
 
@@ -133,7 +146,7 @@ def warm(values: list[float], agree: int, tolerance: float) -> int | None:
     """The number of races after which ``agree`` consecutive races agree within ``tolerance`` (max ÷ min − 1): the
     node is warm from there; None while it is not."""
     for end in range(agree, len(values) + 1):
-        window = values[end - agree:end]
+        window = values[end - agree : end]
         if min(window) > 0 and max(window) / min(window) - 1 <= tolerance:
             return end
     return None

@@ -18,6 +18,7 @@ samples):
 
 Each row carries the smallest change the comparison could have found (80 % power at its σ and races, at the
 corrected level)."""
+
 from __future__ import annotations
 
 import math
@@ -31,8 +32,10 @@ NOT_ENOUGH = "not enough races"
 TREND = "drift, not called"
 MIN_RACES = 3
 DRIFT_SHARE = 0.5  # the drift explains at least this share of the sides' difference: judged as a step beyond the drift
-BLOCKS = ("the sides ran one after the other: a drift of the machine between the two blocks cannot be told from the change"
-          "{between}; interleave the sides (`ingestlab ab`) to tell them apart")
+BLOCKS = (
+    "the sides ran one after the other: a drift of the machine between the two blocks cannot be told from the change"
+    "{between}; interleave the sides (`ingestlab ab`) to tell them apart"
+)
 
 
 @dataclass(frozen=True)
@@ -75,6 +78,7 @@ def blocks(baseline: Side, contender: Side) -> tuple[list[int], list[int]] | Non
     ordered = sorted([(t, 0) for t in baseline.times] + [(t, 1) for t in contender.times])
     return ([i for i, (_, side) in enumerate(ordered) if side == 0], [i for i, (_, side) in enumerate(ordered) if side == 1])
 
+
 def pooled_sigma(baseline: Side, contender: Side) -> tuple[float, int] | None:
     """σ of the log medians within the sides, pooled, and its degrees of freedom; None without a side of 2 races."""
     parts = [stats.logs(s.values) for s in (baseline, contender)]
@@ -85,8 +89,11 @@ def pooled_sigma(baseline: Side, contender: Side) -> tuple[float, int] | None:
     return math.sqrt(ss / df), df
 
 
-def judge(tasks: dict[str, tuple[Side, Side]], floors: dict[str, Floor | None] | None = None,
-          names: tuple[str, str] = ("the baseline", "the contender")) -> list[Verdict]:
+def judge(
+    tasks: dict[str, tuple[Side, Side]],
+    floors: dict[str, Floor | None] | None = None,
+    names: tuple[str, str] = ("the baseline", "the contender"),
+) -> list[Verdict]:
     """A verdict per task of one comparison (``tasks``: task → (baseline, contender)); ``floors``: each task's noise
     floor where one was measured."""
     floors = floors or {}
@@ -111,8 +118,11 @@ def judge(tasks: dict[str, tuple[Side, Side]], floors: dict[str, Floor | None] |
             row["welch"] = stats.welch(base.values, cont.values)
             row["p"] = row["welch"].p if row["welch"] else None
         elif floor is not None:
-            row["prediction"] = (stats.against_pool(base.values, cont.values, floor.logs) if floor.logs
-                                 else stats.against_floor(base.values, cont.values, floor.sigma, floor.df))
+            row["prediction"] = (
+                stats.against_pool(base.values, cont.values, floor.logs)
+                if floor.logs
+                else stats.against_floor(base.values, cont.values, floor.sigma, floor.df)
+            )
             row["p"] = row["prediction"].p if row["prediction"] else None
         prepared.append(row)
         p_values.append(row["p"])
@@ -125,8 +135,9 @@ def judge(tasks: dict[str, tuple[Side, Side]], floors: dict[str, Floor | None] |
 
 def _side_trends(rows: list[dict], names: tuple[str, str]) -> None:
     """Each side's trend in race order, Mann–Kendall, Holm across every side of the comparison; named where found."""
-    tests = [(row, name, side, stats.mann_kendall(list(side.values)))
-             for row in rows for name, side in zip(names, (row["base"], row["cont"]))]
+    tests = [
+        (row, name, side, stats.mann_kendall(list(side.values))) for row in rows for name, side in zip(names, (row["base"], row["cont"]))
+    ]
     found = stats.holm([t.p if t else None for *_, t in tests])
     for (row, name, side, trend), hit in zip(tests, found):
         if hit:
@@ -141,43 +152,70 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, m: int, leve
     if "step" in row:
         fit = row["step"]
         way = "rose" if fit.drift_per_race > 0 else "fell"
-        drift = (f"the sides ran one after the other and the races {way} {abs(fit.drift_per_race):.1%} a race within them "
-                 f"(p={fit.drift_p:.3f}): that drift explains {fit.explained:.0%} of the sides' difference")
+        drift = (
+            f"the sides ran one after the other and the races {way} {abs(fit.drift_per_race):.1%} a race within them "
+            f"(p={fit.drift_p:.3f}): that drift explains {fit.explained:.0%} of the sides' difference"
+        )
         trend = "; ".join([*row["notes"], drift])
-        basis = (f"{n_a} vs {n_b} races one after the other: the step beyond a linear drift in race order "
-                 f"(log median = a + step + drift × race), p doubled for the two explanations, {correction}")
+        basis = (
+            f"{n_a} vs {n_b} races one after the other: the step beyond a linear drift in race order "
+            f"(log median = a + step + drift × race), p doubled for the two explanations, {correction}"
+        )
         if not rejected:  # "drift" only where a drift is seen (linear, or monotone across the session); else nothing stands out
             session = stats.mann_kendall([v for _, v in sorted(zip((*base.times, *cont.times), (*base.values, *cont.values)))])
             call = TREND if fit.drift_p < stats.ALPHA or (session and session.p < stats.ALPHA) else "within noise"
-            return Verdict(task, call, fit.change, fit.low, fit.high, basis,
-                           trend=f"{trend}, and no step beyond it is found; interleave the sides (`ingestlab ab`) to tell them apart")
+            return Verdict(
+                task,
+                call,
+                fit.change,
+                fit.low,
+                fit.high,
+                basis,
+                trend=f"{trend}, and no step beyond it is found; interleave the sides (`ingestlab ab`) to tell them apart",
+            )
         call = "faster" if fit.change > 0 else "slower"
         return Verdict(task, call, fit.change, fit.low, fit.high, basis, trend=trend)
     if "welch" in row:
         w = row["welch"]
         if w is None:
-            return Verdict(task, NOT_ENOUGH, change, basis=f"{n_a} vs {n_b} races that measured the same figure: no spread",
-                           trend=trend)
+            return Verdict(task, NOT_ENOUGH, change, basis=f"{n_a} vs {n_b} races that measured the same figure: no spread", trend=trend)
         call = ("faster" if w.change > 0 else "slower") if rejected else "within noise"
         sigma = w.se / math.sqrt(1 / n_a + 1 / n_b)
         smallest = stats.smallest_change(sigma, n_a, n_b, df=w.df, alpha=level)
         needs = None if rejected else stats.races_needed(change, sigma, alpha=level)
-        return Verdict(task, call, w.change, w.low, w.high, f"{n_a} vs {n_b} races, Welch on log medians, {correction}", smallest,
-                       needs, trend)
+        return Verdict(
+            task, call, w.change, w.low, w.high, f"{n_a} vs {n_b} races, Welch on log medians, {correction}", smallest, needs, trend
+        )
     if floor is not None and row.get("prediction"):
         pred = row["prediction"]
         call = ("faster" if pred.change > 0 else "slower") if rejected else "within noise"
         smallest = stats.smallest_change(floor.sigma, n_a, n_b, df=floor.df, alpha=level)
-        how = (f", read from the differences of its {len(floor.logs)} races (no normal curve)" if floor.logs else "")
-        return Verdict(task, call, pred.change, pred.low, pred.high,
-                       f"{n_a} vs {n_b} races against the noise floor σ {floor.sigma:.1%} of {floor.source}{how}, {correction}", smallest,
-                       None if rejected else stats.races_needed(change, floor.sigma, alpha=level), trend)
+        how = f", read from the differences of its {len(floor.logs)} races (no normal curve)" if floor.logs else ""
+        return Verdict(
+            task,
+            call,
+            pred.change,
+            pred.low,
+            pred.high,
+            f"{n_a} vs {n_b} races against the noise floor σ {floor.sigma:.1%} of {floor.source}{how}, {correction}",
+            smallest,
+            None if rejected else stats.races_needed(change, floor.sigma, alpha=level),
+            trend,
+        )
     pooled = pooled_sigma(base, cont)
     if pooled:
         needs = stats.races_needed(change, pooled[0], alpha=level)
-        why = (f"{n_a} vs {n_b} races and no noise floor measured for this task here: the change seen would need "
-               + (f"about {needs} races a side" if needs else "more races than are practical")
-               + f" at the spread these races show (σ {pooled[0]:.1%})")
+        why = (
+            f"{n_a} vs {n_b} races and no noise floor measured for this task here: the change seen would need "
+            + (f"about {needs} races a side" if needs else "more races than are practical")
+            + f" at the spread these races show (σ {pooled[0]:.1%})"
+        )
         return Verdict(task, NOT_ENOUGH, change, basis=why, needs=needs, trend=trend)
-    return Verdict(task, NOT_ENOUGH, change, basis=f"{n_a} vs {n_b} races and no noise floor measured for this task here: race "
-                   f"{MIN_RACES} or more a side, or run `ingestlab calibrate` for this track", trend=trend)
+    return Verdict(
+        task,
+        NOT_ENOUGH,
+        change,
+        basis=f"{n_a} vs {n_b} races and no noise floor measured for this task here: race "
+        f"{MIN_RACES} or more a side, or run `ingestlab calibrate` for this track",
+        trend=trend,
+    )

@@ -3,6 +3,7 @@ logarithms, and the medians themselves for the task it calibrated), measured by 
 rates it measured. A comparison with fewer than 3
 races a side gives a verdict only against such a floor, and names where it came from; a floor measured on another
 machine or Elasticsearch version is refused in one line."""
+
 from __future__ import annotations
 
 import json
@@ -57,23 +58,34 @@ def floor_of(data: dict, task: str, where: str) -> Floor | None:
     if not got:
         return None
     kept = tuple(math.log(v) for v in data.get("medians") or () if v and v > 0) if task == data.get("task") else ()
-    return Floor(got["sigma"], got["races"] - 1,
-                 f"calibration {data['stamp']} ({where}: {got['races']} races of {data['track']}/{task}, "
-                 f"{data['versions'].get('engine', 'elasticsearch')} {data['versions'].get('version')})", data.get("rates", {}), data["stamp"],
-                 kept)
+    return Floor(
+        got["sigma"],
+        got["races"] - 1,
+        f"calibration {data['stamp']} ({where}: {got['races']} races of {data['track']}/{task}, "
+        f"{data['versions'].get('engine', 'elasticsearch')} {data['versions'].get('version')})",
+        data.get("rates", {}),
+        data["stamp"],
+        kept,
+    )
 
 
-def find(track: str | None, challenge: str | None, version: str | None, path: Path | None = None,
-         here: dict | None = None) -> tuple[dict | None, list[str]]:
+def find(
+    track: str | None, challenge: str | None, version: str | None, path: Path | None = None, here: dict | None = None
+) -> tuple[dict | None, list[str]]:
     """The newest calibration of ``track`` (and ``challenge``) on this machine and ``version`` (or the file ``path``, which
     must match: else an error naming why), and a note for each one left out."""
     here = here or machine.describe()
     if path is not None:
         data = read(path)
-        why = _same_machine(data["machine"], here) or (
-            f"it is of {data['track']}, not {track}" if track and data["track"] != track else None) or (
-            f"it was measured on Elasticsearch {data['versions'].get('version')}, these races on {version}"
-            if version and data["versions"].get("version") != version else None)
+        why = (
+            _same_machine(data["machine"], here)
+            or (f"it is of {data['track']}, not {track}" if track and data["track"] != track else None)
+            or (
+                f"it was measured on Elasticsearch {data['versions'].get('version')}, these races on {version}"
+                if version and data["versions"].get("version") != version
+                else None
+            )
+        )
         if why:
             raise IngestlabError(f"calibration {path} does not hold for these races: {why}")
         return data, []
@@ -106,7 +118,10 @@ def _matching(track, challenge, version, here: dict, newest_only: bool) -> tuple
         if data["track"] != track or (challenge and data.get("challenge") not in (None, challenge)):
             continue
         why = _same_machine(data["machine"], here) or (
-            f"measured on Elasticsearch {data['versions'].get('version')}" if version and data["versions"].get("version") != version else None)
+            f"measured on Elasticsearch {data['versions'].get('version')}"
+            if version and data["versions"].get("version") != version
+            else None
+        )
         if why:
             notes.append(f"calibration {data['stamp']} of {track} left out: {why}")
             continue
@@ -119,7 +134,7 @@ def _matching(track, challenge, version, here: dict, newest_only: bool) -> tuple
 def own_medians(data: dict) -> list[float]:
     """The race medians of the calibrated task that a calibration raced itself, without those it pooled from earlier
     calibrations (theirs are older, so they come first): a calibration judged again with ``--races 0`` has none."""
-    return list(data.get("medians") or ())[(data.get("pooled") or {}).get("races", 0):]
+    return list(data.get("medians") or ())[(data.get("pooled") or {}).get("races", 0) :]
 
 
 SESSION_LEVEL = 0.95  # a later session's σ stays within the spanning floor's with this probability
@@ -148,14 +163,19 @@ def floor_across(datas: list[dict], task: str, where: str) -> Floor | None:
     if len(counted) < 2:
         return floor_of(counted[0][0], task, where) if counted else (floor_of(datas[0], task, where) if datas else None)
     bound = stats.session_bound([c[1] for c in counted], SESSION_LEVEL)
-    logs = (tuple(x * bound / sigma for _, sigma, _, own in counted for x in np.asarray(own) - np.mean(own))
-            if all(c[3] is not None for c in counted) else ())
+    logs = (
+        tuple(x * bound / sigma for _, sigma, _, own in counted for x in np.asarray(own) - np.mean(own))
+        if all(c[3] is not None for c in counted)
+        else ()
+    )
     races, newest = sum(c[2] for c in counted), counted[0][0]
     spread = sorted(c[1] for c in counted)
     means = [statistics.fmean(own) for *_, own in counted if own is not None]
     between = statistics.stdev(means) if len(means) >= 2 else None
-    source = (f"calibrations {', '.join(c[0]['stamp'] for c in counted)} ({where}: {len(counted)} sessions, {races} races of "
-              f"{newest['track']}/{task}, {newest['versions'].get('engine', 'elasticsearch')} {newest['versions'].get('version')}; "
-              f"σ {spread[0]:.1%} to {spread[-1]:.1%} from session to session, so widened to the σ a new session stays within "
-              f"at {SESSION_LEVEL:.0%})")
+    source = (
+        f"calibrations {', '.join(c[0]['stamp'] for c in counted)} ({where}: {len(counted)} sessions, {races} races of "
+        f"{newest['track']}/{task}, {newest['versions'].get('engine', 'elasticsearch')} {newest['versions'].get('version')}; "
+        f"σ {spread[0]:.1%} to {spread[-1]:.1%} from session to session, so widened to the σ a new session stays within "
+        f"at {SESSION_LEVEL:.0%})"
+    )
     return Floor(bound, races - len(counted), source, newest.get("rates", {}), newest["stamp"], logs, between)

@@ -1,5 +1,6 @@
 """What a calibration measured, said under a comparison: the false-alarm and detection rates of the default rule for
 the comparison's own number of races a side, each with its exact 95 % interval and the command that measured it."""
+
 from __future__ import annotations
 
 from ingestlab.verdicts.stats import clopper_pearson
@@ -13,11 +14,15 @@ def rate(k: int, n: int) -> str:
 def sentence(calibration: dict | None, per_side: int) -> str:
     """The calibration's row for ``per_side`` races a side, in words; what it lacks, said so."""
     if not calibration:
-        return ("No calibration of this track on this machine: its error rates are not measured here "
-                "(`ingestlab calibrate --track …` measures them).")
+        return (
+            "No calibration of this track on this machine: its error rates are not measured here "
+            "(`ingestlab calibrate --track …` measures them)."
+        )
     rows = calibration.get("rates", {})
-    where = (f"calibration {calibration['stamp']} ({calibration['track']}/{calibration.get('task', '')}, "
-             f"{calibration['versions'].get('version')}; `{calibration.get('command', 'ingestlab calibrate')}`)")
+    where = (
+        f"calibration {calibration['stamp']} ({calibration['track']}/{calibration.get('task', '')}, "
+        f"{calibration['versions'].get('version')}; `{calibration.get('command', 'ingestlab calibrate')}`)"
+    )
     got = rows.get(str(per_side))
     if not got:
         have = ", ".join(sorted(rows, key=int)) or "none"
@@ -26,7 +31,12 @@ def sentence(calibration: dict | None, per_side: int) -> str:
     for key, size in (("detect_10", "10 %"), ("detect_5", "5 %")):
         if key in got:
             parts.append(f"found a {size} change in {rate(*got[key])}")
-    return f"Measured by the {where}, with {per_side} race(s) a side: the default rule " + "; ".join(parts) + judged_against(calibration, per_side) + "."
+    return (
+        f"Measured by the {where}, with {per_side} race(s) a side: the default rule "
+        + "; ".join(parts)
+        + judged_against(calibration, per_side)
+        + "."
+    )
 
 
 def judged_against(calibration: dict, per_side: int) -> str:
@@ -37,8 +47,11 @@ def judged_against(calibration: dict, per_side: int) -> str:
     earlier = floors_of(calibration)
     if not earlier:
         return ", each judged against the same session's other races (not as compare judges races of a later session)"
-    return (f", each judged against the races of calibration{'s' if len(earlier) > 1 else ''} {', '.join(earlier)}"
-            + (" (the floor spanning their sessions)" if len(earlier) > 1 else "") + ", as compare judges races raced after them")
+    return (
+        f", each judged against the races of calibration{'s' if len(earlier) > 1 else ''} {', '.join(earlier)}"
+        + (" (the floor spanning their sessions)" if len(earlier) > 1 else "")
+        + ", as compare judges races raced after them"
+    )
 
 
 def floors_of(calibration: dict) -> list[str]:

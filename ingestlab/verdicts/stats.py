@@ -2,6 +2,7 @@
 and p-value, Holm's correction across a comparison's tasks, the smallest change a comparison can find (80 % power), how
 many races a side a change needs, a prediction interval against a measured noise floor, Mann–Kendall's trend test in
 race order, and Clopper–Pearson intervals for measured rates."""
+
 from __future__ import annotations
 
 import math
@@ -46,7 +47,7 @@ def welch(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
     se = math.sqrt(va + vb)
     if se == 0:
         return None
-    df = (va + vb) ** 2 / ((va ** 2 / (len(a) - 1)) + (vb ** 2 / (len(b) - 1)))
+    df = (va + vb) ** 2 / ((va**2 / (len(a) - 1)) + (vb**2 / (len(b) - 1)))
     diff = sum(b) / len(b) - sum(a) / len(a)
     t = stats.t.ppf(0.5 + confidence / 2, df)
     p = 2 * stats.t.sf(abs(diff) / se, df)
@@ -146,8 +147,9 @@ def below_history(value: float, history, level: float = ALPHA) -> AgainstHistory
         return None
     mean, sigma, scale, df = predicted
     t = (math.log(value) - mean) / scale
-    return AgainstHistory(math.expm1(math.log(value) - mean), math.expm1(stats.t.ppf(level, df) * scale), float(stats.t.cdf(t, df)),
-                          sigma, df)
+    return AgainstHistory(
+        math.expm1(math.log(value) - mean), math.expm1(stats.t.ppf(level, df) * scale), float(stats.t.cdf(t, df)), sigma, df
+    )
 
 
 def history_band(history, level: float = ALPHA) -> tuple[float, float] | None:
@@ -278,9 +280,16 @@ def step_and_drift(baseline, contender, order_a, order_b, confidence: float = 1 
     diff = statistics.fmean(b) - statistics.fmean(a)
     distance = statistics.fmean(order_b) - statistics.fmean(order_a)
     explained = beta[2] * distance / diff if diff else 0.0
-    return Step(math.expm1(beta[1]), math.expm1(beta[1] - t * se[1]), math.expm1(beta[1] + t * se[1]),
-                float(2 * stats.t.sf(abs(beta[1]) / se[1], df)), math.expm1(beta[2]), float(2 * stats.t.sf(abs(beta[2]) / se[2], df)),
-                float(explained), df)
+    return Step(
+        math.expm1(beta[1]),
+        math.expm1(beta[1] - t * se[1]),
+        math.expm1(beta[1] + t * se[1]),
+        float(2 * stats.t.sf(abs(beta[1]) / se[1], df)),
+        math.expm1(beta[2]),
+        float(2 * stats.t.sf(abs(beta[2]) / se[2], df)),
+        float(explained),
+        df,
+    )
 
 
 def clopper_pearson(k: int, n: int, confidence: float = 1 - ALPHA) -> tuple[float, float]:

@@ -1,8 +1,10 @@
 """The runners' client, whichever generator made it: requests, HTTP errors and their status, raw responses, the
 request context."""
+
 from __future__ import annotations
 
 from ingestlab.runners.compat.core import engine
+
 
 def _is_opensearch(es) -> bool:
     return type(es).__module__.startswith(("osbenchmark", "opensearchpy"))

@@ -1,4 +1,5 @@
 """Which load generator runs the pack (Rally or opensearch-benchmark), and whether its version is supported."""
+
 from __future__ import annotations
 
 import sys

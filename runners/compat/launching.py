@@ -1,11 +1,13 @@
 """The launcher's hooks into Rally (actor port, task polling, progress lines, running it) and into opensearch-benchmark
 (its actor port, running it)."""
+
 from __future__ import annotations
 
 import sys
 from types import SimpleNamespace
 
 from ingestlab.runners.compat.core import checked
+
 
 def _note_others(process, finder: str, note) -> None:
     """The tool's check for other running instances names them (``note``) and lets this one go on: each instance here
@@ -161,6 +163,7 @@ def run_rally(daemon: bool) -> int:
 
 
 # opensearch-benchmark only
+
 
 def osb_move_actor_port(port: int, note) -> None:
     """OSB's actor system on ``port`` instead of 1900 (its probe and its convention address say 1900 outright); other

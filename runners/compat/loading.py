@@ -1,8 +1,10 @@
 """Track (OSB: workload) loading: the loader, track processors and their registration, the config's test mode, data
 directories and user tags; and, Rally only, reading a track as Rally renders it."""
+
 from __future__ import annotations
 
 from ingestlab.runners.compat.core import engine
+
 
 def loader():
     if engine() == "osb":
@@ -83,6 +85,7 @@ def test_mode(cfg) -> bool:
 
 
 # Rally only: reading a track as Rally renders it, its client options
+
 
 def rendered_track(path: str, params: dict) -> str:
     from esrally.track.loader import render_template_from_file

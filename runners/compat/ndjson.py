@@ -7,6 +7,7 @@ ends with a newline. The pack's bulk bodies always do (``runners/writing/bulk_bo
 serializers so that such a body is handed on untouched; anything else (text, a list of lines, bytes without the final
 newline) still goes through the client's own serializer, so the bytes on the wire are the same either way.
 """
+
 from __future__ import annotations
 
 

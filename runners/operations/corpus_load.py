@@ -7,24 +7,34 @@ anything else Elasticsearch refuses fails the call. Rally sums the calls' weight
 Each call's acknowledged documents (count and a sample of ids), retries and error go to the runner
 stats file, so that a check after a fault can prove no acknowledged document was lost.
 """
+
 from __future__ import annotations
 
 import time
 
 from ingestlab.runners.utils.failures import RequestFailed
-from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one, raw_responses
 from ingestlab.runners.utils.runner_stats import record
+from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one, raw_responses
 
 
 def _record(params: dict, stats: WriteStats, started: float, error: str | None = None) -> None:
     """What this call got acknowledged (count and an id sample) and retried, and when it ran (wall clock: a task's
     documents ÷ its first request's start to its last one's end is its rate however short it is); kept with
     ``ingestlab race``."""
-    entry = {"task": params.get("operation"), "method": NAME, "sent": params["batch"].size, "acknowledged": stats.acknowledged,
-             "retries": stats.retries, "ids": stats.id_sample, "start": started, "end": time.time()}
+    entry = {
+        "task": params.get("operation"),
+        "method": NAME,
+        "sent": params["batch"].size,
+        "acknowledged": stats.acknowledged,
+        "retries": stats.retries,
+        "ids": stats.id_sample,
+        "start": started,
+        "end": time.time(),
+    }
     if error:
         entry["error"] = error
     record(entry)
+
 
 NAME = "corpus-load"
 

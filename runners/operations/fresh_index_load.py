@@ -8,14 +8,15 @@ throughput is the study's "fastest of N runs" and its service time is the run's
 elapsed time. Rejections (HTTP 429) are retried with bounded backoff; any other
 failure, or a final count that does not match, fails the run loudly.
 """
+
 from __future__ import annotations
 
 import time
 
-from ingestlab.runners.writing.indices import DocumentsLost, count_documents, recreate_index
-from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one, raw_responses
 from ingestlab.runners.utils.runner_stats import record
 from ingestlab.runners.utils.timing import untimed
+from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one, raw_responses
+from ingestlab.runners.writing.indices import DocumentsLost, count_documents, recreate_index
 
 NAME = "fresh-index-load"
 __all__ = ["NAME", "DocumentsLost", "FreshIndexLoad"]
@@ -41,8 +42,17 @@ class FreshIndexLoad:
         else:
             await index_one_by_one(es, index, params["documents"], refresh, backoff, stats, doc_type=params.get("doc-type"))
         elapsed, cpu = time.perf_counter() - start, time.process_time() - cpu
-        record({"task": params.get("operation"), "method": NAME, "docs": expected, "requests": stats.requests,
-                "retries": stats.retries, "elapsed_s": elapsed, "client_cpu_s": cpu})
+        record(
+            {
+                "task": params.get("operation"),
+                "method": NAME,
+                "docs": expected,
+                "requests": stats.requests,
+                "retries": stats.retries,
+                "elapsed_s": elapsed,
+                "client_cpu_s": cpu,
+            }
+        )
         found = await untimed(lambda: count_documents(es, index))
         if found != expected:
             raise DocumentsLost.mismatch(index, found, expected, f"the run wrote {expected}")

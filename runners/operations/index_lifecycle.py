@@ -2,6 +2,7 @@
 that it holds every document. Their own (untimed-by-design) tasks around a multi-client write task; the parameters
 come from :mod:`~ingestlab.runners.param_sources.index_lifecycle`.
 """
+
 from __future__ import annotations
 
 from ingestlab.runners.utils.runner_stats import record

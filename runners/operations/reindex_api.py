@@ -8,18 +8,20 @@ the ``took`` Elasticsearch reports for the reindex itself, not when a poll happe
 again: the task's result is removed from ``.tasks``, the destination is refreshed and its count must equal the
 source's, and the task must report no failures.
 """
+
 from __future__ import annotations
 
 import re
 import time
 
-from ingestlab.runners.compat import ApiErrors, error_body, request, status as http_status
+from ingestlab.runners.compat import ApiErrors, error_body, request
+from ingestlab.runners.compat import status as http_status
 from ingestlab.runners.utils.failures import RequestFailed, describe
-from ingestlab.runners.writing.indices import DocumentsLost, count_documents, recreate_index
-from ingestlab.runners.writing.indexing import JSON
 from ingestlab.runners.utils.params import ParameterError, positive_int
 from ingestlab.runners.utils.runner_stats import record
 from ingestlab.runners.utils.timing import untimed
+from ingestlab.runners.writing.indexing import JSON
+from ingestlab.runners.writing.indices import DocumentsLost, count_documents, recreate_index
 
 NAME = "reindex-api"
 MODULE = "reindex"  # the Elasticsearch module behind POST /_reindex
@@ -48,8 +50,9 @@ async def wait_for(es, task: str, timeout: str) -> tuple[dict, int]:
     while True:
         polls += 1
         try:
-            status = await request(es, "GET", f"/_tasks/{task}", headers=dict(JSON),
-                                              params={"wait_for_completion": "true", "timeout": timeout})
+            status = await request(
+                es, "GET", f"/_tasks/{task}", headers=dict(JSON), params={"wait_for_completion": "true", "timeout": timeout}
+            )
         except ApiErrors as e:
             if _timed_out(e):
                 continue
@@ -79,15 +82,20 @@ class ReindexApi:
         start = time.perf_counter()
         cpu = time.process_time()
         try:
-            response = await request(es, 
-                "POST", "/_reindex", headers=dict(JSON),
+            response = await request(
+                es,
+                "POST",
+                "/_reindex",
+                headers=dict(JSON),
                 params={"wait_for_completion": "false", "slices": slices, "refresh": "false"},
                 body={"source": {"index": source, "size": scroll_size}, "dest": {"index": dest}},
             )
         except ApiErrors as e:
             if http_status(e) == 405 or (http_status(e) == 400 and "no handler found" in str(error_body(e))):
-                raise ReindexFailed(f"POST /_reindex is not available on this Elasticsearch (HTTP {http_status(e)}): "
-                                    f"it has no {MODULE} module; race with --exclude-tasks=type:{NAME}") from e
+                raise ReindexFailed(
+                    f"POST /_reindex is not available on this Elasticsearch (HTTP {http_status(e)}): "
+                    f"it has no {MODULE} module; race with --exclude-tasks=type:{NAME}"
+                ) from e
             raise
         task = response["task"]
         status, polls = await wait_for(es, task, timeout)
@@ -102,14 +110,35 @@ class ReindexApi:
         found = await untimed(lambda: count_documents(es, dest))
         if found != expected:
             raise DocumentsLost.mismatch(dest, found, expected, f"_reindex copied {expected} from [{source}]")
-        stats = {"task": operation, "method": NAME, "docs": expected, "elapsed_s": elapsed, "waited_s": waited, "polls": polls, "task_id": task,
-                 "client_cpu_s": cpu, "scroll_size": scroll_size, "slices": slices, "retries": result.get("retries", {})}
+        stats = {
+            "task": operation,
+            "method": NAME,
+            "docs": expected,
+            "elapsed_s": elapsed,
+            "waited_s": waited,
+            "polls": polls,
+            "task_id": task,
+            "client_cpu_s": cpu,
+            "scroll_size": scroll_size,
+            "slices": slices,
+            "retries": result.get("retries", {}),
+        }
         if not_forgotten:
             stats["tasks_index"] = f"result not removed from .tasks: {not_forgotten}"
         record(stats)
-        return {"weight": expected, "unit": "docs", "success": True, "throughput": expected / elapsed,
-                "elapsed-ms": elapsed * 1000.0, "waited-ms": waited * 1000.0, "polls": polls, "scroll-size": scroll_size,
-                "slices": slices, "batches": result.get("batches"), "bulk-retries": result.get("retries", {}).get("bulk")}
+        return {
+            "weight": expected,
+            "unit": "docs",
+            "success": True,
+            "throughput": expected / elapsed,
+            "elapsed-ms": elapsed * 1000.0,
+            "waited-ms": waited * 1000.0,
+            "polls": polls,
+            "scroll-size": scroll_size,
+            "slices": slices,
+            "batches": result.get("batches"),
+            "bulk-retries": result.get("retries", {}).get("bulk"),
+        }
 
     def __repr__(self):
         return NAME

@@ -20,6 +20,7 @@ Scroll contexts are cleared in every case, also on errors. A context that expire
 one description, whichever form Elasticsearch gave it (404, a 500 ``already closed``, a failed shard, or an empty page
 before the slice's count): "the scroll context is gone (…): did its keep-alive (…) run out between pages?".
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -27,16 +28,17 @@ import socket
 import time
 from dataclasses import dataclass
 
-from ingestlab.runners.compat import ApiErrors, request, status as http_status
-from ingestlab.runners.writing.bulk_bodies import Batch
-from ingestlab.runners.writing.driver_host import local_node, pinned_to
-from ingestlab.runners.writing.indices import DocumentsLost, count_documents, recreate_index
-from ingestlab.runners.writing.indexing import JSON, WriteStats, index_in_bulks
+from ingestlab.runners.compat import ApiErrors, request
+from ingestlab.runners.compat import status as http_status
+from ingestlab.runners.utils.failures import RequestFailed, describe
 from ingestlab.runners.utils.params import ParameterError, positive_int
 from ingestlab.runners.utils.runner_stats import record
-from ingestlab.runners.writing.scroll_hits import SCROLL_FILTER, MalformedPage, decoded_page, raw_page
 from ingestlab.runners.utils.timing import untimed
-from ingestlab.runners.utils.failures import RequestFailed, describe
+from ingestlab.runners.writing.bulk_bodies import Batch
+from ingestlab.runners.writing.driver_host import local_node, pinned_to
+from ingestlab.runners.writing.indexing import JSON, WriteStats, index_in_bulks
+from ingestlab.runners.writing.indices import DocumentsLost, count_documents, recreate_index
+from ingestlab.runners.writing.scroll_hits import SCROLL_FILTER, MalformedPage, decoded_page, raw_page
 
 NAME = "sliced-scroll-reindex"
 
@@ -123,30 +125,57 @@ class SlicedScrollReindex:
         source, dest = params["source-index"], params["dest-index"]
         expected, shards = await untimed(lambda: _prepare(es, params, opts))
         if expected is None:
-            raise ScrollFailed(f"no primary of [{source}] on the node this client talks to ({node_name or 'any node'}); local-shards needs one")
+            raise ScrollFailed(
+                f"no primary of [{source}] on the node this client talks to ({node_name or 'any node'}); local-shards needs one"
+            )
         if opts.raw:
             es.return_raw_response()  # this call's requests return bytes: no JSON decoding in the client
         run = _Run(es, params, opts, shards)
         await run.copy()
         what = f"the primaries {','.join(shards)} of [{source}]" if opts.local_shards else f"[{source}]"
         if run.read.docs_read != expected or run.written.acknowledged != expected:
-            raise DocumentsLost(f"{run.read.docs_read} documents were read from {what} which holds {expected}; "
-                                f"[{dest}] acknowledged {run.written.acknowledged}", weight=run.written.acknowledged)
+            raise DocumentsLost(
+                f"{run.read.docs_read} documents were read from {what} which holds {expected}; "
+                f"[{dest}] acknowledged {run.written.acknowledged}",
+                weight=run.written.acknowledged,
+            )
         if opts.dest == "recreate":
             found = await untimed(lambda: count_documents(es, dest))
             if found != expected:
                 raise DocumentsLost.mismatch(dest, found, expected, f"{expected} were copied from {what}")
-        record({
-            "task": params.get("operation"), "method": NAME, "docs": expected, "elapsed_s": run.elapsed, "client_cpu_s": run.cpu,
-            "source_bytes": run.read.source_bytes, "raw": opts.raw, "compression": opts.compression, "slices": run.slices,
-            "bulk_workers": opts.bulk_workers, "local_shards": opts.local_shards, "retries": run.written.retries,
-            "started_at": run.started_at, "ended_at": run.ended_at, "node": node_name, "driver_host": socket.gethostname(),
-            "shards": shards, "acknowledged": run.written.acknowledged,
-        })
+        record(
+            {
+                "task": params.get("operation"),
+                "method": NAME,
+                "docs": expected,
+                "elapsed_s": run.elapsed,
+                "client_cpu_s": run.cpu,
+                "source_bytes": run.read.source_bytes,
+                "raw": opts.raw,
+                "compression": opts.compression,
+                "slices": run.slices,
+                "bulk_workers": opts.bulk_workers,
+                "local_shards": opts.local_shards,
+                "retries": run.written.retries,
+                "started_at": run.started_at,
+                "ended_at": run.ended_at,
+                "node": node_name,
+                "driver_host": socket.gethostname(),
+                "shards": shards,
+                "acknowledged": run.written.acknowledged,
+            }
+        )
         outcome = {
-            "weight": expected, "unit": "docs", "success": True, "elapsed-ms": run.elapsed * 1000.0,
-            "mb-per-s": run.read.source_bytes / run.elapsed / 1e6, "source-bytes": run.read.source_bytes, "pages": run.read.pages,
-            "bulk-requests": run.written.requests, "retries": run.written.retries, "slices": run.slices,
+            "weight": expected,
+            "unit": "docs",
+            "success": True,
+            "elapsed-ms": run.elapsed * 1000.0,
+            "mb-per-s": run.read.source_bytes / run.elapsed / 1e6,
+            "source-bytes": run.read.source_bytes,
+            "pages": run.read.pages,
+            "bulk-requests": run.written.requests,
+            "retries": run.written.retries,
+            "slices": run.slices,
             "client-cpu-us-per-doc": run.cpu / expected * 1e6 if expected else None,
         }
         if int(params.get("clients", 1)) == 1:
@@ -238,20 +267,32 @@ class _Run:
                 scroll_id = page.scroll_id or scroll_id
                 total = page.total if total is None else total  # the slice's hits, as its first page counted them
                 if page.failed_shards:
-                    raise ScrollFailed(self._failed(slice_id, f"{page.failed_shards} shard(s) failed to answer a page: {page.failure}",
-                                                    expired=_expiry(page.failure)))
+                    raise ScrollFailed(
+                        self._failed(
+                            slice_id,
+                            f"{page.failed_shards} shard(s) failed to answer a page: {page.failure}",
+                            expired=_expiry(page.failure),
+                        )
+                    )
                 if not page.actions:
                     if total is not None and read < total:
-                        raise ScrollFailed(self._failed(slice_id, f"an empty page after {read} of the slice's {total} documents",
-                                                        expired=True))
+                        raise ScrollFailed(
+                            self._failed(slice_id, f"an empty page after {read} of the slice's {total} documents", expired=True)
+                        )
                     return
                 read += len(page.actions)
                 self.read.pages += 1
                 self.read.docs_read += len(page.actions)
                 self.read.source_bytes += sum(map(len, page.sources))
                 await self.queue.put((page.actions, page.sources))
-                response = await request(es, "POST", "/_search/scroll", params={"filter_path": SCROLL_FILTER},
-                                         headers=dict(self.headers), body={"scroll": opts.keep_alive, "scroll_id": scroll_id})
+                response = await request(
+                    es,
+                    "POST",
+                    "/_search/scroll",
+                    params={"filter_path": SCROLL_FILTER},
+                    headers=dict(self.headers),
+                    body={"scroll": opts.keep_alive, "scroll_id": scroll_id},
+                )
         except ApiErrors as e:
             said = describe(e)
             raise ScrollFailed(self._failed(slice_id, f"HTTP {http_status(e)}: {said}", expired=_expiry(said, http_status(e)))) from e
@@ -281,7 +322,16 @@ class _Run:
             while len(actions) >= size or (item is None and actions):
                 batch = Batch.with_actions(actions[:size], sources[:size])
                 del actions[:size], sources[:size]
-                await index_in_bulks(self.es, self.dest, [batch], None, self.backoff, self.written,
-                                     gzip_level=1 if self.opts.compression else None, lean=True, doc_type=self.doc_type)
+                await index_in_bulks(
+                    self.es,
+                    self.dest,
+                    [batch],
+                    None,
+                    self.backoff,
+                    self.written,
+                    gzip_level=1 if self.opts.compression else None,
+                    lean=True,
+                    doc_type=self.doc_type,
+                )
             if item is None:
                 return

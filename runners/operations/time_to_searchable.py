@@ -11,16 +11,17 @@ The phase delay comes before the first request and is therefore not part of it.
 A probe that is not searchable within ``timeout-s`` fails the call (for example with
 ``refresh_interval: -1`` and no ``refresh``): a sample is never silently dropped.
 """
+
 from __future__ import annotations
 
 import asyncio
 import time
 
 from ingestlab.runners.compat import request
-from ingestlab.runners.writing.bulk_bodies import Batch
-from ingestlab.runners.writing.indexing import JSON, Backoff, WriteStats, index_in_bulks, index_one_by_one
 from ingestlab.runners.utils.failures import RequestFailed
 from ingestlab.runners.utils.runner_stats import record
+from ingestlab.runners.writing.bulk_bodies import Batch
+from ingestlab.runners.writing.indexing import JSON, Backoff, WriteStats, index_in_bulks, index_one_by_one
 
 NAME = "time-to-searchable"
 
@@ -36,7 +37,8 @@ def total_hits(response: dict) -> int:
 
 
 async def count_probe(es, index: str, probe: str) -> int:
-    response = await request(es, 
+    response = await request(
+        es,
         "POST",
         f"/{index}/_search",
         params={"request_cache": "false"},
@@ -80,8 +82,16 @@ class TimeToSearchable:
                 )
             await asyncio.sleep(poll_interval)
         searchable = time.perf_counter()
-        record({"task": params.get("operation"), "method": NAME, "docs": len(documents), "searchable_ms": (searchable - start) * 1000.0,
-                "searches": searches, "retries": stats.retries})
+        record(
+            {
+                "task": params.get("operation"),
+                "method": NAME,
+                "docs": len(documents),
+                "searchable_ms": (searchable - start) * 1000.0,
+                "searches": searches,
+                "retries": stats.retries,
+            }
+        )
         return {
             "weight": 1,
             "unit": "ops",

@@ -6,13 +6,14 @@ written, which ends the task for it. Each client reads its share lazily from its
 builds request bodies a window ahead (:mod:`~ingestlab.runners.writing.corpus_share`): a worker's memory does not
 grow with the corpus. ``ingest-percentage`` writes that part of ``doc-count``, as Rally's bulk does.
 """
+
 from __future__ import annotations
 
 from ingestlab.runners.operations.corpus_load import NAME
-from ingestlab.runners.writing.corpus_share import Share
-from ingestlab.runners.writing.indexing import Backoff
 from ingestlab.runners.utils.params import ParameterError, positive_int
 from ingestlab.runners.utils.track_lookup import doc_type, document_set, pick, wanted_documents
+from ingestlab.runners.writing.corpus_share import Share
+from ingestlab.runners.writing.indexing import Backoff
 
 
 def share(total: int, part: int, parts: int) -> tuple[int, int]:
@@ -42,8 +43,12 @@ class CorpusLoadParamSource:
         clone = CorpusLoadParamSource.__new__(CorpusLoadParamSource)
         clone.__dict__.update(self.__dict__)
         start, end = share(self._doc_count, partition_index, total_partitions)
-        mine = Share(str(self._document_set.document_file), start, end - start,
-                     bool(getattr(self._document_set, "includes_action_and_meta_data", False)))
+        mine = Share(
+            str(self._document_set.document_file),
+            start,
+            end - start,
+            bool(getattr(self._document_set, "includes_action_and_meta_data", False)),
+        )
         clone._batches = mine.batches(self._bulk_size)
         clone._total, clone._next = mine.bulks(self._bulk_size), 0
         return clone
@@ -57,5 +62,11 @@ class CorpusLoadParamSource:
             raise ParameterError("corpus-load: params() called before partition()")
         batch = next(self._batches)  # StopIteration at the end of this client's share ends its task
         self._next += 1
-        return {"index": self._index, "batch": batch, "bulk": self._bulk_size > 1, "backoff": self._backoff,
-                "operation": self._operation, "doc-type": self._doc_type}
+        return {
+            "index": self._index,
+            "batch": batch,
+            "bulk": self._bulk_size > 1,
+            "backoff": self._backoff,
+            "operation": self._operation,
+            "doc-type": self._doc_type,
+        }

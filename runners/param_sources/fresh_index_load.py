@@ -5,13 +5,14 @@ request bodies here, once per client and before timing starts, so the runner's t
 A larger one is read a window at a time during each run, as a client streaming from disk does, so the
 worker's memory stays the same whatever the corpus size.
 """
+
 from __future__ import annotations
 
-from ingestlab.runners.writing.corpus_share import Share, held
 from ingestlab.runners.operations.fresh_index_load import NAME
-from ingestlab.runners.writing.indexing import Backoff
 from ingestlab.runners.utils.params import one_of, positive_int
 from ingestlab.runners.utils.track_lookup import doc_type, document_set, pick, wanted_documents
+from ingestlab.runners.writing.corpus_share import Share, held
+from ingestlab.runners.writing.indexing import Backoff
 
 METHODS = ("bulk", "index")
 REFRESH = ("none", "true", "false", "wait_for")

@@ -1,10 +1,18 @@
 """Parameter source of ``recreate-index`` and ``check-doc-count``: the index, and what the write task before the check wrote."""
+
 from __future__ import annotations
 
 import copy
 
 from ingestlab.runners.utils.params import positive_int
-from ingestlab.runners.utils.track_lookup import document_set, ingest_percentage, of_percentage, pick, rally_bulk_documents, wanted_documents
+from ingestlab.runners.utils.track_lookup import (
+    document_set,
+    ingest_percentage,
+    of_percentage,
+    pick,
+    rally_bulk_documents,
+    wanted_documents,
+)
 
 
 class IndexLifecycleParamSource:
@@ -29,8 +37,9 @@ class IndexLifecycleParamSource:
         if expected is not None:
             percentage = ingest_percentage(params, operation)
             if "bulk-size" in params and "writer-clients" in params:
-                expected = rally_bulk_documents(expected, positive_int(params, "writer-clients", operation),
-                                                positive_int(params, "bulk-size", operation), percentage)
+                expected = rally_bulk_documents(
+                    expected, positive_int(params, "writer-clients", operation), positive_int(params, "bulk-size", operation), percentage
+                )
             else:
                 expected = of_percentage(expected, percentage, operation)
             self._params["expected"] = expected

@@ -5,13 +5,14 @@ body before every run, with ``dest-shards`` overriding its shard count (local â†
 Every other parameter passes through, checked by the runner that reads it; ``clients`` is the task's number of
 clients, from the partition Rally gives each.
 """
+
 from __future__ import annotations
 
 import copy
 
-from ingestlab.runners.writing.indexing import Backoff
 from ingestlab.runners.utils.params import ParameterError, positive_int
 from ingestlab.runners.utils.track_lookup import doc_type, pick
+from ingestlab.runners.writing.indexing import Backoff
 
 
 class ReindexParamSource:

@@ -4,17 +4,18 @@ Probe documents come from the track's corpus (read once per client, used round-r
 with an added ``probe`` keyword. The random phase delay is drawn from a per-client seeded
 generator, so a race is repeatable.
 """
+
 from __future__ import annotations
 
 import random
 
 import orjson
 
+from ingestlab.runners.operations.time_to_searchable import NAME
+from ingestlab.runners.utils.params import non_negative_number, one_of, positive_int
+from ingestlab.runners.utils.track_lookup import doc_type, document_set, pick
 from ingestlab.runners.writing.corpus_reader import read_documents
 from ingestlab.runners.writing.indexing import Backoff
-from ingestlab.runners.utils.params import non_negative_number, one_of, positive_int
-from ingestlab.runners.operations.time_to_searchable import NAME
-from ingestlab.runners.utils.track_lookup import doc_type, document_set, pick
 
 METHODS = ("index", "bulk")
 REFRESH = ("none", "false", "true", "wait_for")

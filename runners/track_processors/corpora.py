@@ -20,6 +20,7 @@ Registered before Rally's own preparation (``DefaultTrackPreparator``), which th
 checks their line counts and writes its offset tables as for any corpus. (The keys are flat, with plain
 values: Rally hashes a document set's meta.)
 """
+
 from __future__ import annotations
 
 import logging
@@ -54,8 +55,10 @@ def apply_supplied(document_set, found: Path, test_mode: bool) -> None:
     """Count and sizes from the file's entry; in test mode its -1k file, as Rally does for any corpus."""
     entry = read_meta(found)
     if entry is None:
-        raise compat.data_error(f"{found} has no entry {found.stem}.meta.json beside it (its document count); "
-                                   f"make the corpus again with the command that made it")
+        raise compat.data_error(
+            f"{found} has no entry {found.stem}.meta.json beside it (its document count); "
+            f"make the corpus again with the command that made it"
+        )
     document_set.number_of_documents = entry["document-count"]
     document_set.uncompressed_size_in_bytes = entry.get("uncompressed-bytes")
     document_set.document_file = str(found)
@@ -87,9 +90,11 @@ def make_document_set(data_dirs: list[str], file_name: str, docs: int, spec: dic
 
     target = generated_target(data_dirs, file_name)
     if compat.engine() == "osb" and not target.is_file():  # OSB's environment has other generator versions (mimesis 11)
-        raise compat.data_error(f"{target} is not there: the pack makes its generated corpora in its own environment; run "
-                                f"`ingestlab osb export DIR --corpora{' --test-mode' if target.name.endswith('-1k.json') else ''}` "
-                                f"first (`ingestlab race --engine opensearch` makes them itself)")
+        raise compat.data_error(
+            f"{target} is not there: the pack makes its generated corpora in its own environment; run "
+            f"`ingestlab osb export DIR --corpora{' --test-mode' if target.name.endswith('-1k.json') else ''}` "
+            f"first (`ingestlab race --engine opensearch` makes them itself)"
+        )
     makers.make_as_declared(target, docs, spec, log=_log)
 
 
@@ -125,7 +130,9 @@ def cut_made_on_the_fly(track) -> None:
         for task in challenge.schedule:
             for leaf in task:
                 op = leaf.operation
-                key = ON_THE_FLY.get(op.param_source) or ("doc-count" if op.param_source == "check-doc-count" and not track.corpora else None)
+                key = ON_THE_FLY.get(op.param_source) or (
+                    "doc-count" if op.param_source == "check-doc-count" and not track.corpora else None
+                )
                 if key and isinstance(op.params.get(key), int) and op.params[key] > TEST_MODE_DOCS:
                     op.params[key] = TEST_MODE_DOCS
 
@@ -149,8 +156,11 @@ def corpus_tags(track) -> dict:
                     generated.append((leaf.operation.param_source, leaf.operation.params.get("seed", 1)))
     generated = list(dict.fromkeys(generated))
     if generated:
-        return {"corpus": "generated", "generator": "+".join(dict.fromkeys(g for g, _ in generated)),
-                "seed": "+".join(dict.fromkeys(str(s) for _, s in generated))}
+        return {
+            "corpus": "generated",
+            "generator": "+".join(dict.fromkeys(g for g, _ in generated)),
+            "seed": "+".join(dict.fromkeys(str(s) for _, s in generated)),
+        }
     return {"corpus": "supplied"} if supplied else {}
 
 
@@ -171,7 +181,9 @@ class CorpusProcessor(compat.processor_base()):
                 data_dirs = _data_dirs(self.cfg, track.name, corpus.name)
                 converter = spec(document_set.meta_data).get("converter")
                 # Rally reads a source-file named .gz or .bz2 as an archive of the name without it: the user named the archive
-                named = [n for n in (getattr(document_set, "document_archive", None) if converter else None, document_set.document_file) if n]
+                named = [
+                    n for n in (getattr(document_set, "document_archive", None) if converter else None, document_set.document_file) if n
+                ]
                 found = next(filter(None, (find_supplied(n, data_dirs) for n in named)), None)
                 if found is None:
                     raise compat.data_error(f"corpus file {named[0]} of track {track.name} does not exist; make it with: {how}")
@@ -184,10 +196,15 @@ class CorpusProcessor(compat.processor_base()):
             for document_set in corpus.documents:
                 wanted = spec(document_set.meta_data)
                 if wanted.get("generator"):
-                    yield make_document_set, {
-                        "data_dirs": _data_dirs(self.cfg, track.name, corpus.name) or [os.path.join(data_root_dir, corpus.name)],
-                        "file_name": document_set.document_file, "docs": document_set.number_of_documents, "spec": wanted,
-                    }
+                    yield (
+                        make_document_set,
+                        {
+                            "data_dirs": _data_dirs(self.cfg, track.name, corpus.name) or [os.path.join(data_root_dir, corpus.name)],
+                            "file_name": document_set.document_file,
+                            "docs": document_set.number_of_documents,
+                            "spec": wanted,
+                        },
+                    )
 
     # opensearch-benchmark calls the same hooks by its own names
     def on_after_load_workload(self, workload, **kwargs):

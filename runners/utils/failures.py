@@ -7,6 +7,7 @@ a scroll that expired, ...). Registered through :func:`reporting_failures`, such
 ends the race with that description, ``continue`` counts the error (the task's error rate, which marks
 the pack's report INVALID) and races on. Any other exception is a bug and still stops the race.
 """
+
 from __future__ import annotations
 
 from ingestlab.runners.utils.runner_stats import record
@@ -22,8 +23,7 @@ class RequestFailed(RuntimeError):
 
 
 def failed_call(error: RequestFailed, unit: str = "docs") -> dict:
-    return {"weight": error.weight, "unit": unit, "success": False, "error-type": type(error).__name__,
-            "error-description": str(error)}
+    return {"weight": error.weight, "unit": unit, "success": False, "error-type": type(error).__name__, "error-description": str(error)}
 
 
 class reporting_failures:

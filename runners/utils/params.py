@@ -1,4 +1,5 @@
 """Small helpers to read operation parameters with errors that name the parameter."""
+
 from __future__ import annotations
 
 

@@ -3,6 +3,7 @@
 ``ingestlab race`` points ``INGESTLAB_RUNNER_STATS`` at a file beside the race's race.json; with plain
 esrally the variable is unset and nothing is written.
 """
+
 from __future__ import annotations
 
 import os

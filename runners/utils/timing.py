@@ -4,6 +4,7 @@ Rally measures a runner call from its first request's start to its last request'
 held in a context variable. Work awaited through :func:`untimed` runs in a child task
 whose context gets a fresh, throw-away request context, so its requests are not timed.
 """
+
 import asyncio
 
 from ingestlab.runners.compat import request_context

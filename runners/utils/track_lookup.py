@@ -1,4 +1,5 @@
 """Find the index and corpus file an operation names in Rally's track object, with errors that say what is missing."""
+
 from __future__ import annotations
 
 import math
@@ -42,8 +43,10 @@ def wanted_documents(params: dict, operation: str, documents) -> int:
     wanted = positive_int(params, "doc-count", operation, default=available)
     if wanted > available:
         if not Path(str(documents.document_file)).stem.endswith("-1k"):
-            raise ParameterError(f"operation [{operation}]: doc-count {wanted} is more than the {available} documents of "
-                                 f"{Path(str(documents.document_file)).name}; use a larger corpus or a smaller doc-count")
+            raise ParameterError(
+                f"operation [{operation}]: doc-count {wanted} is more than the {available} documents of "
+                f"{Path(str(documents.document_file)).name}; use a larger corpus or a smaller doc-count"
+            )
         wanted = available
     return of_percentage(wanted, ingest_percentage(params, operation), operation)
 

@@ -7,6 +7,7 @@ for. Rally 2.13 re-creates its actors' loggers (``esrally.log.post_configure_act
 decoded, formatted and dropped at Rally's WARNING level. In the raw reindex runner that was a fifth of the
 worker's CPU (py-spy). :func:`restore` puts back what the library intends; with Rally's logging.json set to
 DEBUG for ``elastic_transport`` the requests are logged as before."""
+
 from __future__ import annotations
 
 import logging

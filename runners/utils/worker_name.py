@@ -6,6 +6,7 @@ process whose ``multiprocessing`` name thespian made from Rally's ``Worker`` act
 process the kernel name :data:`NAME` (``/proc/<pid>/comm``, what ``ps`` and ``top`` show), once, when the track
 registers there. Nothing else changes: the command line stays as it was. Off Linux, or if the kernel refuses,
 nothing happens."""
+
 from __future__ import annotations
 
 import ctypes

@@ -1,4 +1,5 @@
 """Bulk request bodies built once, before timing starts, and the bookkeeping of their items."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -105,9 +106,9 @@ def _string_at(raw: bytes, start: int):
     end = start
     while True:
         end = raw.index(b'"', end + 1)
-        backslashes = len(raw[start + 1:end]) - len(raw[start + 1:end].rstrip(b"\\"))
+        backslashes = len(raw[start + 1 : end]) - len(raw[start + 1 : end].rstrip(b"\\"))
         if not backslashes % 2:
-            return orjson.loads(raw[start:end + 1])
+            return orjson.loads(raw[start : end + 1])
 
 
 def clean_bulk(raw: bytes, documents: int) -> list | None:
@@ -123,6 +124,6 @@ def clean_bulk(raw: bytes, documents: int) -> list | None:
         return None
     sample = []
     for position in dict.fromkeys((raw.find(b'"_id":'), raw.rfind(b'"_id":'))):
-        if position >= 0 and raw[position + 6:position + 7] == b'"':
+        if position >= 0 and raw[position + 6 : position + 7] == b'"':
             sample.append(_string_at(raw, position + 6))
     return sample

@@ -7,6 +7,7 @@ name the file, the line and what is wrong with it.
 
 :func:`chunks` starts at any line (found by counting newlines in large blocks, as fast as the file reads) and
 yields one validated chunk at a time, so a reader's memory is one chunk whatever the file's size."""
+
 from __future__ import annotations
 
 import itertools
@@ -91,8 +92,9 @@ def chunks(path: str, first: int = 0, count: int | None = None, chunk_lines: int
             read += len(chunk)
             yield chunk
     if count is not None and read < count:
-        raise CorpusError(f"{path}: asked for {count} documents but the file holds only {read}"
-                          + (f" from line {first + 1} on" if first else ""))
+        raise CorpusError(
+            f"{path}: asked for {count} documents but the file holds only {read}" + (f" from line {first + 1} on" if first else "")
+        )
 
 
 def read_documents(path: str, limit: int | None = None) -> list[bytes]:

@@ -8,6 +8,7 @@ window's bulk bodies at once. :func:`held` keeps a share's bodies in memory inst
 :data:`HOLD_BYTES`: a task that sends the same documents in every run (``fresh-index-load``) then builds them once,
 before any timing, as a small corpus always was.
 """
+
 from __future__ import annotations
 
 import math
@@ -53,9 +54,9 @@ class Share:
         for actions, docs in self._windows(window):
             for i in range(0, len(docs), bulk_size):
                 if actions is None:
-                    yield Batch.of(docs[i:i + bulk_size])
+                    yield Batch.of(docs[i : i + bulk_size])
                 else:
-                    yield Batch.with_actions(actions[i:i + bulk_size], docs[i:i + bulk_size])
+                    yield Batch.with_actions(actions[i : i + bulk_size], docs[i : i + bulk_size])
 
     def documents(self) -> Iterator[bytes]:
         for _, docs in self._windows(WINDOW_DOCS):

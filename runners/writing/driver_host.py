@@ -6,6 +6,7 @@ a route to an own address leaves from that same address (asked of the kernel wit
 The node must be one of Rally's ``--target-hosts``: its connection (TLS, auth and all client options) is
 reused; requests go to it alone while :func:`pinned_to` is active.
 """
+
 from __future__ import annotations
 
 import socket
@@ -52,15 +53,17 @@ def pick_local(nodes: dict, own=is_own_address) -> NodeOnHost:
     listed = ", ".join(f"{name} at {address}:{port}" for name, address, port in sorted(published))
     host = socket.gethostname()
     if not mine:
-        raise NoNodeOnThisHost(f"no Elasticsearch node runs on this load driver's host ({host}); the nodes are {listed}. "
-                               "'node: driver-host' needs --load-driver-hosts on the cluster's own hosts")
-    raise NoNodeOnThisHost(f"{len(mine)} nodes run on this load driver's host ({host}): {listed}. "
-                           "'node: driver-host' needs one node per load-driver host")
+        raise NoNodeOnThisHost(
+            f"no Elasticsearch node runs on this load driver's host ({host}); the nodes are {listed}. "
+            "'node: driver-host' needs --load-driver-hosts on the cluster's own hosts"
+        )
+    raise NoNodeOnThisHost(
+        f"{len(mine)} nodes run on this load driver's host ({host}): {listed}. 'node: driver-host' needs one node per load-driver host"
+    )
 
 
 async def local_node(es) -> NodeOnHost:
-    info = await request(es, "GET", "/_nodes/http", headers=dict(JSON),
-                                    params={"filter_path": "nodes.*.name,nodes.*.http.publish_address"})
+    info = await request(es, "GET", "/_nodes/http", headers=dict(JSON), params={"filter_path": "nodes.*.name,nodes.*.http.publish_address"})
     return pick_local(info["nodes"])
 
 
@@ -88,8 +91,10 @@ def pinned_to(es, node: NodeOnHost | None):
     match = [n for n in pool.all() if n.config.host == node.address and n.config.port == node.port]
     if not match:
         targets = ", ".join(f"{n.config.host}:{n.config.port}" for n in pool.all())
-        raise NoNodeOnThisHost(f"the node on this load driver's host, {node.name} at {node.address}:{node.port}, "
-                               f"is not among Rally's --target-hosts ({targets})")
+        raise NoNodeOnThisHost(
+            f"the node on this load driver's host, {node.name} at {node.address}:{node.port}, "
+            f"is not among Rally's --target-hosts ({targets})"
+        )
     transport.node_pool = _OneNodePool(pool, match[0])
     try:
         yield es

@@ -3,6 +3,7 @@
 Shared by the runners that write: every document handed in is either acknowledged by
 Elasticsearch or the call raises :class:`IndexingFailed` naming what was refused.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -12,9 +13,10 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from ingestlab.runners.writing.bulk_bodies import Batch, acknowledged_ids, clean_bulk, failed_items
-from ingestlab.runners.compat import ApiErrors, pass_built_bodies, request, status as http_status
+from ingestlab.runners.compat import ApiErrors, pass_built_bodies, request
+from ingestlab.runners.compat import status as http_status
 from ingestlab.runners.utils.failures import RequestFailed, describe
+from ingestlab.runners.writing.bulk_bodies import Batch, acknowledged_ids, clean_bulk, failed_items
 
 JSON = {"content-type": "application/json", "accept": "application/json"}
 NDJSON = {"content-type": "application/x-ndjson", "accept": "application/json"}
@@ -85,8 +87,9 @@ def _query(refresh: str | None) -> dict | None:
     return {"refresh": refresh} if refresh else None
 
 
-async def index_one_by_one(es, index: str, documents, refresh: str | None, backoff: Backoff, stats: WriteStats,
-                           doc_type: str | None = None) -> None:
+async def index_one_by_one(
+    es, index: str, documents, refresh: str | None, backoff: Backoff, stats: WriteStats, doc_type: str | None = None
+) -> None:
     """One ``POST /{index}/_doc`` per document (the single-document index API, not a bulk of one); with a 6.x
     ``doc_type``, ``POST /{index}/{doc_type}``."""
     path = f"/{index}/{doc_type or '_doc'}"
@@ -118,7 +121,9 @@ def _to_retry(response: dict, batch: Batch, index: str, attempt: int, backoff: B
     failures = failed_items(response)
     if failures.errors:
         position, status, reason = failures.errors[0]
-        raise IndexingFailed(f"{len(failures.errors)} of {batch.size} documents refused by [{index}]; first: item {position}, HTTP {status}, {reason}")
+        raise IndexingFailed(
+            f"{len(failures.errors)} of {batch.size} documents refused by [{index}]; first: item {position}, HTTP {status}, {reason}"
+        )
     if attempt >= backoff.max_retries and len(failures.rejected) == batch.size:
         raise IndexingFailed(f"{batch.size} documents still rejected (429) after {attempt} retries in a row that took none of them")
     return failures.rejected
@@ -151,8 +156,15 @@ def _as_dict(response):
 
 
 async def index_in_bulks(
-    es, index: str, batches: list[Batch], refresh: str | None, backoff: Backoff, stats: WriteStats,
-    gzip_level: int | None = None, lean: bool = False, doc_type: str | None = None,
+    es,
+    index: str,
+    batches: list[Batch],
+    refresh: str | None,
+    backoff: Backoff,
+    stats: WriteStats,
+    gzip_level: int | None = None,
+    lean: bool = False,
+    doc_type: str | None = None,
 ) -> None:
     """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent.
 

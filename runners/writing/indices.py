@@ -3,9 +3,11 @@
 The runners that recreate and check within one call (``fresh-index-load``, both reindex runners) and the
 ``recreate-index`` / ``check-doc-count`` operations (:mod:`~ingestlab.runners.operations.index_lifecycle`) share them.
 """
+
 from __future__ import annotations
 
-from ingestlab.runners.compat import ApiErrors, request, status as http_status
+from ingestlab.runners.compat import ApiErrors, request
+from ingestlab.runners.compat import status as http_status
 from ingestlab.runners.utils.failures import RequestFailed
 from ingestlab.runners.writing.indexing import JSON
 
@@ -17,8 +19,10 @@ class DocumentsLost(RequestFailed):
     def mismatch(cls, index: str, found: int, expected: int, wrote: str) -> "DocumentsLost":
         """``wrote``: what should be there, in words (e.g. "the task before wrote 1000")."""
         if found > expected:
-            why = (f"{found - expected} more than written: documents without ids were written twice "
-                   f"(a request re-sent after a lost connection is applied again)")
+            why = (
+                f"{found - expected} more than written: documents without ids were written twice "
+                f"(a request re-sent after a lost connection is applied again)"
+            )
         else:
             why = f"{expected - found} missing"
         return cls(f"[{index}] holds {found} documents; {wrote}: {why}")
@@ -35,7 +39,8 @@ async def recreate_index(es, index: str, body: dict) -> None:
     # node fails cannot take over, and the study would measure recovery instead of indexing
     data_nodes = (await request(es, "GET", "/_cluster/health", headers=dict(JSON)))["number_of_data_nodes"]
     status = "green" if data_nodes >= replicas(body) + 1 else "yellow"
-    await request(es, 
+    await request(
+        es,
         "GET",
         f"/_cluster/health/{index}",
         headers=dict(JSON),

@@ -9,6 +9,7 @@ in a process holding many (Rally's load driver) cost more than the parse itself.
 nesting finds where a document ends, so every valid JSON document is moved byte for byte — including ones
 with nested ``_id`` keys or ``},{"_id":`` inside their strings, which a split on bytes would cut apart.
 """
+
 from __future__ import annotations
 
 import json
@@ -97,8 +98,14 @@ def raw_page(body: bytes) -> Page:
     hits = page.hits.hits if page.hits else []
     actions = [_ACTION_START + h.id + (_ROUTING + h.routing if len(h.routing) else b"") + _ACTION_END for h in hits]
     shards = page.shards or _Shards()
-    return Page(page.scroll_id, actions, [h.source for h in hits], _total(page.hits.total) if page.hits else None,
-                shards.failed, _failure(shards.failures))
+    return Page(
+        page.scroll_id,
+        actions,
+        [h.source for h in hits],
+        _total(page.hits.total) if page.hits else None,
+        shards.failed,
+        _failure(shards.failures),
+    )
 
 
 def _action(hit: dict) -> dict:

@@ -4,6 +4,7 @@
 its own session nodes: their ports move by 1000 and their names take the worker's number (:func:`port`, :func:`named`).
 Plain esrally and stock opensearch-benchmark bind 127.0.0.1:1900 and refuse to start beside another Rally process: they
 run one at a time across the workers (:func:`port_1900_to_ourselves`)."""
+
 import contextlib
 import fcntl
 import json
@@ -52,8 +53,9 @@ def get_json(url: str) -> dict:
 
 def ingestlab(*args, timeout=600, env=None) -> subprocess.CompletedProcess:
     """Run the pack's CLI as a user would, capturing its output; ``env`` adds to the environment."""
-    return subprocess.run([sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=timeout,
-                          env={**os.environ, **(env or {})})
+    return subprocess.run(
+        [sys.executable, "-m", "ingestlab.cli", *args], capture_output=True, text=True, timeout=timeout, env={**os.environ, **(env or {})}
+    )
 
 
 def port_1900_taken() -> bool:
@@ -105,8 +107,9 @@ def plain_esrally(*args, rally_home, timeout=600) -> subprocess.CompletedProcess
     for attempt in range(3):
         with port_1900_to_ourselves():
             started = time.monotonic()
-            proc = subprocess.run([esrally, *args, "--offline"], env={**os.environ, "RALLY_HOME": str(home)},
-                                  capture_output=True, text=True, timeout=timeout)
+            proc = subprocess.run(
+                [esrally, *args, "--offline"], env={**os.environ, "RALLY_HOME": str(home)}, capture_output=True, text=True, timeout=timeout
+            )
         proc.seconds = time.monotonic() - started  # esrally's own time, without the wait for port 1900
         # esrally refuses beside any python whose command line names esrally (a test on another worker may start one
         # between the wait and esrally's own look): that refusal is the machine's, not the code's; try again
@@ -117,8 +120,9 @@ def plain_esrally(*args, rally_home, timeout=600) -> subprocess.CompletedProcess
 
 @pytest.fixture(scope="session")
 def es_node():
-    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="1g", http_port=port(29280), transport_port=port(29380),
-                                           name=named("ingestlab-it")))
+    cluster = lifecycle.up(
+        lifecycle.Shape(nodes=1, heap="1g", http_port=port(29280), transport_port=port(29380), name=named("ingestlab-it"))
+    )
     yield cluster
     lifecycle.stop(cluster)
 
@@ -127,9 +131,16 @@ def es_node():
 def es_tiny_write_queue():
     """A node for fault tests. It rejects writes (HTTP 429) as soon as two wait: the runners must retry, and
     lose nothing. Its scroll reaper runs every 10 ms, so a scroll keep-alive is enforced to the millisecond."""
-    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="512m", http_port=port(29285), transport_port=port(29385),
-                                           name=named("ingestlab-it-q"),
-                                           settings={"thread_pool.write.queue_size": "2", "search.keep_alive_interval": "10ms"}))
+    cluster = lifecycle.up(
+        lifecycle.Shape(
+            nodes=1,
+            heap="512m",
+            http_port=port(29285),
+            transport_port=port(29385),
+            name=named("ingestlab-it-q"),
+            settings={"thread_pool.write.queue_size": "2", "search.keep_alive_interval": "10ms"},
+        )
+    )
     yield cluster
     lifecycle.stop(cluster)
 
@@ -143,8 +154,16 @@ def es_versions():
 
     def node(version: str):
         if version not in started:
-            started[version] = lifecycle.up(lifecycle.Shape(nodes=1, version=version, heap="768m", http_port=ports[version],
-                                                            transport_port=ports[version] + 100, name=named(f"ingestlab-it-{version}")))
+            started[version] = lifecycle.up(
+                lifecycle.Shape(
+                    nodes=1,
+                    version=version,
+                    heap="768m",
+                    http_port=ports[version],
+                    transport_port=ports[version] + 100,
+                    name=named(f"ingestlab-it-{version}"),
+                )
+            )
         return started[version]
 
     yield node

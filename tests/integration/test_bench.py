@@ -1,5 +1,6 @@
 """The pack's own cost, measured beside a minimal client on the suite's real node: the overhead command's table and its
 one line per task that a script reads; the load side alone prints every figure the README quotes."""
+
 import json
 import re
 
@@ -11,8 +12,25 @@ pytestmark = pytest.mark.integration
 
 
 def test_overhead_prints_a_ratio_line_per_task_measured_side_by_side(es_node):
-    proc = ingestlab("bench", "overhead", "--target-hosts", es_node.hosts, "--rounds", "2", "--max-rounds", "2", "--runs", "1", "--scale", "0.1", "--warmup-rounds", "0",
-                     "--tasks", "posts-bulk-1000,reindex-raw", timeout=900)
+    proc = ingestlab(
+        "bench",
+        "overhead",
+        "--target-hosts",
+        es_node.hosts,
+        "--rounds",
+        "2",
+        "--max-rounds",
+        "2",
+        "--runs",
+        "1",
+        "--scale",
+        "0.1",
+        "--warmup-rounds",
+        "0",
+        "--tasks",
+        "posts-bulk-1000,reindex-raw",
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     lines = dict(re.findall(r"^(posts bulk 1000|reindex raw sliced scroll): pack/minimal = ([\d.]+)x$", proc.stdout, re.M))
     assert set(lines) == {"posts bulk 1000", "reindex raw sliced scroll"} and all(float(v) > 0 for v in lines.values())

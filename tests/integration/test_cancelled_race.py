@@ -1,5 +1,6 @@
 """A race the pack is told to stop (SIGTERM to the pack alone, as a job runner or `kill` sends it) takes Rally and
 its actors with it."""
+
 import re
 import signal
 import subprocess
@@ -14,8 +15,14 @@ pytestmark = [pytest.mark.integration, pytest.mark.check]
 def test_sigterm_to_the_pack_alone_stops_rally_and_its_actors(es_node):
     # full-size posts: minutes of racing left when the signal comes, so Rally cannot simply finish first
     cmd = [sys.executable, "-m", "ingestlab.cli", "race", "posts", "--target-hosts", es_node.hosts, "--challenge", "bulk"]
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL))
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGTERM, signal.SIG_DFL),
+    )
     lines, race_id = [], None
     for line in proc.stdout:
         lines.append(line)

@@ -1,4 +1,5 @@
 """User mistakes end in one clear line, not a traceback."""
+
 import socket
 
 import pytest
@@ -30,8 +31,9 @@ def test_race_without_a_cluster():
 
 
 def test_node_that_does_not_start_reports_its_log_and_leaves_nothing_running():
-    proc = ingestlab("cluster", "up", "--name", "ingestlab-bad", "--http-port", "29270", "--transport-port", "29370",
-                     "--setting", "no.such.setting=1")
+    proc = ingestlab(
+        "cluster", "up", "--name", "ingestlab-bad", "--http-port", "29270", "--transport-port", "29370", "--setting", "no.such.setting=1"
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "node-1 did not start" in proc.stderr or "exited during start-up" in proc.stderr
     assert "no.such.setting" in proc.stderr  # the tail of the node's own log says why
@@ -56,8 +58,15 @@ def test_track_param_of_the_wrong_kind_is_named_before_rally_starts():
 def test_plain_esrally_against_a_wrong_address_fails_fast(tmp_path):
     """Rally connects before it loads the track, so its own message (a traceback ending in the refused
     connection) is what plain esrally users see; it comes within seconds, and nothing is raced."""
-    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}",
-                         "--target-hosts=127.0.0.1:1", "--test-mode", rally_home=tmp_path, timeout=120)
+    proc = plain_esrally(
+        "race",
+        "--pipeline=benchmark-only",
+        f"--track-path={paths.TRACKS_DIR / 'posts'}",
+        "--target-hosts=127.0.0.1:1",
+        "--test-mode",
+        rally_home=tmp_path,
+        timeout=120,
+    )
     assert proc.returncode != 0 and proc.seconds < 60
     assert "Cannot race" in proc.stdout + proc.stderr and "Connection refused" in proc.stdout + proc.stderr
 
@@ -65,8 +74,9 @@ def test_plain_esrally_against_a_wrong_address_fails_fast(tmp_path):
 def test_data_dir_that_cannot_hold_the_nodes_is_named(tmp_path):
     not_a_dir = tmp_path / "a-file"
     not_a_dir.write_text("")
-    proc = ingestlab("cluster", "up", "--name", "ingestlab-nodir", "--http-port", "29273", "--transport-port", "29373",
-                     "--data-dir", str(not_a_dir))
+    proc = ingestlab(
+        "cluster", "up", "--name", "ingestlab-nodir", "--http-port", "29273", "--transport-port", "29373", "--data-dir", str(not_a_dir)
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert f"cannot create {not_a_dir}/ingestlab-nodir for the nodes' data" in proc.stderr and "--data-dir" in proc.stderr
 
@@ -74,8 +84,9 @@ def test_data_dir_that_cannot_hold_the_nodes_is_named(tmp_path):
 def test_data_dir_the_service_user_cannot_write_is_named(tmp_path):
     private = tmp_path / "private"
     private.mkdir(mode=0o500)  # root: Elasticsearch's user cannot enter it; anyone else: cannot write it
-    proc = ingestlab("cluster", "up", "--name", "ingestlab-ro", "--http-port", "29273", "--transport-port", "29373",
-                     "--data-dir", str(private / "nodes"))
+    proc = ingestlab(
+        "cluster", "up", "--name", "ingestlab-ro", "--http-port", "29273", "--transport-port", "29373", "--data-dir", str(private / "nodes")
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert str(private) in proc.stderr and "--data-dir" in proc.stderr
     assert '"running": false' in ingestlab("cluster", "status", "--name", "ingestlab-ro").stdout
@@ -88,8 +99,11 @@ def test_maven_unreachable_with_an_empty_cache_is_a_clear_error_and_leaves_nothi
         "<settings><mirrors><mirror><id>unreachable</id><mirrorOf>*</mirrorOf>"
         "<url>http://127.0.0.1:1/maven2</url></mirror></mirrors></settings>"
     )
-    env = {"MAVEN_OPTS": f"-Duser.home={tmp_path}", "INGESTLAB_MAVEN_REPO": str(tmp_path / ".m2" / "repository"),
-           "INGESTLAB_HOME": str(tmp_path / "home")}
+    env = {
+        "MAVEN_OPTS": f"-Duser.home={tmp_path}",
+        "INGESTLAB_MAVEN_REPO": str(tmp_path / ".m2" / "repository"),
+        "INGESTLAB_HOME": str(tmp_path / "home"),
+    }
     proc = ingestlab("cluster", "up", "--name", "ingestlab-nomaven", "--http-port", "29274", "--transport-port", "29374", env=env)
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     assert "Maven could not resolve org.elasticsearch.distribution.integ-test-zip:elasticsearch:7.17.29:zip" in proc.stderr

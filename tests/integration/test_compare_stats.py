@@ -1,6 +1,7 @@
 """compare as a user keeps it: races read from an Elasticsearch metrics store that the user's own rally.ini names,
 every format, service times; and `ingestlab calibrate` measuring both rules against a real change of the node's CPU
 quota (a small run: its rates are the README's job, not a test's)."""
+
 import csv
 import io
 import json
@@ -42,10 +43,15 @@ def _metrics_template_without_wildcard(cluster) -> None:
     nodes lack (a user's own metrics store has it). Rally keeps a ``rally-metrics`` template that is already there,
     so the test puts Rally's own template first, with that one field as ``keyword``."""
     import esrally
+
     template = json.loads((Path(esrally.__file__).parent / "resources" / "metrics-template.json").read_text())
     template["template"]["mappings"]["properties"]["meta"]["properties"]["error-description"]["type"] = "keyword"
-    request = urllib.request.Request(f"http://{cluster.hosts.split(',')[0]}/_index_template/rally-metrics", method="PUT",
-                                     data=json.dumps(template).encode(), headers={"Content-Type": "application/json"})
+    request = urllib.request.Request(
+        f"http://{cluster.hosts.split(',')[0]}/_index_template/rally-metrics",
+        method="PUT",
+        data=json.dumps(template).encode(),
+        headers={"Content-Type": "application/json"},
+    )
     with urllib.request.urlopen(request, timeout=30) as answer:
         assert answer.status == 200
 
@@ -59,9 +65,17 @@ def test_races_in_a_users_elasticsearch_metrics_store_compare_in_every_format(es
     _metrics_template_without_wildcard(es_node)
     uid = uuid.uuid4().hex[:8]
     for side in ("a", "b"):
-        proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}", f"--target-hosts={es_node.hosts}",
-                             "--test-mode", "--challenge=bulk", f"--user-tags=run:{uid}-{side}", "--track-params=index_name:posts-store",
-                             rally_home=home)
+        proc = plain_esrally(
+            "race",
+            "--pipeline=benchmark-only",
+            f"--track-path={paths.TRACKS_DIR / 'posts'}",
+            f"--target-hosts={es_node.hosts}",
+            "--test-mode",
+            "--challenge=bulk",
+            f"--user-tags=run:{uid}-{side}",
+            "--track-params=index_name:posts-store",
+            rally_home=home,
+        )
         assert proc.returncode == 0, proc.stdout[-2000:] + proc.stderr[-2000:]
     for kept in (home / ".rally" / "benchmarks" / "races").glob("*/race.json"):  # Rally keeps a copy on disk too:
         kept.unlink()  # without it, compare can only read the races from the metrics store
@@ -84,8 +98,21 @@ def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_f
     """A small calibration of the shared node (its rates are the README's job, not a test's): warm-up races not kept,
     the calibration file and its table; then a one-race-a-side comparison judged against the floor it measured."""
     env = {"INGESTLAB_RESULTS": str(tmp_path / "results")}
-    proc = ingestlab("calibrate", "--races", "6", "--agree", "1", "--target-hosts", es_node.hosts, "--track-param", "eventdata_docs=5000",
-                     "--track-param", "index_name=calibration-it", timeout=1200, env=env)
+    proc = ingestlab(
+        "calibrate",
+        "--races",
+        "6",
+        "--agree",
+        "1",
+        "--target-hosts",
+        es_node.hosts,
+        "--track-param",
+        "eventdata_docs=5000",
+        "--track-param",
+        "index_name=calibration-it",
+        timeout=1200,
+        env=env,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert proc.stdout.count("[ingestlab] calibration: warm-up race ") == 1 and proc.stdout.count("[ingestlab] calibration race ") == 6
     assert "| 1 | 3 | " in proc.stdout and "| 3 | 1 | " in proc.stdout and "Races a side to find a change" in proc.stdout
@@ -108,11 +135,27 @@ def test_ab_races_both_sides_in_random_pairs_on_a_warm_node_and_compares_them(es
     # 25,002 -> 38,824 docs/s, and against bulk 50 (7,244-12,645) three races a side were within noise. Bulk 10 is a change
     # that warming does not hide.
     common = "eventdata_docs=20000;index_name=ab-it"
-    proc = ingestlab("ab", "eventdata", "--challenge", "append-no-conflicts-index-only", "--baseline", f"{common};bulk_size=1000",
-                     "--contender", f"{common};bulk_size=10", "--races", "3", "--agree", "2", "--tolerance", "25",
-                     "--target-hosts", es_node.hosts, timeout=1800,
-                     # as on a fresh clone: no calibration (this machine's own once hid a crash that CI met, 2026-11-28)
-                     env={"INGESTLAB_RESULTS": str(tmp_path / "results")})
+    proc = ingestlab(
+        "ab",
+        "eventdata",
+        "--challenge",
+        "append-no-conflicts-index-only",
+        "--baseline",
+        f"{common};bulk_size=1000",
+        "--contender",
+        f"{common};bulk_size=10",
+        "--races",
+        "3",
+        "--agree",
+        "2",
+        "--tolerance",
+        "25",
+        "--target-hosts",
+        es_node.hosts,
+        timeout=1800,
+        # as on a fresh clone: no calibration (this machine's own once hid a crash that CI met, 2026-11-28)
+        env={"INGESTLAB_RESULTS": str(tmp_path / "results")},
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert proc.stdout.count("[ingestlab] ab (baseline's cluster): warm-up race ") >= 2 and proc.stdout.count("[ingestlab] ab race ") == 6
     assert "against the baseline" in proc.stdout and "| index-append |" in proc.stdout

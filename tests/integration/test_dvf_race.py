@@ -1,5 +1,6 @@
 """The DVF study end to end: generate → convert → race in test mode against the real node → report;
 and the converter's command line on hand-made samples of the real formats."""
+
 import uuid
 from pathlib import Path
 
@@ -17,9 +18,23 @@ SAMPLES = Path(__file__).parent.parent / "fixtures" / "dvf"
 
 def test_the_grid_races_in_test_mode(es_node):
     run_tag = f"it-{uuid.uuid4().hex[:8]}"
-    proc = ingestlab("race", "dvf", "--test-mode", "--target-hosts", es_node.hosts, "--tag", f"run:{run_tag}",
-                     "--track-param", "bulk_sizes=[1,100]", "--track-param", "client_counts=[1,4]",
-                     "--track-param", "dvf_rows=3000", "--track-param", "index_name=dvf-it")
+    proc = ingestlab(
+        "race",
+        "dvf",
+        "--test-mode",
+        "--target-hosts",
+        es_node.hosts,
+        "--tag",
+        f"run:{run_tag}",
+        "--track-param",
+        "bulk_sizes=[1,100]",
+        "--track-param",
+        "client_counts=[1,4]",
+        "--track-param",
+        "dvf_rows=3000",
+        "--track-param",
+        "index_name=dvf-it",
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     # test mode reads the -1k file, and the track makes only that: 1,000 rows, generated and converted, in the
     # pack's Rally data cache (made once, kept for later races), not in the checkout

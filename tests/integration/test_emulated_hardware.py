@@ -2,6 +2,7 @@
 writes well above one device under the same throttle, a shaped link carries its rate; a lab with a whole profile
 races with a fidelity verdict, and tear-down (also after a failed `hosts up`) leaves no cgroup, loop device, mount or
 qdisc. No benchmark outcome is asserted here."""
+
 import os
 import subprocess
 import sys
@@ -10,12 +11,16 @@ import uuid
 
 import pytest
 
-from ingestlab.hosts import cgroups, disks, hardware, lab as labs, links, namespaces
+from ingestlab.hosts import cgroups, disks, hardware, links, namespaces
+from ingestlab.hosts import lab as labs
 from ingestlab.models import bottleneck
 from ingestlab.rally import results
 from tests.integration.conftest import ingestlab
 
-pytestmark = [pytest.mark.integration, pytest.mark.lab]  # test hosts of its own; what measures this machine's cores, disks and links runs alone
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.lab,
+]  # test hosts of its own; what measures this machine's cores, disks and links runs alone
 
 
 def _need(reason):
@@ -46,8 +51,10 @@ def test_a_cpu_quota_holds_within_ten_percent_under_a_busy_load(group):
         busy.kill()
         busy.wait()
     used = (last["usage_ns"] - first["usage_ns"]) / 1e9 / seconds
-    print(f"[emulation] quota 0.5 cores: used {used:.3f} cores, throttled {last['nr_throttled'] - first['nr_throttled']} of "
-          f"{last['nr_periods'] - first['nr_periods']} periods")
+    print(
+        f"[emulation] quota 0.5 cores: used {used:.3f} cores, throttled {last['nr_throttled'] - first['nr_throttled']} of "
+        f"{last['nr_periods'] - first['nr_periods']} periods"
+    )
     assert abs(used - 0.5) <= 0.05 and last["nr_throttled"] > first["nr_throttled"]
 
 
@@ -81,10 +88,20 @@ def test_a_shaped_link_carries_its_rate_within_15_percent():
     host = namespaces.create(prefix, subnet, 1)[0]
     try:
         links.shape(host, 40_000_000)
-        server = subprocess.Popen(namespaces.in_namespace(host, [sys.executable, "-c", (
-            "import socket; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); "
-            f"s.bind(('{host.address}', 5999)); s.listen(1); c, _ = s.accept()\n"
-            "while c.recv(1 << 16): pass")]))
+        server = subprocess.Popen(
+            namespaces.in_namespace(
+                host,
+                [
+                    sys.executable,
+                    "-c",
+                    (
+                        "import socket; s=socket.socket(); s.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1); "
+                        f"s.bind(('{host.address}', 5999)); s.listen(1); c, _ = s.accept()\n"
+                        "while c.recv(1 << 16): pass"
+                    ),
+                ],
+            )
+        )
         time.sleep(1.0)
         import socket
 
@@ -113,8 +130,9 @@ def _nothing_left(prefix: str) -> None:
     assert labs.leftovers(prefix) == []
     assert cgroups.existing(prefix) == [] and disks.existing(directory) == []
     assert not any(str(directory) in line for line in open("/proc/mounts"))
-    assert not [line for line in subprocess.run(["tc", "qdisc", "show"], capture_output=True, text=True).stdout.splitlines()
-                if f"{prefix}-" in line]
+    assert not [
+        line for line in subprocess.run(["tc", "qdisc", "show"], capture_output=True, text=True).stdout.splitlines() if f"{prefix}-" in line
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -137,8 +155,21 @@ def test_a_race_on_emulated_hosts_says_whether_the_emulation_held(emulated_lab):
         assert emulated_lab.group(host.name, "node").threads(), f"no thread of {host.name}'s node in its cgroup"
     assert {d["host"] for d in emulated_lab.disks} == {"h1", "h2"} and all(len(d["devices"]) == 2 for d in emulated_lab.disks)
     tag = f"it-{uuid.uuid4().hex[:8]}"
-    proc = ingestlab("race", "posts", "--challenge", "bulk", "--test-mode", "--hosts", PREFIX, "--one-driver", "--tag", f"run:{tag}",
-                     "--track-param", "number_of_shards=2", timeout=900)
+    proc = ingestlab(
+        "race",
+        "posts",
+        "--challenge",
+        "bulk",
+        "--test-mode",
+        "--hosts",
+        PREFIX,
+        "--one-driver",
+        "--tag",
+        f"run:{tag}",
+        "--track-param",
+        "number_of_shards=2",
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "Emulated hardware per host: 0.4 cores" in proc.stdout
     assert "Fidelity: **emulation held**" in proc.stdout or "Fidelity: **EMULATION DID NOT HOLD**" in proc.stdout
@@ -178,8 +209,20 @@ def test_what_is_missing_is_one_line(monkeypatch):
 @pytest.mark.alone
 def test_a_sweep_over_disks_provisions_each_setup_on_emulated_hosts():
     _need(namespaces.unavailable_reason() or cgroups.unavailable_reason() or disks.unavailable_reason())
-    proc = ingestlab("sweep", "posts", "--challenge", "bulk", "--test-mode", "--grid", "disk=ssd,raid0:2xssd", "--grid", "cpus=0.8",
-                     "--driver-cpus", "0.3", timeout=1200)
+    proc = ingestlab(
+        "sweep",
+        "posts",
+        "--challenge",
+        "bulk",
+        "--test-mode",
+        "--grid",
+        "disk=ssd,raid0:2xssd",
+        "--grid",
+        "cpus=0.8",
+        "--driver-cpus",
+        "0.3",
+        timeout=1200,
+    )
     assert "Traceback" not in proc.stderr, proc.stderr[-3000:]
     runs = [line for line in proc.stdout.splitlines() if line.startswith("[ingestlab] sweep ") and "(run 1)" in line]
     assert len(runs) == 2 and any("disk=raid0-2xssd" in line for line in runs), proc.stdout[-3000:]

@@ -1,6 +1,7 @@
 """The other end of the supported esrally range (pyproject: esrally>=2.12,<2.14; the suite's own venv has the newest):
 ``pip install -e .`` into an environment with esrally 2.12 keeps that esrally, and every track's default challenge
 races with it, plain, in test mode, as with 2.13."""
+
 import json
 import os
 import subprocess
@@ -13,8 +14,10 @@ from tests import matrix
 from tests.integration.conftest import get_json, port_1900_taken, port_1900_to_ourselves
 from tests.integration.test_plain_esrally import LANDED, PARAMS, clean_tracks  # noqa: F401  (a fixture)
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it"),
+]
 
 OLDEST = "2.12.0"
 
@@ -34,8 +37,9 @@ def old_rally(tmp_path_factory):
 
 
 def test_installing_the_pack_keeps_the_users_esrally(old_rally):
-    version = subprocess.run([str(old_rally / "python"), "-c", "import esrally; print(esrally.__version__)"],
-                             capture_output=True, text=True, check=True).stdout.strip()
+    version = subprocess.run(
+        [str(old_rally / "python"), "-c", "import esrally; print(esrally.__version__)"], capture_output=True, text=True, check=True
+    ).stdout.strip()
     assert version == OLDEST
 
 
@@ -49,9 +53,23 @@ def test_every_track_races_plain_on_the_oldest_esrally(old_rally, es_node, clean
 
     ensure_rally_home(tmp_path)  # an offline rally.ini, as for the suite's own plain races
     with port_1900_to_ourselves():
-        proc = subprocess.run([str(old_rally / "esrally"), "race", "--offline", "--pipeline=benchmark-only", f"--track-path={clean_tracks / track}",
-                               f"--target-hosts={es_node.hosts}", "--test-mode", f"--report-file={tmp_path / 'report.md'}", *params],
-                              env={**os.environ, "RALLY_HOME": str(tmp_path)}, capture_output=True, text=True, timeout=600)
+        proc = subprocess.run(
+            [
+                str(old_rally / "esrally"),
+                "race",
+                "--offline",
+                "--pipeline=benchmark-only",
+                f"--track-path={clean_tracks / track}",
+                f"--target-hosts={es_node.hosts}",
+                "--test-mode",
+                f"--report-file={tmp_path / 'report.md'}",
+                *params,
+            ],
+            env={**os.environ, "RALLY_HOME": str(tmp_path)},
+            capture_output=True,
+            text=True,
+            timeout=600,
+        )
     assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
     index, count = LANDED[track]
     assert get_json(f"{es_node.url}/{index}/_count")["count"] == count

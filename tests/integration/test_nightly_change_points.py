@@ -1,5 +1,6 @@
 """Change points in the nightly history, found by Apache Otava in its own environment: a synthetic history with known
 steps shows each step where it is, in its direction, new only the night it first appears; noise alone shows none."""
+
 import random
 import sqlite3
 
@@ -21,10 +22,12 @@ def noisy(level, n, rng, cv=0.04):
 
 def test_known_steps_are_found_where_they_are_and_noise_shows_none():
     rng = random.Random(7)
-    series = {"drop": noisy(50_000, 20, rng) + noisy(40_000, 15, rng),  # a 20 % regression at night 20
-              "rise": noisy(800, 18, rng) + noisy(1_000, 12, rng),  # a 25 % improvement at night 18
-              "two": noisy(100, 15, rng) + noisy(80, 15, rng) + noisy(100, 15, rng),
-              "noise": noisy(30_000, 45, rng, cv=0.06)}
+    series = {
+        "drop": noisy(50_000, 20, rng) + noisy(40_000, 15, rng),  # a 20 % regression at night 20
+        "rise": noisy(800, 18, rng) + noisy(1_000, 12, rng),  # a 25 % improvement at night 18
+        "two": noisy(100, 15, rng) + noisy(80, 15, rng) + noisy(100, 15, rng),
+        "noise": noisy(30_000, 45, rng, cv=0.06),
+    }
     found = changepoints.detect(series)
     assert [(p.index, p.regression) for p in found["drop"]] == [(20, True)] and abs(found["drop"][0].change + 0.2) < 0.05
     assert [(p.index, p.regression) for p in found["rise"]] == [(18, False)]

@@ -4,6 +4,7 @@ Whether the race completes or aborts is Rally's --on-error; either way the repor
 and after the node is back no document the runner saw acknowledged is missing: checked by count
 (the sum of acknowledged documents over every call) and by id (the first and last acknowledged id
 of every bulk response, fetched with _mget)."""
+
 import re
 import threading
 import time
@@ -20,8 +21,20 @@ from tests.integration.conftest import ingestlab
 
 pytestmark = pytest.mark.integration
 ROWS = 60000
-CELL = ["--challenge", "one-cell", "--track-param", "bulk_size=100", "--track-param", "clients=8",
-        "--track-param", "number_of_shards=3", "--track-param", "number_of_replicas=1", "--track-param", f"dvf_rows={ROWS}"]
+CELL = [
+    "--challenge",
+    "one-cell",
+    "--track-param",
+    "bulk_size=100",
+    "--track-param",
+    "clients=8",
+    "--track-param",
+    "number_of_shards=3",
+    "--track-param",
+    "number_of_replicas=1",
+    "--track-param",
+    f"dvf_rows={ROWS}",
+]
 
 
 @pytest.fixture(scope="module")
@@ -55,8 +68,21 @@ def _kill_when_written(cluster, index, victim, fraction=0.2, timeout=300):
 
 def _race(cluster, index, victim, target_hosts, on_error, *extra):
     thread, killed = _kill_when_written(cluster, index, victim)
-    proc = ingestlab("race", "dvf", *CELL, "--track-param", f"index_name={index}", "--target-hosts", target_hosts,
-                     "--on-error", on_error, "--tag", f"run:loss-{uuid.uuid4().hex[:6]}", *extra, timeout=900)
+    proc = ingestlab(
+        "race",
+        "dvf",
+        *CELL,
+        "--track-param",
+        f"index_name={index}",
+        "--target-hosts",
+        target_hosts,
+        "--on-error",
+        on_error,
+        "--tag",
+        f"run:loss-{uuid.uuid4().hex[:6]}",
+        *extra,
+        timeout=900,
+    )
     thread.join(timeout=5)
     assert killed, f"{victim} was never killed: the load ended before {ROWS // 5} docs were visible\n{proc.stdout[-2000:]}"
     race_id = re.search(r"Race id is \[([0-9a-f-]+)\]", proc.stdout).group(1)
@@ -84,8 +110,10 @@ def test_losing_a_node_the_clients_do_not_talk_to_only_costs_time(cluster):
     proc, race_id = _race(cluster, "dvf-loss-a", "node-3", cluster.hosts, on_error="continue")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     acknowledged, found, calls = _heal_and_check_nothing_acknowledged_is_missing(cluster, "dvf-loss-a", "node-3", race_id)
-    print(f"[node-loss] all nodes, continue: exit 0, {acknowledged} acknowledged, {found} in the index, "
-          f"{sum(1 for c in calls if c.get('error'))} failed calls")
+    print(
+        f"[node-loss] all nodes, continue: exit 0, {acknowledged} acknowledged, {found} in the index, "
+        f"{sum(1 for c in calls if c.get('error'))} failed calls"
+    )
     failed = sum(1 for c in calls if c.get("error"))
     # the report is INVALID exactly when something was refused, lost or written twice
     assert ("**INVALID**" in proc.stdout) == (failed > 0 or acknowledged != ROWS or found != ROWS)
@@ -110,7 +138,9 @@ def test_continue_on_network_completes_and_the_report_states_the_errors(cluster)
     proc, race_id = _race(cluster, "dvf-loss-c", "node-3", cluster.hosts, "continue-on-network", "--client-options", "max_retries:0")
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     acknowledged, found, calls = _heal_and_check_nothing_acknowledged_is_missing(cluster, "dvf-loss-c", "node-3", race_id)
-    print(f"[node-loss] all nodes, no client retries, continue-on-network: exit 0, {acknowledged} acknowledged, "
-          f"{found} in the index after healing, {sum(1 for c in calls if c.get('error'))} failed calls")
+    print(
+        f"[node-loss] all nodes, no client retries, continue-on-network: exit 0, {acknowledged} acknowledged, "
+        f"{found} in the index after healing, {sum(1 for c in calls if c.get('error'))} failed calls"
+    )
     if acknowledged < ROWS:  # some calls were lost with node-3: the report must say so
         assert "**INVALID**: requests failed in b100-t8" in proc.stdout

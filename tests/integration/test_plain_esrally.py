@@ -1,6 +1,7 @@
 """Plain esrally first: every challenge of every track races with stock ``esrally race --test-mode`` on a clean
 copy of the tracks (no corpus file in it, no ingestlab command before), against the suite's real node; and
 ``esrally info`` describes each track, its parameters and challenges."""
+
 import json
 import shutil
 
@@ -11,20 +12,34 @@ from ingestlab.rally import trackinfo
 from tests import matrix
 from tests.integration.conftest import get_json, plain_esrally, port_1900_taken
 
-pytestmark = [pytest.mark.integration,
-              pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")]
+pytestmark = [
+    pytest.mark.integration,
+    pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it"),
+]
 
 # small sizes where a challenge would otherwise take minutes in test mode (refresh's 5 s refresh_interval, its single +
 # wait_for cell that waits a scheduled refresh per document, its single + refresh=true cell at 1,000 documents, the DVF grid); test_refresh_race races refresh's own defaults
 PARAMS = {
-    "refresh": {"doc_counts": [10, 100], "searchable_intervals_ms": [100], "searchable_clients": 2, "single_wait_for_max_docs": 0,
-                "repetitions": 1},
+    "refresh": {
+        "doc_counts": [10, 100],
+        "searchable_intervals_ms": [100],
+        "searchable_clients": 2,
+        "single_wait_for_max_docs": 0,
+        "repetitions": 1,
+    },
     "dvf": {"bulk_sizes": [1, 100], "client_counts": [1, 2]},
     "wikipedia": {"source_shards": 2},
 }
 # (index that holds the race's documents afterwards, how many)
-LANDED = {"posts": ("posts", 1000), "refresh": ("refresh", 100), "dvf": ("dvf", 1000), "wikipedia": ("wikipedia-dest", 1000),
-          "eventdata": ("eventdata", 1000), "geonames": ("geonames", 1000), "pmc": ("pmc", 1000)}
+LANDED = {
+    "posts": ("posts", 1000),
+    "refresh": ("refresh", 100),
+    "dvf": ("dvf", 1000),
+    "wikipedia": ("wikipedia-dest", 1000),
+    "eventdata": ("eventdata", 1000),
+    "geonames": ("geonames", 1000),
+    "pmc": ("pmc", 1000),
+}
 # (eventdata: test mode cuts what it makes on the fly, 200,000 by default, to 1,000, as Rally cuts a corpus to its -1k file)
 # each track's default challenge, and every other challenge that runs an operation the default does not (the rest run
 # the default's own operations with other clients or counts: esrally info loads them, below, and the rendered-track
@@ -40,7 +55,9 @@ def _operations(info, challenge) -> set:
 def raced_challenges(track: str) -> list[str]:
     info = trackinfo.load(paths.TRACKS_DIR / track)
     default = info.default_challenge
-    others = [] if track in SHARED else [c for c in info.challenges if c != default and not _operations(info, c) <= _operations(info, default)]
+    others = (
+        [] if track in SHARED else [c for c in info.challenges if c != default and not _operations(info, c) <= _operations(info, default)]
+    )
     return [default, *(c for c in others if not (c == "redline" and track != REDLINE))]
 
 
@@ -52,8 +69,11 @@ REDLINE = "posts"
 
 # the tracks: tests/matrix.json's "plain" row (the docs' CI tables are rendered from it); the default challenges are in
 # the fast tier (make check)
-CASES = [pytest.param(t, c, marks=[pytest.mark.check] if c == trackinfo.load(paths.TRACKS_DIR / t).default_challenge else [],
-                      id=f"{t}-{c}") for t in matrix.tracks("plain") for c in raced_challenges(t)]
+CASES = [
+    pytest.param(t, c, marks=[pytest.mark.check] if c == trackinfo.load(paths.TRACKS_DIR / t).default_challenge else [], id=f"{t}-{c}")
+    for t in matrix.tracks("plain")
+    for c in raced_challenges(t)
+]
 GENERATED = ("*-generated-*", "posts-*.json", "geonames-*.json", "pmc-*.json", "*.offset", ".*.lock")
 
 
@@ -73,8 +93,17 @@ def test_every_challenge_races_with_plain_esrally(es_node, clean_tracks, tmp_pat
     if track in PARAMS:  # a JSON file: Rally's inline form splits lists at their commas
         (tmp_path / "params.json").write_text(json.dumps(PARAMS[track]))
         params = [f"--track-params={tmp_path / 'params.json'}"]
-    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={clean_tracks / track}", f"--target-hosts={es_node.hosts}",
-                         "--test-mode", f"--challenge={challenge}", f"--report-file={tmp_path / 'report.md'}", *params, rally_home=tmp_path)
+    proc = plain_esrally(
+        "race",
+        "--pipeline=benchmark-only",
+        f"--track-path={clean_tracks / track}",
+        f"--target-hosts={es_node.hosts}",
+        "--test-mode",
+        f"--challenge={challenge}",
+        f"--report-file={tmp_path / 'report.md'}",
+        *params,
+        rally_home=tmp_path,
+    )
     assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert (tmp_path / "report.md").is_file()
     race = json.loads(next((tmp_path / ".rally" / "benchmarks" / "races").glob("*/race.json")).read_text())
@@ -102,11 +131,20 @@ def test_esrally_info_lists_parameters_and_challenges(clean_tracks, tmp_path, tr
 
 @pytest.mark.check
 def test_a_supplied_corpus_file_that_is_not_there_is_named_with_the_command_that_makes_it(es_node, clean_tracks, tmp_path):
-    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={clean_tracks / 'dvf'}", f"--target-hosts={es_node.hosts}",
-                         "--test-mode", "--track-params=corpus_file:'dvf-2020.json'", rally_home=tmp_path, timeout=120)
+    proc = plain_esrally(
+        "race",
+        "--pipeline=benchmark-only",
+        f"--track-path={clean_tracks / 'dvf'}",
+        f"--target-hosts={es_node.hosts}",
+        "--test-mode",
+        "--track-params=corpus_file:'dvf-2020.json'",
+        rally_home=tmp_path,
+        timeout=120,
+    )
     assert proc.returncode != 0
-    assert ("corpus file dvf-2020.json of track dvf does not exist; make it with: ingestlab dvf convert <your DVF files> "
-            "--out dvf-2020.json") in proc.stdout + proc.stderr
+    assert (
+        "corpus file dvf-2020.json of track dvf does not exist; make it with: ingestlab dvf convert <your DVF files> --out dvf-2020.json"
+    ) in proc.stdout + proc.stderr
     assert "NoneType" not in proc.stdout + proc.stderr and "is too short" not in proc.stdout + proc.stderr
 
 
@@ -122,9 +160,17 @@ def test_the_dvf_track_races_a_dvf_file_as_data_gouv_ships_it(es_node, clean_tra
     generate.write(plain, generate.DvfGenerator(reference.load_communes()).rows(1500), "etalab")
     shipped = tmp_path / "full.2020.csv.gz"
     shipped.write_bytes(gzip.compress(plain.read_bytes()))
-    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={clean_tracks / 'dvf'}", f"--target-hosts={es_node.hosts}",
-                         "--test-mode", "--challenge=one-cell", f"--track-params=corpus_file:'{shipped}',index_name:'dvf-gz',bulk_size:100,clients:2",
-                         f"--report-file={tmp_path / 'report.md'}", rally_home=tmp_path)
+    proc = plain_esrally(
+        "race",
+        "--pipeline=benchmark-only",
+        f"--track-path={clean_tracks / 'dvf'}",
+        f"--target-hosts={es_node.hosts}",
+        "--test-mode",
+        "--challenge=one-cell",
+        f"--track-params=corpus_file:'{shipped}',index_name:'dvf-gz',bulk_size:100,clients:2",
+        f"--report-file={tmp_path / 'report.md'}",
+        rally_home=tmp_path,
+    )
     assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
     converted = tmp_path / ".rally" / "benchmarks" / "data" / "dvf" / "converted-full.2020.csv.gz.json"
     assert converted.is_file() and sum(1 for _ in converted.open("rb")) == 1500

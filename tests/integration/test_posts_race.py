@@ -1,4 +1,5 @@
 """Race the posts track with real esrally against a real node and check what landed."""
+
 import subprocess
 import sys
 import uuid
@@ -38,9 +39,23 @@ def test_the_whole_study_races_in_test_mode(es_node):
 def test_two_races_at_once_do_not_collide(es_node):
     procs = [
         subprocess.Popen(
-            [sys.executable, "-m", "ingestlab.cli", "race", "posts", "--test-mode", "--challenge", "bulk",
-             "--target-hosts", es_node.hosts, "--track-param", f"index_name=posts-{name}"],
-            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
+            [
+                sys.executable,
+                "-m",
+                "ingestlab.cli",
+                "race",
+                "posts",
+                "--test-mode",
+                "--challenge",
+                "bulk",
+                "--target-hosts",
+                es_node.hosts,
+                "--track-param",
+                f"index_name=posts-{name}",
+            ],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.STDOUT,
+            text=True,
         )
         for name in ("a", "b")
     ]
@@ -52,9 +67,17 @@ def test_two_races_at_once_do_not_collide(es_node):
 
 @pytest.mark.skipif(port_1900_taken(), reason="another Rally holds 127.0.0.1:1900; plain esrally would join it")
 def test_plain_esrally_races_the_track(es_node, tmp_path):
-    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}",
-                         f"--target-hosts={es_node.hosts}", "--test-mode", "--challenge=index-api",
-                         "--track-params=index_name:posts-plain", f"--report-file={tmp_path / 'report.md'}", rally_home=tmp_path)
+    proc = plain_esrally(
+        "race",
+        "--pipeline=benchmark-only",
+        f"--track-path={paths.TRACKS_DIR / 'posts'}",
+        f"--target-hosts={es_node.hosts}",
+        "--test-mode",
+        "--challenge=index-api",
+        "--track-params=index_name:posts-plain",
+        f"--report-file={tmp_path / 'report.md'}",
+        rally_home=tmp_path,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "index-api" in (tmp_path / "report.md").read_text()
     assert get_json(f"{es_node.url}/posts-plain/_count")["count"] == 1000

@@ -1,5 +1,6 @@
 """Study 5 against real nodes: the three tracks in test mode, the 1-node / 3-node command, and Rally's own
 from-distribution pipeline with the car-configs team (Rally installs, starts and stops the node)."""
+
 import re
 
 import pytest
@@ -30,8 +31,19 @@ def test_one_and_three_nodes_report_the_ratios():
     # eventdata alone: geonames and pmc go through the same shapes and report lines (geonames' row, with its missing
     # published replica figure, is unit-tested in tests/unit/studies/test_rally_corpora.py)
     assert matrix.tracks("corpora") == ["eventdata"]
-    proc = ingestlab("corpora", "--test-mode", "--tracks", "eventdata", "--track-param", "eventdata.eventdata_docs=2000",
-                     "--clients", "2", "--version", matrix.version("corpora"), timeout=900)
+    proc = ingestlab(
+        "corpora",
+        "--test-mode",
+        "--tracks",
+        "eventdata",
+        "--track-param",
+        "eventdata.eventdata_docs=2000",
+        "--clients",
+        "2",
+        "--version",
+        matrix.version("corpora"),
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     # every shape measured (a number in each column, no dash), each ratio beside the study's own
     assert re.search(r"\| eventdata \| [\d,]+ \| [\d,]+ \| [\d,]+ \| [\d.]+× / 1\.71× \| [\d.]+× / 0\.55× \|", proc.stdout), proc.stdout
@@ -44,8 +56,18 @@ def test_one_and_three_nodes_report_the_ratios():
 
 @pytest.mark.default_ports
 def test_from_distribution_pipeline_with_the_car_configs_team():
-    proc = ingestlab("race", "posts", "--pipeline", "from-distribution", "--car", "defaults,1gheap,ssd", "--test-mode",
-                     "--challenge", "bulk", timeout=900)
+    proc = ingestlab(
+        "race",
+        "posts",
+        "--pipeline",
+        "from-distribution",
+        "--car",
+        "defaults,1gheap,ssd",
+        "--test-mode",
+        "--challenge",
+        "bulk",
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "| bulk 1000 |" in proc.stdout
     race = results.latest_race({"study": "posts", "pipeline": "from-distribution"}, rally_home=paths.home() / "rally-from-distribution")

@@ -2,6 +2,7 @@
 accuracy against a dense scan is `ingestlab bench redline`'s job, not a test's), bad input, and the load
 side's verdict with the driver's worker held to a small CPU quota (load driver bound) and with the node held
 (cluster bound). No benchmark figure is asserted here."""
+
 import json
 import math
 import threading
@@ -23,8 +24,23 @@ SHORT = ["--track-param", "redline_time_period=4", "--track-param", "redline_war
 
 def test_a_coarse_redline_of_posts_prints_the_sustainable_rate_beside_full_speed_and_leaves_no_index(es_node, tmp_path):
     env = {"INGESTLAB_RESULTS": str(tmp_path / "results")}
-    proc = ingestlab("redline", "posts", "--latency", "p99<=100ms", "--target-hosts", es_node.hosts, "--resolution", "100",
-                     "--probes", "2", "--agree", "1", *SHORT, timeout=1200, env=env)
+    proc = ingestlab(
+        "redline",
+        "posts",
+        "--latency",
+        "p99<=100ms",
+        "--target-hosts",
+        es_node.hosts,
+        "--resolution",
+        "100",
+        "--probes",
+        "2",
+        "--agree",
+        "1",
+        *SHORT,
+        timeout=1200,
+        env=env,
+    )
     out = proc.stdout
     assert proc.returncode in (0, 1), out[-3000:] + proc.stderr[-3000:]
     (stored,) = (tmp_path / "results" / "redline").glob("*/redline.json")
@@ -53,8 +69,27 @@ def test_a_coarse_redline_of_posts_prints_the_sustainable_rate_beside_full_speed
 
 def test_a_coarse_search_over_clients_at_full_speed_names_the_highest_count_and_the_usl_beside_it(es_node, tmp_path):
     env = {"INGESTLAB_RESULTS": str(tmp_path / "results")}
-    proc = ingestlab("redline", "posts", "--over", "clients", "--latency", "p99<=100ms", "--max-clients", "4", "--target-hosts",
-                     es_node.hosts, "--probes", "1", "--agree", "1", "--clients", "2", *SHORT, timeout=1200, env=env)
+    proc = ingestlab(
+        "redline",
+        "posts",
+        "--over",
+        "clients",
+        "--latency",
+        "p99<=100ms",
+        "--max-clients",
+        "4",
+        "--target-hosts",
+        es_node.hosts,
+        "--probes",
+        "1",
+        "--agree",
+        "1",
+        "--clients",
+        "2",
+        *SHORT,
+        timeout=1200,
+        env=env,
+    )
     out = proc.stdout
     assert proc.returncode in (0, 1), out[-3000:] + proc.stderr[-3000:]
     (stored,) = (tmp_path / "results" / "redline").glob("*/redline.json")
@@ -67,12 +102,15 @@ def test_a_coarse_search_over_clients_at_full_speed_names_the_highest_count_and_
 
 
 @pytest.mark.check
-@pytest.mark.parametrize("args,says", [
-    (["posts", "--latency", "p99<200"], "write a percentile and a duration"),
-    (["posts", "--latency", "p95<=200ms"], "Rally reports the latency percentiles"),
-    (["--track-path", str(paths.TRACKS_DIR / "refresh"), "--latency", "p99<=200ms"], "has no challenge redline"),
-    (["posts", "--challenge", "bulk", "--latency", "p99<=200ms"], "no task takes the track parameter target_throughput"),
-])
+@pytest.mark.parametrize(
+    "args,says",
+    [
+        (["posts", "--latency", "p99<200"], "write a percentile and a duration"),
+        (["posts", "--latency", "p95<=200ms"], "Rally reports the latency percentiles"),
+        (["--track-path", str(paths.TRACKS_DIR / "refresh"), "--latency", "p99<=200ms"], "has no challenge redline"),
+        (["posts", "--challenge", "bulk", "--latency", "p99<=200ms"], "no task takes the track parameter target_throughput"),
+    ],
+)
 def test_bad_input_is_one_line(args, says):
     proc = ingestlab("redline", *args, "--target-hosts", "127.0.0.1:1")  # refused before anything is asked of a cluster
     assert proc.returncode == 2 and says in proc.stderr and "Traceback" not in proc.stderr, proc.stderr
@@ -91,10 +129,17 @@ def quota_group():
 
 
 def _race(es_node, target, tag):
-    return racing.race(paths.TRACKS_DIR / "posts", target,
-                       racing.Options(challenge="redline", tags={"it": tag}, params={"redline_time_period": 6, "redline_warmup_time_period": 1,
-                                                                                     "index_name": f"load-side-{tag}"}),
-                       log=lambda *_: None, stream=False)
+    return racing.race(
+        paths.TRACKS_DIR / "posts",
+        target,
+        racing.Options(
+            challenge="redline",
+            tags={"it": tag},
+            params={"redline_time_period": 6, "redline_warmup_time_period": 1, "index_name": f"load-side-{tag}"},
+        ),
+        log=lambda *_: None,
+        stream=False,
+    )
 
 
 class _HoldWorkers(threading.Thread):

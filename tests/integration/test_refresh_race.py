@@ -1,4 +1,5 @@
 """Race the refresh track with real esrally against a real node, in test mode, and check its report."""
+
 import uuid
 
 import pytest
@@ -33,7 +34,10 @@ def test_the_refresh_study_races_in_test_mode(es_node):
             assert 0 < p["p50"] <= p["p100"]
 
     out = proc.stdout
-    assert "### Published: Elasticsearch 8.14.1, Go client (go-elasticsearch/v8), on the same machine as the node, ms" in out and "| 10,000 | 11,009 | 55.1 | 37,228 | 86.0 |" in out
+    assert (
+        "### Published: Elasticsearch 8.14.1, Go client (go-elasticsearch/v8), on the same machine as the node, ms" in out
+        and "| 10,000 | 11,009 | 55.1 | 37,228 | 86.0 |" in out
+    )
     assert "| 1,000 | " in out and "### Time to searchable" in out and "| 1,000 ms | wait_for | 4 |" in out
     # the last run's documents stay in the table's index; the probe index is removed at the end
     assert get_json(f"{es_node.url}/refresh-it/_count")["count"] == 1000

@@ -1,6 +1,7 @@
 """Bulk rejections (HTTP 429) from a node whose write queue holds two requests: the pack's writers retry
 with backoff and account for every document; Rally's own bulk, left without retries, shows its errors
 and the report says INVALID instead of printing a clean throughput."""
+
 import uuid
 
 import pytest
@@ -22,8 +23,20 @@ def _race(cluster, study, *extra, test_mode=True):
 
 
 def test_corpus_load_retries_rejections_and_writes_every_document(es_tiny_write_queue):
-    proc, stored, stats = _race(es_tiny_write_queue, "dvf", "--challenge", "one-cell", "--track-param", "bulk_size=10",
-                                "--track-param", "clients=16", "--track-param", "number_of_shards=4", "--track-param", "index_name=dvf-q")
+    proc, stored, stats = _race(
+        es_tiny_write_queue,
+        "dvf",
+        "--challenge",
+        "one-cell",
+        "--track-param",
+        "bulk_size=10",
+        "--track-param",
+        "clients=16",
+        "--track-param",
+        "number_of_shards=4",
+        "--track-param",
+        "index_name=dvf-q",
+    )
     calls = [s for s in stats if s["method"] == "corpus-load"]
     print(f"[rejections] corpus-load: {sum(c['retries'] for c in calls)} retries over {len(calls)} calls")
     assert sum(c["retries"] for c in calls) > 0, "16 clients against a write queue of 2 should have been rejected"
@@ -34,8 +47,9 @@ def test_corpus_load_retries_rejections_and_writes_every_document(es_tiny_write_
 
 def test_fresh_index_load_retries_rejections_and_writes_every_document(es_tiny_write_queue):
     """One bulk of 1,000 documents over 8 shards is 8 shard-level writes at once: more than 2 cores + a queue of 2."""
-    proc, stored, stats = _race(es_tiny_write_queue, "posts", "--challenge", "bulk", "--track-param", "number_of_shards=8",
-                                "--track-param", "index_name=posts-q")
+    proc, stored, stats = _race(
+        es_tiny_write_queue, "posts", "--challenge", "bulk", "--track-param", "number_of_shards=8", "--track-param", "index_name=posts-q"
+    )
     runs = [s for s in stats if s["method"] == "fresh-index-load"]
     print(f"[rejections] fresh-index-load: {sum(r['retries'] for r in runs)} retries over {len(runs)} runs")
     assert runs and sum(r["retries"] for r in runs) > 0
@@ -44,9 +58,25 @@ def test_fresh_index_load_retries_rejections_and_writes_every_document(es_tiny_w
 
 
 def test_rallys_bulk_without_retries_shows_its_errors_and_the_report_is_invalid(es_tiny_write_queue):
-    proc, stored, _ = _race(es_tiny_write_queue, "eventdata", "--challenge", "append-no-conflicts", "--track-param", "bulk_retries_on_429=0",
-                            "--track-param", "number_of_shards=8", "--track-param", "bulk_size=500", "--track-param", "index_name=eventdata-q",
-                            "--track-param", "eventdata_docs=40000", "--on-error", "continue", test_mode=False)
+    proc, stored, _ = _race(
+        es_tiny_write_queue,
+        "eventdata",
+        "--challenge",
+        "append-no-conflicts",
+        "--track-param",
+        "bulk_retries_on_429=0",
+        "--track-param",
+        "number_of_shards=8",
+        "--track-param",
+        "bulk_size=500",
+        "--track-param",
+        "index_name=eventdata-q",
+        "--track-param",
+        "eventdata_docs=40000",
+        "--on-error",
+        "continue",
+        test_mode=False,
+    )
     measured = results.task_results(stored)
     print(f"[rejections] Rally's bulk, no retries: error rate {measured['index-append'].error_rate:.1%}")
     assert measured["index-append"].error_rate > 0

@@ -1,6 +1,7 @@
 """Scale-out on test hosts: three network namespaces, each with one Elasticsearch node and one esrallyd,
 the coordinator here; the reindex study's scale-out challenge raced with Rally's --load-driver-hosts.
 A host cut off mid-race stops the race with an error naming it; tear-down leaves nothing behind."""
+
 import os
 import re
 import subprocess
@@ -20,8 +21,19 @@ from tests.integration.conftest import get_json, ingestlab
 
 pytestmark = [pytest.mark.integration, pytest.mark.lab]  # test hosts of its own: one such file at a time
 PREFIX, SUBNET = "ingt", "127.213.7"
-SMALL = ["--test-mode", "--track-param", "wiki_pages=3000", "--track-param", "source_shards=3",
-         "--track-param", "source_index=so-source", "--track-param", "dest_index=so-dest", "--track-param", "repetitions=1"]
+SMALL = [
+    "--test-mode",
+    "--track-param",
+    "wiki_pages=3000",
+    "--track-param",
+    "source_shards=3",
+    "--track-param",
+    "source_index=so-source",
+    "--track-param",
+    "dest_index=so-dest",
+    "--track-param",
+    "repetitions=1",
+]
 
 
 @pytest.fixture(scope="module")
@@ -72,9 +84,27 @@ def test_a_driver_host_cut_off_mid_race_stops_it_with_an_error_naming_the_host(l
     tag = f"it-{uuid.uuid4().hex[:8]}"
     out = tmp_path / "race.out"
     with open(out, "w") as f:
-        racing = subprocess.Popen([sys.executable, "-m", "ingestlab.cli", "race", "wikipedia", "--challenge", "scale-out",
-                                   "--hosts", PREFIX, "--tag", f"run:{tag}", *SMALL, "--track-param", "repetitions=4"],
-                                  stdout=f, stderr=subprocess.STDOUT, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        racing = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "ingestlab.cli",
+                "race",
+                "wikipedia",
+                "--challenge",
+                "scale-out",
+                "--hosts",
+                PREFIX,
+                "--tag",
+                f"run:{tag}",
+                *SMALL,
+                "--track-param",
+                "repetitions=4",
+            ],
+            stdout=f,
+            stderr=subprocess.STDOUT,
+            env={**os.environ, "PYTHONUNBUFFERED": "1"},
+        )
     try:
         deadline = time.monotonic() + 300
         while "Race id is" not in out.read_text() and racing.poll() is None and time.monotonic() < deadline:
@@ -94,4 +124,4 @@ def test_a_driver_host_cut_off_mid_race_stops_it_with_an_error_naming_the_host(l
     assert "nothing of it is kept as a result" in text
     assert results.latest_race({"study": "wikipedia", "run": tag}) is None  # no race stored as a result
     assert "Traceback" not in text
-    print(text[text.find("[ingestlab] load-driver host"):][:1500])  # shown with -s: what the user sees
+    print(text[text.find("[ingestlab] load-driver host") :][:1500])  # shown with -s: what the user sees

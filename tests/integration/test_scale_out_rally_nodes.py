@@ -1,5 +1,6 @@
 """Test hosts whose nodes Rally provisions itself, as the README shows for real machines: esrally
 install/start/stop with the pack's car configs inside each host's namespace; then a distributed race."""
+
 import pytest
 
 from ingestlab.hosts import lab as labs

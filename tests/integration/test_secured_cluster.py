@@ -1,5 +1,6 @@
 """A node with x-pack security (basic auth, TLS on HTTP and transport): the studies race with credentials in
 --client-options, the pack's runners and tools use them, and the password shows up nowhere."""
+
 import ssl
 import urllib.error
 import urllib.request
@@ -17,15 +18,18 @@ pytestmark = pytest.mark.integration
 
 @pytest.fixture(scope="module")
 def es_secured():
-    cluster = lifecycle.up(lifecycle.Shape(nodes=1, heap="512m", http_port=29287, transport_port=29387, name="ingestlab-it-sec", secured=True))
+    cluster = lifecycle.up(
+        lifecycle.Shape(nodes=1, heap="512m", http_port=29287, transport_port=29387, name="ingestlab-it-sec", secured=True)
+    )
     yield cluster
     lifecycle.stop(cluster)
 
 
 def _race(cluster, study, *extra, client_options):
     tag = f"sec-{uuid.uuid4().hex[:8]}"
-    proc = ingestlab("race", study, "--test-mode", "--target-hosts", cluster.hosts, "--client-options", client_options,
-                     "--tag", f"run:{tag}", *extra)
+    proc = ingestlab(
+        "race", study, "--test-mode", "--target-hosts", cluster.hosts, "--client-options", client_options, "--tag", f"run:{tag}", *extra
+    )
     return proc, tag
 
 
@@ -51,19 +55,29 @@ def test_studies_race_with_credentials_and_the_password_is_nowhere(es_secured, t
     credentials = es_secured.credentials()
     options = credentials.client_options()
     outputs = []
-    posts, posts_tag = _race(es_secured, "posts", "--challenge", "bulk", "--track-param", "index_name=posts-sec",
-                             client_options=options)
+    posts, posts_tag = _race(es_secured, "posts", "--challenge", "bulk", "--track-param", "index_name=posts-sec", client_options=options)
     assert posts.returncode == 0, posts.stdout[-3000:] + posts.stderr[-3000:]
     assert es_secured.get_json("/posts-sec/_count")["count"] == 1000
     # the reindex study: the _reindex API, scroll and bulk through the pack's own runners
-    wiki, wiki_tag = _race(es_secured, "wikipedia", "--track-param", "wiki_pages=3000", "--track-param", "source_shards=2",
-                           "--track-param", "source_index=wiki-sec-source", "--track-param", "dest_index=wiki-sec-dest",
-                           client_options=options)
+    wiki, wiki_tag = _race(
+        es_secured,
+        "wikipedia",
+        "--track-param",
+        "wiki_pages=3000",
+        "--track-param",
+        "source_shards=2",
+        "--track-param",
+        "source_index=wiki-sec-source",
+        "--track-param",
+        "dest_index=wiki-sec-dest",
+        client_options=options,
+    )
     assert wiki.returncode == 0, wiki.stdout[-3000:] + wiki.stderr[-3000:]
     assert es_secured.get_json("/wiki-sec-dest/_count")["count"] == 1000
     history = tmp_path / "history.sqlite"
-    nightly = ingestlab("nightly", "--studies", "posts", "--target-hosts", es_secured.hosts, "--client-options", options,
-                        "--history", str(history))
+    nightly = ingestlab(
+        "nightly", "--studies", "posts", "--target-hosts", es_secured.hosts, "--client-options", options, "--history", str(history)
+    )
     assert nightly.returncode in (0, 1), nightly.stdout[-3000:] + nightly.stderr[-3000:]  # 1 would be a regression
     outputs = [posts, wiki, nightly]
     for proc in outputs:

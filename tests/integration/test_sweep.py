@@ -2,6 +2,7 @@
 its corpus in Rally's offline data cache) and over a study's track, on the suite's real node: a 2 x 2 grid with two
 repetitions survives Ctrl-C and --resume without racing a finished run again; bad input is named before any race;
 a task whose samples all fall inside its warm-up says so; the HTML report opens in headless Chromium."""
+
 import json
 import os
 import re
@@ -29,8 +30,19 @@ def tiny_logs_corpus():
     """20,000 web-log documents and their -1k file, where a user would put a rally-tracks corpus: Rally's data cache."""
     target = data_cache() / "tiny-logs"
     target.mkdir(parents=True, exist_ok=True)
-    lines = [orjson.dumps({"@timestamp": 1_600_000_000_000 + i * 37, "clientip": f"10.0.{i % 256}.{i % 199}",
-                           "request": f"/page/{i % 500}", "status": 200 if i % 17 else 404, "size": i % 5000}) + b"\n" for i in range(20000)]
+    lines = [
+        orjson.dumps(
+            {
+                "@timestamp": 1_600_000_000_000 + i * 37,
+                "clientip": f"10.0.{i % 256}.{i % 199}",
+                "request": f"/page/{i % 500}",
+                "status": 200 if i % 17 else 404,
+                "size": i % 5000,
+            }
+        )
+        + b"\n"
+        for i in range(20000)
+    ]
     (target / "documents.json").write_bytes(b"".join(lines))
     (target / "documents-1k.json").write_bytes(b"".join(lines[:1000]))
     return target
@@ -46,11 +58,33 @@ def state_of(output: str) -> dict:
 
 
 def test_a_two_cell_sweep_with_repeats_survives_ctrl_c_and_resumes(es_node, tiny_logs_corpus):
-    cmd = [sys.executable, "-m", "ingestlab.cli", "sweep", "--track-path", str(TRACK), "--challenge", "append-only",
-           "--grid", "bulk_size=500,5000", "--grid", "bulk_indexing_clients=2", "--repeat", "2", "--target-hosts", es_node.hosts,
-           "--test-mode"]  # Rally's test mode: each race a few seconds instead of ~45 (the sweep machinery is what is tested)
-    proc = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))  # CI may start with Ctrl-C ignored
+    cmd = [
+        sys.executable,
+        "-m",
+        "ingestlab.cli",
+        "sweep",
+        "--track-path",
+        str(TRACK),
+        "--challenge",
+        "append-only",
+        "--grid",
+        "bulk_size=500,5000",
+        "--grid",
+        "bulk_indexing_clients=2",
+        "--repeat",
+        "2",
+        "--target-hosts",
+        es_node.hosts,
+        "--test-mode",
+    ]  # Rally's test mode: each race a few seconds instead of ~45 (the sweep machinery is what is tested)
+    proc = subprocess.Popen(
+        cmd,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
+    )  # CI may start with Ctrl-C ignored
     lines = []
     for line in proc.stdout:  # progress reaches a pipe: one line per finished run
         lines.append(line)
@@ -83,17 +117,26 @@ def test_a_two_cell_sweep_with_repeats_survives_ctrl_c_and_resumes(es_node, tiny
     assert (out / "chart-1.png").read_bytes().startswith(b"\x89PNG")
     dom = chromium_dom(out / "report.html")
     assert 'data-images-loaded="1/1"' in dom and "<table>" in dom
-    compared = ingestlab("compare", "--baseline", "cell:bulk_size=500;bulk_indexing_clients=2", "--contender",
-                         "cell:bulk_size=5000;bulk_indexing_clients=2", "--test-mode")
+    compared = ingestlab(
+        "compare",
+        "--baseline",
+        "cell:bulk_size=500;bulk_indexing_clients=2",
+        "--contender",
+        "cell:bulk_size=5000;bulk_indexing_clients=2",
+        "--test-mode",
+    )
     assert compared.returncode == 0 and "| index-append |" in compared.stdout
 
 
 @pytest.mark.check
-@pytest.mark.parametrize("args,message", [
-    (["--grid", "bulk_sise=1,2"], "--grid bulk_sise: track tiny-logs never reads a parameter 'bulk_sise'"),
-    (["--grid", "bulk_size=abc"], "track parameter 'bulk_size' of tiny-logs must be an integer (default 5000), got \"abc\""),
-    (["--challenge", "nope"], "track tiny-logs has no challenge 'nope'; it has append-no-conflicts, append-only"),
-])
+@pytest.mark.parametrize(
+    "args,message",
+    [
+        (["--grid", "bulk_sise=1,2"], "--grid bulk_sise: track tiny-logs never reads a parameter 'bulk_sise'"),
+        (["--grid", "bulk_size=abc"], "track parameter 'bulk_size' of tiny-logs must be an integer (default 5000), got \"abc\""),
+        (["--challenge", "nope"], "track tiny-logs has no challenge 'nope'; it has append-no-conflicts, append-only"),
+    ],
+)
 def test_bad_input_is_named_before_any_race(es_node, args, message):
     started = time.monotonic()
     proc = sweep("--track-path", str(TRACK), "--target-hosts", es_node.hosts, *args)
@@ -111,11 +154,23 @@ def test_a_track_path_without_track_json_is_named(tmp_path):
 def test_samples_all_inside_the_warm_up_are_reported_as_exactly_that(es_node, tiny_logs_corpus):
     """The whole 20,000-document corpus is indexed within seconds, inside rally-tracks' usual 120 s warm-up. (Not in
     test mode: Rally's test mode sets every warm-up period to 0.)"""
-    proc = sweep("--track-path", str(TRACK), "--challenge", "append-only", "--track-param", "warmup_time_period=120",
-                 "--grid", "bulk_size=1000", "--target-hosts", es_node.hosts)
+    proc = sweep(
+        "--track-path",
+        str(TRACK),
+        "--challenge",
+        "append-only",
+        "--track-param",
+        "warmup_time_period=120",
+        "--grid",
+        "bulk_size=1000",
+        "--target-hosts",
+        es_node.hosts,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
-    assert ("index-append: no figure — every sample fell inside its warm-up (warmup-time-period 120 s): use a larger corpus, "
-            "or a smaller warmup_time_period") in proc.stdout
+    assert (
+        "index-append: no figure — every sample fell inside its warm-up (warmup-time-period 120 s): use a larger corpus, "
+        "or a smaller warmup_time_period"
+    ) in proc.stdout
     assert "| bulk_size=1000 | 1 | no figure: every sample fell inside its warm-up (warmup-time-period 120 s)" in proc.stdout
 
 

@@ -2,6 +2,7 @@
 6.8.23 full distribution, with the mapping type 6.x needs), plain esrally against the pack's 9.x and 8.19 nodes
 (their root endpoint is the pack's own module), what a version cannot run named in the report, and the
 cross-version command end to end."""
+
 import re
 import uuid
 
@@ -16,9 +17,22 @@ pytestmark = pytest.mark.integration
 STUDIES = {  # study: (extra params, index that holds the race's documents, count)
     # refresh: up to 100 documents (single + refresh=true costs a refresh per document) and one run per cell
     "posts": ([], "posts", 1000),
-    "refresh": (["--track-param", "doc_counts=[10,100]", "--track-param", "searchable_intervals_ms=[100]",
-                 "--track-param", "searchable_clients=2", "--track-param", "single_wait_for_max_docs=0",
-                 "--track-param", "repetitions=1"], "refresh", 100),
+    "refresh": (
+        [
+            "--track-param",
+            "doc_counts=[10,100]",
+            "--track-param",
+            "searchable_intervals_ms=[100]",
+            "--track-param",
+            "searchable_clients=2",
+            "--track-param",
+            "single_wait_for_max_docs=0",
+            "--track-param",
+            "repetitions=1",
+        ],
+        "refresh",
+        100,
+    ),
     "dvf": (["--track-param", "bulk_sizes=[1,100]", "--track-param", "client_counts=[1,2]"], "dvf", 1000),
     "wikipedia": (["--track-param", "source_shards=2"], "wikipedia-dest", 1000),
     "eventdata": ([], "eventdata", 1000),
@@ -30,6 +44,8 @@ STUDIES = {  # study: (extra params, index that holds the race's documents, coun
 # the docs' CI tables are rendered from it
 CASES = matrix.cases("version")
 assert {s for _, s in CASES} <= set(STUDIES)
+
+
 @pytest.mark.parametrize("version,study", CASES, ids=[f"{v}-{s}" for v, s in CASES])
 def test_every_study_track_races_in_test_mode(es_versions, version, study):
     cluster = es_versions(version)
@@ -57,17 +73,33 @@ def test_plain_esrally_races_the_packs_current_nodes(es_versions, tmp_path, vers
     cluster = es_versions(version)
     root = get_json(cluster.url + "/")
     assert root["version"]["number"] == version and root["tagline"] == "You Know, for Search" and root["cluster_uuid"]
-    proc = plain_esrally("race", "--pipeline=benchmark-only", f"--track-path={paths.TRACKS_DIR / 'posts'}",
-                         f"--target-hosts={cluster.hosts}", "--test-mode", "--track-params=index_name:posts-plain",
-                         f"--report-file={tmp_path / 'report.md'}", rally_home=tmp_path)
+    proc = plain_esrally(
+        "race",
+        "--pipeline=benchmark-only",
+        f"--track-path={paths.TRACKS_DIR / 'posts'}",
+        f"--target-hosts={cluster.hosts}",
+        "--test-mode",
+        "--track-params=index_name:posts-plain",
+        f"--report-file={tmp_path / 'report.md'}",
+        rally_home=tmp_path,
+    )
     assert proc.returncode == 0 and "SUCCESS" in proc.stdout, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert get_json(f"{cluster.url}/posts-plain/_count")["count"] == 1000
 
 
 def test_the_reindex_runner_says_what_is_missing_when_not_told(es_versions):
     cluster = es_versions("9.2.0")
-    proc = ingestlab("race", "wikipedia", "--test-mode", "--target-hosts", cluster.hosts, "--challenge", "reindex-api",
-                     "--track-param", "source_shards=2")
+    proc = ingestlab(
+        "race",
+        "wikipedia",
+        "--test-mode",
+        "--target-hosts",
+        cluster.hosts,
+        "--challenge",
+        "reindex-api",
+        "--track-param",
+        "source_shards=2",
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert "has no reindex module: the reindex-api tasks are left out (--exclude-tasks=type:reindex-api)" in proc.stdout
 

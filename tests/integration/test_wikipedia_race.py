@@ -1,5 +1,6 @@
 """The reindex study end to end: generated jawiki export → converter → source index → both reindex
 methods in test mode against a real node; and the sliced-scroll runner against a node that rejects writes."""
+
 import uuid
 
 import pytest
@@ -20,8 +21,21 @@ def _reindex_stats(stored) -> list[dict]:
 
 def run(cluster, *extra, index_prefix):
     tag = f"it-{uuid.uuid4().hex[:8]}"
-    proc = ingestlab("race", "wikipedia", "--test-mode", "--target-hosts", cluster.hosts, "--tag", f"run:{tag}", *COMMON,
-                     "--track-param", f"source_index={index_prefix}-source", "--track-param", f"dest_index={index_prefix}-dest", *extra)
+    proc = ingestlab(
+        "race",
+        "wikipedia",
+        "--test-mode",
+        "--target-hosts",
+        cluster.hosts,
+        "--tag",
+        f"run:{tag}",
+        *COMMON,
+        "--track-param",
+        f"source_index={index_prefix}-source",
+        "--track-param",
+        f"dest_index={index_prefix}-dest",
+        *extra,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     return proc, results.latest_race({"study": "wikipedia", "run": tag})
 
@@ -47,8 +61,18 @@ def test_both_methods_race_and_copy_everything(es_node):
 
 
 def test_rejected_bulks_are_retried_and_nothing_is_lost(es_tiny_write_queue):
-    _, stored = run(es_tiny_write_queue, "--challenge", "sliced-scroll", "--track-param", "bulk_size=20",
-                    "--track-param", "bulk_workers=16", "--track-param", "remote_dest_shards=8", index_prefix="wiki-q")
+    _, stored = run(
+        es_tiny_write_queue,
+        "--challenge",
+        "sliced-scroll",
+        "--track-param",
+        "bulk_size=20",
+        "--track-param",
+        "bulk_workers=16",
+        "--track-param",
+        "remote_dest_shards=8",
+        index_prefix="wiki-q",
+    )
     stats = _reindex_stats(stored)
     assert len(stats) == 6 and all(s["docs"] == 1000 for s in stats)
     assert sum(s["retries"] for s in stats) > 0, "the tiny write queue should have rejected some bulk requests"
@@ -57,9 +81,20 @@ def test_rejected_bulks_are_retried_and_nothing_is_lost(es_tiny_write_queue):
     assert get_json(f"{es_tiny_write_queue.url}/wiki-q-dest/_count")["count"] == 1000
 
 
-
-EXPIRING = ["--challenge", "sliced-scroll", "--track-param", "scroll_keep_alive=1ms", "--track-param", "scroll_size=10",
-            "--track-param", "bulk_size=10", "--track-param", "bulk_workers=1", "--track-param", "queue_depth=1"]
+EXPIRING = [
+    "--challenge",
+    "sliced-scroll",
+    "--track-param",
+    "scroll_keep_alive=1ms",
+    "--track-param",
+    "scroll_size=10",
+    "--track-param",
+    "bulk_size=10",
+    "--track-param",
+    "bulk_workers=1",
+    "--track-param",
+    "queue_depth=1",
+]
 
 
 def _open_scroll_contexts(cluster) -> int:
@@ -69,8 +104,19 @@ def _open_scroll_contexts(cluster) -> int:
 def test_an_expired_scroll_aborts_with_a_clear_error_and_frees_every_context(es_tiny_write_queue):
     """A 1 ms keep-alive and a slow writer (bulks of 10, one worker, a queue of one page): the scroll
     context expires between pages. The race stops naming the cause; no result is stored as a success."""
-    proc = ingestlab("race", "wikipedia", "--test-mode", "--target-hosts", es_tiny_write_queue.hosts, *COMMON, *EXPIRING,
-                     "--track-param", "source_index=wiki-x-source", "--track-param", "dest_index=wiki-x-dest")
+    proc = ingestlab(
+        "race",
+        "wikipedia",
+        "--test-mode",
+        "--target-hosts",
+        es_tiny_write_queue.hosts,
+        *COMMON,
+        *EXPIRING,
+        "--track-param",
+        "source_index=wiki-x-source",
+        "--track-param",
+        "dest_index=wiki-x-dest",
+    )
     assert proc.returncode == 2 and "Traceback" not in proc.stderr
     # Elasticsearch gives an expired context in several forms (404, a 500 "already closed" when the context is freed while
     # a page is read, a failed shard, an empty page): each is named the same way
@@ -96,10 +142,31 @@ def test_a_reindex_that_outlasts_its_poll_timeout_is_polled_to_the_end(es_node):
     """A ``_reindex`` of 30,000 pages in scroll pages of 100 runs for seconds; with a poll timeout of 1 s the runner
     polls several times, times the run by the task's own ``took``, and removes the stored task result."""
     tag = f"it-{uuid.uuid4().hex[:8]}"
-    proc = ingestlab("race", "wikipedia", "--challenge", "reindex-api", "--target-hosts", es_node.hosts, "--tag", f"run:{tag}",
-                     "--track-param", "wiki_pages=30000", "--track-param", "source_shards=2", "--track-param", "reindex_scroll_sizes=[100]",
-                     "--track-param", "reindex_poll_timeout=1s", "--track-param", "repetitions=1",
-                     "--track-param", "source_index=wiki-poll-source", "--track-param", "dest_index=wiki-poll-dest", timeout=900)
+    proc = ingestlab(
+        "race",
+        "wikipedia",
+        "--challenge",
+        "reindex-api",
+        "--target-hosts",
+        es_node.hosts,
+        "--tag",
+        f"run:{tag}",
+        "--track-param",
+        "wiki_pages=30000",
+        "--track-param",
+        "source_shards=2",
+        "--track-param",
+        "reindex_scroll_sizes=[100]",
+        "--track-param",
+        "reindex_poll_timeout=1s",
+        "--track-param",
+        "repetitions=1",
+        "--track-param",
+        "source_index=wiki-poll-source",
+        "--track-param",
+        "dest_index=wiki-poll-dest",
+        timeout=900,
+    )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     stored = results.latest_race({"study": "wikipedia", "run": tag})
     runs = [s for s in _reindex_stats(stored) if s["task"] == "reindex-api-scroll-100"]

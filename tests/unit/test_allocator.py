@@ -27,9 +27,12 @@ def test_rallys_environment_carries_both(tmp_path, monkeypatch):
 def test_glibc_takes_the_mmap_threshold():
     """A 4 MiB buffer allocated and freed in a loop: with the settings it is reused from the heap, so the loop's
     minor page faults stay far under one per page of each buffer (a fresh mmap each time faults in all 1,024)."""
-    code = ("import resource\nb=resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
-            "for _ in range(50):\n x=bytearray(4<<20); x[::4096]=b'\\1'*1024; del x\n"
-            "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt-b)")
-    faults = int(subprocess.run([sys.executable, "-c", code], env=allocator.with_settings({}), capture_output=True, text=True,
-                                check=True).stdout)
+    code = (
+        "import resource\nb=resource.getrusage(resource.RUSAGE_SELF).ru_minflt\n"
+        "for _ in range(50):\n x=bytearray(4<<20); x[::4096]=b'\\1'*1024; del x\n"
+        "print(resource.getrusage(resource.RUSAGE_SELF).ru_minflt-b)"
+    )
+    faults = int(
+        subprocess.run([sys.executable, "-c", code], env=allocator.with_settings({}), capture_output=True, text=True, check=True).stdout
+    )
     assert faults < 50 * 1024 // 4

@@ -1,4 +1,5 @@
 """A free port for a listener that binds it a moment later: one no outgoing connection can take meanwhile."""
+
 import socket
 
 from ingestlab import net

@@ -1,4 +1,5 @@
 """What `pip install` (not editable) would install: every package of the source tree, named in pyproject.toml."""
+
 import tomllib
 
 from ingestlab import paths

@@ -8,6 +8,7 @@ entry ``<name>.meta.json`` with the exact document count, byte sizes and the fil
 mode the conversion stops there and writes nothing; otherwise the row is skipped, counted, and
 reported at the end.
 """
+
 from __future__ import annotations
 
 import csv
@@ -21,18 +22,40 @@ import orjson
 from ingestlab.corpus import inputs
 from ingestlab.corpus.dvf import native
 from ingestlab.corpus.dvf.rows import CONVERTERS, BadRow, native_plan
-from ingestlab.corpus.dvf.sources import (BadInput, as_source, csv_reader, detect_encoding, detect_format, format_of, header_format, is_dvf,
-                                          sources, text)
+from ingestlab.corpus.dvf.sources import (
+    BadInput,
+    as_source,
+    csv_reader,
+    detect_encoding,
+    detect_format,
+    format_of,
+    header_format,
+    is_dvf,
+    sources,
+    text,
+)
 from ingestlab.corpus.files import CorpusWriter
 
-__all__ = ["BadInput", "Conversion", "ConvertedBy", "Skipped", "convert", "detect_encoding", "detect_format", "documents", "format_of",
-           "is_dvf", "sources"]
+__all__ = [
+    "BadInput",
+    "Conversion",
+    "ConvertedBy",
+    "Skipped",
+    "convert",
+    "detect_encoding",
+    "detect_format",
+    "documents",
+    "format_of",
+    "is_dvf",
+    "sources",
+]
 
 KEPT_MESSAGES = 20
 csv.field_size_limit(1 << 20)
 
 
 # ---- one file ---------------------------------------------------------------------------------
+
 
 @dataclass
 class Skipped:
@@ -55,12 +78,14 @@ def _bad_row(message: str, strict: bool, skipped: Skipped) -> None:
 @dataclass
 class ConvertedBy:
     """How many rows each path converted (skipped rows included)."""
+
     native: int = 0
     python: int = 0
 
 
-def _convert_natively(exe: Path, source: inputs.Source, writer: CorpusWriter, skipped: Skipped, strict: bool, encoding: str,
-                      by: ConvertedBy) -> int:
+def _convert_natively(
+    exe: Path, source: inputs.Source, writer: CorpusWriter, skipped: Skipped, strict: bool, encoding: str, by: ConvertedBy
+) -> int:
     """One source through the compiled fast path (:mod:`.native`): it appends its documents to the corpus file (or,
     with an archive, hands them over) and leaves to Python the rows outside the plain forms it converts, which are
     converted here, in order, with the Python converter's documents and errors. Returns -1 when it did the whole
@@ -86,8 +111,9 @@ def _run_natively(exe, source, feed, writer, skipped, strict, encoding, fmt, by)
     convert, row_encoding = CONVERTERS[fmt](), "utf-8" if encoding == "utf-8-sig" else encoding
     dumps = orjson.dumps
     path = source.path if feed is None else feed.path
-    with native.Run(exe, native_plan(fmt, encoding), path, fd, writer.one_k_room(), source.label,
-                    input_fd=None if feed is None else feed.read_fd) as run:  # ended here, whatever happens
+    with native.Run(
+        exe, native_plan(fmt, encoding), path, fd, writer.one_k_room(), source.label, input_fd=None if feed is None else feed.read_fd
+    ) as run:  # ended here, whatever happens
         if feed is not None:
             feed.started()
         for item in run.frames():
@@ -113,8 +139,14 @@ def _run_natively(exe, source, feed, writer, skipped, strict, encoding, fmt, by)
     return -1  # the whole file
 
 
-def documents(source: inputs.Source | Path, skipped: Skipped, strict: bool = False, encoding: str | None = None,
-              by: ConvertedBy | None = None, after_line: int = 1) -> Iterable[dict]:
+def documents(
+    source: inputs.Source | Path,
+    skipped: Skipped,
+    strict: bool = False,
+    encoding: str | None = None,
+    by: ConvertedBy | None = None,
+    after_line: int = 1,
+) -> Iterable[dict]:
     """The documents of one DVF source (a file, or a member of a ZIP), in order, converted in Python; ``after_line``:
     from the line after that one (the header is line 1; lines and rows are the same here, which the fast path checked
     before handing over)."""
@@ -158,6 +190,7 @@ def documents(source: inputs.Source | Path, skipped: Skipped, strict: bool = Fal
 
 
 # ---- writing the corpus ---------------------------------------------------------------------------
+
 
 @dataclass
 class Conversion:
@@ -210,8 +243,23 @@ def convert(
             if limit is not None and writer.docs >= limit:
                 break
         labels = [item.label for item in data]
-        written = writer.commit({"converted-from": labels, "skipped-rows": skipped.count,
-                                 "rows-converted-by": {"compiled": by.native, "python": by.python},
-                                 **({"left-out": left_out} if left_out else {}), **(source or {})})
-    return Conversion(labels, corpus, written.documents, written.uncompressed_bytes, written.compressed_bytes,
-                      skipped, time.perf_counter() - start, by, left_out)
+        written = writer.commit(
+            {
+                "converted-from": labels,
+                "skipped-rows": skipped.count,
+                "rows-converted-by": {"compiled": by.native, "python": by.python},
+                **({"left-out": left_out} if left_out else {}),
+                **(source or {}),
+            }
+        )
+    return Conversion(
+        labels,
+        corpus,
+        written.documents,
+        written.uncompressed_bytes,
+        written.compressed_bytes,
+        skipped,
+        time.perf_counter() - start,
+        by,
+        left_out,
+    )

@@ -8,6 +8,7 @@
 
 Field kinds: ``keyword`` (kept as text), ``integer``, ``double``, ``date`` (written ``yyyy-mm-dd``).
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass

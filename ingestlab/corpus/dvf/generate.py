@@ -7,6 +7,7 @@ parcels of land. Communes are real (INSEE code, name, département, postcode, co
 prices follow log-normal distributions around typical French values, with prices per m² that
 depend on the département. The rows stream, so a file of any size is written at constant memory.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -25,22 +26,96 @@ from ingestlab.corpus.dvf.reference import Commune
 DEFAULT_SEED = 2020
 # (weight, kind) of a sale
 KINDS = [(38, "house"), (32, "flat"), (20, "land"), (10, "commercial")]
-NATURES = [(930, "Vente"), (35, "Vente en l'état futur d'achèvement"), (15, "Echange"), (10, "Adjudication"),
-           (9, "Vente terrain à bâtir"), (1, "Expropriation")]
-LOCAL_TYPES = {"house": ("1", "Maison"), "flat": ("2", "Appartement"), "outbuilding": ("3", "Dépendance"),
-               "commercial": ("4", "Local industriel. commercial ou assimilé")}
-LAND_NATURES = [(30, "S", "sols"), (18, "T", "terres"), (14, "P", "prés"), (10, "AG", "terrains d'agrément"),
-                (8, "J", "jardins"), (8, "BT", "taillis simples"), (5, "L", "landes"), (4, "VI", "vignes"), (3, "B", "bois")]
-STREET_TYPES = [(40, "RUE", "RUE"), (15, "AV", "AVENUE"), (12, "CHE", "CHEMIN"), (8, "BD", "BOULEVARD"), (7, "IMP", "IMPASSE"),
-                (6, "ALL", "ALLEE"), (6, "RTE", "ROUTE"), (4, "PL", "PLACE"), (2, "LOT", "LOTISSEMENT")]
-STREET_WORDS = ["DE LA REPUBLIQUE", "DE LA GARE", "DU MOULIN", "DES ECOLES", "DE L EGLISE", "DU CHATEAU", "DES LILAS",
-                "DE LA MAIRIE", "DU STADE", "DES ROSES", "DE LA FONTAINE", "DU PONT", "DES VIGNES", "DE LA LIBERATION",
-                "DU GENERAL DE GAULLE", "JEAN JAURES", "VICTOR HUGO", "PASTEUR", "DES TILLEULS", "DU COMMERCE",
-                "DES PRES", "DE LA PAIX", "DU 8 MAI 1945", "DES CHAMPS", "DE BELLEVUE", "DU CENTRE", "DES PEUPLIERS"]
+NATURES = [
+    (930, "Vente"),
+    (35, "Vente en l'état futur d'achèvement"),
+    (15, "Echange"),
+    (10, "Adjudication"),
+    (9, "Vente terrain à bâtir"),
+    (1, "Expropriation"),
+]
+LOCAL_TYPES = {
+    "house": ("1", "Maison"),
+    "flat": ("2", "Appartement"),
+    "outbuilding": ("3", "Dépendance"),
+    "commercial": ("4", "Local industriel. commercial ou assimilé"),
+}
+LAND_NATURES = [
+    (30, "S", "sols"),
+    (18, "T", "terres"),
+    (14, "P", "prés"),
+    (10, "AG", "terrains d'agrément"),
+    (8, "J", "jardins"),
+    (8, "BT", "taillis simples"),
+    (5, "L", "landes"),
+    (4, "VI", "vignes"),
+    (3, "B", "bois"),
+]
+STREET_TYPES = [
+    (40, "RUE", "RUE"),
+    (15, "AV", "AVENUE"),
+    (12, "CHE", "CHEMIN"),
+    (8, "BD", "BOULEVARD"),
+    (7, "IMP", "IMPASSE"),
+    (6, "ALL", "ALLEE"),
+    (6, "RTE", "ROUTE"),
+    (4, "PL", "PLACE"),
+    (2, "LOT", "LOTISSEMENT"),
+]
+STREET_WORDS = [
+    "DE LA REPUBLIQUE",
+    "DE LA GARE",
+    "DU MOULIN",
+    "DES ECOLES",
+    "DE L EGLISE",
+    "DU CHATEAU",
+    "DES LILAS",
+    "DE LA MAIRIE",
+    "DU STADE",
+    "DES ROSES",
+    "DE LA FONTAINE",
+    "DU PONT",
+    "DES VIGNES",
+    "DE LA LIBERATION",
+    "DU GENERAL DE GAULLE",
+    "JEAN JAURES",
+    "VICTOR HUGO",
+    "PASTEUR",
+    "DES TILLEULS",
+    "DU COMMERCE",
+    "DES PRES",
+    "DE LA PAIX",
+    "DU 8 MAI 1945",
+    "DES CHAMPS",
+    "DE BELLEVUE",
+    "DU CENTRE",
+    "DES PEUPLIERS",
+]
 # price per m² of built surface, by département; others use the base
-PRICE_PER_M2 = {"75": 10500, "92": 6500, "94": 4800, "93": 3800, "78": 4200, "06": 4700, "74": 4300, "69": 3600,
-                "33": 3400, "13": 3200, "31": 2900, "44": 3100, "35": 2900, "34": 3000, "67": 2700, "64": 3100,
-                "83": 3900, "2A": 3600, "2B": 3100, "971": 2500, "972": 2400, "974": 2500}
+PRICE_PER_M2 = {
+    "75": 10500,
+    "92": 6500,
+    "94": 4800,
+    "93": 3800,
+    "78": 4200,
+    "06": 4700,
+    "74": 4300,
+    "69": 3600,
+    "33": 3400,
+    "13": 3200,
+    "31": 2900,
+    "44": 3100,
+    "35": 2900,
+    "34": 3000,
+    "67": 2700,
+    "64": 3100,
+    "83": 3900,
+    "2A": 3600,
+    "2B": 3100,
+    "971": 2500,
+    "972": 2400,
+    "974": 2500,
+}
 BASE_PRICE_PER_M2 = 1900
 
 
@@ -120,8 +195,15 @@ class DvfGenerator:
         if kind == "house":
             area = max(20, round(rng.lognormvariate(4.6, 0.35)))
             land = max(50, round(rng.lognormvariate(6.5, 0.8)))
-            parts.append({"local": "house", "area": area, "rooms": max(1, min(12, round(area / 24) + rng.randint(0, 1))),
-                          "land": ("S", "sols"), "land_surface": land})
+            parts.append(
+                {
+                    "local": "house",
+                    "area": area,
+                    "rooms": max(1, min(12, round(area / 24) + rng.randint(0, 1))),
+                    "land": ("S", "sols"),
+                    "land_surface": land,
+                }
+            )
             if rng.random() < 0.25:
                 parts.append({"local": "outbuilding", "area": None, "rooms": 0, "land": ("S", "sols"), "land_surface": land})
             if rng.random() < 0.2:
@@ -131,20 +213,40 @@ class DvfGenerator:
             area = max(9, round(rng.lognormvariate(4.0, 0.45)))
             carrez = round(area * rng.uniform(0.93, 1.0), 2) if rng.random() < 0.7 else None
             lots = [(str(rng.randint(1, 800)), carrez)]
-            parts.append({"local": "flat", "area": area, "rooms": max(1, min(8, round(area / 20) + rng.randint(0, 1))),
-                          "lots": lots, "lot_count": rng.choice((1, 1, 1, 2, 2, 3))})
+            parts.append(
+                {
+                    "local": "flat",
+                    "area": area,
+                    "rooms": max(1, min(8, round(area / 20) + rng.randint(0, 1))),
+                    "lots": lots,
+                    "lot_count": rng.choice((1, 1, 1, 2, 2, 3)),
+                }
+            )
             if rng.random() < 0.35:
                 parts.append({"local": "outbuilding", "area": None, "rooms": 0, "lots": [(str(rng.randint(1, 800)), None)], "lot_count": 1})
             price = area * ppm2
         elif kind == "land":
             for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
-                parts.append({"local": None, "land": self._pick(rng, self.land_natures), "land_surface": max(10, round(rng.lognormvariate(7.8, 1.2)))})
+                parts.append(
+                    {
+                        "local": None,
+                        "land": self._pick(rng, self.land_natures),
+                        "land_surface": max(10, round(rng.lognormvariate(7.8, 1.2))),
+                    }
+                )
             per_m2 = rng.uniform(40, 200) if nature == "Vente terrain à bâtir" else rng.uniform(0.3, 8)
             price = sum(p["land_surface"] for p in parts) * per_m2
         else:
             area = max(10, round(rng.lognormvariate(5.0, 0.9)))
-            parts.append({"local": "commercial", "area": area, "rooms": 0, "lots": [(str(rng.randint(1, 300)), None)] if rng.random() < 0.4 else [],
-                          "lot_count": 0})
+            parts.append(
+                {
+                    "local": "commercial",
+                    "area": area,
+                    "rooms": 0,
+                    "lots": [(str(rng.randint(1, 300)), None)] if rng.random() < 0.4 else [],
+                    "lot_count": 0,
+                }
+            )
             price = area * ppm2 * 0.8
         return parts, price
 
@@ -165,7 +267,11 @@ class DvfGenerator:
         number = rng.randint(1, 150) if kind != "land" else None
         suffix = rng.choice("BT") if number and rng.random() < 0.03 else ""
         code = ("B" if rng.random() < 0.2 else "0") + f"{rng.randint(1, 999):03d}"
-        section = rng.choice("ABCDEFGHIKLMNOPRSTUVWXYZ") + rng.choice("ABCDEFGHIKLMNOPRSTUVWXYZ") if rng.random() < 0.6 else "0" + rng.choice("ABCDEFGHIK")
+        section = (
+            rng.choice("ABCDEFGHIKLMNOPRSTUVWXYZ") + rng.choice("ABCDEFGHIKLMNOPRSTUVWXYZ")
+            if rng.random() < 0.6
+            else "0" + rng.choice("ABCDEFGHIK")
+        )
         plan = rng.randint(1, 2500)
         location = None
         if rng.random() > 0.03:  # the real file lacks coordinates for some rows
@@ -174,19 +280,37 @@ class DvfGenerator:
         rows = []
         for part in parts:
             local = part.get("local")
-            rows.append(Row(
-                mutation_id=f"{self.year}-{n}", day=day, disposition=disposition, nature=nature, value=price, commune=commune,
-                postcode=postcode, street_number=number, suffix=suffix, street_type=street if kind != "land" else None,
-                street_words=words if kind != "land" else "LIEU DIT " + words.split(" ")[-1], street_code=code, section=section,
-                plan=plan if local != "outbuilding" else plan + 1, lots=part.get("lots", []), lot_count=part.get("lot_count", 0),
-                local=LOCAL_TYPES[local] if local else None, built_area=part.get("area") if local else None,
-                rooms=part.get("rooms") if local else None, land=part.get("land"), land_surface=part.get("land_surface"),
-                location=location,
-            ))
+            rows.append(
+                Row(
+                    mutation_id=f"{self.year}-{n}",
+                    day=day,
+                    disposition=disposition,
+                    nature=nature,
+                    value=price,
+                    commune=commune,
+                    postcode=postcode,
+                    street_number=number,
+                    suffix=suffix,
+                    street_type=street if kind != "land" else None,
+                    street_words=words if kind != "land" else "LIEU DIT " + words.split(" ")[-1],
+                    street_code=code,
+                    section=section,
+                    plan=plan if local != "outbuilding" else plan + 1,
+                    lots=part.get("lots", []),
+                    lot_count=part.get("lot_count", 0),
+                    local=LOCAL_TYPES[local] if local else None,
+                    built_area=part.get("area") if local else None,
+                    rooms=part.get("rooms") if local else None,
+                    land=part.get("land"),
+                    land_surface=part.get("land_surface"),
+                    location=location,
+                )
+            )
         return rows
 
 
 # ---- writers -------------------------------------------------------------------------------------
+
 
 def _num(value, comma: bool) -> str:
     if value is None:
@@ -202,14 +326,37 @@ def etalab_row(r: Row) -> list[str]:
         lots += [number, _num(carrez, False)]
     street = f"{r.street_type[1]} {r.street_words}" if r.street_type else r.street_words
     return [
-        r.mutation_id, r.day.isoformat(), str(r.disposition), r.nature, _num(r.value, False),
-        str(r.street_number or ""), r.suffix, street, r.street_code, r.postcode, r.commune.code, r.commune.name,
-        r.commune.department, "", "", f"{r.commune.code}000{r.section.rjust(2, '0')}{r.plan:04d}", "", "", *lots,
-        str(r.lot_count), r.local[0] if r.local else "", r.local[1] if r.local else "",
-        "" if r.built_area is None else str(r.built_area), "" if r.rooms is None else str(r.rooms),
-        r.land[0] if r.land else "", r.land[1] if r.land else "", "", "",
+        r.mutation_id,
+        r.day.isoformat(),
+        str(r.disposition),
+        r.nature,
+        _num(r.value, False),
+        str(r.street_number or ""),
+        r.suffix,
+        street,
+        r.street_code,
+        r.postcode,
+        r.commune.code,
+        r.commune.name,
+        r.commune.department,
+        "",
+        "",
+        f"{r.commune.code}000{r.section.rjust(2, '0')}{r.plan:04d}",
+        "",
+        "",
+        *lots,
+        str(r.lot_count),
+        r.local[0] if r.local else "",
+        r.local[1] if r.local else "",
+        "" if r.built_area is None else str(r.built_area),
+        "" if r.rooms is None else str(r.rooms),
+        r.land[0] if r.land else "",
+        r.land[1] if r.land else "",
+        "",
+        "",
         "" if r.land_surface is None else str(r.land_surface),
-        "" if r.location is None else str(r.location[1]), "" if r.location is None else str(r.location[0]),
+        "" if r.location is None else str(r.location[1]),
+        "" if r.location is None else str(r.location[0]),
     ]
 
 
@@ -219,12 +366,40 @@ def official_row(r: Row) -> list[str]:
         number, carrez = r.lots[i] if i < len(r.lots) else ("", None)
         lots += [number, _num(carrez, True)]
     return [
-        "", "", "", "", "", "", "", f"{r.disposition:06d}", r.day.strftime("%d/%m/%Y"), r.nature, _num(r.value, True),
-        str(r.street_number or ""), r.suffix, r.street_type[0] if r.street_type else "", r.street_code, r.street_words,
-        r.postcode.lstrip("0"), _fold_upper(r.commune.name), r.commune.department, r.commune.code_in_department.lstrip("0") or "0",
-        "", r.section, str(r.plan), "", *lots, str(r.lot_count), r.local[0] if r.local else "", r.local[1] if r.local else "", "",
-        "" if r.built_area is None else str(r.built_area), "" if r.rooms is None else str(r.rooms),
-        r.land[0] if r.land else "", "", "" if r.land_surface is None else str(r.land_surface),
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        "",
+        f"{r.disposition:06d}",
+        r.day.strftime("%d/%m/%Y"),
+        r.nature,
+        _num(r.value, True),
+        str(r.street_number or ""),
+        r.suffix,
+        r.street_type[0] if r.street_type else "",
+        r.street_code,
+        r.street_words,
+        r.postcode.lstrip("0"),
+        _fold_upper(r.commune.name),
+        r.commune.department,
+        r.commune.code_in_department.lstrip("0") or "0",
+        "",
+        r.section,
+        str(r.plan),
+        "",
+        *lots,
+        str(r.lot_count),
+        r.local[0] if r.local else "",
+        r.local[1] if r.local else "",
+        "",
+        "" if r.built_area is None else str(r.built_area),
+        "" if r.rooms is None else str(r.rooms),
+        r.land[0] if r.land else "",
+        "",
+        "" if r.land_surface is None else str(r.land_surface),
     ]
 
 

@@ -7,6 +7,7 @@ returns None and the Python converter does the whole work (``INGESTLAB_DVF_CONVE
 leaves to Python the rows outside the plain forms it converts (see ``native/src/main.rs``). The plan it is given comes
 from :mod:`.rows`, so the columns and their kinds have one source.
 """
+
 from __future__ import annotations
 
 import fcntl
@@ -28,6 +29,7 @@ F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; in fcntl from Pyth
 class Block:
     """``count`` documents of ``size`` bytes; ``data``: all of them, or (written to the corpus file by the program)
     the part of them that goes into the -1k file."""
+
     count: int
     size: int
     data: bytes
@@ -38,6 +40,7 @@ class Row:
     """A row the fast path leaves to Python: its physical line number and its bytes (without the line end). With the
     corpus file written by the program, Python answers with :meth:`Run.answer` once it has written the row's
     document, or not."""
+
     line: int
     data: bytes
 
@@ -45,6 +48,7 @@ class Row:
 @dataclass
 class Rest:
     """The program stopped after ``line``: Python converts the file's remaining lines."""
+
     line: int
 
 
@@ -52,8 +56,9 @@ def binary() -> Path | None:
     """The built program, building it first if its sources changed; None: convert in Python."""
     if not native_build.wanted(VARIABLE):
         return None
-    return native_build.build(SOURCE, "dvf-fast", "dvf-fast",
-                              "DVF files are converted in Python (about a seventh of the compiled path's speed)")
+    return native_build.build(
+        SOURCE, "dvf-fast", "dvf-fast", "DVF files are converted in Python (about a seventh of the compiled path's speed)"
+    )
 
 
 class Run:
@@ -62,15 +67,28 @@ class Run:
     first); None: the documents come in the blocks. ``head_docs``: how many of the next documents still go into the
     -1k file."""
 
-    def __init__(self, exe: Path, plan: str, path: Path | str, out_fd: int | None, head_docs: int, label: str | None = None,
-                 input_fd: int | None = None):
+    def __init__(
+        self,
+        exe: Path,
+        plan: str,
+        path: Path | str,
+        out_fd: int | None,
+        head_docs: int,
+        label: str | None = None,
+        input_fd: int | None = None,
+    ):
         """``path``: the file it reads (``/dev/fd/N`` for a pipe: ``input_fd``, N, is passed on); ``label``: how
         messages name the input (default: ``path``)."""
         self.path = label or str(path)
         fds = tuple(fd for fd in (out_fd, input_fd) if fd is not None)
-        self.proc = subprocess.Popen([str(exe), plan, str(path), "-" if out_fd is None else str(out_fd), str(head_docs)],
-                                     stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                                     pass_fds=fds, bufsize=1 << 20)
+        self.proc = subprocess.Popen(
+            [str(exe), plan, str(path), "-" if out_fd is None else str(out_fd), str(head_docs)],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            pass_fds=fds,
+            bufsize=1 << 20,
+        )
 
     def __enter__(self) -> "Run":
         return self
@@ -89,7 +107,7 @@ class Run:
             while kind:
                 if kind == b"D":
                     head = out.read(12)
-                    count, size, n = (int.from_bytes(head[i:i + 4], "little") for i in (0, 4, 8))
+                    count, size, n = (int.from_bytes(head[i : i + 4], "little") for i in (0, 4, 8))
                     yield Block(count, size, out.read(n))
                 elif kind == b"R":
                     head = out.read(12)
@@ -142,7 +160,7 @@ class Feed:
                 while chunk := f.read(1 << 20):
                     view = memoryview(chunk)
                     while view:
-                        view = view[out.write(view):]
+                        view = view[out.write(view) :]
         except BrokenPipeError:
             pass  # the fast path stopped reading: Python reads the rest itself
         except BaseException as e:

@@ -6,6 +6,7 @@ package: a commune is matched by name within its région. A commune GeoNames lac
 near its département's matched communes, drawn from a generator seeded by its code.
 Both sources are fetched once and reduced to one small JSON file under ``INGESTLAB_HOME``.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -91,7 +92,8 @@ def build(etalab_data: Path, out: Path) -> int:
     kept = [
         c
         for c in raw
-        if c.get("population") and c.get("codesPostaux")
+        if c.get("population")
+        and c.get("codesPostaux")
         and (c["type"] == "arrondissement-municipal" or (c["type"] == "commune-actuelle" and c["code"] not in CITIES_WITH_ARRONDISSEMENTS))
     ]
     located = {}

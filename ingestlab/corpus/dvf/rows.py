@@ -1,5 +1,6 @@
 """One DVF row to one document: each column's field and parser, the checks that name a bad cell, and the plan the
 compiled fast path (:mod:`.native`) is given so that it writes the same documents. Used by :mod:`.convert`."""
+
 from __future__ import annotations
 
 import math
@@ -24,7 +25,7 @@ def _iso_date(s: str) -> str:
     return s
 
 
-INTEGER_RANGE = (-(2 ** 31), 2 ** 31 - 1)  # the track maps integer columns as Elasticsearch `integer`
+INTEGER_RANGE = (-(2**31), 2**31 - 1)  # the track maps integer columns as Elasticsearch `integer`
 
 
 def _integer(s: str) -> int:
@@ -98,11 +99,12 @@ def _base_converter(columns, kinds: dict[str, Callable], separator: str, postcod
     return base
 
 
-KINDS = {"official": {DATE: _official_date, DOUBLE: _comma_double, INTEGER: _integer},
-         "etalab": {DATE: _iso_date, DOUBLE: _double, INTEGER: _integer}}
+KINDS = {
+    "official": {DATE: _official_date, DOUBLE: _comma_double, INTEGER: _integer},
+    "etalab": {DATE: _iso_date, DOUBLE: _double, INTEGER: _integer},
+}
 # the fast path's names for the same parsers (ingestlab/corpus/dvf/native/src/main.rs)
-_NATIVE_KINDS = {_official_date: "french-date", _iso_date: "iso-date", _comma_double: "comma-double", _double: "double",
-                 _integer: "int"}
+_NATIVE_KINDS = {_official_date: "french-date", _iso_date: "iso-date", _comma_double: "comma-double", _double: "double", _integer: "int"}
 _COLUMNS = {"official": OFFICIAL_COLUMNS, "etalab": ETALAB_COLUMNS}
 _SEPARATOR = {"official": "|", "etalab": ","}
 _POSTCODE = {"official": "Code postal", "etalab": "code_postal"}
@@ -112,10 +114,7 @@ _LOCATION = ("longitude", "latitude")
 
 def official_converter() -> Callable[[list[str]], dict]:
     base = _base_converter(OFFICIAL_COLUMNS, KINDS["official"], _SEPARATOR["official"], _POSTCODE["official"])
-    dept, commune, prefix, section, plan_no = (
-        [c.header for c in OFFICIAL_COLUMNS].index(h)
-        for h in _OFFICIAL_CODES
-    )
+    dept, commune, prefix, section, plan_no = ([c.header for c in OFFICIAL_COLUMNS].index(h) for h in _OFFICIAL_CODES)
 
     def convert(row: list[str]) -> dict:
         doc = base(row)
@@ -156,7 +155,9 @@ def native_plan(fmt: str, encoding: str) -> str:
     text, typed = _plan(columns, KINDS[fmt])
     headers = [c.header for c in columns]
     parts = {
-        "format": fmt, "encoding": encoding, "width": len(columns),
+        "format": fmt,
+        "encoding": encoding,
+        "width": len(columns),
         "text": "|".join(f"{i}={name}" for i, name in text),
         "typed": "|".join(f"{i}={name}={_NATIVE_KINDS[parse]}" for i, name, parse, _ in typed),
         "postcode": headers.index(_POSTCODE[fmt]),

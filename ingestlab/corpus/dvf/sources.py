@@ -1,5 +1,6 @@
 """What a DVF input is: the sources of each input (a file, a directory's files, a ZIP's DVF members; plain or
 compressed, told by their bytes: :mod:`ingestlab.corpus.inputs`), their encoding and format, and their text."""
+
 from __future__ import annotations
 
 import csv
@@ -50,8 +51,10 @@ def detect_format(label, header_line: str) -> str:
     found = format_of(header_line)
     if found:
         return found
-    expected = (f"expected the official '|'-separated header (first column {' or '.join(repr(h) for h in OFFICIAL_FIRST_HEADERS)}) "
-                f"or Etalab's 'id_mutation,…'")
+    expected = (
+        f"expected the official '|'-separated header (first column {' or '.join(repr(h) for h in OFFICIAL_FIRST_HEADERS)}) "
+        f"or Etalab's 'id_mutation,…'"
+    )
     described = inputs.describe(header_line.encode("latin-1", "replace"))
     if described:
         raise BadInput(f"{label}: {described}, not a DVF file ({expected})")

@@ -8,6 +8,7 @@ line carrying the page id as ``_id`` (the corpus sets ``includes-action-and-meta
 Broken input (malformed XML, a truncated ``.bz2``) stops the conversion with its position; the
 pages converted before it are kept as a valid, smaller corpus, and the error says so.
 """
+
 from __future__ import annotations
 
 import time
@@ -34,14 +35,17 @@ class Conversion:
         return self.input_bytes / self.seconds / 1e6 if self.seconds else 0.0
 
 
-def _convert_in_parallel(dump: Path, corpus: Path, source: dict | None, one_k: bool, progress, workers: int,
-                         offsets: list[int] | None) -> Conversion:
+def _convert_in_parallel(
+    dump: Path, corpus: Path, source: dict | None, one_k: bool, progress, workers: int, offsets: list[int] | None
+) -> Conversion:
     from ingestlab.corpus.wikipedia import multistream, native, parallel
 
     start = time.perf_counter()
     native.library()  # built here once, not by each worker
-    with CorpusWriter(corpus, one_k=one_k, action_lines=True, progress=progress) as writer, \
-            (open(dump, "rb") if offsets else open_dump(dump)) as raw:
+    with (
+        CorpusWriter(corpus, one_k=one_k, action_lines=True, progress=progress) as writer,
+        open(dump, "rb") if offsets else open_dump(dump) as raw,
+    ):
         reader = CountingReader(raw)
         work = multistream.runs(dump, offsets) if offsets else parallel.pieces(reader)
         xml_bytes = 0
@@ -52,8 +56,15 @@ def _convert_in_parallel(dump: Path, corpus: Path, source: dict | None, one_k: b
         except (parallel.BrokenPiece, EOFError) as e:
             raise BadDump(str(e)) from None  # the writer's `with` removes what was written
         read = xml_bytes if offsets else reader.bytes
-        written = writer.commit({"converted-from": str(dump), "complete": True, "input-bytes": read,
-                                 **({"streams": len(offsets)} if offsets else {}), **(source or {})})
+        written = writer.commit(
+            {
+                "converted-from": str(dump),
+                "complete": True,
+                "input-bytes": read,
+                **({"streams": len(offsets)} if offsets else {}),
+                **(source or {}),
+            }
+        )
     return Conversion(corpus, written.documents, read, written.uncompressed_bytes, time.perf_counter() - start, complete=True)
 
 
@@ -67,8 +78,16 @@ def write_documents(dump: Path, out: Path) -> int:
     return made
 
 
-def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | None = None, one_k: bool = True,
-            progress=None, workers: int = 1, index: Path | None = None) -> Conversion:
+def convert(
+    dump: Path,
+    corpus: Path,
+    limit: int | None = None,
+    source: dict | None = None,
+    one_k: bool = True,
+    progress=None,
+    workers: int = 1,
+    index: Path | None = None,
+) -> Conversion:
     """Convert ``dump`` into ``corpus``, its -1k file (``one_k``) and its entry (``<name>.meta.json``, which
     also says whether the dump was read to its end). ``workers`` > 1 converts on that many cores
     (:mod:`~ingestlab.corpus.wikipedia.parallel`; not with ``limit``); a multistream dump with its ``index`` (by
@@ -95,8 +114,9 @@ def convert(dump: Path, corpus: Path, limit: int | None = None, source: dict | N
         except BadDump as e:
             error = e
         written = writer.commit({"converted-from": str(dump), "complete": error is None, "input-bytes": reader.bytes, **(source or {})})
-    result = Conversion(corpus, written.documents, reader.bytes, written.uncompressed_bytes, time.perf_counter() - start,
-                        complete=error is None)
+    result = Conversion(
+        corpus, written.documents, reader.bytes, written.uncompressed_bytes, time.perf_counter() - start, complete=error is None
+    )
     if error:
         raise BadDump(f"{error} — the {written.documents:,} pages before it are kept in {corpus} (its .meta.json marks it incomplete)")
     return result

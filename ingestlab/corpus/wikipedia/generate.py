@@ -7,6 +7,7 @@ labels), references, citation templates, lists, tables, images and categories; r
 (Category, Template, Wikipedia). Some names carry an ideographic space (U+3000), as real ones do.
 Pages stream to ``.xml`` or ``.xml.bz2`` at constant memory.
 """
+
 from __future__ import annotations
 
 import bz2
@@ -68,7 +69,9 @@ class WikiGenerator:
             if rng.random() < 0.3:
                 lines.extend(f"* {self._link(rng)}" for _ in range(rng.randint(2, 5)))
             if rng.random() < 0.1:
-                lines.append('{| class="wikitable"\n|-\n! 年 !! 出来事\n|-\n| ' + f"{rng.randint(1900, 2020)} || {rng.choice(self.sentences)}\n|}}")
+                lines.append(
+                    '{| class="wikitable"\n|-\n! 年 !! 出来事\n|-\n| ' + f"{rng.randint(1900, 2020)} || {rng.choice(self.sentences)}\n|}}"
+                )
             if rng.random() < 0.15:
                 lines.append(f"[[ファイル:{rng.choice(self.titles)}.jpg|thumb|{rng.choice(self.titles)}]]")
         if rng.random() < 0.15:
@@ -97,7 +100,11 @@ class WikiGenerator:
                 redirect = rng.choice(self.titles)
                 text = f"#転送 [[{redirect}]]"
             elif roll < 0.12:
-                text = f"'''{title}'''\n" + "\n".join(f"* {self._link(rng)} - {rng.choice(self.sentences)}" for _ in range(rng.randint(2, 6))) + "\n{{aimai}}"
+                text = (
+                    f"'''{title}'''\n"
+                    + "\n".join(f"* {self._link(rng)} - {rng.choice(self.sentences)}" for _ in range(rng.randint(2, 6)))
+                    + "\n{{aimai}}"
+                )
             elif roll < 0.17:
                 ns = "14"
                 text = f"{rng.choice(self.sentences)}\n[[Category:{rng.choice(self.titles)}]]"
@@ -110,8 +117,15 @@ class WikiGenerator:
             else:
                 text = self._article(rng, title)
             prefix = NAMESPACES[ns]
-            yield {"id": page_id, "ns": ns, "title": f"{prefix}:{title}" if prefix else title, "redirect": redirect, "text": text,
-                   "revision": 1_000_000 + page_id, "timestamp": f"2016-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T00:00:00Z"}
+            yield {
+                "id": page_id,
+                "ns": ns,
+                "title": f"{prefix}:{title}" if prefix else title,
+                "redirect": redirect,
+                "text": text,
+                "revision": 1_000_000 + page_id,
+                "timestamp": f"2016-{rng.randint(1, 12):02d}-{rng.randint(1, 28):02d}T00:00:00Z",
+            }
 
 
 def _page_xml(page: dict) -> str:
@@ -128,17 +142,19 @@ def _page_xml(page: dict) -> str:
         f"      <timestamp>{page['timestamp']}</timestamp>\n"
         "      <model>wikitext</model>\n"
         "      <format>text/x-wiki</format>\n"
-        f"      <text bytes=\"{len(text.encode())}\" xml:space=\"preserve\">{escape(text)}</text>\n"
+        f'      <text bytes="{len(text.encode())}" xml:space="preserve">{escape(text)}</text>\n'
         "    </revision>\n"
         "  </page>\n"
     )
 
 
 def _header(schema: str) -> str:
-    return (f'<mediawiki xmlns="http://www.mediawiki.org/xml/export-{schema}/" version="{schema}" xml:lang="ja">\n'
-            "  <siteinfo>\n    <sitename>Wikipedia</sitename>\n    <dbname>jawiki</dbname>\n    <namespaces>\n"
-            + "".join(f'      <namespace key="{key}" case="first-letter">{name}</namespace>\n' for key, name in NAMESPACES.items())
-            + "    </namespaces>\n  </siteinfo>\n")
+    return (
+        f'<mediawiki xmlns="http://www.mediawiki.org/xml/export-{schema}/" version="{schema}" xml:lang="ja">\n'
+        "  <siteinfo>\n    <sitename>Wikipedia</sitename>\n    <dbname>jawiki</dbname>\n    <namespaces>\n"
+        + "".join(f'      <namespace key="{key}" case="first-letter">{name}</namespace>\n' for key, name in NAMESPACES.items())
+        + "    </namespaces>\n  </siteinfo>\n"
+    )
 
 
 FOOTER = "</mediawiki>\n"

@@ -6,6 +6,7 @@ export's header, then ~100 pages each, then its footer), and ``…-multistream-i
 whole to a worker process (:mod:`.parallel`), which decompresses and converts it, so decompression runs on every core;
 the parent only reads the file and writes the corpus lines back in the dump's order.
 """
+
 from __future__ import annotations
 
 import bz2
@@ -13,8 +14,8 @@ from pathlib import Path
 from typing import Iterator
 
 from ingestlab.corpus import inputs
-from ingestlab.corpus.wikipedia.parallel import _ROOT, BZ2, BrokenPiece
 from ingestlab.corpus.wikipedia.pages import BadDump
+from ingestlab.corpus.wikipedia.parallel import _ROOT, BZ2, BrokenPiece
 
 RUN_BYTES = 1 << 20  # compressed bytes a worker gets at once (~5 MiB of XML)
 INDEX_SUFFIX = "-index.txt.bz2"
@@ -55,8 +56,10 @@ def stream_offsets(index: Path, dump: Path) -> list[int]:
             d.seek(offset)
             start = d.read(4)
             if offset >= size or not (start[:3] == b"BZh" and start[3:4].isdigit()):
-                raise BadDump(f"{index} does not belong to {dump}: no bz2 stream starts at offset {offset:,}"
-                              + (f" (the dump has {size:,} bytes)" if offset >= size else ""))
+                raise BadDump(
+                    f"{index} does not belong to {dump}: no bz2 stream starts at offset {offset:,}"
+                    + (f" (the dump has {size:,} bytes)" if offset >= size else "")
+                )
     return offsets
 
 

@@ -8,6 +8,7 @@ library gives back (a panic caught there) or whose fields are not UTF-8 (a lone 
 Without cargo, or with ``INGESTLAB_WIKIPEDIA_CONVERTER=python``, :func:`page_lines` returns None and Python does
 every page.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -25,8 +26,9 @@ def library() -> Path | None:
     """The built library, building it first if its sources changed; None: the pages are made in Python."""
     if not native_build.wanted(VARIABLE):
         return None
-    return native_build.build(SOURCE, "wiki-text", "libwiki_text.so",
-                              "Wikipedia pages are converted in Python (about two thirds of the compiled part's speed)")
+    return native_build.build(
+        SOURCE, "wiki-text", "libwiki_text.so", "Wikipedia pages are converted in Python (about two thirds of the compiled part's speed)"
+    )
 
 
 def page_lines() -> Callable[[str, str, str, str, bool], bytes | None] | None:

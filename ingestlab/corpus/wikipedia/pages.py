@@ -2,6 +2,7 @@
 page is cleared, so memory stays flat whatever the dump's size. Each page becomes one document, preceded by its bulk
 action line carrying the page id as ``_id``. Used by the converter (:mod:`.convert`) and its workers (:mod:`.parallel`).
 """
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -42,15 +43,19 @@ def dump_source(path: Path) -> inputs.Source:
     try:
         found = inputs.sources(path, is_export, "MediaWiki export")
         if len(found) > 1:
-            raise BadDump(f"{path}: a ZIP with {len(found)} MediaWiki exports ({', '.join(s.member for s in found)}): convert them one "
-                          f"at a time")
+            raise BadDump(
+                f"{path}: a ZIP with {len(found)} MediaWiki exports ({', '.join(s.member for s in found)}): convert them one at a time"
+            )
         head = found[0].head(1 << 16)
     except inputs.UnreadableInput as e:
         raise BadDump(str(e)) from None
     if not is_export(head):
         what = inputs.describe(head)
-        raise BadDump(f"{found[0].label}: {what or 'text'}, not a MediaWiki export (no <mediawiki> element in its first 64 KiB"
-                      + ("" if what else f"; it starts {head[:60].decode('utf-8', 'replace')!r}") + ")")
+        raise BadDump(
+            f"{found[0].label}: {what or 'text'}, not a MediaWiki export (no <mediawiki> element in its first 64 KiB"
+            + ("" if what else f"; it starts {head[:60].decode('utf-8', 'replace')!r}")
+            + ")"
+        )
     return found[0]
 
 

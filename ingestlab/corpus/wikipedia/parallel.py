@@ -9,6 +9,7 @@ one pass (:func:`~ingestlab.corpus.wikipedia.convert.convert`), whose error name
 and keeps the pages before it, as it always did. The workers are fresh interpreters fed over pipes: a converter run
 from a Rally actor or a script read from stdin works alike.
 """
+
 from __future__ import annotations
 
 import bz2
@@ -44,13 +45,13 @@ def pieces(raw, size: int = PIECE_BYTES) -> Iterator[tuple[bytes, bytes, bytes]]
     root = _ROOT.search(head)
     if root is None:
         raise BrokenPiece("no <mediawiki> root element before the first <page>")
-    buffer = head[head.index(b"<page>"):]
+    buffer = head[head.index(b"<page>") :]
     while True:
         data = raw.read(size)
         buffer += data
         end = buffer.rfind(b"</page>")
         if not data:
-            tail = buffer[end + len(b"</page>"):] if end >= 0 else buffer
+            tail = buffer[end + len(b"</page>") :] if end >= 0 else buffer
             if tail.strip() not in (b"</mediawiki>", b""):
                 raise BrokenPiece("the export does not end with </mediawiki> after its last page")
             if end >= 0:
@@ -58,7 +59,7 @@ def pieces(raw, size: int = PIECE_BYTES) -> Iterator[tuple[bytes, bytes, bytes]]
             return
         if end >= 0:
             yield XML, root.group(0), buffer[: end + len(b"</page>")]
-            buffer = buffer[end + len(b"</page>"):]
+            buffer = buffer[end + len(b"</page>") :]
 
 
 def pages_of_streams(compressed: bytes) -> bytes:
@@ -73,9 +74,9 @@ def pages_of_streams(compressed: bytes) -> bytes:
         if xml.strip() in (b"", b"</mediawiki>") or (start < 0 and b"<siteinfo>" in xml and end < 0):
             return b""  # a stream with no page: the header's or the footer's
         raise BrokenPiece("a run of streams with no whole <page>")
-    if xml[end + len(b"</page>"):].strip() not in (b"", b"</mediawiki>"):
+    if xml[end + len(b"</page>") :].strip() not in (b"", b"</mediawiki>"):
         raise BrokenPiece("a run of streams that does not end after a </page>")
-    return xml[start: end + len(b"</page>")]
+    return xml[start : end + len(b"</page>")]
 
 
 def convert_piece(root: bytes, piece: bytes) -> tuple[bytes, int]:
@@ -115,8 +116,12 @@ class _Worker:
     that converts the pieces it is sent, in order, over its stdin and stdout."""
 
     def __init__(self):
-        self.proc = subprocess.Popen([sys.executable, "-m", "ingestlab.corpus.wikipedia.parallel"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "ingestlab.corpus.wikipedia.parallel"],
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+        )
         self.queue: queue.Queue = queue.Queue(maxsize=2)
         self.feeder = threading.Thread(target=self._feed, daemon=True)
         self.feeder.start()
@@ -133,7 +138,9 @@ class _Worker:
     def result(self) -> tuple[bytes, int, int]:
         got = _receive(self.proc.stdout)
         if got is None:
-            raise BrokenPiece(f"a converter process ended (exit {self.proc.wait()}): {self.proc.stderr.read()[-500:].decode(errors='replace')}")
+            raise BrokenPiece(
+                f"a converter process ended (exit {self.proc.wait()}): {self.proc.stderr.read()[-500:].decode(errors='replace')}"
+            )
         data, count, xml_bytes = got
         if count < 0:
             raise BrokenPiece(data.decode())

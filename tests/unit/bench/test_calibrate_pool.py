@@ -1,5 +1,6 @@
 """calibrate --pool: an earlier calibration's kept races join the pool, its warm-up series one per node process, and a
 race of another setup is refused in one line naming it (race.json files in a Rally home, as Rally writes them)."""
+
 import json
 
 import pytest
@@ -15,8 +16,15 @@ SETUP = {"track": "posts", "challenge": "bulk", "task": "bulk-1000", "params": {
 
 def _store(home, n, kind, stamp, minute, params=None, scale=1.0):
     r = posts_race(scale)
-    r.update({"race-id": f"{stamp}-{n}", "race-timestamp": f"20261127T04{minute:02d}00Z", "track": "posts", "challenge": "bulk",
-              "track-params": params if params is not None else {"bulk_size": "1000"}})
+    r.update(
+        {
+            "race-id": f"{stamp}-{n}",
+            "race-timestamp": f"20261127T04{minute:02d}00Z",
+            "track": "posts",
+            "challenge": "bulk",
+            "track-params": params if params is not None else {"bulk_size": "1000"},
+        }
+    )
     r["user-tags"].update({"calibration": stamp, "kind": kind})
     f = rally_paths.race_json(r["race-id"], home)
     f.parent.mkdir(parents=True, exist_ok=True)
@@ -70,8 +78,11 @@ def test_a_node_process_that_does_not_settle_names_how_to_judge_the_races_kept_b
     monkeypatch.setattr(calibrate, "_race", lambda target, setup, stamp, kind: {"race-id": kind, "race-timestamp": "t"})
     monkeypatch.setattr(calibrate, "_figure", lambda race, task: next(figures))
     monkeypatch.setattr(calibrate, "pooled", lambda stamps, setup: ([], []))
-    with pytest.raises(IngestlabError, match=r"did not settle.*The 2 races kept before it are stored: `ingestlab calibrate --races 0 "
-                                             r"--track posts --challenge bulk --task bulk-1000 --pool \S+` judges them"):
+    with pytest.raises(
+        IngestlabError,
+        match=r"did not settle.*The 2 races kept before it are stored: `ingestlab calibrate --races 0 "
+        r"--track posts --challenge bulk --task bulk-1000 --pool \S+` judges them",
+    ):
         calibrate.run(races=4, agree=3, tolerance=0.05, most_warmup=4, setup=SETUP, processes=2, log=lambda *_: None)
 
 
@@ -80,10 +91,22 @@ def _floor_file(results, stamp, medians, task="bulk-1000", **more):
 
     f = results / "calibration" / stamp / "results.json"
     f.parent.mkdir(parents=True)
-    f.write_text(json.dumps({"format": 2, "stamp": stamp, "track": "posts", "challenge": "bulk", "task": task,
-                             "tasks": {task: {"sigma": calibration.sigma(medians) or 0.01, "races": len(medians)}},
-                             "machine": machine.describe(), "versions": {"engine": "elasticsearch", "version": "7.17.29"},
-                             "medians": medians, **more}))
+    f.write_text(
+        json.dumps(
+            {
+                "format": 2,
+                "stamp": stamp,
+                "track": "posts",
+                "challenge": "bulk",
+                "task": task,
+                "tasks": {task: {"sigma": calibration.sigma(medians) or 0.01, "races": len(medians)}},
+                "machine": machine.describe(),
+                "versions": {"engine": "elasticsearch", "version": "7.17.29"},
+                "medians": medians,
+                **more,
+            }
+        )
+    )
 
 
 def test_two_floors_judge_against_the_floor_spanning_their_sessions(tmp_path, monkeypatch):
@@ -108,8 +131,11 @@ def test_two_floors_judge_against_the_floor_spanning_their_sessions(tmp_path, mo
 def test_a_calibration_that_raced_nothing_of_its_own_is_no_floor(tmp_path, monkeypatch):
     monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
     _floor_file(tmp_path / "results", "J", [1000.0, 1010.0, 990.0, 1005.0], pooled={"stamps": ["F"], "races": 4})
-    with pytest.raises(IngestlabError, match=r"--floor-of J: it raced 0 races of bulk-1000 of its own \(it judged earlier "
-                                             r"calibrations' races again: give theirs\)"):
+    with pytest.raises(
+        IngestlabError,
+        match=r"--floor-of J: it raced 0 races of bulk-1000 of its own \(it judged earlier "
+        r"calibrations' races again: give theirs\)",
+    ):
         calibrate.run(races=0, setup=SETUP, pool_from=["S1"], floor_of=["J"], log=lambda *_: None)
 
 

@@ -1,6 +1,7 @@
 """calibrate --dose: the doses' order (whole blocks, seeded), bad doses refused in one line, and what made-up races of
 two doses give (a real change found and measured with its interval, A/A within a dose not called, a missing value
 shown as missing)."""
+
 import random
 
 import pytest
@@ -12,9 +13,9 @@ from ingestlab.verdicts import calibration
 
 def test_each_block_races_every_dose_once_in_a_seeded_order():
     plan = dose.order([1.0, 0.9, 0.8], 20, "2026-11-28T010000")
-    assert [sorted(plan[i:i + 3]) for i in range(0, 60, 3)] == [[0.8, 0.9, 1.0]] * 20
+    assert [sorted(plan[i : i + 3]) for i in range(0, 60, 3)] == [[0.8, 0.9, 1.0]] * 20
     assert plan == dose.order([1.0, 0.9, 0.8], 20, "2026-11-28T010000")
-    assert len({tuple(plan[i:i + 3]) for i in range(0, 60, 3)}) > 1  # not one fixed order
+    assert len({tuple(plan[i : i + 3]) for i in range(0, 60, 3)}) > 1  # not one fixed order
 
 
 def test_the_whole_core_comes_first_and_bad_doses_are_refused():
@@ -49,7 +50,12 @@ def test_no_change_is_rarely_found_and_a_missing_median_is_shown_as_missing():
     got = calibration.dose_response(values)
     k, n = got["by_dose"]["0.95"]["rates"]["1"]["found"]
     assert n == 60 and k <= 6
-    data = {"dose": {"doses": ["1", "0.95"], "cpu": {"1": {"throttled": None}, "0.95": {"throttled": 0.4}},
-                     "by_dose": {**got["by_dose"], "1": {**got["by_dose"]["1"], "median": None}}}}
+    data = {
+        "dose": {
+            "doses": ["1", "0.95"],
+            "cpu": {"1": {"throttled": None}, "0.95": {"throttled": 0.4}},
+            "by_dose": {**got["by_dose"], "1": {**got["by_dose"]["1"], "median": None}},
+        }
+    }
     text = dose.markdown(data)
     assert "| 1 | 60 | missing | — | — |" in text and "| 40% | +" in text

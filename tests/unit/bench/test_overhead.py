@@ -27,8 +27,13 @@ def test_the_bench_node_keeps_its_data_in_memory_only_where_there_is_room(tmp_pa
 def test_the_report_says_where_the_node_kept_its_data():
     task = overhead.tasks(1)[0]
     side = overhead.Side(100.0, 1.0, 2.0)
-    text, _ = overhead.report([task], [overhead.Round(pack={task.name: side}, minimal={task.name: side})], 1, 1,
-                              data_note="The node kept its data in memory (/dev/shm/x, a tmpfs).")
+    text, _ = overhead.report(
+        [task],
+        [overhead.Round(pack={task.name: side}, minimal={task.name: side})],
+        1,
+        1,
+        data_note="The node kept its data in memory (/dev/shm/x, a tmpfs).",
+    )
     assert "The node kept its data in memory (/dev/shm/x, a tmpfs)." in text
 
 
@@ -77,7 +82,9 @@ def _fake_sides(monkeypatch, ratios: dict):
 
     events, left = [], {k: iter(v) for k, v in ratios.items()}
     monkeypatch.setattr(overhead, "settle", lambda url, indices: settle.Settled(True, 0.0))
-    monkeypatch.setattr(overhead, "_pack", lambda t, *a: events.append(("pack", t.key)) or overhead.Side(100.0 * next(left[t.key]), 1.0, 1.0))
+    monkeypatch.setattr(
+        overhead, "_pack", lambda t, *a: events.append(("pack", t.key)) or overhead.Side(100.0 * next(left[t.key]), 1.0, 1.0)
+    )
     monkeypatch.setattr(overhead, "_minimal", lambda t, *a: events.append(("minimal", t.key)) or overhead.Side(100.0, 1.0, 1.0))
     monkeypatch.setattr(overhead, "posts_corpora", lambda chosen: [])
     monkeypatch.setattr(overhead, "load_track", lambda *a, **k: None)
@@ -88,8 +95,9 @@ def test_a_task_whose_rounds_disagree_gets_more_rounds_until_its_interval_is_nar
     steady = [1.0, 1.01, 0.99, 1.0, 1.02, 0.98]
     noisy = [0.80, 1.20, 0.90, 1.10, 0.85, 1.15, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0]
     events, said = _fake_sides(monkeypatch, {"posts-index": steady, "refresh": noisy}), []
-    text, data = overhead.run("h:9200", "http://h:9200", rounds=6, tasks="posts-index,refresh", warmup_rounds=0, max_rounds=9,
-                              width=0.10, log=said.append)
+    text, data = overhead.run(
+        "h:9200", "http://h:9200", rounds=6, tasks="posts-index,refresh", warmup_rounds=0, max_rounds=9, width=0.10, log=said.append
+    )
     assert data["posts index API"]["rounds"] == 6 and data["refresh single+refresh"]["rounds"] == 9
     refresh_order = [side for side, key in events if key == "refresh"]
     assert refresh_order[12:] == ["pack", "minimal", "minimal", "pack", "pack", "minimal"]  # rounds 7-9 keep alternating
@@ -115,12 +123,26 @@ def test_a_run_goes_into_the_ledger_with_each_tasks_ratio_interval_and_cpu(tmp_p
     from ingestlab.bench import overhead_report
 
     monkeypatch.setattr(ledger, "target", lambda: tmp_path)
-    data = {"posts bulk 1000": {"ratio": [0.9, 1.05, 1.2], "rounds": 6, "interval": [0.98, 1.12],
-                                "pack_client_us": [1, 1.3, 2], "minimal_client_us": [3, 4.1, 5], "pack_node_us": [20, 22.7, 25],
-                                "minimal_node_us": [20, 22.1, 24]},
-            "reindex raw sliced scroll": {"ratio": [0.9, 1.0, 1.1], "rounds": 2, "interval": None,
-                                          "pack_client_us": [6, 6.3, 7], "minimal_client_us": [5, 5.9, 6],
-                                          "pack_node_us": [None, None, None], "minimal_node_us": [160, 163.7, 170]}}
+    data = {
+        "posts bulk 1000": {
+            "ratio": [0.9, 1.05, 1.2],
+            "rounds": 6,
+            "interval": [0.98, 1.12],
+            "pack_client_us": [1, 1.3, 2],
+            "minimal_client_us": [3, 4.1, 5],
+            "pack_node_us": [20, 22.7, 25],
+            "minimal_node_us": [20, 22.1, 24],
+        },
+        "reindex raw sliced scroll": {
+            "ratio": [0.9, 1.0, 1.1],
+            "rounds": 2,
+            "interval": None,
+            "pack_client_us": [6, 6.3, 7],
+            "minimal_client_us": [5, 5.9, 6],
+            "pack_node_us": [None, None, None],
+            "minimal_node_us": [160, 163.7, 170],
+        },
+    }
     overhead_report.to_ledger(data, "2026-11-27T160000", "ingestlab bench overhead", "in memory")
     entry = json.loads(next(tmp_path.glob("*.json")).read_text())
     assert entry["run"] == "2026-11-27T160000-overhead" and entry["kind"] == "bench overhead"

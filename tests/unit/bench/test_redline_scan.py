@@ -1,5 +1,6 @@
 """The redline bench: the dense scan's steps and answer, and how the search is judged against it (the races are the
 bench's own, run by hand: `ingestlab bench redline`)."""
+
 import math
 from types import SimpleNamespace
 
@@ -31,10 +32,16 @@ def test_within_one_step_is_a_ratio_of_at_most_one_resolution_either_way():
 
 
 def _result(search_rate, scan_rate, search_s=120.0, scan_s=900.0):
-    searched = search.Outcome(search_rate, None if search_rate is None else search_rate * 1.04, "stopped", [Probe(search_rate or 1, PASS, "")] * 3)
+    searched = search.Outcome(
+        search_rate, None if search_rate is None else search_rate * 1.04, "stopped", [Probe(search_rate or 1, PASS, "")] * 3
+    )
     scanned = [Probe(scan_rate, PASS, "")] * 3 if scan_rate else [Probe(30_000, FAIL, "p99 900 ms > 200 ms")] * 3
-    step = SimpleNamespace(task="redline-bulk", bulk_size=1000, target=SimpleNamespace(hosts="127.0.0.1:9200"),
-                           latency=SimpleNamespace(percentile="99", ms=200.0))  # as LatencyTarget holds them
+    step = SimpleNamespace(
+        task="redline-bulk",
+        bulk_size=1000,
+        target=SimpleNamespace(hosts="127.0.0.1:9200"),
+        latency=SimpleNamespace(percentile="99", ms=200.0),
+    )  # as LatencyTarget holds them
     r = redline_scan._result("S", "posts", step, SimpleNamespace(full=60_000.0), searched, scanned, [search_s], [scan_s], 0.05, 0.5, 3, [])
     return {**r, "command": "ingestlab bench redline"}
 

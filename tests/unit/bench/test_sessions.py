@@ -1,5 +1,6 @@
 """calibrate --sum-of: sessions' counts add where no race is in two of them; 1 race a side only over sessions judged
 against floors of one kind; another setup, a race counted twice or a missing file is refused in one line."""
+
 import json
 
 import pytest
@@ -12,15 +13,31 @@ from ingestlab.errors import IngestlabError
 def _file(results, stamp, rates, races, floor_of=None, task="bulk-1000", version="7.17.29"):
     f = results / "calibration" / stamp / "results.json"
     f.parent.mkdir(parents=True)
-    f.write_text(json.dumps({"format": 2, "stamp": stamp, "track": "posts", "challenge": "bulk", "task": task,
-                             "tasks": {task: {"sigma": 0.08, "races": len(races)}}, "machine": machine.describe(),
-                             "versions": {"engine": "elasticsearch", "version": version}, "medians": [1.0] * len(races),
-                             "race_ids": races, "rates": rates, **({"floor_of": floor_of} if floor_of else {})}))
+    f.write_text(
+        json.dumps(
+            {
+                "format": 2,
+                "stamp": stamp,
+                "track": "posts",
+                "challenge": "bulk",
+                "task": task,
+                "tasks": {task: {"sigma": 0.08, "races": len(races)}},
+                "machine": machine.describe(),
+                "versions": {"engine": "elasticsearch", "version": version},
+                "medians": [1.0] * len(races),
+                "race_ids": races,
+                "rates": rates,
+                **({"floor_of": floor_of} if floor_of else {}),
+            }
+        )
+    )
 
 
 def _rates(one, three, ab=None):
-    out = {"1": {"false_alarms": one, "detect_5": [0, one[1]], "detect_10": [1, one[1]]},
-           "3": {"false_alarms": three, "detect_5": [1, three[1]], "detect_10": [5, three[1]]}}
+    out = {
+        "1": {"false_alarms": one, "detect_5": [0, one[1]], "detect_10": [1, one[1]]},
+        "3": {"false_alarms": three, "detect_5": [1, three[1]], "detect_10": [5, three[1]]},
+    }
     if ab:
         out[str(ab[0])] = {"false_alarms": [0, ab[1]], "detect_5": [1, ab[1]], "detect_10": [ab[1], ab[1]]}
     return out
@@ -36,7 +53,9 @@ def test_counts_add_and_one_race_a_side_only_over_floors_of_one_kind(tmp_path, m
     assert mixed["rows"]["3"]["false_alarms"] == [4, 120] and mixed["rows"]["3"]["detect_10"] == [15, 120]
     assert mixed["rows"]["ab"]["detect_10"] == [17, 17] and "12 a side in A, 17 a side in B, none a side in C" in mixed["conditions"]
     spanning = sessions.total(["B", "C"])
-    assert spanning["rows"]["1"]["false_alarms"] == [12, 240] and spanning["command"] == "ingestlab calibrate --races 0 --sum-of B --sum-of C"
+    assert (
+        spanning["rows"]["1"]["false_alarms"] == [12, 240] and spanning["command"] == "ingestlab calibrate --races 0 --sum-of B --sum-of C"
+    )
     assert "| 3 | 80 | 3/80 (4%; 95 % interval 1%–11%) |" in sessions.markdown(spanning)
 
 

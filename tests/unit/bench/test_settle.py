@@ -1,4 +1,5 @@
 """Before each side of the overhead bench: both sides' indices deleted, the nodes quiet."""
+
 from ingestlab.bench import overhead, settle
 
 
@@ -29,8 +30,9 @@ class Node:
 
 def test_it_deletes_both_sides_indices_then_waits_for_a_quiet_second():
     node, clock = Node([900, 400, 30]), iter(range(100))
-    done = settle.settle("http://n:9200", ["overhead-pack", "overhead-minimal"], fetch=node, clock=lambda: next(clock),
-                         sleep=lambda s: None)
+    done = settle.settle(
+        "http://n:9200", ["overhead-pack", "overhead-minimal"], fetch=node, clock=lambda: next(clock), sleep=lambda s: None
+    )
     assert node.asked[0] == ("DELETE", "http://n:9200/overhead-pack,overhead-minimal?ignore_unavailable=true")
     assert done.quiet and node.steps == []  # 0.9 and 0.4 cores were busy; 0.03 is quiet
 

@@ -1,4 +1,5 @@
 """The JDK for a version is the first installed one whose major fits it; none fitting is one clear line."""
+
 import pytest
 
 from ingestlab.cluster import jdk, versions

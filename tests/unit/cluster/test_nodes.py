@@ -10,7 +10,7 @@ from ingestlab.errors import IngestlabError
 
 def cluster_of(n, version="7.17.29"):
     c = Cluster(name="t", version=version, heap="512m")
-    c.nodes = [Node(f"node-{i+1}", 29200 + i, 29300 + i, f"/tmp/n{i}") for i in range(n)]
+    c.nodes = [Node(f"node-{i + 1}", 29200 + i, 29300 + i, f"/tmp/n{i}") for i in range(n)]
     return c
 
 

@@ -1,4 +1,5 @@
 """The pack's fixed ports lie below the kernel's ephemeral range, so no client connection can hold one as its local port."""
+
 import re
 from pathlib import Path
 

@@ -1,6 +1,7 @@
 """DVF as data.gouv.fr ships it: Etalab's ``full.csv.gz`` (and ``departements/NN.csv.gz``), DGFiP's
 ``ValeursFoncieres-YYYY.txt.zip``. The pack's own fixtures, compressed here, convert to the same documents as their
 plain copies, through the compiled fast path (fed through a pipe) and in Python; what cannot be read is one line."""
+
 import bz2
 import gzip
 import lzma
@@ -114,14 +115,16 @@ def test_what_cannot_be_read_is_one_line_naming_the_file_and_what_it_looks_like(
     pdf = tmp_path / "valeursfoncieres-2020.txt"
     pdf.write_bytes(b"%PDF-1.7\n\x00\x01\x02binary")
     zip_cut = tmp_path / "cut.zip"
-    zip_cut.write_bytes(zipped({"v.txt": (SAMPLES / "valeursfoncieres-2019-sample.txt").read_bytes()}, tmp_path / "ok.zip").read_bytes()[:200])
+    zip_cut.write_bytes(
+        zipped({"v.txt": (SAMPLES / "valeursfoncieres-2019-sample.txt").read_bytes()}, tmp_path / "ok.zip").read_bytes()[:200]
+    )
     expected = {
         xz: f"{xz}: xz-compressed; the pack reads plain, gzip, bz2 and ZIP files: decompress it first (xz -d full.2020.csv.xz)",
         no_dvf: f"{no_dvf}: a ZIP with no DVF member (it holds notice.pdf, readme.txt)",
         other: f"{other}:1: not a DVF header: expected the official '|'-separated header (first column 'Code service CH' or "
-               f"'Identifiant de document') or Etalab's 'id_mutation,…'; got 'a,b,c'",
+        f"'Identifiant de document') or Etalab's 'id_mutation,…'; got 'a,b,c'",
         pdf: f"{pdf}: a PDF document, not a DVF file (expected the official '|'-separated header (first column 'Code service CH' "
-             f"or 'Identifiant de document') or Etalab's 'id_mutation,…')",
+        f"or 'Identifiant de document') or Etalab's 'id_mutation,…')",
         zip_cut: f"{zip_cut}: a ZIP archive whose directory is missing or damaged (the file is truncated: download it again)",
         tmp_path / "missing.csv.gz": f"{tmp_path / 'missing.csv.gz'}: no such file",
     }

@@ -1,4 +1,5 @@
 """The DVF converter on hand-made samples of both real formats (fixtures/dvf)."""
+
 import bz2
 from pathlib import Path
 
@@ -73,16 +74,25 @@ def test_corpus_files_and_entry(tmp_path):
     assert bz2.decompress((tmp_path / "dvf.json.bz2").read_bytes()) == corpus.read_bytes()
     assert bz2.decompress((tmp_path / "dvf-1k.json.bz2").read_bytes()) == corpus.read_bytes()
     entry = read_meta(corpus)
-    assert [{k: entry[k] for k in ("source-file", "document-count", "uncompressed-bytes", "compressed-bytes")}] == [{
-        "source-file": "dvf.json.bz2", "document-count": 6, "uncompressed-bytes": corpus.stat().st_size,
-        "compressed-bytes": (tmp_path / "dvf.json.bz2").stat().st_size,
-    }]
+    assert [{k: entry[k] for k in ("source-file", "document-count", "uncompressed-bytes", "compressed-bytes")}] == [
+        {
+            "source-file": "dvf.json.bz2",
+            "document-count": 6,
+            "uncompressed-bytes": corpus.stat().st_size,
+            "compressed-bytes": (tmp_path / "dvf.json.bz2").stat().st_size,
+        }
+    ]
     assert entry["source"]["skipped-rows"] == 5
 
 
 def test_limit_and_one_k_file(tmp_path):
-    lines = "\n".join(["id_mutation," + ",".join(c.header for c in formats.ETALAB_COLUMNS[1:])]
-                      + [f"2020-{i},2020-01-02,1,Vente,{i}.0" + "," * 35 for i in range(1500)]) + "\n"
+    lines = (
+        "\n".join(
+            ["id_mutation," + ",".join(c.header for c in formats.ETALAB_COLUMNS[1:])]
+            + [f"2020-{i},2020-01-02,1,Vente,{i}.0" + "," * 35 for i in range(1500)]
+        )
+        + "\n"
+    )
     source = tmp_path / "big.csv"
     source.write_text(lines)
     result = convert.convert([source], tmp_path / "out" / "dvf.json", compress=False, limit=1200)
@@ -107,8 +117,10 @@ def test_numbers_their_field_cannot_hold_are_bad_rows_naming_file_and_line(tmp_p
     """Before: a 21-digit count stopped the conversion with orjson's TypeError, `inf` and `nan` were written as null
     (a value lost without a word), and a count beyond 32 bits went on to be refused by Elasticsearch's `integer`."""
     headers = [c.header for c in formats.ETALAB_COLUMNS]
-    good = ("2020-1,2020-01-02,1,Vente,150000.0,3,,RUE DES LILAS,,01400,01001,L'Abergement,01,,,010010000A0123,,,,,,,,,,,"
-            ",,0,1,Maison,98,4,S,sols,,,812,4.926,46.153").split(",")
+    good = (
+        "2020-1,2020-01-02,1,Vente,150000.0,3,,RUE DES LILAS,,01400,01001,L'Abergement,01,,,010010000A0123,,,,,,,,,,,"
+        ",,0,1,Maison,98,4,S,sols,,,812,4.926,46.153"
+    ).split(",")
 
     def row(**cells):
         r = list(good)
@@ -117,9 +129,21 @@ def test_numbers_their_field_cannot_hold_are_bad_rows_naming_file_and_line(tmp_p
         return ",".join(r)
 
     source = tmp_path / "numbers.csv"
-    source.write_text("\n".join([",".join(headers), row(), row(nombre_lots="2147483648"), row(nombre_lots="123456789012345678901"),
-                                 row(valeur_fonciere="inf"), row(surface_terrain="1e400"), row(longitude="nan"),
-                                 row(nombre_lots="2147483647", valeur_fonciere="-0")]) + "\n")
+    source.write_text(
+        "\n".join(
+            [
+                ",".join(headers),
+                row(),
+                row(nombre_lots="2147483648"),
+                row(nombre_lots="123456789012345678901"),
+                row(valeur_fonciere="inf"),
+                row(surface_terrain="1e400"),
+                row(longitude="nan"),
+                row(nombre_lots="2147483647", valeur_fonciere="-0"),
+            ]
+        )
+        + "\n"
+    )
     result = convert.convert([source], tmp_path / "out" / "dvf.json", compress=False)
     assert result.documents == 2 and result.skipped.messages == [
         f"{source}:3: column 'nombre_lots': '2147483648' is beyond an integer field's range (-2147483648 to 2147483647)",

@@ -1,4 +1,5 @@
 """The DVF generator: deterministic, mutations spanning rows, both formats readable by the converter."""
+
 from collections import defaultdict
 
 import pytest

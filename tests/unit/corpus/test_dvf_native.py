@@ -1,6 +1,7 @@
 """The DVF converter's compiled fast path (ingestlab/corpus/dvf/native) gives what the Python converter gives: the same
 corpus and -1k files byte for byte, the same skipped rows with the same messages, the same strict-mode error. Each
 case converts the same input both ways (``INGESTLAB_DVF_CONVERTER=python`` and the default) and compares."""
+
 import os
 import random
 from pathlib import Path
@@ -13,10 +14,14 @@ from ingestlab.corpus.files import read_meta
 SAMPLES = Path(__file__).parents[2] / "fixtures" / "dvf"
 ETALAB_HEADER = ",".join(c.header for c in formats.ETALAB_COLUMNS)
 OFFICIAL_HEADER = "|".join(c.header for c in formats.OFFICIAL_COLUMNS)
-ETALAB_ROW = ("2020-1,2020-01-02,1,Vente,150000.0,3,,RUE DES LILAS,,01400,01001,L'Abergement-Clémenciat,01,,,"
-              "010010000A0123,,,,,,,,,,,,,0,1,Maison,98,4,S,sols,,,812,4.926,46.153").split(",")
-OFFICIAL_ROW = ("|||||||000001|03/01/2019|Vente|295000,00|12||RUE|0450|DE LA REPUBLIQUE|1000|BOURG-EN-BRESSE|01|53||AB|"
-                "123||12|45,20|||||||||1|2|Appartement||47|2|||").split("|")
+ETALAB_ROW = (
+    "2020-1,2020-01-02,1,Vente,150000.0,3,,RUE DES LILAS,,01400,01001,L'Abergement-Clémenciat,01,,,"
+    "010010000A0123,,,,,,,,,,,,,0,1,Maison,98,4,S,sols,,,812,4.926,46.153"
+).split(",")
+OFFICIAL_ROW = (
+    "|||||||000001|03/01/2019|Vente|295000,00|12||RUE|0450|DE LA REPUBLIQUE|1000|BOURG-EN-BRESSE|01|53||AB|"
+    "123||12|45,20|||||||||1|2|Appartement||47|2|||"
+).split("|")
 
 
 @pytest.fixture(scope="module")
@@ -39,8 +44,13 @@ def both(monkeypatch, tmp_path: Path, inputs: list[Path], **options) -> dict:
             seen[way] = ("error", str(e), sorted(p.name for p in out.parent.iterdir()) if out.parent.exists() else [])
             continue
         one_k = out.with_name("dvf-1k.json")
-        seen[way] = (out.read_bytes(), one_k.read_bytes() if one_k.exists() else None, result.skipped.count,
-                     result.skipped.messages, result.documents)
+        seen[way] = (
+            out.read_bytes(),
+            one_k.read_bytes() if one_k.exists() else None,
+            result.skipped.count,
+            result.skipped.messages,
+            result.documents,
+        )
         seen[way + "-by"] = read_meta(out)["source"]["rows-converted-by"]
         if options.get("compress"):
             seen[way + "-bz2"] = out.with_name("dvf.json.bz2").exists()
@@ -49,7 +59,9 @@ def both(monkeypatch, tmp_path: Path, inputs: list[Path], **options) -> dict:
 
 
 def write(path: Path, header: str, rows: list[list[str]], sep: str, encoding: str = "utf-8", end: str = "\n") -> Path:
-    path.write_bytes((header + "\n" + "".join(sep.join(r) + end for r in rows)).encode(encoding, errors="replace"))  # ? for what Latin-1 lacks
+    path.write_bytes(
+        (header + "\n" + "".join(sep.join(r) + end for r in rows)).encode(encoding, errors="replace")
+    )  # ? for what Latin-1 lacks
     return path
 
 
@@ -69,10 +81,49 @@ def official(**cells) -> list[str]:
     return row
 
 
-NUMBERS = ["0", "-0", "007", "0.0", "-0.000", "00.5", "0.00001", "0.000010", "0.000001", "1e5", "1E5", "1.", ".5", "-",
-           "+5", " 42", "42 ", "1_000", "inf", "nan", "-inf", "١٢", "12345678901234567", "1234567890123456",
-           "123456789012345", "999999999999999.9", "99999999999999.9", "0.1", "0.30000000000000004", "123.4500",
-           "9007199254740993", "1.7976931348623157e308", "1e400", "2147483647", "2147483648", "02147483647", "99999999999", "12,5", "douze", "", "3"]
+NUMBERS = [
+    "0",
+    "-0",
+    "007",
+    "0.0",
+    "-0.000",
+    "00.5",
+    "0.00001",
+    "0.000010",
+    "0.000001",
+    "1e5",
+    "1E5",
+    "1.",
+    ".5",
+    "-",
+    "+5",
+    " 42",
+    "42 ",
+    "1_000",
+    "inf",
+    "nan",
+    "-inf",
+    "١٢",
+    "12345678901234567",
+    "1234567890123456",
+    "123456789012345",
+    "999999999999999.9",
+    "99999999999999.9",
+    "0.1",
+    "0.30000000000000004",
+    "123.4500",
+    "9007199254740993",
+    "1.7976931348623157e308",
+    "1e400",
+    "2147483647",
+    "2147483648",
+    "02147483647",
+    "99999999999",
+    "12,5",
+    "douze",
+    "",
+    "3",
+]
 
 
 def test_plain_rows_are_converted_by_the_fast_path(exe, monkeypatch, tmp_path):
@@ -82,21 +133,34 @@ def test_plain_rows_are_converted_by_the_fast_path(exe, monkeypatch, tmp_path):
     assert seen["auto"][1].count(b"\n") == 1000  # the -1k file from the fast path's head blocks
 
 
-@pytest.mark.parametrize("column", ["valeur_fonciere", "numero_disposition", "surface_terrain", "longitude", "latitude",
-                                    "code_postal", "date_mutation"])
+@pytest.mark.parametrize(
+    "column", ["valeur_fonciere", "numero_disposition", "surface_terrain", "longitude", "latitude", "code_postal", "date_mutation"]
+)
 def test_every_kind_of_cell_as_python_reads_it(exe, monkeypatch, tmp_path, column):
-    rows = [etalab(id_mutation=f"2020-{i}", **{column: v}) for i, v in enumerate(NUMBERS + ["2020-01-0x", "２０２０-01-01",
-                                                                                          "2020/01/01", "75001", "²", "7501"])]
+    rows = [
+        etalab(id_mutation=f"2020-{i}", **{column: v})
+        for i, v in enumerate(NUMBERS + ["2020-01-0x", "２０２０-01-01", "2020/01/01", "75001", "²", "7501"])
+    ]
     seen = both(monkeypatch, tmp_path, [write(tmp_path / "cells.csv", ETALAB_HEADER, rows, ",")])
     assert seen["auto-by"]["compiled"] > 0 and seen["auto-by"]["python"] > 0
 
 
 def test_official_codes_and_comma_decimals(exe, monkeypatch, tmp_path):
     rows = [official(Valeur_fonciere=v) for v in NUMBERS]
-    rows += [official(Code_commune=c, Code_departement=d, Prefixe_de_section=p, Section=s, No_plan=n)
-             for c, d, p, s, n in [("53", "01", "", "AB", "123"), ("-5", "01", "", "A", "1"), ("1a", "2A", "12", "A", "7"),
-                                   ("", "01", "", "A", "1"), ("53", "", "", "A", "1"), ("53", "01", "", "", "1"),
-                                   ("53", "971", "+1", "A", "1"), ("٣", "01", "", "A", "1"), ("53", "01", "", "ÄB", "1")]]
+    rows += [
+        official(Code_commune=c, Code_departement=d, Prefixe_de_section=p, Section=s, No_plan=n)
+        for c, d, p, s, n in [
+            ("53", "01", "", "AB", "123"),
+            ("-5", "01", "", "A", "1"),
+            ("1a", "2A", "12", "A", "7"),
+            ("", "01", "", "A", "1"),
+            ("53", "", "", "A", "1"),
+            ("53", "01", "", "", "1"),
+            ("53", "971", "+1", "A", "1"),
+            ("٣", "01", "", "A", "1"),
+            ("53", "01", "", "ÄB", "1"),
+        ]
+    ]
     rows += [official(Date_mutation=d) for d in ("03/01/2019", "2019-03-01", "3/1/2019", "03/01/19")]
     rows += [official(Voie="RUE DE L'ÉGLISE\t\x01\\ \"", Commune="SAINT-ÉTIENNE")]
     for encoding in ("utf-8", "latin-1"):
@@ -113,8 +177,9 @@ def test_rows_of_the_wrong_width_blank_lines_and_a_last_line_without_its_end(exe
     assert seen["auto"][2] == 4 and seen["auto-by"]["compiled"] == 2
 
 
-@pytest.mark.parametrize("odd", ['2020-9,"quoted, with a comma\nand a line break",x', "2020-9,a\rb", "2020-9,\x00",
-                                 "2020-9," + "x" * (1 << 20)])
+@pytest.mark.parametrize(
+    "odd", ['2020-9,"quoted, with a comma\nand a line break",x', "2020-9,a\rb", "2020-9,\x00", "2020-9," + "x" * (1 << 20)]
+)
 def test_a_line_python_could_read_otherwise_hands_the_rest_of_the_file_over(exe, monkeypatch, tmp_path, odd):
     """Three lines converted by the fast path, then one that Python's csv module could read otherwise than line by
     line (a quoted field across lines, a carriage return inside a line, a NUL, over 1 MiB): Python reads on from it."""
@@ -154,8 +219,12 @@ def test_strict_mode_names_the_same_row_and_writes_nothing(exe, monkeypatch, tmp
 
 
 def test_several_files_samples_and_archives(exe, monkeypatch, tmp_path):
-    inputs = [SAMPLES / "valeursfoncieres-2019-sample.txt", SAMPLES / "valeursfoncieres-2022-sample.txt",
-              SAMPLES / "full.2020-sample.csv", write(tmp_path / "plain.csv", ETALAB_HEADER, [etalab()] * 1500, ",")]
+    inputs = [
+        SAMPLES / "valeursfoncieres-2019-sample.txt",
+        SAMPLES / "valeursfoncieres-2022-sample.txt",
+        SAMPLES / "full.2020-sample.csv",
+        write(tmp_path / "plain.csv", ETALAB_HEADER, [etalab()] * 1500, ","),
+    ]
     for compress in (False, True):
         seen = both(monkeypatch, tmp_path / str(compress), inputs, compress=compress)
         assert seen["auto-by"]["compiled"] >= 1500
@@ -179,8 +248,16 @@ def test_random_decimals(exe, monkeypatch, tmp_path):
         sign = "-" if rnd.random() < 0.1 else ""
         return sign + whole + ("." + frac if frac or rnd.random() < 0.05 else "")
 
-    rows = [etalab(valeur_fonciere=number(), surface_terrain=number(), longitude=number(), latitude=number(),
-                   nombre_lots=str(rnd.randint(0, 10 ** rnd.randint(0, 20 if rnd.random() < 0.01 else 9)))) for _ in range(20_000)]
+    rows = [
+        etalab(
+            valeur_fonciere=number(),
+            surface_terrain=number(),
+            longitude=number(),
+            latitude=number(),
+            nombre_lots=str(rnd.randint(0, 10 ** rnd.randint(0, 20 if rnd.random() < 0.01 else 9))),
+        )
+        for _ in range(20_000)
+    ]
     seen = both(monkeypatch, tmp_path, [write(tmp_path / "random.csv", ETALAB_HEADER, rows, ",")])
     assert seen["auto-by"]["compiled"] > 5_000 and seen["auto-by"]["python"] > 100  # both ways, row by row
 
@@ -190,8 +267,11 @@ def _running(name: str) -> list[int]:
     found = []
     for entry in Path("/proc").iterdir():
         try:
-            if entry.name.isdigit() and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid() \
-                    and (entry / "comm").read_text().strip() == name:
+            if (
+                entry.name.isdigit()
+                and int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1]) == os.getpid()
+                and (entry / "comm").read_text().strip() == name
+            ):
                 found.append(int(entry.name))
         except (OSError, IndexError, ValueError):
             continue

@@ -1,20 +1,57 @@
 """The commune reference, built from a small stand-in for Etalab's communes.json and the real GeoNames data."""
-import pytest
+
 import json
+
+import pytest
 
 from ingestlab.corpus.dvf import reference
 
 COMMUNES = [
-    {"code": "01053", "nom": "Bourg-en-Bresse", "departement": "01", "region": "84", "type": "commune-actuelle",
-     "codesPostaux": ["01000"], "population": 41000},
-    {"code": "01999", "nom": "Nowhere-sur-Rien", "departement": "01", "region": "84", "type": "commune-actuelle",
-     "codesPostaux": ["01990"], "population": 120},
-    {"code": "75056", "nom": "Paris", "departement": "75", "region": "11", "type": "commune-actuelle",
-     "codesPostaux": ["75001"], "population": 2100000},
-    {"code": "75101", "nom": "Paris 1er Arrondissement", "departement": "75", "region": "11", "type": "arrondissement-municipal",
-     "codesPostaux": ["75001"], "population": 16000},
-    {"code": "01015", "nom": "Arbignieu", "departement": "01", "region": "84", "type": "commune-deleguee",
-     "codesPostaux": ["01300"], "population": 500},
+    {
+        "code": "01053",
+        "nom": "Bourg-en-Bresse",
+        "departement": "01",
+        "region": "84",
+        "type": "commune-actuelle",
+        "codesPostaux": ["01000"],
+        "population": 41000,
+    },
+    {
+        "code": "01999",
+        "nom": "Nowhere-sur-Rien",
+        "departement": "01",
+        "region": "84",
+        "type": "commune-actuelle",
+        "codesPostaux": ["01990"],
+        "population": 120,
+    },
+    {
+        "code": "75056",
+        "nom": "Paris",
+        "departement": "75",
+        "region": "11",
+        "type": "commune-actuelle",
+        "codesPostaux": ["75001"],
+        "population": 2100000,
+    },
+    {
+        "code": "75101",
+        "nom": "Paris 1er Arrondissement",
+        "departement": "75",
+        "region": "11",
+        "type": "arrondissement-municipal",
+        "codesPostaux": ["75001"],
+        "population": 16000,
+    },
+    {
+        "code": "01015",
+        "nom": "Arbignieu",
+        "departement": "01",
+        "region": "84",
+        "type": "commune-deleguee",
+        "codesPostaux": ["01300"],
+        "population": 500,
+    },
 ]
 
 

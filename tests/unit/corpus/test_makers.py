@@ -1,4 +1,5 @@
 """Generated corpora: made once, deterministic for their seed, atomic, and checked against their entry."""
+
 import multiprocessing
 import time
 from pathlib import Path
@@ -35,8 +36,11 @@ def test_two_load_drivers_starting_the_same_missing_corpus_make_one_complete_fil
     lines = (tmp_path / "posts-20000.json").read_bytes().splitlines()
     assert len(lines) == 20000 and all(orjson.loads(line)["user"] for line in lines)
     assert read_meta(tmp_path / "posts-20000.json")["document-count"] == 20000
-    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == \
-        ["posts-20000-1k.json", "posts-20000.json", "posts-20000.meta.json"]  # no half-written .tmp left
+    assert sorted(p.name for p in tmp_path.iterdir() if not p.name.startswith(".")) == [
+        "posts-20000-1k.json",
+        "posts-20000.json",
+        "posts-20000.meta.json",
+    ]  # no half-written .tmp left
 
 
 def test_the_test_mode_file_is_the_first_thousand_documents_and_made_alone(tmp_path):

@@ -1,6 +1,8 @@
 """A corpus made in parts, in parallel processes, is the file one pass makes: the same documents, -1k file and entry."""
-import pytest
+
 import json
+
+import pytest
 
 from ingestlab.corpus import files, geonames, parts
 from ingestlab.corpus.wikipedia import convert, generate
@@ -11,8 +13,7 @@ def test_geonames_in_parts_is_the_one_pass_corpus(tmp_path):
     source = {"generator": "geonames", "docs": 2500, "seed": 0}
     one = files.write_corpus(tmp_path / "one" / "geonames-2500.json", geonames.documents(2500), source)
     logged = []
-    made = parts.make(tmp_path / "parts" / "geonames-2500.json", "geonames", 2500, 0, source, True, logged.append, workers=2,
-                      part_docs=700)
+    made = parts.make(tmp_path / "parts" / "geonames-2500.json", "geonames", 2500, 0, source, True, logged.append, workers=2, part_docs=700)
     assert made.documents == 2500 and len(logged) == 4 and "part 4 of 4" in logged[-1] + "".join(logged)
     assert made.path.read_bytes() == one.path.read_bytes()
     assert files.one_k_path(made.path).read_bytes() == files.one_k_path(one.path).read_bytes()

@@ -1,4 +1,5 @@
 """The MediaWiki converter on a hand-made export in the real format (schema 0.11, jawiki markup)."""
+
 import bz2
 from pathlib import Path
 
@@ -35,8 +36,12 @@ def test_real_format_sample(tmp_path):
     assert aimai["disambiguation"] and aimai["link"] == ["架空", "架空線"]
     assert category["special"] and category["category"] == ["日本の図書館"]
     entry = {k: v for k, v in read_meta(tmp_path / "wikipedia.json").items() if k != "source"}
-    assert entry == {"source-file": "wikipedia.json", "includes-action-and-meta-data": True, "document-count": 4,
-                     "uncompressed-bytes": (tmp_path / "wikipedia.json").stat().st_size}
+    assert entry == {
+        "source-file": "wikipedia.json",
+        "includes-action-and-meta-data": True,
+        "document-count": 4,
+        "uncompressed-bytes": (tmp_path / "wikipedia.json").stat().st_size,
+    }
 
 
 def test_bz2_input_gives_the_same_corpus(tmp_path):
@@ -52,7 +57,10 @@ def test_truncated_bz2_keeps_the_pages_before_the_break(tmp_path):
     generate.write(dump, generate.WikiGenerator(seed=3).pages(2000))  # several bz2 blocks
     data = dump.read_bytes()
     dump.write_bytes(data[: len(data) * 2 // 3])
-    with pytest.raises(convert.BadDump, match=r"big.xml.bz2: ends inside a bz2 stream \(the file is truncated: download it again\); after [\d,]+ bytes of XML — the [\d,]+ pages before it are kept"):
+    with pytest.raises(
+        convert.BadDump,
+        match=r"big.xml.bz2: ends inside a bz2 stream \(the file is truncated: download it again\); after [\d,]+ bytes of XML — the [\d,]+ pages before it are kept",
+    ):
         convert.convert(dump, tmp_path / "out" / "wikipedia.json")
     kept = read_corpus(tmp_path / "out" / "wikipedia.json")
     assert 0 < len(kept) < 2000 and [int(a["index"]["_id"]) for a, _ in kept] == list(range(1, len(kept) + 1))
@@ -71,17 +79,20 @@ def test_markup_keeps_ideographic_spaces_and_collapses_ascii_ones():
     assert markup.plain_text("a \t  b\u3000\u3000c\n\n\n\n  d") == "a b\u3000\u3000c\n\nd"
 
 
-@pytest.mark.parametrize("wikitext, text", [
-    ("{|\n| a\n|}\nText", "Text"),  # a table on the page's first line
-    ("x{|\n|}y", "x{|\n|}y"),  # not at a line's start: not a table
-    ("== 見出し ==\n本文\n=== 小見出し===", "見出し\n本文\n小見出し"),
-    ("* 項目\n#: 二\n本文\n;語: 説明", "項目\n二\n本文\n語: 説明"),
-    ("''''''x'' '''y'''", "'x y"),  # '{2,5}, greedy: six quotes leave one
-    ("a\n\n\n\n\nb", "a\n\nb"),
-    ("<REF name=a/>文<ref>注</ref>末", "文末"),
-    ("  前 \n\t後  ", "前\n後"),
-    ("[[カテゴリ:猫]][[ファイル:a.png|thumb|図]][[犬|いぬ]][[鳥]]", "いぬ鳥"),
-])
+@pytest.mark.parametrize(
+    "wikitext, text",
+    [
+        ("{|\n| a\n|}\nText", "Text"),  # a table on the page's first line
+        ("x{|\n|}y", "x{|\n|}y"),  # not at a line's start: not a table
+        ("== 見出し ==\n本文\n=== 小見出し===", "見出し\n本文\n小見出し"),
+        ("* 項目\n#: 二\n本文\n;語: 説明", "項目\n二\n本文\n語: 説明"),
+        ("''''''x'' '''y'''", "'x y"),  # '{2,5}, greedy: six quotes leave one
+        ("a\n\n\n\n\nb", "a\n\nb"),
+        ("<REF name=a/>文<ref>注</ref>末", "文末"),
+        ("  前 \n\t後  ", "前\n後"),
+        ("[[カテゴリ:猫]][[ファイル:a.png|thumb|図]][[犬|いぬ]][[鳥]]", "いぬ鳥"),
+    ],
+)
 def test_markup_at_a_page_and_a_line_start(wikitext, text):
     """Line-start markup is matched as "\\n…" after a leading newline: the page's first line as well as the others."""
     assert markup.plain_text(wikitext) == text
@@ -91,7 +102,7 @@ def test_an_export_without_a_namespace_gives_the_same_corpus(tmp_path):
     """A page's fields are found by local name, as the ``{*}`` searches did."""
     plain = tmp_path / "plain.xml"
     plain.write_text(SAMPLE.read_text().replace(' xmlns="http://www.mediawiki.org/xml/export-0.11/"', "", 1))
-    assert "export-0.11/\"" not in plain.read_text().split("\n", 1)[0].split("schemaLocation")[0]
+    assert 'export-0.11/"' not in plain.read_text().split("\n", 1)[0].split("schemaLocation")[0]
     convert.convert(SAMPLE, tmp_path / "a" / "wikipedia.json")
     convert.convert(plain, tmp_path / "b" / "wikipedia.json")
     assert (tmp_path / "a" / "wikipedia.json").read_bytes() == (tmp_path / "b" / "wikipedia.json").read_bytes()
@@ -104,5 +115,9 @@ def test_generated_export_is_deterministic_and_varied(tmp_path):
     assert a.read_bytes() == b.read_bytes()
     convert.convert(a, tmp_path / "out" / "wikipedia.json")
     docs = [d for _, d in read_corpus(tmp_path / "out" / "wikipedia.json")]
-    assert {"redirect", "special", "stub", "disambiguation"} <= {k for d in docs for k in ("redirect", "special", "stub", "disambiguation") if d[k]}
-    assert any("\u3000" in d["title"] for d in docs) and all(d["category"] for d in docs if not d["redirect"] and not d["special"] and not d["disambiguation"])
+    assert {"redirect", "special", "stub", "disambiguation"} <= {
+        k for d in docs for k in ("redirect", "special", "stub", "disambiguation") if d[k]
+    }
+    assert any("\u3000" in d["title"] for d in docs) and all(
+        d["category"] for d in docs if not d["redirect"] and not d["special"] and not d["disambiguation"]
+    )

@@ -1,6 +1,7 @@
 """Wikipedia exports as Wikimedia ships them: a multistream dump with its index converts on every core (each worker
 decompresses its own streams) to the same corpus as the plain export, pages in dump order; gzip and ZIP are told by
 their bytes; what is no export, or an index of another dump, is one line."""
+
 import bz2
 import gzip
 import zipfile
@@ -73,11 +74,17 @@ def test_what_is_no_export_or_an_index_of_another_dump_is_one_line(dumps, tmp_pa
     csv.write_bytes(bz2.compress(b"id_mutation,date\n1,2\n"))
     with pytest.raises(convert.BadDump) as e:
         convert.convert(csv, tmp_path / "out" / "wikipedia.json")
-    assert str(e.value) == f"{csv}: text, not a MediaWiki export (no <mediawiki> element in its first 64 KiB; it starts 'id_mutation,date\\n1,2\\n')"
+    assert (
+        str(e.value)
+        == f"{csv}: text, not a MediaWiki export (no <mediawiki> element in its first 64 KiB; it starts 'id_mutation,date\\n1,2\\n')"
+    )
     xz = tmp_path / "jawiki.xml.xz"
     xz.write_bytes(b"\xfd7zXZ\x00rest")
-    with pytest.raises(convert.BadDump, match=r"jawiki.xml.xz: xz-compressed; the pack reads plain, gzip, bz2 and ZIP files: decompress "
-                                              r"it first \(xz -d jawiki.xml.xz\)"):
+    with pytest.raises(
+        convert.BadDump,
+        match=r"jawiki.xml.xz: xz-compressed; the pack reads plain, gzip, bz2 and ZIP files: decompress "
+        r"it first \(xz -d jawiki.xml.xz\)",
+    ):
         convert.convert(xz, tmp_path / "out" / "wikipedia.json")
     other = tmp_path / "other-multistream.xml.bz2"
     generate.write_multistream(other, generate.WikiGenerator(seed=6).pages(300), per_stream=50)

@@ -1,5 +1,6 @@
 """The Wikipedia converter on several cores writes the corpus one pass writes; broken XML still gets one pass's
 error, with the position in the whole file and the pages before it kept."""
+
 import pytest
 
 from ingestlab.corpus import files

@@ -1,4 +1,5 @@
 """The calibration's and the nightly rule's tables, rendered from their ledger entries as the runs record them."""
+
 import math
 import random
 
@@ -11,16 +12,29 @@ MACHINE = {"cpu": "AMD EPYC", "cores": 2, "memory_gib": 23.5}
 
 
 def _entry(run, kind, found):
-    return ledger.Entry(run=run, kind=kind, date="2026-11-27T05:43:49Z", commit="abc1234", machine=MACHINE,
-                        command=f"ingestlab {kind}", figures=found, conditions="as run")
+    return ledger.Entry(
+        run=run,
+        kind=kind,
+        date="2026-11-27T05:43:49Z",
+        commit="abc1234",
+        machine=MACHINE,
+        command=f"ingestlab {kind}",
+        figures=found,
+        conditions="as run",
+    )
 
 
 def test_a_calibration_renders_each_rate_with_its_count_and_exact_interval(monkeypatch):
     rng = random.Random(3)
     medians = [15000 * math.exp(rng.gauss(0, 0.08)) for _ in range(120)]
     spread = calibration.sigma(medians)
-    data = {"task": "index-append", "tasks": {"index-append": {"sigma": spread}}, "medians": medians,
-            "rates": calibration.rates(medians), "races_a_side": calibration.races_a_side(spread, 120)}
+    data = {
+        "task": "index-append",
+        "tasks": {"index-append": {"sigma": spread}},
+        "medians": medians,
+        "rates": calibration.rates(medians),
+        "races_a_side": calibration.races_a_side(spread, 120),
+    }
     entry = _entry("2026-11-27T054349", "calibrate", calibrate._figures(data))
     monkeypatch.setattr(figures, "_entries", lambda: {entry.run: entry})
     table = rates.calibration({"run": entry.run})
@@ -31,21 +45,36 @@ def test_a_calibration_renders_each_rate_with_its_count_and_exact_interval(monke
 
 
 def test_a_rate_the_run_did_not_measure_reads_missing_not_zero(monkeypatch):
-    entry = _entry("S", "calibrate", {"sigma": ledger.Figure(3.0, "%"), "1-false_alarms": ledger.Figure(None, "%"),
-                                      "1-false_alarms-count": ledger.Figure(0, "comparisons"),
-                                      "1-false_alarms-of": ledger.Figure(0, "comparisons"),
-                                      "1-false_alarms-low": ledger.Figure(None, "%"), "1-false_alarms-high": ledger.Figure(None, "%")})
+    entry = _entry(
+        "S",
+        "calibrate",
+        {
+            "sigma": ledger.Figure(3.0, "%"),
+            "1-false_alarms": ledger.Figure(None, "%"),
+            "1-false_alarms-count": ledger.Figure(0, "comparisons"),
+            "1-false_alarms-of": ledger.Figure(0, "comparisons"),
+            "1-false_alarms-low": ledger.Figure(None, "%"),
+            "1-false_alarms-high": ledger.Figure(None, "%"),
+        },
+    )
     monkeypatch.setattr(figures, "_entries", lambda: {"S": entry})
     row = next(line for line in rates.calibration({"run": "S"}).splitlines() if line.startswith("| 1 |"))
     assert row == "| 1 | 0 | — | — | — |"
 
 
 def test_the_change_point_rates_render_with_their_intervals(monkeypatch):
-    found = {"false_alarms": ledger.Figure(0.0, "%", "false alarms: 0/300"), "false_alarms-low": ledger.Figure(0.0, "%"),
-             "false_alarms-high": ledger.Figure(1.22, "%"), "false_alarms-count": ledger.Figure(0, "series"),
-             "false_alarms-of": ledger.Figure(300, "series"), "found": ledger.Figure(95.0, "%", "found: 285/300"),
-             "found-low": ledger.Figure(91.9, "%"), "found-high": ledger.Figure(97.2, "%"), "found-count": ledger.Figure(285, "series"),
-             "found-of": ledger.Figure(300, "series")}
+    found = {
+        "false_alarms": ledger.Figure(0.0, "%", "false alarms: 0/300"),
+        "false_alarms-low": ledger.Figure(0.0, "%"),
+        "false_alarms-high": ledger.Figure(1.22, "%"),
+        "false_alarms-count": ledger.Figure(0, "series"),
+        "false_alarms-of": ledger.Figure(300, "series"),
+        "found": ledger.Figure(95.0, "%", "found: 285/300"),
+        "found-low": ledger.Figure(91.9, "%"),
+        "found-high": ledger.Figure(97.2, "%"),
+        "found-count": ledger.Figure(285, "series"),
+        "found-of": ledger.Figure(300, "series"),
+    }
     entry = _entry("C", "bench changepoints", found)
     monkeypatch.setattr(figures, "_entries", lambda: {"C": entry})
     table = rates.changepoints({"run": "C"})
@@ -57,13 +86,19 @@ def test_a_dose_calibration_renders_each_quota_and_its_change_beside_the_rates(m
     from ingestlab.bench import dose
 
     rng = random.Random(5)
-    values = {"1": [40000 * math.exp(rng.gauss(0, 0.05)) for _ in range(60)],
-              "0.8": [34000 * math.exp(rng.gauss(0, 0.05)) for _ in range(60)]}
+    values = {
+        "1": [40000 * math.exp(rng.gauss(0, 0.05)) for _ in range(60)],
+        "0.8": [34000 * math.exp(rng.gauss(0, 0.05)) for _ in range(60)],
+    }
     spread = calibration.sigma(values["1"])
-    data = {"task": "bulk-1000", "tasks": {"bulk-1000": {"sigma": spread}}, "medians": values["1"],
-            "rates": calibration.rates(values["1"]), "races_a_side": calibration.races_a_side(spread, 60),
-            "dose": {"doses": ["1", "0.8"], "cpu": {"1": {"throttled": None}, "0.8": {"throttled": 0.5}},
-                     **calibration.dose_response(values)}}
+    data = {
+        "task": "bulk-1000",
+        "tasks": {"bulk-1000": {"sigma": spread}},
+        "medians": values["1"],
+        "rates": calibration.rates(values["1"]),
+        "races_a_side": calibration.races_a_side(spread, 60),
+        "dose": {"doses": ["1", "0.8"], "cpu": {"1": {"throttled": None}, "0.8": {"throttled": 0.5}}, **calibration.dose_response(values)},
+    }
     entry = _entry("D", "calibrate", dose._figures(data))
     monkeypatch.setattr(figures, "_entries", lambda: {"D": entry})
     table = rates.calibration({"run": "D"})

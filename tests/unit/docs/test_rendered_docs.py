@@ -1,5 +1,6 @@
 """The docs' rendered blocks are current, and the CI matrix they show is the one the integration tests take their
 cases from (``tests/matrix.json``)."""
+
 import re
 
 from ingestlab import paths
@@ -25,10 +26,12 @@ def test_each_row_of_the_matrix_is_raced_by_the_tests_it_names():
         files = []
         for name in row["test"].split(", "):
             name = name if name.startswith("tests/") else f"tests/integration/{name}"
-            files += [paths.REPO_ROOT / name.replace("<track>", t) for t in row["tracks"]] if "<track>" in name else [paths.REPO_ROOT / name]
+            files += (
+                [paths.REPO_ROOT / name.replace("<track>", t) for t in row["tracks"]] if "<track>" in name else [paths.REPO_ROOT / name]
+            )
         missing = [str(f) for f in files if not f.is_file()]
         assert not missing, f"row {row['id']}: {missing} not there"
-        uses = re.compile(rf"""matrix\.(tracks|cases|version)\("{re.escape(row['id'])}"\s*[,)]""")
+        uses = re.compile(rf"""matrix\.(tracks|cases|version)\("{re.escape(row["id"])}"\s*[,)]""")
         assert any(uses.search(f.read_text()) for f in files), f"row {row['id']}: none of {row['test']} takes its cases from it"
 
 
@@ -64,8 +67,10 @@ def test_a_figure_in_code_is_a_setting_and_one_in_prose_a_statement(tmp_path):
     """Commands and settings (code spans, also over a line break; fenced and indented blocks) are not figures a page
     states as measured; the same figure in prose is; a block keeps the lines after it where they were."""
     page = tmp_path / "page.md"
-    page.write_text("A setting: `--latency p99<=200ms`, `a span\nover 5 s`.\n\n    ingestlab redline --resolution 5 %\n\n"
-                    "```\n3 min\n```\n<!-- ingestlab:x a=b -->\n1 s\n<!-- /ingestlab:x -->\nIt took 36 s.\n")
+    page.write_text(
+        "A setting: `--latency p99<=200ms`, `a span\nover 5 s`.\n\n    ingestlab redline --resolution 5 %\n\n"
+        "```\n3 min\n```\n<!-- ingestlab:x a=b -->\n1 s\n<!-- /ingestlab:x -->\nIt took 36 s.\n"
+    )
     assert [f.split(": ", 1)[1] for f in render.unledgered(page)] == ["36 s"]
     assert render.unledgered(page)[0].endswith("page.md:12: 36 s")
 
@@ -80,6 +85,7 @@ def test_an_article_block_renders_the_published_figures_as_the_article_wrote_the
     import pytest
 
     from ingestlab.errors import IngestlabError
+
     with pytest.raises(IngestlabError, match="no 'highlights.9.about'"):
         articles.article({"study": "refresh", "value": "highlights.9.about"})
     with pytest.raises(IngestlabError, match="no table"):
@@ -92,16 +98,34 @@ def test_transcribing_a_table_renders_the_same_text_from_the_ledger(tmp_path, mo
     from ingestlab import ledger
     from ingestlab.docs import figures, transcribe
 
-    page = ["| configuration | fastest | docs/s | published |", "|---|---:|---:|---:|",
-            "| index API | 12,015.2 ms | 807 | 6,460 ms |", "| bulk 10 | 1,507.3 ms | — | 1,080 ms |",
-            "", "| docs | single |", "|---:|---:|", "| 10 | 83.0 / 12.1 |", "| 1,000 | 2,268 / 1,182 |"]
+    page = [
+        "| configuration | fastest | docs/s | published |",
+        "|---|---:|---:|---:|",
+        "| index API | 12,015.2 ms | 807 | 6,460 ms |",
+        "| bulk 10 | 1,507.3 ms | — | 1,080 ms |",
+        "",
+        "| docs | single |",
+        "|---:|---:|",
+        "| 10 | 83.0 / 12.1 |",
+        "| 1,000 | 2,268 / 1,182 |",
+    ]
     first, got = transcribe.transcribe(page, 3, "R1", {3: 1})
     second, more = transcribe.transcribe(first, 8, "R1", {}, slash="published", prefix="t2-")
     assert got["index-api-fastest"] == ledger.Figure(12015.2, "ms", "index API: fastest", 6460.0)
     assert got["index-api-docs-s"].unit == "" and "bulk-10-docs-s" not in got  # a dash is no figure
     assert more["t2-1-000-single"].published == 1182.0
-    entry = ledger.Entry(run="R1", kind="k", date="2026-11-23", commit=None, machine={}, command="c",
-                         figures={**got, **more}, versions={}, conditions="", source="s")
+    entry = ledger.Entry(
+        run="R1",
+        kind="k",
+        date="2026-11-23",
+        commit=None,
+        machine={},
+        command="c",
+        figures={**got, **more},
+        versions={},
+        conditions="",
+        source="s",
+    )
     monkeypatch.setattr(figures, "_entries", lambda: {"R1": entry})
     rendered = render.blocks.render_text("\n".join(second), "page", render.RENDERERS)
     assert render.blocks.BLOCK.sub(lambda m: m.group("body"), rendered) == "\n".join(page)
@@ -118,12 +142,22 @@ def test_transcribing_split_cells_and_adding_to_a_runs_entry(tmp_path, monkeypat
     from ingestlab.docs import figures, transcribe
     from ingestlab.errors import IngestlabError
 
-    page = ["| run | ratio | interval | p50 / p90 ms | took |", "|---|---:|---:|---:|---:|",
-            "| a | **0.93** (0.90–0.95) | 1.03–1.14 | 72 / 119 | 44 min 10 s |"]
+    page = [
+        "| run | ratio | interval | p50 / p90 ms | took |",
+        "|---|---:|---:|---:|---:|",
+        "| a | **0.93** (0.90–0.95) | 1.03–1.14 | 72 / 119 | 44 min 10 s |",
+    ]
     made, got = transcribe.transcribe(page, 3, "R2", {}, paren="low,high", slash="p50,p90")
-    assert {k: f.value for k, f in got.items()} == {"a-ratio": 0.93, "a-ratio-low": 0.9, "a-ratio-high": 0.95, "a-interval-low": 1.03,
-                                                    "a-interval-high": 1.14, "a-p50-p90-ms-p50": 72.0, "a-p50-p90-ms-p90": 119.0,
-                                                    "a-took": 2650.0}
+    assert {k: f.value for k, f in got.items()} == {
+        "a-ratio": 0.93,
+        "a-ratio-low": 0.9,
+        "a-ratio-high": 0.95,
+        "a-interval-low": 1.03,
+        "a-interval-high": 1.14,
+        "a-p50-p90-ms-p50": 72.0,
+        "a-p50-p90-ms-p90": 119.0,
+        "a-took": 2650.0,
+    }
     entry = ledger.Entry(run="R2", kind="k", date="2026-11-23", commit=None, machine={}, command="c", figures=got)
     monkeypatch.setattr(figures, "_entries", lambda: {"R2": entry})
     rendered = render.blocks.render_text("\n".join(made), "page", render.RENDERERS)
@@ -147,8 +181,15 @@ def test_a_ratio_block_divides_across_two_runs(monkeypatch):
     from ingestlab.docs import figures
 
     def entry(run, value):
-        return ledger.Entry(run=run, kind="redline", date="2026-11-27T00:00:00Z", commit="abc1234", machine={}, command="c",
-                            figures={"sustainable": ledger.Figure(value, "docs/s", "s")})
+        return ledger.Entry(
+            run=run,
+            kind="redline",
+            date="2026-11-27T00:00:00Z",
+            commit="abc1234",
+            machine={},
+            command="c",
+            figures={"sustainable": ledger.Figure(value, "docs/s", "s")},
+        )
 
     monkeypatch.setattr(figures, "_entries", lambda: {"three": entry("three", 3000.0), "one": entry("one", 1200.0)})
     assert figures.ratio({"run": "three", "of": "sustainable", "over-run": "one", "over": "sustainable", "digits": "2"}) == "2.50×"
@@ -160,11 +201,14 @@ def test_two_runs_that_end_the_same_second_keep_an_entry_each(tmp_path):
 
     figures = {"found": ledger.Figure(value=1.0, unit="%", label="found")}
     info = {"cpu": "test", "cores": 2}
-    first = ledger.record("2026-11-28T233722-changepoints", "bench changepoints", "a", figures, where=tmp_path,
-                          date="2026-11-28T23:37:22Z", info=info)
-    second = ledger.record("2026-11-28T233722-changepoints", "bench changepoints", "b", figures, where=tmp_path,
-                           date="2026-11-28T23:37:22Z", info=info)
-    again = ledger.record("2026-11-28T233722-changepoints", "bench changepoints", "a", figures, where=tmp_path,
-                          date="2026-11-28T23:37:22Z", info=info)
+    first = ledger.record(
+        "2026-11-28T233722-changepoints", "bench changepoints", "a", figures, where=tmp_path, date="2026-11-28T23:37:22Z", info=info
+    )
+    second = ledger.record(
+        "2026-11-28T233722-changepoints", "bench changepoints", "b", figures, where=tmp_path, date="2026-11-28T23:37:22Z", info=info
+    )
+    again = ledger.record(
+        "2026-11-28T233722-changepoints", "bench changepoints", "a", figures, where=tmp_path, date="2026-11-28T23:37:22Z", info=info
+    )
     assert first != second and again == first and len(list(tmp_path.iterdir())) == 2
     assert '"run": "2026-11-28T233722-changepoints-2"' in second.read_text() and '"command": "b"' in second.read_text()

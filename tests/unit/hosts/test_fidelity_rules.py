@@ -1,6 +1,7 @@
 """The fidelity monitor's rules on made-up counters: a device's peak rate over a window of seconds (a throttle lets a
 large bio through whole, so one second may exceed the limit while every few seconds keep to it), and memory judged by
 the kernel's OOM kills, not by how often usage reached the limit (page cache reclaimed there)."""
+
 from ingestlab.hosts import cgroups, fidelity
 
 

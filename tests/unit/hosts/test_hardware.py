@@ -1,5 +1,6 @@
 """Hardware profiles of emulated hosts: options parsed with errors naming them, a profile scaled from a study's
 machine keeps the study's ratio of CPU to memory, disk and network, and the shares must fit this machine."""
+
 import pytest
 
 from ingestlab.errors import IngestlabError
@@ -12,8 +13,9 @@ def test_options_become_a_profile_with_its_numbers():
     assert profile.disk.devices == 4 and profile.disk.bytes_per_s == 150_000_000
     assert profile.disk.iops == 2289  # 150 MB/s in 64 KiB I/Os: a stream is bound by throughput, not by the class's 150 IOPS
     assert profile.link_bits == 1_000_000_000
-    assert profile.label() == ("0.5 cores, 3.00 GiB (heap 1536m), RAID0 of 4 × hdd (150.0 MB/s, 2,289 IOPS), link 1,000.0 Mbit/s, "
-                               "load driver 0.2 cores")
+    assert profile.label() == (
+        "0.5 cores, 3.00 GiB (heap 1536m), RAID0 of 4 × hdd (150.0 MB/s, 2,289 IOPS), link 1,000.0 Mbit/s, load driver 0.2 cores"
+    )
     assert hardware.Disk("ssd").iops == 20_000
     assert "," not in profile.tag() and ":" not in profile.tag() and profile.tag().startswith("0.5cpu-3.0gb-raid0x4hdd")
     assert hardware.Hardware.from_json(profile.to_json()) == profile
@@ -30,15 +32,18 @@ def test_a_profile_scaled_from_study_5_keeps_its_ratios():
     assert hardware.from_options(cpus=0.5, scale="study5", memory="2g").memory_bytes == 2 << 30  # given options override
 
 
-@pytest.mark.parametrize("options,message", [
-    ({"disk": "floppy"}, "--disk 'floppy': one of hdd, ssd, nvme"),
-    ({"disk": "raid0:9xhdd"}, "raid0:<2-8>x<kind>"),
-    ({"memory": "lots"}, "--memory 'lots' is not a size"),
-    ({"link": "fast"}, "--link 'fast' is not a rate"),
-    ({"cpus": 0}, "--cpus 0: a number of cores"),
-    ({"scale": "study5"}, "--scale needs --cpus"),
-    ({"cpus": 1, "scale": "study9"}, "--scale 'study9': one of study5, study4"),
-])
+@pytest.mark.parametrize(
+    "options,message",
+    [
+        ({"disk": "floppy"}, "--disk 'floppy': one of hdd, ssd, nvme"),
+        ({"disk": "raid0:9xhdd"}, "raid0:<2-8>x<kind>"),
+        ({"memory": "lots"}, "--memory 'lots' is not a size"),
+        ({"link": "fast"}, "--link 'fast' is not a rate"),
+        ({"cpus": 0}, "--cpus 0: a number of cores"),
+        ({"scale": "study5"}, "--scale needs --cpus"),
+        ({"cpus": 1, "scale": "study9"}, "--scale 'study9': one of study5, study4"),
+    ],
+)
 def test_bad_options_are_named(options, message):
     with pytest.raises(IngestlabError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[")):
         hardware.from_options(**options)
@@ -47,7 +52,9 @@ def test_bad_options_are_named(options, message):
 def test_the_shares_must_fit_this_machine():
     profile = hardware.from_options(cpus=0.5, driver_cpus=0.2, memory="4g")
     hardware.check_fits(profile, 2, cores=2, memory_bytes=24 << 30, coordinator_cpus=0.2)
-    with pytest.raises(IngestlabError, match=r"3 hosts × \(0.5 \+ 0.2 load-driver\) cores \+ 0.2 .* = 2.3 cores, more than this machine's 2"):
+    with pytest.raises(
+        IngestlabError, match=r"3 hosts × \(0.5 \+ 0.2 load-driver\) cores \+ 0.2 .* = 2.3 cores, more than this machine's 2"
+    ):
         hardware.check_fits(profile, 3, cores=2, memory_bytes=24 << 30, coordinator_cpus=0.2)
     with pytest.raises(IngestlabError, match="more than 90 % of this machine's"):
         hardware.check_fits(profile, 6, cores=64, memory_bytes=24 << 30)

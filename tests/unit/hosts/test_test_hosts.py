@@ -1,4 +1,5 @@
 """Naming of the test hosts, and what a lab gathers and watches during a race (no namespaces made here)."""
+
 import json
 
 import pytest
@@ -13,13 +14,16 @@ from ingestlab.rally.driver_watch import DriverStats, DriverWatch
 def test_hosts_are_numbered_from_ten_up_on_the_subnet():
     hosts = namespaces.hosts_for("ingl", "127.213.0", 3)
     assert [(h.name, h.namespace, h.address, h.veth) for h in hosts] == [
-        ("h1", "ingl-h1", "127.213.0.11", "ingl-v1"), ("h2", "ingl-h2", "127.213.0.12", "ingl-v2"),
-        ("h3", "ingl-h3", "127.213.0.13", "ingl-v3")]
+        ("h1", "ingl-h1", "127.213.0.11", "ingl-v1"),
+        ("h2", "ingl-h2", "127.213.0.12", "ingl-v2"),
+        ("h3", "ingl-h3", "127.213.0.13", "ingl-v3"),
+    ]
     assert namespaces.coordinator_address("127.213.0") == "127.213.0.1" and namespaces.bridge_name("ingl") == "ingl-br"
 
 
-@pytest.mark.parametrize("prefix, subnet", [("Ingl", "127.213.0"), ("toolongname", "127.213.0"), ("ingl", "127.213"),
-                                            ("ingl", "127.213.300")])
+@pytest.mark.parametrize(
+    "prefix, subnet", [("Ingl", "127.213.0"), ("toolongname", "127.213.0"), ("ingl", "127.213"), ("ingl", "127.213.300")]
+)
 def test_bad_names_are_refused_before_anything_is_made(prefix, subnet):
     with pytest.raises(IngestlabError):
         namespaces.check_names(prefix, subnet)
@@ -47,7 +51,10 @@ def test_each_hosts_new_runner_stats_go_into_the_race_file_marked_with_the_host(
     into = tmp_path / "race" / "stats.jsonl"
     assert stats.collect(into) == 2
     lines = [json.loads(x) for x in into.read_text().splitlines()]
-    assert lines == [{"task": "scale-out-local", "docs": 5, "load_driver": "h1"}, {"task": "scale-out-local", "docs": 7, "load_driver": "h2"}]
+    assert lines == [
+        {"task": "scale-out-local", "docs": 5, "load_driver": "h1"},
+        {"task": "scale-out-local", "docs": 7, "load_driver": "h2"},
+    ]
 
 
 def test_a_host_silent_for_the_grace_period_is_named(lab, monkeypatch):

@@ -1,5 +1,6 @@
 """A failed race is reported by its cause, as Rally gave it, never by Rally's help text; with several races on one
 machine (one shared log), only the failed race's own processes' records name it."""
+
 from ingestlab.errors import RaceFailed
 from ingestlab.rally import failure
 from ingestlab.redline import probe
@@ -56,8 +57,9 @@ def test_the_cause_prefers_what_rally_printed_then_its_own_log_then_what_was_log
     assert failure.cause(OUTPUT, SHARED_LOG, {200}, 64) == "Worker [0] has exited prematurely."
     assert failure.cause("", SHARED_LOG, {100}, 64) == "RallyError: Worker [0] has exited prematurely."
     logged = ("esrally.exceptions.RallyError: something",)
-    assert failure.cause("", "", set(), 64, logged) == ("RallyError: something (logged while the race ran; another race on this "
-                                                        "machine may have logged it)")
+    assert failure.cause("", "", set(), 64, logged) == (
+        "RallyError: something (logged while the race ran; another race on this machine may have logged it)"
+    )
     assert failure.cause("", "", set(), 64) == "esrally exited with 64 and gave no cause"
 
 
@@ -65,8 +67,10 @@ def test_a_failed_redline_probe_records_the_cause_not_the_help_text():
     step = None  # a failed race is judged before anything of its step is read
 
     def failing():
-        raise RaceFailed("the race failed: Worker [0] has exited prematurely. (exit 64; Rally's log: /x)\n" + OUTPUT,
-                         cause="Worker [0] has exited prematurely.")
+        raise RaceFailed(
+            "the race failed: Worker [0] has exited prematurely. (exit 64; Rally's log: /x)\n" + OUTPUT,
+            cause="Worker [0] has exited prematurely.",
+        )
 
     got = probe.raced(step, 800.0, failing)
     assert got.why == "the race failed: Worker [0] has exited prematurely."

@@ -34,8 +34,9 @@ MARKER = f"INGESTLAB_FOOTPRINT_TEST={uuid.uuid4().hex}"  # as the race's own var
 
 def _child(kind: str, mib: int, marker: str = MARKER, *extra: str) -> subprocess.Popen:
     name, value = marker.split("=")
-    proc = subprocess.Popen([sys.executable, "-c", CHILD, kind, str(mib), *extra], stdout=subprocess.PIPE, text=True,
-                            env={**os.environ, name: value})
+    proc = subprocess.Popen(
+        [sys.executable, "-c", CHILD, kind, str(mib), *extra], stdout=subprocess.PIPE, text=True, env={**os.environ, name: value}
+    )
     assert proc.stdout.readline().strip() == "ready"
     return proc
 
@@ -92,11 +93,11 @@ def test_a_workers_anonymous_memory_is_told_apart_from_the_file_pages_it_maps():
 
 
 def test_the_report_line_says_how_much_was_the_workers_own_only_when_most_was_file_pages():
-    mapped = footprint_line({"rally_memory": {"largest_mib": 1855.0, "processes": 8,
-                                              "workers_mib": [1855.0, 1026.0], "workers_anonymous_mib": [80.4, 70.1]}})
+    mapped = footprint_line(
+        {"rally_memory": {"largest_mib": 1855.0, "processes": 8, "workers_mib": [1855.0, 1026.0], "workers_anonymous_mib": [80.4, 70.1]}}
+    )
     assert "peaked at 1,026–1,855 MiB RSS (70–80 MiB of it anonymous memory" in mapped
-    own = footprint_line({"rally_memory": {"largest_mib": 120.0, "processes": 8,
-                                           "workers_mib": [86.0], "workers_anonymous_mib": [80.0]}})
+    own = footprint_line({"rally_memory": {"largest_mib": 120.0, "processes": 8, "workers_mib": [86.0], "workers_anonymous_mib": [80.0]}})
     assert "anonymous" not in own
     before = footprint_line({"rally_memory": {"largest_mib": 120.0, "processes": 8, "workers_mib": [86.0]}})
     assert "anonymous" not in before

@@ -1,4 +1,5 @@
 """Which side of a race was at its limit, from per-second CPU shares (the races: tests/integration/test_redline.py)."""
+
 import os
 
 from ingestlab.rally import load_side
@@ -47,8 +48,12 @@ def test_this_process_cpu_time_is_read():
 def test_a_report_names_the_longest_tasks_verdict_and_every_task_the_driver_bound():
     from ingestlab.report.common import footprint_line
 
-    side = {"task": "bulk", "verdict": "cluster bound", "why": "busiest node n1 1.80 of 1.90 cores it could use",
-            "tasks": {"bulk": {"verdict": "cluster bound"}, "index-api": {"verdict": "load driver bound"}}}
+    side = {
+        "task": "bulk",
+        "verdict": "cluster bound",
+        "why": "busiest node n1 1.80 of 1.90 cores it could use",
+        "tasks": {"bulk": {"verdict": "cluster bound"}, "index-api": {"verdict": "load driver bound"}},
+    }
     line = footprint_line({"seconds": 12.0, "load_side": side})
     assert "the load side in bulk: cluster bound (busiest node n1 1.80 of 1.90 cores it could use)" in line
     assert "load driver bound also in index-api: those figures measure the load driver" in line
@@ -59,22 +64,39 @@ def test_compare_names_the_tasks_a_sides_races_were_load_driver_bound_in():
     from ingestlab.cli.verdict_cmd import _driver_bound_notes
 
     def race(verdict):
-        return {"ingestlab-footprint": {"load_side": {"tasks": {"index-append": {"verdict": verdict}, "refresh": {"verdict": "neither at its limit"}}}}}
+        return {
+            "ingestlab-footprint": {
+                "load_side": {"tasks": {"index-append": {"verdict": verdict}, "refresh": {"verdict": "neither at its limit"}}}
+            }
+        }
 
     side = [race("load driver bound"), race("cluster bound"), {"race-id": "no footprint"}]
     assert load_side.driver_bound(side) == {"index-append": (1, 2)}
     assert _driver_bound_notes([("run:a", side), ("run:b", [race("cluster bound")])]) == [
-        "run:a: load driver bound in index-append (1 of 2 races): its figures there measure the load driver, not the cluster"]
+        "run:a: load driver bound in index-append (1 of 2 races): its figures there measure the load driver, not the cluster"
+    ]
 
 
 def test_a_comparison_row_names_each_sides_load_side_over_its_races():
     from ingestlab import compare
 
     def race(verdict, start, value=1000.0):
-        r = {"race-id": start, "race-timestamp": start, "user-tags": {},
-             "results": {"op_metrics": [{"task": "index-append", "operation": "index-append",
-                                         "throughput": {"median": value, "min": value, "max": value, "unit": "docs/s"},
-                                         "service_time": {"50_0": 10.0}, "error_rate": 0.0}]}}
+        r = {
+            "race-id": start,
+            "race-timestamp": start,
+            "user-tags": {},
+            "results": {
+                "op_metrics": [
+                    {
+                        "task": "index-append",
+                        "operation": "index-append",
+                        "throughput": {"median": value, "min": value, "max": value, "unit": "docs/s"},
+                        "service_time": {"50_0": 10.0},
+                        "error_rate": 0.0,
+                    }
+                ]
+            },
+        }
         if verdict:
             r["ingestlab-footprint"] = {"load_side": {"tasks": {"index-append": {"verdict": verdict}}}}
         return r

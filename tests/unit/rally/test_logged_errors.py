@@ -1,4 +1,5 @@
 """A failed race names the exceptions Rally logged while it ran, so that a CI log shows the cause, not only an exit code."""
+
 from ingestlab.rally import home as rally_home
 
 BEFORE = "2026-11-28 10:56:31 esrally.racecontrol INFO an earlier race\nesrally.exceptions.RallyError: an earlier race's crash\n"
@@ -23,7 +24,8 @@ def test_the_exceptions_logged_after_the_race_began_in_their_order_each_once(tmp
     assert rally_home.errors_logged(since, tmp_path) == [
         "thespian.actors.InvalidActorAddress: ActorAddr-(T|:45043) is not a valid or useable ActorSystem Admin",
         "thespian.actors.NoCompatibleSystemForActor: No compatible ActorSystem could be found",
-        "esrally.exceptions.RallyError: This race ended with a fatal crash."]
+        "esrally.exceptions.RallyError: This race ended with a fatal crash.",
+    ]
 
 
 def test_no_log_means_nothing_logged(tmp_path):

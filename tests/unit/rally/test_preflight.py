@@ -1,4 +1,5 @@
 """Client options are read as Rally reads them; the preflight's auth header and errors follow from them."""
+
 import base64
 
 import pytest

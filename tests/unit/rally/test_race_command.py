@@ -8,13 +8,29 @@ from ingestlab.rally.home import ensure_rally_home
 
 
 def test_command_is_offline_benchmark_only_and_never_kills_other_rallies():
-    request = race.RaceRequest(track_path=Path("/t/posts"), target_hosts="127.0.0.1:29200", challenge="bulk",
-                               user_tags={"study": "posts", "run": "a"}, test_mode=True, report_file=Path("/r.md"))
+    request = race.RaceRequest(
+        track_path=Path("/t/posts"),
+        target_hosts="127.0.0.1:29200",
+        challenge="bulk",
+        user_tags={"study": "posts", "run": "a"},
+        test_mode=True,
+        report_file=Path("/r.md"),
+    )
     cmd = race.build_command(request, "rid", Path("/p.json"))
     assert cmd[1:4] == ["-m", "ingestlab.rally.launcher", "race"]
-    for expected in ["--offline", "--pipeline=benchmark-only", "--track-path=/t/posts", "--target-hosts=127.0.0.1:29200",
-                     "--race-id=rid", "--challenge=bulk", "--track-params=/p.json", "--user-tags=study:posts,run:a",
-                     "--test-mode", "--report-file=/r.md", "--on-error=abort"]:
+    for expected in [
+        "--offline",
+        "--pipeline=benchmark-only",
+        "--track-path=/t/posts",
+        "--target-hosts=127.0.0.1:29200",
+        "--race-id=rid",
+        "--challenge=bulk",
+        "--track-params=/p.json",
+        "--user-tags=study:posts,run:a",
+        "--test-mode",
+        "--report-file=/r.md",
+        "--on-error=abort",
+    ]:
         assert expected in cmd
     assert not any("kill-running-processes" in a for a in cmd)
 

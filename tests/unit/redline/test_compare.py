@@ -1,5 +1,6 @@
 """compare on redline searches: each side's bracket of the knee, a verdict only where the brackets do not overlap, open
 ends shown open, and refusals in one line (made-up results; no cluster)."""
+
 import json
 
 import pytest
@@ -11,10 +12,26 @@ from ingestlab.redline import compare
 def _result(tmp_path, stamp, rate, failed_above, *, ms=200.0, bulk=1000, stopped="found", full=50_000.0):
     out = tmp_path / stamp
     out.mkdir()
-    (out / "redline.json").write_text(json.dumps({
-        "stamp": stamp, "track": "posts", "challenge": "redline", "task": "redline-bulk", "bulk_size": bulk, "engine": "elasticsearch",
-        "es_version": "7.17.29", "latency_target": {"percentile": "99", "ms": ms}, "error_rate": 0.0, "rate": rate,
-        "failed_above": failed_above, "stopped": stopped, "full_speed": {"rate": full}, "probes": []}))
+    (out / "redline.json").write_text(
+        json.dumps(
+            {
+                "stamp": stamp,
+                "track": "posts",
+                "challenge": "redline",
+                "task": "redline-bulk",
+                "bulk_size": bulk,
+                "engine": "elasticsearch",
+                "es_version": "7.17.29",
+                "latency_target": {"percentile": "99", "ms": ms},
+                "error_rate": 0.0,
+                "rate": rate,
+                "failed_above": failed_above,
+                "stopped": stopped,
+                "full_speed": {"rate": full},
+                "probes": [],
+            }
+        )
+    )
     return str(out)
 
 
@@ -75,4 +92,3 @@ def test_what_cannot_be_compared_is_one_line(tmp_path):
 def test_race_ids_and_tags_are_not_redline_searches(tmp_path):
     assert not compare.is_redline("run:abc") and not compare.is_redline("4f32b5e1-760e-44a7-be8c-aa52a6b37255")
     assert compare.is_redline(_result(tmp_path, "20260101T000000", 1.0, 2.0)) and compare.is_redline("20260101T000009")
-

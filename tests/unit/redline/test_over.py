@@ -1,5 +1,6 @@
 """The search over clients or bulk size at full speed: whole steps, the USL beside the answer, and the report's words
 (made-up probes; the races are in tests/integration/test_redline.py)."""
+
 from ingestlab.redline import over, report, search
 from ingestlab.redline.search import FAIL, PASS, Probe, Settings
 
@@ -13,6 +14,7 @@ def _knee(at):
         seen.append(n)
         ok = n <= at
         return Probe(n, PASS if ok else FAIL, "p99 ok" if ok else "p99 too high", throughput=1000.0 * n / (1 + 0.1 * (n - 1)))
+
     return probe, seen
 
 
@@ -36,17 +38,39 @@ def test_a_bulk_size_that_fails_at_its_first_step_halves_to_whole_sizes():
     def probe(size):
         seen.append(size)
         return Probe(size, PASS if size <= 30 else FAIL, "")
+
     out = search.search(probe, Settings(start=125, ceiling=32_000, floor=1, whole=True, unit="docs a bulk"), log=lambda *_: None)
     assert seen[:3] == [125, 62, 31] and all(float(s).is_integer() for s in seen) and out.rate == 30 and out.failed_above == 31
 
 
 def _result(probes, fit=True):
-    result = {"stamp": "20260101T000000", "track": "posts", "challenge": "redline", "task": "redline-bulk", "bulk_size": 1000,
-              "latency_target": {"percentile": "99", "ms": 200.0}, "error_rate": 0.0, "over": "clients", "rate": 5, "failed_above": 6,
-              "stopped": "5 clients met the target", "engine": "elasticsearch",
-              "full_speed": {"rate": 40_000.0, "clients": 8, "races": ["a" * 36]},
-              "probes": [{"rate": p.rate, "outcome": p.outcome, "why": p.why, "latency_ms": {"p50": 10.0, "p90": 20.0, "p99": 30.0},
-                          "throughput": p.throughput, "requests": 200, "load_side": None} for p in probes]}
+    result = {
+        "stamp": "20260101T000000",
+        "track": "posts",
+        "challenge": "redline",
+        "task": "redline-bulk",
+        "bulk_size": 1000,
+        "latency_target": {"percentile": "99", "ms": 200.0},
+        "error_rate": 0.0,
+        "over": "clients",
+        "rate": 5,
+        "failed_above": 6,
+        "stopped": "5 clients met the target",
+        "engine": "elasticsearch",
+        "full_speed": {"rate": 40_000.0, "clients": 8, "races": ["a" * 36]},
+        "probes": [
+            {
+                "rate": p.rate,
+                "outcome": p.outcome,
+                "why": p.why,
+                "latency_ms": {"p50": 10.0, "p90": 20.0, "p99": 30.0},
+                "throughput": p.throughput,
+                "requests": 200,
+                "load_side": None,
+            }
+            for p in probes
+        ],
+    }
     result["usl"] = over.usl_of(result)
     return result
 

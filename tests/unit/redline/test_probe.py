@@ -1,5 +1,6 @@
 """Judging one probe from its race: Rally's percentile when it reports one, else nearest rank of the race's own samples;
 driver bound before anything else; errors before latency."""
+
 from dataclasses import dataclass, field
 
 from ingestlab import racing
@@ -19,8 +20,17 @@ class Race:  # the parts of a RaceResult that judging reads
         return self.samples
 
 
-STEP = probe.Step(track_path=None, challenge="redline", task="redline-bulk", bulk_size=1000, params={}, target=racing.Target(hosts="h"),
-                  latency=LatencyTarget("99", 200.0), error_rate=0.0, tags={})
+STEP = probe.Step(
+    track_path=None,
+    challenge="redline",
+    task="redline-bulk",
+    bulk_size=1000,
+    params={},
+    target=racing.Target(hosts="h"),
+    latency=LatencyTarget("99", 200.0),
+    error_rate=0.0,
+    tags={},
+)
 
 
 def _task(latency, error_rate=0.0):
@@ -40,7 +50,9 @@ def test_a_short_probe_is_judged_on_its_own_samples_and_rallys_percentile_wins_w
 
 
 def test_driver_bound_comes_first_and_errors_before_latency():
-    race = Race(_task({"p99": 10.0}), samples=[10.0], footprint={"load_side": {"verdict": "load driver bound", "why": "worker 1.00 of 1.00"}})
+    race = Race(
+        _task({"p99": 10.0}), samples=[10.0], footprint={"load_side": {"verdict": "load driver bound", "why": "worker 1.00 of 1.00"}}
+    )
     assert probe.judge(STEP, 1000.0, race).outcome == "driver bound"
     judged = probe.judge(STEP, 1000.0, Race(_task({"p99": 10.0}, error_rate=0.01), samples=[10.0]))
     assert judged.outcome == "fail" and "error rate 1.00% > 0.00%" in judged.why
@@ -66,7 +78,8 @@ def test_a_search_on_emulated_hosts_says_whether_the_emulation_held():
     result = {"probes": probes, "full_speed": {"emulation": [True, True], "races": []}}
     assert report.emulation_lines(result) == [
         "- emulated hardware: the emulation held in 1 of 2 probes and 2 of 2 full-speed races; not in the probes at 200 (bbbbbbbb): "
-        "their figures are this machine's, not the profile's"]
+        "their figures are this machine's, not the profile's"
+    ]
     assert run.emulation_figures(result)["emulation-held"].value == 3
     plain = {"probes": [{"rate": 1.0, "emulation": None, "race_id": None}], "full_speed": {"emulation": [None], "races": []}}
     assert report.emulation_lines(plain) == [] and run.emulation_figures(plain) == {}

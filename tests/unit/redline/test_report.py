@@ -1,18 +1,43 @@
 """The redline report from a stored result: a missing value is shown as missing, the steps in rate order."""
+
 from ingestlab.redline import report
 
 
 def _probe(rate, outcome, p99, verdict="neither at its limit"):
-    return {"rate": rate, "outcome": outcome, "why": f"p99 {p99} ms", "latency_ms": {"p50": 10.0, "p90": 20.0, "p99": p99},
-            "throughput": rate * 0.99 if p99 is not None else None, "error_rate": 0.0, "race_id": "r", "load_side": {"verdict": verdict}}
+    return {
+        "rate": rate,
+        "outcome": outcome,
+        "why": f"p99 {p99} ms",
+        "latency_ms": {"p50": 10.0, "p90": 20.0, "p99": p99},
+        "throughput": rate * 0.99 if p99 is not None else None,
+        "error_rate": 0.0,
+        "race_id": "r",
+        "load_side": {"verdict": verdict},
+    }
 
 
-RESULT = {"stamp": "20261127T100000", "track": "posts", "challenge": "redline", "task": "redline-bulk", "bulk_size": 1000,
-          "latency_target": {"percentile": "99", "ms": 200.0}, "error_rate": 0.0, "rate": 4000.0, "failed_above": 4200.0,
-          "stopped": "4,000 docs/s offered met the target in all 3 of its probes", "machine_line": "this machine",
-          "full_speed": {"rate": 8000.0, "clients": 1, "races": ["abcdef0123", "0123abcdef"]},
-          "probes": [_probe(1000, "pass", 30.0), _probe(4200, "fail", 900.0, "cluster bound"), _probe(4000, "pass", 150.0),
-                     _probe(4200, "fail", None), _probe(4000, "pass", 160.0), _probe(4000, "pass", 170.0)]}
+RESULT = {
+    "stamp": "20261127T100000",
+    "track": "posts",
+    "challenge": "redline",
+    "task": "redline-bulk",
+    "bulk_size": 1000,
+    "latency_target": {"percentile": "99", "ms": 200.0},
+    "error_rate": 0.0,
+    "rate": 4000.0,
+    "failed_above": 4200.0,
+    "stopped": "4,000 docs/s offered met the target in all 3 of its probes",
+    "machine_line": "this machine",
+    "full_speed": {"rate": 8000.0, "clients": 1, "races": ["abcdef0123", "0123abcdef"]},
+    "probes": [
+        _probe(1000, "pass", 30.0),
+        _probe(4200, "fail", 900.0, "cluster bound"),
+        _probe(4000, "pass", 150.0),
+        _probe(4200, "fail", None),
+        _probe(4000, "pass", 160.0),
+        _probe(4000, "pass", 170.0),
+    ],
+}
 
 
 def test_the_lines_name_the_rate_the_knee_and_full_speed_and_show_a_missing_latency_as_missing():
@@ -34,6 +59,17 @@ def test_the_chart_is_a_png(tmp_path):
 def test_the_recorded_command_leaves_out_client_options():
     from ingestlab.cli.redline_cmd import _command
 
-    got = _command(["redline", "posts", "--latency", "p99<=200ms", "--client-options", "basic_auth_password:'s3cret'",
-                    "--client-options=basic_auth_password:'s3cret'", "--target-hosts", "h:9200"])
+    got = _command(
+        [
+            "redline",
+            "posts",
+            "--latency",
+            "p99<=200ms",
+            "--client-options",
+            "basic_auth_password:'s3cret'",
+            "--client-options=basic_auth_password:'s3cret'",
+            "--target-hosts",
+            "h:9200",
+        ]
+    )
     assert got == "ingestlab redline posts --latency 'p99<=200ms' --target-hosts h:9200" and "s3cret" not in got

@@ -1,5 +1,6 @@
 """The redline search decides which rate to probe and what the probes add up to; here a probe is a rule on the rate
 (the races are in tests/integration/test_redline.py)."""
+
 import pytest
 
 from ingestlab.errors import IngestlabError
@@ -17,6 +18,7 @@ def knee(at: float, flaky: set = frozenset(), driver_at: float | None = None):
             return Probe(rate, DRIVER_BOUND, "worker at 1.00 of 1.00 cores")
         ok = rate < at and len(seen) not in flaky
         return Probe(rate, PASS if ok else FAIL, "p99 ok" if ok else "p99 too high")
+
     return probe, seen
 
 
@@ -83,8 +85,16 @@ def test_a_latency_target_is_a_percentile_and_a_duration(text, percentile, ms):
     assert (t.percentile, t.ms, t.key) == (percentile, ms, f"p{percentile}")
 
 
-@pytest.mark.parametrize("text,says", [("p99<500ms", "write a percentile and a duration"), ("p95<=10ms", "Rally reports"),
-                                        ("99<=10ms", "write a percentile"), ("p99<=10", "write a percentile"), ("p99<=0ms", "above 0")])
+@pytest.mark.parametrize(
+    "text,says",
+    [
+        ("p99<500ms", "write a percentile and a duration"),
+        ("p95<=10ms", "Rally reports"),
+        ("99<=10ms", "write a percentile"),
+        ("p99<=10", "write a percentile"),
+        ("p99<=0ms", "above 0"),
+    ],
+)
 def test_a_bad_latency_target_is_one_clear_line(text, says):
     with pytest.raises(IngestlabError, match=says):
         target.parse(text)
@@ -112,7 +122,9 @@ def test_a_red_cluster_ends_the_search_with_its_reason_and_keeps_what_was_confir
     out = search.search(probe, SETTINGS, log=lambda *_: None)
     assert out.stopped.startswith("the cluster went red before probe 6") and len(out.probes) == 5
 
-    monkeypatch.setattr("ingestlab.rally.preflight.get_json", lambda *a, **k: {"status": "red", "unassigned_shards": 2, "number_of_nodes": 1})
+    monkeypatch.setattr(
+        "ingestlab.rally.preflight.get_json", lambda *a, **k: {"status": "red", "unassigned_shards": 2, "number_of_nodes": 1}
+    )
     with pytest.raises(search.Halt, match="went red before probe 3 \\(2 unassigned shards, 1 nodes\\)"):
         run.red_halt(racing.Target(hosts="127.0.0.1:9200"), 3)
     monkeypatch.setattr("ingestlab.rally.preflight.get_json", lambda *a, **k: {"status": "yellow"})
@@ -120,6 +132,7 @@ def test_a_red_cluster_ends_the_search_with_its_reason_and_keeps_what_was_confir
 
     def down(*a, **k):
         raise OSError("refused")
+
     monkeypatch.setattr("ingestlab.rally.preflight.get_json", down)
     run.red_halt(racing.Target(hosts="127.0.0.1:9200"), 3)  # no answer: the probe's own race names the error
 
@@ -129,6 +142,7 @@ ANCHORED = Settings(start=10_000, ceiling=320_000, floor=10_000 / 256, anchor=10
 
 def _on_grid(rate: float) -> bool:
     import math
+
     k = math.log(rate / 10_000) / math.log(1.05)
     return abs(k - round(k)) < 1e-9
 
@@ -138,7 +152,7 @@ def test_anchored_a_knee_just_below_full_speed_is_bracketed_from_the_anchor_on_t
     out = search.search(probe, ANCHORED, log=lambda *_: None)
     assert seen[0] == 10_000 and seen[1] == pytest.approx(10_000 / 1.05)  # the anchor fails: one step down, then two
     assert all(_on_grid(r) for r in seen)
-    assert out.rate == pytest.approx(10_000 / 1.05 ** 2) and out.failed_above == pytest.approx(10_000 / 1.05)
+    assert out.rate == pytest.approx(10_000 / 1.05**2) and out.failed_above == pytest.approx(10_000 / 1.05)
     assert len(out.steps()[out.rate]) == 3 and all(p.outcome == PASS for p in out.steps()[out.rate])
     last = [i for i, r in enumerate(seen) if r == out.rate]
     assert all(b - a > 1 for a, b in zip(last, last[1:]))
@@ -148,7 +162,7 @@ def test_anchored_a_knee_just_below_full_speed_is_bracketed_from_the_anchor_on_t
 def test_anchored_a_knee_above_full_speed_climbs_one_two_four_steps():
     probe, seen = knee(12_000)
     out = search.search(probe, ANCHORED, log=lambda *_: None)
-    assert seen[:4] == pytest.approx([10_000, 10_500, 11_025 * 1.05, 10_000 * 1.05 ** 7])
+    assert seen[:4] == pytest.approx([10_000, 10_500, 11_025 * 1.05, 10_000 * 1.05**7])
     assert 12_000 / 1.05 <= out.rate < 12_000 and all(_on_grid(r) for r in seen)
 
 
@@ -158,7 +172,7 @@ def test_anchored_a_failed_confirmation_gallops_down_from_it_to_a_step_that_pass
     second_of_answer = [i for i, r in enumerate(seen, 1) if r == first.rate][1]
     probe, seen = knee(9_200, flaky={second_of_answer})
     out = search.search(probe, ANCHORED, log=lambda *_: None)
-    assert out.rate == pytest.approx(10_000 / 1.05 ** 3) and len(out.steps()[out.rate]) >= 3
+    assert out.rate == pytest.approx(10_000 / 1.05**3) and len(out.steps()[out.rate]) >= 3
     assert all(_on_grid(r) for r in seen)
 
 
@@ -181,7 +195,7 @@ def test_anchored_steps_below_the_anchor_are_the_dense_scans_own_floats():
 def test_anchored_the_probe_between_the_answers_probes_is_the_step_below_it_and_a_failed_confirmation_starts_there():
     probe, seen = knee(9_200)  # the answer: step -2 (9,070); the step below it, -3 (8,638)
     out = search.search(probe, ANCHORED, log=lambda *_: None)
-    below = 10_000 / 1.05 ** 3
+    below = 10_000 / 1.05**3
     assert [r for r in seen if r < out.rate] == pytest.approx([below, below])  # between the answer's three probes
     second_of_answer = [i for i, r in enumerate(seen, 1) if r == out.rate][1]
     probe, seen = knee(9_200, flaky={second_of_answer})

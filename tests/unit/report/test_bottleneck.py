@@ -1,5 +1,6 @@
 """The bottleneck law on the fidelity monitor's readings (:mod:`ingestlab.models.bottleneck`) and study 5's
 emulated report built on it, with made-up monitor reports."""
+
 import pytest
 
 from ingestlab import published
@@ -12,17 +13,31 @@ def monitor(nodes: int, devices: int, node_cores: float, iops: float, driver_cor
     each using the given means; one load driver of 0.5 cores."""
     groups = [{"host": f"h{i}", "role": "node", "quota_cores": 0.45, "used_cores": node_cores} for i in range(1, nodes + 1)]
     groups.append({"host": "coordinator", "role": "coordinator", "quota_cores": 0.5, "used_cores": driver_cores})
-    return {"seconds": seconds, "groups": groups,
-            "devices": [{"host": f"h{i}", "iops": iops, "limit_iops": 86, "mb_per_s": 1.0, "limit_mb_per_s": 5.6}
-                        for i in range(1, nodes + 1) for _ in range(devices)],
-            "links": [{"host": f"h{i}", "direction": d, "mbit_per_s": 2.0 if d == "in" else 0.5, "limit_mbit_per_s": 37.5}
-                      for i in range(1, nodes + 1) for d in ("in", "out")]}
+    return {
+        "seconds": seconds,
+        "groups": groups,
+        "devices": [
+            {"host": f"h{i}", "iops": iops, "limit_iops": 86, "mb_per_s": 1.0, "limit_mb_per_s": 5.6}
+            for i in range(1, nodes + 1)
+            for _ in range(devices)
+        ],
+        "links": [
+            {"host": f"h{i}", "direction": d, "mbit_per_s": 2.0 if d == "in" else 0.5, "limit_mbit_per_s": 37.5}
+            for i in range(1, nodes + 1)
+            for d in ("in", "out")
+        ],
+    }
 
 
 def test_demands_and_the_bound_follow_the_utilisation_law():
     setup = bottleneck.Setup.of(monitor(1, 1, node_cores=0.09, iops=74, driver_cores=0.1))
-    assert setup.capacity == {bottleneck.NODE_CPU: 0.45, bottleneck.DRIVER: 0.5, bottleneck.IOPS: 86, bottleneck.DISK_MB: 5.6,
-                              bottleneck.LINK: 37.5}
+    assert setup.capacity == {
+        bottleneck.NODE_CPU: 0.45,
+        bottleneck.DRIVER: 0.5,
+        bottleneck.IOPS: 86,
+        bottleneck.DISK_MB: 5.6,
+        bottleneck.LINK: 37.5,
+    }
     assert setup.used[bottleneck.LINK] == 2.0  # a host's busier direction
     demands = setup.demands(documents=94_900, copies=94_900)  # 949 docs/s over 100 s
     assert demands[bottleneck.IOPS] == pytest.approx(74 * 100 / 94_900)
@@ -39,17 +54,28 @@ def test_demands_and_the_bound_follow_the_utilisation_law():
 
 
 def test_the_emulated_report_opens_with_the_model_and_sets_its_ratios_beside_the_measured_and_published():
-    rows = {"eventdata": {corpora.ONE_NODE: {"median": 949.0}, corpora.ONE_NODE_RAID: {"median": 1647.0},
-                          corpora.THREE_NODES: {"median": 4313.0}, corpora.THREE_NODES_REPLICA: {"median": 2344.0}}}
+    rows = {
+        "eventdata": {
+            corpora.ONE_NODE: {"median": 949.0},
+            corpora.ONE_NODE_RAID: {"median": 1647.0},
+            corpora.THREE_NODES: {"median": 4313.0},
+            corpora.THREE_NODES_REPLICA: {"median": 2344.0},
+        }
+    }
     docs = 94_900
-    setups = {"eventdata": {
-        corpora.ONE_NODE: (bottleneck.Setup.of(monitor(1, 1, 0.09, 74, 0.1)), docs, docs),
-        corpora.ONE_NODE_RAID: (bottleneck.Setup.of(monitor(1, 4, 0.16, 72, 0.15, seconds=57.6)), docs, docs),
-        corpora.THREE_NODES: (bottleneck.Setup.of(monitor(3, 4, 0.2, 40, 0.3, seconds=62.5)), 2 * docs, 3 * docs)}}
+    setups = {
+        "eventdata": {
+            corpora.ONE_NODE: (bottleneck.Setup.of(monitor(1, 1, 0.09, 74, 0.1)), docs, docs),
+            corpora.ONE_NODE_RAID: (bottleneck.Setup.of(monitor(1, 4, 0.16, 72, 0.15, seconds=57.6)), docs, docs),
+            corpora.THREE_NODES: (bottleneck.Setup.of(monitor(3, 4, 0.2, 40, 0.3, seconds=62.5)), 2 * docs, 3 * docs),
+        }
+    }
     text = corpora_hardware.markdown(rows, published.load("rally-corpora"), [], {}, {}, "m", False, None, setups)
     first = text.splitlines()[2]
-    assert first.startswith("The bottleneck law on the fidelity monitor's readings — eventdata: one node on one disk was bound by its "
-                            "disk IOPS (86% used); the law predicts 3 nodes ÷ 1 node (RAID0) ")
+    assert first.startswith(
+        "The bottleneck law on the fidelity monitor's readings — eventdata: one node on one disk was bound by its "
+        "disk IOPS (86% used); the law predicts 3 nodes ÷ 1 node (RAID0) "
+    )
     m = corpora_bottleneck.model(rows, setups)["eventdata"]
     # RAID0 ÷ one disk, from the one-disk race: 4x the IOPS, still short of the node CPU's bound (4,745 docs/s)
     raid = m["ratios"]["RAID0 of 4 ÷ one disk (1 node)"]
@@ -71,7 +97,11 @@ def test_the_emulated_report_opens_with_the_model_and_sets_its_ratios_beside_the
 
 def test_no_line_of_the_emulated_report_is_swallowed_into_a_table():
     rows = {"eventdata": {corpora.ONE_NODE: {"median": 949.0}, corpora.ONE_NODE_RAID: {"median": 1647.0}}}
-    setups = {"eventdata": {corpora.ONE_NODE: (bottleneck.Setup.of(monitor(1, 1, 0.09, 74, 0.1)), 94_900, 94_900),
-                            corpora.ONE_NODE_RAID: (bottleneck.Setup.of(monitor(1, 4, 0.16, 72, 0.15, seconds=57.6)), 94_900, 94_900)}}
+    setups = {
+        "eventdata": {
+            corpora.ONE_NODE: (bottleneck.Setup.of(monitor(1, 1, 0.09, 74, 0.1)), 94_900, 94_900),
+            corpora.ONE_NODE_RAID: (bottleneck.Setup.of(monitor(1, 4, 0.16, 72, 0.15, seconds=57.6)), 94_900, 94_900),
+        }
+    }
     lines = corpora_hardware.markdown(rows, published.load("rally-corpora"), [], {}, {}, "m", False, None, setups).splitlines()
     assert not [b for a, b in zip(lines, lines[1:]) if a.startswith("|") and b.strip() and not b.startswith("|")]

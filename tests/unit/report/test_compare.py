@@ -1,4 +1,5 @@
 """Aggregating repeated races, noise margins and verdicts, on real race.json fixtures."""
+
 import copy
 import json
 import math
@@ -10,8 +11,6 @@ import pytest
 from ingestlab import compare
 from ingestlab.rally.results import SAMPLES_KEY
 from ingestlab.verdicts.noise import Floor
-
-
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "posts-test-mode-race.json"
 
@@ -114,8 +113,9 @@ def test_holm_keeps_a_comparison_of_many_identical_tasks_from_calling_one_by_cha
     rng = random.Random(7)
     called = 0
     for _ in range(60):
-        sides = [{f"task-{t}": compare.Aggregate.of([100 * math.exp(rng.gauss(0, 0.05)) for _ in range(3)]) for t in range(20)}
-                 for _ in range(2)]
+        sides = [
+            {f"task-{t}": compare.Aggregate.of([100 * math.exp(rng.gauss(0, 0.05)) for _ in range(3)]) for t in range(20)} for _ in range(2)
+        ]
         called += any(d.verdict in ("faster", "slower") for d in compare.compare(*sides))
     assert called <= 6  # of 60  # about 5 %, against 1 − 0.95^20 = 64 % uncorrected
 
@@ -125,7 +125,7 @@ def test_a_warming_node_is_reported_as_drift_not_as_a_change():
     g2 rose +95 % and compare called it within noise with no word of the trend; the sides ran one after the other."""
     medians = [7886, 16935, 23826, 31085, 32971, 38123, 39674, 36369, 38246]
     times = [f"20261127T00{i:02d}00Z" for i in range(9)]
-    groups = [compare.Aggregate.of(medians[i:i + 3], times=times[i:i + 3]) for i in (0, 3, 6)]
+    groups = [compare.Aggregate.of(medians[i : i + 3], times=times[i : i + 3]) for i in (0, 3, 6)]
     d = compare.difference("index-append", groups[0], groups[1])
     assert d.verdict == "drift, not called" and "rose" in d.trend and "interleave the sides" in d.trend
     whole = compare.Aggregate.of(medians, times=times)
@@ -165,29 +165,54 @@ def test_setup_tasks_are_left_out():
 
 
 def test_markdown_table_and_its_footnote_quote_the_calibration_row_of_the_comparisons_races_a_side():
-    text = compare.markdown("run:a (2 races)", compare.aggregate([race(spread=0.1), race(1.1, spread=0.1)]),
-                            [("run:b (1 race)", compare.aggregate([race(0.5, spread=0.1)]))])
+    text = compare.markdown(
+        "run:a (2 races)",
+        compare.aggregate([race(spread=0.1), race(1.1, spread=0.1)]),
+        [("run:b (1 race)", compare.aggregate([race(0.5, spread=0.1)]))],
+    )
     assert "### run:b (1 race) against the baseline" in text and "not enough races" in text and "CV " in text
     assert "No calibration of this track on this machine" in text
-    calibration = {"stamp": "2026-11-27T0400", "track": "posts", "task": "bulk-1000", "versions": {"version": "7.17.29"},
-                   "command": "ingestlab calibrate --races 120", "rates": {"1": {"false_alarms": [2, 60], "detect_10": [40, 60]},
-                                                                             "3": {"false_alarms": [1, 20], "detect_10": [18, 20]}}}
-    one = compare.markdown("a (1 race)", compare.aggregate([race()]), [("b (1 race)", compare.aggregate([race(0.9)]))], calibration=calibration)
+    calibration = {
+        "stamp": "2026-11-27T0400",
+        "track": "posts",
+        "task": "bulk-1000",
+        "versions": {"version": "7.17.29"},
+        "command": "ingestlab calibrate --races 120",
+        "rates": {"1": {"false_alarms": [2, 60], "detect_10": [40, 60]}, "3": {"false_alarms": [1, 20], "detect_10": [18, 20]}},
+    }
+    one = compare.markdown(
+        "a (1 race)", compare.aggregate([race()]), [("b (1 race)", compare.aggregate([race(0.9)]))], calibration=calibration
+    )
     assert "with 1 race(s) a side: the default rule called 2/60 (3%, 95 % interval 0%–12%) A/A comparisons different" in one
-    three = compare.markdown("a", compare.aggregate([race(x) for x in (1, 1.01, 0.99)]),
-                             [("b", compare.aggregate([race(x) for x in (0.9, 0.91, 0.89)]))], calibration=calibration)
+    three = compare.markdown(
+        "a",
+        compare.aggregate([race(x) for x in (1, 1.01, 0.99)]),
+        [("b", compare.aggregate([race(x) for x in (0.9, 0.91, 0.89)]))],
+        calibration=calibration,
+    )
     assert "with 3 race(s) a side: the default rule called 1/20" in three and "2/60" not in three
     assert "each judged against the same session's other races (not as compare judges races of a later session)" in one
     assert "judged against" not in three  # 3 a side: Welch on the comparison's own races
-    spanning = compare.markdown("a (1 race)", compare.aggregate([race()]), [("b (1 race)", compare.aggregate([race(0.9)]))],
-                                calibration={**calibration, "floor_of": ["2026-11-26T0400", "2026-11-25T0400"]})
-    assert ("each judged against the races of calibrations 2026-11-26T0400, 2026-11-25T0400 (the floor spanning their sessions), "
-            "as compare judges races raced after them") in spanning
-    two = compare.markdown("a", compare.aggregate([race(1), race(1.01)]), [("b", compare.aggregate([race(0.9), race(0.91)]))],
-                           calibration=calibration)
+    spanning = compare.markdown(
+        "a (1 race)",
+        compare.aggregate([race()]),
+        [("b (1 race)", compare.aggregate([race(0.9)]))],
+        calibration={**calibration, "floor_of": ["2026-11-26T0400", "2026-11-25T0400"]},
+    )
+    assert (
+        "each judged against the races of calibrations 2026-11-26T0400, 2026-11-25T0400 (the floor spanning their sessions), "
+        "as compare judges races raced after them"
+    ) in spanning
+    two = compare.markdown(
+        "a", compare.aggregate([race(1), race(1.01)]), [("b", compare.aggregate([race(0.9), race(0.91)]))], calibration=calibration
+    )
     assert "measured no comparison of 2 race(s) a side (it has 1, 3)" in two
-    text = compare.markdown("run:a (2 races)", compare.aggregate([race(spread=0.1), race(1.1, spread=0.1)]),
-                            [("run:b (2 races)", compare.aggregate([race(0.5, spread=0.1), race(0.52)]))], method="margin")
+    text = compare.markdown(
+        "run:a (2 races)",
+        compare.aggregate([race(spread=0.1), race(1.1, spread=0.1)]),
+        [("run:b (2 races)", compare.aggregate([race(0.5, spread=0.1), race(0.52)]))],
+        method="margin",
+    )
     assert "| slower |" in text
 
 
@@ -272,8 +297,14 @@ def test_one_race_a_side_against_a_calibrations_own_races_keeps_its_false_alarms
 def test_a_calibration_file_gives_its_races_to_the_floor_of_its_own_task_only():
     from ingestlab.verdicts import noise
 
-    data = {"stamp": "s", "track": "posts", "task": "bulk-1000", "versions": {"version": "7.17.29"}, "medians": [100.0, 110.0, 90.0],
-            "tasks": {"bulk-1000": {"sigma": 0.1, "races": 3}, "bulk-100": {"sigma": 0.2, "races": 3}}}
+    data = {
+        "stamp": "s",
+        "track": "posts",
+        "task": "bulk-1000",
+        "versions": {"version": "7.17.29"},
+        "medians": [100.0, 110.0, 90.0],
+        "tasks": {"bulk-1000": {"sigma": 0.1, "races": 3}, "bulk-100": {"sigma": 0.2, "races": 3}},
+    }
     assert noise.floor_of(data, "bulk-1000", "here").logs == tuple(math.log(v) for v in (100.0, 110.0, 90.0))
     assert noise.floor_of(data, "bulk-100", "here").logs == ()
 
@@ -293,8 +324,15 @@ def test_a_new_sessions_sigma_bound_widens_with_the_spread_between_sessions_and_
 
 
 def _session(stamp, medians, task="bulk-1000", **more):
-    return {"stamp": stamp, "track": "posts", "task": task, "versions": {"engine": "elasticsearch", "version": "7.17.29"},
-            "medians": medians, "tasks": {task: {"sigma": float(np.std(np.log(medians), ddof=1)), "races": len(medians)}}, **more}
+    return {
+        "stamp": stamp,
+        "track": "posts",
+        "task": task,
+        "versions": {"engine": "elasticsearch", "version": "7.17.29"},
+        "medians": medians,
+        "tasks": {task: {"sigma": float(np.std(np.log(medians), ddof=1)), "races": len(medians)}},
+        **more,
+    }
 
 
 def test_a_floor_spanning_sessions_centres_each_on_its_own_mean_and_scales_it_to_the_bound():
@@ -322,8 +360,12 @@ def test_compare_judges_one_race_a_side_against_every_session_here_unless_given_
     rng = np.random.default_rng(4)
     files = {}
     for stamp, spread in (("2026-01-01T000000", 0.05), ("2026-01-02T000000", 0.09)):
-        data = {**_session(stamp, list(1000 * np.exp(rng.normal(0, spread, 40)))), "format": 2, "challenge": "bulk",
-                "machine": machine.describe()}
+        data = {
+            **_session(stamp, list(1000 * np.exp(rng.normal(0, spread, 40)))),
+            "format": 2,
+            "challenge": "bulk",
+            "machine": machine.describe(),
+        }
         files[stamp] = tmp_path / "calibration" / stamp / "results.json"
         files[stamp].parent.mkdir(parents=True)
         files[stamp].write_text(json.dumps(data))

@@ -1,5 +1,6 @@
 """The cost models: a linear fit recovers known costs with intervals that hold them, says when cells cannot separate
 the costs; the USL recovers known σ and κ and its peak, and refuses too few points; a sweep's recommendations."""
+
 import math
 
 import pytest
@@ -10,8 +11,10 @@ from ingestlab.models import linear, recommend, usl
 
 def test_the_linear_fit_recovers_known_costs_within_its_intervals():
     r, c = 650e-6, 25e-6  # the article's machine, per request and per document
-    cells = [linear.Cell(f"b{b}", 10_000 / b, 10_000, (10_000 / b * r + 10_000 * c) * (1 + e))
-             for b, e in ((1, 0.01), (10, -0.02), (50, 0.015), (100, -0.01), (1000, 0.02), (10000, -0.015))]
+    cells = [
+        linear.Cell(f"b{b}", 10_000 / b, 10_000, (10_000 / b * r + 10_000 * c) * (1 + e))
+        for b, e in ((1, 0.01), (10, -0.02), (50, 0.015), (100, -0.01), (1000, 0.02), (10000, -0.015))
+    ]
     fit = linear.fit(cells)
     assert fit.per("request").low < r < fit.per("request").high and fit.per("document").low < c < fit.per("document").high
     assert fit.r_squared > 0.95 and len(fit.predicted) == 6
@@ -66,11 +69,36 @@ def test_a_bulk_size_recommendation_or_why_not():
 
 
 def sweep_state(bulks, clients, rate):
-    runs = [{"cell_id": f"bulk_size={b};bulk_indexing_clients={c}", "cell": {}, "repetition": 1, "status": "done",
-             "figures": {"index-append": {"median": rate(b, c), "min": rate(b, c) * 0.97, "max": rate(b, c) * 1.03, "unit": "docs/s",
-                                          "error_rate": 0}}} for b in bulks for c in clients]
-    return {"id": "s", "track": "/t", "challenge": "c", "grid": {"bulk_size": bulks, "bulk_indexing_clients": clients},
-            "cluster_grid": {}, "fixed": {}, "repeat": 1, "test_mode": False, "runs": runs}
+    runs = [
+        {
+            "cell_id": f"bulk_size={b};bulk_indexing_clients={c}",
+            "cell": {},
+            "repetition": 1,
+            "status": "done",
+            "figures": {
+                "index-append": {
+                    "median": rate(b, c),
+                    "min": rate(b, c) * 0.97,
+                    "max": rate(b, c) * 1.03,
+                    "unit": "docs/s",
+                    "error_rate": 0,
+                }
+            },
+        }
+        for b in bulks
+        for c in clients
+    ]
+    return {
+        "id": "s",
+        "track": "/t",
+        "challenge": "c",
+        "grid": {"bulk_size": bulks, "bulk_indexing_clients": clients},
+        "cluster_grid": {},
+        "fixed": {},
+        "repeat": 1,
+        "test_mode": False,
+        "runs": runs,
+    }
 
 
 def test_a_sweep_report_recommends_from_its_grid_or_says_it_cannot():

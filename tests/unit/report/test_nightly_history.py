@@ -1,12 +1,16 @@
 """The nightly history: previous nights aggregated, margins from their spread, regressions flagged."""
+
 import pytest
+
 from ingestlab import nightly
 from ingestlab.nightly import history
 
 
 def seed(db, night, values):
-    db.executemany("INSERT INTO figures (night, study, task, value, race_id, es_version) VALUES (?, ?, ?, ?, ?, ?)",
-                   [(night, "posts", t, v, "r", "7.17.29") for t, v in values.items()])
+    db.executemany(
+        "INSERT INTO figures (night, study, task, value, race_id, es_version) VALUES (?, ?, ?, ?, ?, ?)",
+        [(night, "posts", t, v, "r", "7.17.29") for t, v in values.items()],
+    )
 
 
 def test_a_regression_is_a_drop_below_the_nights_prediction_bound(tmp_path):
@@ -191,8 +195,10 @@ def test_a_night_beside_a_reference_is_judged_on_the_ratio_of_tasks_both_have():
     from ingestlab.nightly.races import Setup
     from ingestlab.nightly.run import beside_figures
 
-    assert beside_figures({"bulk-1000": 60_000.0, "index": 900.0, "headline:bulk-vs-index": 66.0, "only-here": 5.0},
-                          {"bulk-1000": 50_000.0, "index": 1_000.0, "headline:bulk-vs-index": 50.0}) == {"bulk-1000": 1.2, "index": 0.9}
+    assert beside_figures(
+        {"bulk-1000": 60_000.0, "index": 900.0, "headline:bulk-vs-index": 66.0, "only-here": 5.0},
+        {"bulk-1000": 50_000.0, "index": 1_000.0, "headline:bulk-vs-index": 50.0},
+    ) == {"bulk-1000": 1.2, "index": 0.9}
     assert Setup.parse("hosts=127.0.0.1:9200,127.0.0.1:9201;name=ref") == Setup(name="ref", hosts="127.0.0.1:9200,127.0.0.1:9201")
 
 
@@ -242,17 +248,30 @@ def test_a_nights_pairs_are_its_setups_races_beside_the_references_in_turn_and_a
 
     def scaled(night, side, n, scale, setup="7.17.29"):
         doc = copy.deepcopy(race("posts"))
-        doc.update({"race-id": f"{night}-{side}-{n}", "race-timestamp": f"{night}{n:02d}",
-                    "user-tags": {"nightly": night, "nightly-side": side, "nightly-setup": setup}})
+        doc.update(
+            {
+                "race-id": f"{night}-{side}-{n}",
+                "race-timestamp": f"{night}{n:02d}",
+                "user-tags": {"nightly": night, "nightly-side": side, "nightly-setup": setup},
+            }
+        )
         for op in doc["results"]["op_metrics"]:
             op["throughput"]["median"] *= scale
         return doc
 
-    stored = [scaled("n1", side, n, s * (1.1 if side == "setup" else 1.0)) for n, s in enumerate((1.0, 2.0, 1.5), 1)
-              for side in ("setup", "reference")]
+    stored = [
+        scaled("n1", side, n, s * (1.1 if side == "setup" else 1.0))
+        for n, s in enumerate((1.0, 2.0, 1.5), 1)
+        for side in ("setup", "reference")
+    ]
     stored += [scaled("n2", side, n, 0.5) for n in range(1, 4) for side in ("reference", "setup")]
-    monkeypatch.setattr(results, "races_with_tags", lambda tags: sorted(
-        (r for r in stored if all(r["user-tags"].get(k) == v for k, v in tags.items())), key=lambda r: r["race-timestamp"]))
+    monkeypatch.setattr(
+        results,
+        "races_with_tags",
+        lambda tags: sorted(
+            (r for r in stored if all(r["user-tags"].get(k) == v for k, v in tags.items())), key=lambda r: r["race-timestamp"]
+        ),
+    )
     sigma, source, sessions = sources.nightly_sessions(["n1", "n2"], "posts", "bulk-1000")
     base = math.log(compare.task_figures(race("posts"))["bulk-1000"])
     assert source == "nights n1, n2" and [len(s) for s in sessions] == [3, 3]

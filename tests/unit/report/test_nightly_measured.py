@@ -1,5 +1,6 @@
 """What the nightly's rules were measured to do here: a night quotes the simulation of its own configuration, on this
 machine, under today's rules, or says it is not measured and how to measure it."""
+
 import copy
 
 import pytest
@@ -14,10 +15,21 @@ FULL = measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", True, True, 6
 def kept(tmp_path, monkeypatch, run, basis, false=(0, 600), found=(566, 600), cpu="AMD EPYC", **rules):
     monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path))
     monkeypatch.setattr(measured.machine, "describe", lambda: {"cpu": cpu, "cores": 2})
-    data = {"series": 600, "nights": 30, "step": 0.1, "after": 3, "false_alarms": list(false), "found": list(found),
-            "drop_false_alarms": [68, 16200], "drop_found": [585, 600], **measured.rules(), **rules}
-    return measured.save(run, basis, data, f"ingestlab bench changepoints --track posts --task bulk-1000 --repeat {basis.repeat}",
-                         ["n1", "n2"])
+    data = {
+        "series": 600,
+        "nights": 30,
+        "step": 0.1,
+        "after": 3,
+        "false_alarms": list(false),
+        "found": list(found),
+        "drop_false_alarms": [68, 16200],
+        "drop_found": [585, 600],
+        **measured.rules(),
+        **rules,
+    }
+    return measured.save(
+        run, basis, data, f"ingestlab bench changepoints --track posts --task bulk-1000 --repeat {basis.repeat}", ["n1", "n2"]
+    )
 
 
 def test_a_night_quotes_the_newest_simulation_of_its_own_configuration_with_intervals_run_and_command(tmp_path, monkeypatch):
@@ -32,12 +44,15 @@ def test_a_night_quotes_the_newest_simulation_of_its_own_configuration_with_inte
     assert "at a margin of 5%, not tonight's" in measured.quote(FULL, 0.1, "tonight")  # another --margin: its drop rates do not hold
 
 
-@pytest.mark.parametrize("other", [
-    measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", True, True, 30),  # fewer races a night
-    measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", False, True, 60),  # no reference beside it
-    measured.Basis("posts", "bulk-1000", "7.17.29", True, False, 60),  # test mode
-    measured.Basis("posts", "bulk-10000", "7.17.29 (full size)", True, True, 60),  # another task
-])
+@pytest.mark.parametrize(
+    "other",
+    [
+        measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", True, True, 30),  # fewer races a night
+        measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", False, True, 60),  # no reference beside it
+        measured.Basis("posts", "bulk-1000", "7.17.29", True, False, 60),  # test mode
+        measured.Basis("posts", "bulk-10000", "7.17.29 (full size)", True, True, 60),  # another task
+    ],
+)
 def test_a_simulation_of_another_configuration_is_never_quoted(tmp_path, monkeypatch, other):
     kept(tmp_path, monkeypatch, "2026-11-29T050000-changepoints", other)
     line = measured.quote(FULL, None, "2026-11-29T061500")

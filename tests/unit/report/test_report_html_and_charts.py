@@ -1,4 +1,5 @@
 """Every study's charts render from a real race.json fixture, and the HTML page embeds them."""
+
 import base64
 import warnings
 
@@ -13,11 +14,16 @@ from tests.unit.studies.races import FIXTURES, result
 PNG = b"\x89PNG\r\n\x1a\n"
 
 
-@pytest.mark.parametrize("module,fixture,count", [
-    # each study's own chart(s), and the cost model's measured points with both sides' fitted curves
-    (posts, "posts-test-mode-race.json", 2), (refresh, "refresh-test-mode-race.json", 3),
-    (dvf, "dvf-test-mode-race.json", 2), (wikipedia, "wikipedia-test-mode-race.json", 1),
-])
+@pytest.mark.parametrize(
+    "module,fixture,count",
+    [
+        # each study's own chart(s), and the cost model's measured points with both sides' fitted curves
+        (posts, "posts-test-mode-race.json", 2),
+        (refresh, "refresh-test-mode-race.json", 3),
+        (dvf, "dvf-test-mode-race.json", 2),
+        (wikipedia, "wikipedia-test-mode-race.json", 1),
+    ],
+)
 def test_charts_render(module, fixture, count):
     study = module.__name__.rsplit(".", 1)[1]
     stats = read(FIXTURES / "wikipedia-test-mode-runner-stats.jsonl") if study == "wikipedia" else None
@@ -41,18 +47,31 @@ def test_a_caption_leaves_out_words_its_font_cannot_draw_and_the_chart_draws_no_
         posts.STUDY.charts(result("posts"), published.load("posts"))
 
 
-@pytest.mark.parametrize("here, published_values, labels", [
-    ([None], [None], []),  # nothing raced that the chart can show: no legend, no warning
-    ([None, 2.0], [3.0, None], ["this machine", "published"]),  # a series whose first value is missing keeps its label
-])
+@pytest.mark.parametrize(
+    "here, published_values, labels",
+    [
+        ([None], [None], []),  # nothing raced that the chart can show: no legend, no warning
+        ([None, 2.0], [3.0, None], ["this machine", "published"]),  # a series whose first value is missing keeps its label
+    ],
+)
 def test_paired_bars_legend_names_only_series_with_a_bar(here, published_values, labels, monkeypatch):
     seen = []
-    monkeypatch.setattr(plot, "png", lambda fig: seen.append([t.get_text() for t in (fig.axes[0].get_legend().get_texts()
-                                                                                     if fig.axes[0].get_legend() else [])]) or b"")
+    monkeypatch.setattr(
+        plot,
+        "png",
+        lambda fig: seen.append([t.get_text() for t in (fig.axes[0].get_legend().get_texts() if fig.axes[0].get_legend() else [])]) or b"",
+    )
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # matplotlib warns when a legend has nothing to show
-        plot.paired_bars([f"row {i}" for i in range(len(here))], here, published_values, ylabel="x", title="t", result=None,
-                         published={"elasticsearch": "5.2"})
+        plot.paired_bars(
+            [f"row {i}" for i in range(len(here))],
+            here,
+            published_values,
+            ylabel="x",
+            title="t",
+            result=None,
+            published={"elasticsearch": "5.2"},
+        )
     assert seen == [labels]
 
 

@@ -1,5 +1,6 @@
 """A scripted stand-in for Rally's async client (unit tests only): it records every request and
 fires Rally's request-timing hooks like the real client does."""
+
 import time
 
 from elastic_transport import ApiResponseMeta, HttpHeaders, NodeConfig
@@ -8,7 +9,9 @@ from esrally.client.context import RequestContextHolder
 
 
 def api_error(status: int, message: str = "error") -> ApiError:
-    meta = ApiResponseMeta(status=status, http_version="1.1", headers=HttpHeaders(), duration=0.0, node=NodeConfig("http", "localhost", 9200))
+    meta = ApiResponseMeta(
+        status=status, http_version="1.1", headers=HttpHeaders(), duration=0.0, node=NodeConfig("http", "localhost", 9200)
+    )
     return ApiError(message=message, meta=meta, body={"error": message})
 
 

@@ -1,4 +1,5 @@
 """Stand-ins for Rally's track object (unit tests of parameter sources), and draining a parameter source."""
+
 from types import SimpleNamespace
 
 

@@ -1,4 +1,5 @@
 """Study 5's disk check: what each track's race needs at the sizes asked, and a clear refusal before any node starts."""
+
 from collections import namedtuple
 
 import pytest
@@ -60,7 +61,9 @@ def test_the_check_names_each_need_the_room_and_the_parameter_to_lower(tmp_path,
     assert sum(n.index_bytes for n in small) > 31.4 * GB > max(n.index_bytes for n in small)
     corpora_room.check(small, tmp_path / "clusters", tmp_path)
     # both clusters: a corpus file still to make is made once, not once per cluster
-    both = [n for nodes in (1, 3) for n in corpora_room.needs((corpora.PMC,), _full(corpora.PMC, pmc={"pmc_docs": 200_000}), nodes, tmp_path)]
+    both = [
+        n for nodes in (1, 3) for n in corpora_room.needs((corpora.PMC,), _full(corpora.PMC, pmc={"pmc_docs": 200_000}), nodes, tmp_path)
+    ]
     monkeypatch.setattr(corpora_room.shutil, "disk_usage", lambda p: Usage(100 * GB, 70 * GB, 30 * GB))  # 25 GB of room
     assert 200_000 * 32_725 * 2 + 200_000 * 30_031 < 25 * GB < 200_000 * 32_725 * 2 + 2 * 200_000 * 30_031
     corpora_room.check(both, tmp_path / "clusters", tmp_path)

@@ -1,5 +1,6 @@
 """The published data files hold to the articles' own words: titles as the articles give them (none left null), what
 each article says of its client and machine, and what the pack derived marked as its own."""
+
 import json
 
 import pytest

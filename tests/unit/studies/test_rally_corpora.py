@@ -1,5 +1,6 @@
 """The Rally-corpora pieces: the eventdata generator, the geonames and pmc documents, the shared
 track fragments, the study's ratio table, and the car-configs team."""
+
 import configparser
 import json
 import shutil
@@ -12,10 +13,9 @@ from esrally.track import loader
 from ingestlab import paths, published
 from ingestlab.corpus import geonames, pmc
 from ingestlab.rally import service
-from ingestlab.studies import corpora
 from ingestlab.runners.param_sources.eventdata import EventdataGenerator, EventdataParamSource
+from ingestlab.studies import corpora
 from tests.unit.runners.fake_track import drain
-
 
 
 def test_eventdata_is_deterministic_and_split_between_clients():
@@ -42,8 +42,12 @@ def test_eventdata_documents_are_the_json_orjson_writes_for_them():
         assert orjson.dumps(doc) == line
         ip, rest = doc["message"].split(" - - [", 1)
         when, request = rest.split("] ", 1)
-        assert ip == doc["clientip"] and when.endswith(" +0000") and request == (
-            f'"{doc["verb"]} {doc["request"]} HTTP/1.1" {doc["response"]} {doc["bytes"]} "{doc["referrer"]}" "{doc["agent"]}"')
+        assert (
+            ip == doc["clientip"]
+            and when.endswith(" +0000")
+            and request
+            == (f'"{doc["verb"]} {doc["request"]} HTTP/1.1" {doc["response"]} {doc["bytes"]} "{doc["referrer"]}" "{doc["agent"]}"')
+        )
         assert set(doc["geoip"]) == {"country_name", "city_name", "location"} and len(doc["geoip"]["location"]) == 2
         assert (doc["bytes"] == 0) == (doc["response"] != 200) or doc["bytes"] == 0
     assert any(not d.isascii() for d in docs)  # city names outside ASCII are in the sample
@@ -51,12 +55,33 @@ def test_eventdata_documents_are_the_json_orjson_writes_for_them():
 
 
 def test_geonames_documents_scale_with_new_ids():
-    rows = [{"geonameid": 5, "name": "Zürich", "latitude": 47.37, "longitude": 8.54, "countrycode": "CH", "population": 341730,
-             "timezone": "Europe/Zurich", "admin1code": "ZH", "alternatenames": ["Zurich", "Zuerich"]}]
+    rows = [
+        {
+            "geonameid": 5,
+            "name": "Zürich",
+            "latitude": 47.37,
+            "longitude": 8.54,
+            "countrycode": "CH",
+            "population": 341730,
+            "timezone": "Europe/Zurich",
+            "admin1code": "ZH",
+            "alternatenames": ["Zurich", "Zuerich"],
+        }
+    ]
     first, second = (orjson.loads(d) for d in geonames.documents(2, rows))
-    assert first == {"geonameid": 5, "name": "Zürich", "asciiname": "Zurich", "alternatenames": "Zurich,Zuerich", "feature_class": "P",
-                     "feature_code": "PPL", "country_code": "CH", "admin1_code": "ZH", "population": 341730, "timezone": "Europe/Zurich",
-                     "location": [8.54, 47.37]}
+    assert first == {
+        "geonameid": 5,
+        "name": "Zürich",
+        "asciiname": "Zurich",
+        "alternatenames": "Zurich,Zuerich",
+        "feature_class": "P",
+        "feature_code": "PPL",
+        "country_code": "CH",
+        "admin1_code": "ZH",
+        "population": 341730,
+        "timezone": "Europe/Zurich",
+        "location": [8.54, 47.37],
+    }
     assert second["geonameid"] == 100_000_005 and second["location"] != first["location"]
 
 
@@ -94,9 +119,14 @@ def test_tracks_render_with_the_shared_challenges(tmp_path, track):
 
 
 def test_scaling_table_shows_ratios_on_both_sides():
-    text = corpora.scaling_markdown({"eventdata": {"1 node": 10_000, "3 nodes": 15_000, "3 nodes, 1 replica": 7_500},
-                                     "geonames": {"1 node": 20_000, "3 nodes": 24_000, "3 nodes, 1 replica": 12_000}},
-                                    published.load("rally-corpora"), "m")
+    text = corpora.scaling_markdown(
+        {
+            "eventdata": {"1 node": 10_000, "3 nodes": 15_000, "3 nodes, 1 replica": 7_500},
+            "geonames": {"1 node": 20_000, "3 nodes": 24_000, "3 nodes, 1 replica": 12_000},
+        },
+        published.load("rally-corpora"),
+        "m",
+    )
     # the study's 3-node rows ran on RAID0: its node ratio is RAID0 ÷ RAID0 (70,045.9 ÷ 40,951.4), not ÷ the single disk
     assert "| eventdata | 10,000 | 15,000 | 7,500 | 1.50× / 1.71× | 0.50× / 0.55× |" in text
     assert "| geonames | 20,000 | 24,000 | 12,000 | 1.20× / 1.60× | 0.50× / — |" in text  # no published replica row for it
@@ -106,8 +136,12 @@ def test_scaling_table_shows_ratios_on_both_sides():
 def test_the_emulated_report_says_whether_each_new_lab_was_warmed_up():
     from ingestlab.studies import corpora_hardware
 
-    rows = {"geonames": {c: {"median": 1000.0, "p90": 10.0, "p99": None} for c in
-                         (corpora.ONE_NODE, corpora.ONE_NODE_RAID, corpora.THREE_NODES, corpora.THREE_NODES_REPLICA)}}
+    rows = {
+        "geonames": {
+            c: {"median": 1000.0, "p90": 10.0, "p99": None}
+            for c in (corpora.ONE_NODE, corpora.ONE_NODE_RAID, corpora.THREE_NODES, corpora.THREE_NODES_REPLICA)
+        }
+    }
     args = (rows, published.load("rally-corpora"), [("geonames", corpora.ONE_NODE, True, [], "r1")], {}, {}, "m")
     warmed = corpora_hardware.markdown(*args, False, "geonames")
     assert "warmed up by one race of geonames first, not kept" in warmed
@@ -131,11 +165,14 @@ def test_car_configs_team_names_the_pre_placed_distribution():
         assert m["meta"]["type"] == "mixin"
 
 
-@pytest.mark.parametrize("challenge,params,expected", [
-    ("append-replica-sweep", {}, {0: "index-append-replicas-0", 1: "index-append-replicas-1"}),
-    ("append-no-conflicts-index-only", {"number_of_replicas": 0}, {0: "index-append"}),
-    ("append-no-conflicts-index-only", {"number_of_replicas": 1}, {1: "index-append"}),
-])
+@pytest.mark.parametrize(
+    "challenge,params,expected",
+    [
+        ("append-replica-sweep", {}, {0: "index-append-replicas-0", 1: "index-append-replicas-1"}),
+        ("append-no-conflicts-index-only", {"number_of_replicas": 0}, {0: "index-append"}),
+        ("append-no-conflicts-index-only", {"number_of_replicas": 1}, {1: "index-append"}),
+    ],
+)
 def test_the_bulk_task_of_each_replica_count_is_read_from_the_schedule(challenge, params, expected):
     from ingestlab.rally import trackinfo
     from ingestlab.rally.results import RaceResult

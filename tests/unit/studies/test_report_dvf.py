@@ -1,4 +1,5 @@
 """The DVF report, on the race.json of a real test-mode race of tracks/dvf (ES 7.17.29)."""
+
 import copy
 
 import pytest
@@ -20,8 +21,9 @@ def test_measured_grid_has_every_cell():
 
 
 def test_markdown_shows_both_grids_speedups_and_versions():
-    text = dvf.STUDY.markdown(result("dvf"), published.load("dvf"),
-                             {"etalab": {"rows_per_s": 200000.0}, "official": {"rows_per_s": 190000.0}})
+    text = dvf.STUDY.markdown(
+        result("dvf"), published.load("dvf"), {"etalab": {"rows_per_s": 200000.0}, "official": {"rows_per_s": 190000.0}}
+    )
     assert "| 1000 | 4,219.9 | 9,089.1 | 11,177.1 | 11,815.8 |" in text
     assert "| 1 (index API) | 58.8 | — | — | — |" in text
     assert "1.0× / 1.0×" in text and "Minutes to index the study's 827,106 documents" in text
@@ -51,8 +53,10 @@ def test_a_cell_is_its_documents_over_first_request_to_last_not_a_median_of_few_
     operation, which the four cells of a bulk size share: they are told apart at the gaps between the cells."""
     calls = []
     for cell, t0 in enumerate((10.0, 50.0, 100.0, 150.0)):  # b1000-t1, -t4, -t8, -t16, one after the other
-        calls += [{"task": "load-bulk-1000", "method": "corpus-load", "acknowledged": 1000, "start": t0 + i * 0.015,
-                   "end": t0 + 0.02 + i * 0.015} for i in range(100)]
+        calls += [
+            {"task": "load-bulk-1000", "method": "corpus-load", "acknowledged": 1000, "start": t0 + i * 0.015, "end": t0 + 0.02 + i * 0.015}
+            for i in range(100)
+        ]
     grid = dvf.measured_grid(result("dvf", stats=calls))
     assert grid[(1000, 4)]["docs_per_s"] == pytest.approx(100_000 / (0.02 + 99 * 0.015))
     assert grid[(1000, 4)]["whole_task"] and not grid[(100, 1)]["whole_task"]  # no records: Rally's median

@@ -1,4 +1,5 @@
 """The refresh report, on the race.json of a real test-mode race of tracks/refresh (ES 7.17.29)."""
+
 import copy
 
 from ingestlab import published

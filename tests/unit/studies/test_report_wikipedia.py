@@ -1,4 +1,5 @@
 """The reindex report, on the race.json and runner stats of a real test-mode race of tracks/wikipedia."""
+
 from ingestlab import published
 from ingestlab.runners.utils.runner_stats import read
 from ingestlab.studies import wikipedia
@@ -21,7 +22,11 @@ def test_markdown_has_both_sides_ratios_and_cpu():
     text = wikipedia.STUDY.markdown(result("wikipedia", stats=stats()), published.load("wikipedia"))
     assert "| _reindex API, scroll size 1000 |" in text and "| 66 s | 3.76× |" in text  # sliced scroll beside its own row
     # the study's 21 s run (one tool per node, 8 nodes) is no single-node row's published figure
-    assert "| 21 s |" not in text and "published 11.8× (best `_reindex` 248 s → 21 s with one tool per node; 8 HDD nodes x 12 cores; 16 shards, 0 replicas, refresh -1)" in text
+    assert (
+        "| 21 s |" not in text
+        and "published 11.8× (best `_reindex` 248 s → 21 s with one tool per node; 8 HDD nodes x 12 cores; 16 shards, 0 replicas, refresh -1)"
+        in text
+    )
     assert "apart, on a development machine, not in its 21 s run: 135.57 s → 58.24 s → 22.45 s" in text
     assert "Custom ÷ `_reindex` throughput" in text and "Client CPU per document: decode" in text
     assert "best 248 s" in text and "Elasticsearch 7.17.29" in text and "INVALID" not in text

@@ -1,4 +1,5 @@
 """Whether a study's cells ran warm: a trend in each cell's run times, said in the report, never guessed."""
+
 from ingestlab.studies import posts, warmth
 from tests.unit.studies.races import result
 

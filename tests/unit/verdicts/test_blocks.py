@@ -5,6 +5,7 @@ of the machine across both blocks is not called a change, identical blocks are r
 Where a drift and a step cannot be told apart from within the sides (a drift of some 10 % across a session of 5 races a
 side: from inside each block it looks like a step), the rule calls it a change in about a fifth of comparisons; that
 limit is asserted too, so that it stays where the docs say it is."""
+
 import math
 import random
 
@@ -21,8 +22,10 @@ def blocks(rng: random.Random, n: int, step: float = 0.0, drift: float = 0.0):
     """A baseline of ``n`` races, then a contender of ``n``: a ``step`` between them, a linear ``drift`` (the whole
     session's change) across both, noise σ 3 %."""
     races = 2 * n
-    medians = [10_000 * math.exp(rng.gauss(0, SIGMA) + (math.log1p(step) if i >= n else 0.0) + math.log1p(drift) * i / (races - 1))
-               for i in range(races)]
+    medians = [
+        10_000 * math.exp(rng.gauss(0, SIGMA) + (math.log1p(step) if i >= n else 0.0) + math.log1p(drift) * i / (races - 1))
+        for i in range(races)
+    ]
     times = [f"20261202T10{i:02d}00Z" for i in range(races)]
     return compare.Aggregate.of(medians[:n], times=times[:n]), compare.Aggregate.of(medians[n:], times=times[n:])
 
@@ -85,7 +88,7 @@ def test_the_step_and_drift_fit_separates_a_step_from_a_drift():
     order_a, order_b = [0, 1, 2, 3, 4], [5, 6, 7, 8, 9]
     step = stats.step_and_drift([100, 101, 99, 100, 100.5], [120, 121, 119, 120, 120.5], order_a, order_b)
     assert step.change == pytest.approx(0.20, abs=0.01) and step.explained < 0.1 and step.p < 0.001
-    drift = [100 * 1.02 ** i * (1 + 0.001 * (-1) ** i) for i in range(10)]
+    drift = [100 * 1.02**i * (1 + 0.001 * (-1) ** i) for i in range(10)]
     fitted = stats.step_and_drift(drift[:5], drift[5:], order_a, order_b)
     assert fitted.explained == pytest.approx(1.0, abs=0.1) and abs(fitted.change) < 0.01 and fitted.drift_p < 0.001
 

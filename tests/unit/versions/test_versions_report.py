@@ -1,5 +1,6 @@
 """The cross-version report: every row names its engine and distribution flavour, OpenSearch versions sit beside
 Elasticsearch's, fitted cost parameters carry their unit, and what a version lacks is said, never drawn as 0."""
+
 import pytest
 
 from ingestlab import studies, versions
@@ -17,14 +18,32 @@ def test_versions_resolve_to_their_engine():
 
 def test_each_row_names_engine_and_flavour_and_fitted_units():
     posts = studies.get("posts")
-    cells = [versions.Cell("6.8.23", "posts", "r1", [Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", 56.6, 24.3),
-                                                       Headline("fitted-request", "fitted cost per request (ms)", 1.16, 0.63, unit=" ms")]),
-             versions.Cell("opensearch:2.19.0", "posts", "r2", [Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", 40.0, 24.3),
-                                                                  Headline("fitted-request", "fitted cost per request (ms)", None, 0.63,
-                                                                           "too few cells for the model", unit=" ms")])]
+    cells = [
+        versions.Cell(
+            "6.8.23",
+            "posts",
+            "r1",
+            [
+                Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", 56.6, 24.3),
+                Headline("fitted-request", "fitted cost per request (ms)", 1.16, 0.63, unit=" ms"),
+            ],
+        ),
+        versions.Cell(
+            "opensearch:2.19.0",
+            "posts",
+            "r2",
+            [
+                Headline("bulk1000-over-single", "bulk 1000 ÷ index API (speed)", 40.0, 24.3),
+                Headline("fitted-request", "fitted cost per request (ms)", None, 0.63, "too few cells for the model", unit=" ms"),
+            ],
+        ),
+    ]
     text = versions.markdown([posts], ["6.8.23", "opensearch:2.19.0"], cells, "stamp", full=False, test_mode=False)
     assert "| Elasticsearch 6.8.23 (full default distribution) | 56.6× | 1.16 ms |" in text
-    assert "| OpenSearch 2.19.0 (integ-test-zip (transport-netty4 only: no reindex module, no security plugin)) | 40.0× | too few cells" in text
+    assert (
+        "| OpenSearch 2.19.0 (integ-test-zip (transport-netty4 only: no reindex module, no security plugin)) | 40.0× | too few cells"
+        in text
+    )
     assert "0.63 ms" in text
     panels = versions._panels(posts, ["6.8.23", "opensearch:2.19.0"], cells)
     assert [p[0] for p in panels] == ["posts: bulk 1000 ÷ index API (speed)"]  # fitted costs stay in the tables

@@ -1,12 +1,13 @@
 """The runners' request helper asks for uncompressed responses unless told otherwise: Rally's client (aiohttp) would
 otherwise accept gzip and the node would compress every response."""
+
 import asyncio
 import socket
 import threading
 
 from ingestlab.runners.compat import request
-from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks
 from ingestlab.runners.writing.bulk_bodies import Batch
+from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks
 
 IDENTITY = "identity"
 
@@ -56,8 +57,9 @@ def _capture_one_request(server: socket.socket, seen: list) -> None:
         while b"\r\n\r\n" not in data:
             data += conn.recv(65536)
         seen.append(data.split(b"\r\n\r\n")[0].decode("latin-1"))
-        conn.sendall(b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n"
-                     b"X-elastic-product: Elasticsearch\r\n\r\n{}")
+        conn.sendall(
+            b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\nX-elastic-product: Elasticsearch\r\n\r\n{}"
+        )
 
 
 def test_rallys_own_client_sends_identity_on_the_wire_instead_of_aiohttps_gzip():
@@ -71,8 +73,9 @@ def test_rallys_own_client_sends_identity_on_the_wire_instead_of_aiohttps_gzip()
     thread.start()
 
     async def one():
-        es = EsClientFactory([{"host": "127.0.0.1", "port": server.getsockname()[1]}], {"timeout": 10},
-                             distribution_version="7.17.29").create_async(client_id=0)
+        es = EsClientFactory(
+            [{"host": "127.0.0.1", "port": server.getsockname()[1]}], {"timeout": 10}, distribution_version="7.17.29"
+        ).create_async(client_id=0)
         try:
             with es.new_request_context():
                 await request(es, "POST", "/i/_bulk", headers={"content-type": "application/x-ndjson"}, body=b"{}\n")
@@ -100,15 +103,21 @@ def test_a_built_bulk_body_reaches_the_wire_as_the_same_object_and_other_bodies_
     es = _rally_client()
     serializers = es.transport.serializers
     body = Batch.with_actions([b'{"index":{}}'] * 2, [b'{"a":1}', b'{"b":2}']).body
-    before = {m: serializers.dumps(x, m) for m in ("application/x-ndjson", "application/vnd.elasticsearch+x-ndjson")
-              for x in (body, body[:-1], body.decode(), [{"index": {}}, {"a": 1}])}
+    before = {
+        m: serializers.dumps(x, m)
+        for m in ("application/x-ndjson", "application/vnd.elasticsearch+x-ndjson")
+        for x in (body, body[:-1], body.decode(), [{"index": {}}, {"a": 1}])
+    }
     assert serializers.dumps(body, "application/x-ndjson") is not body  # the client's own serializer copies it
     pass_built_bodies(es)
     pass_built_bodies(es)  # once is enough; twice wraps nothing twice
     for mimetype in ("application/x-ndjson", "application/vnd.elasticsearch+x-ndjson; compatible-with=8"):
         assert serializers.dumps(body, mimetype) is body
-    assert {m: serializers.dumps(x, m) for m in ("application/x-ndjson", "application/vnd.elasticsearch+x-ndjson")
-            for x in (body, body[:-1], body.decode(), [{"index": {}}, {"a": 1}])} == before
+    assert {
+        m: serializers.dumps(x, m)
+        for m in ("application/x-ndjson", "application/vnd.elasticsearch+x-ndjson")
+        for x in (body, body[:-1], body.decode(), [{"index": {}}, {"a": 1}])
+    } == before
     assert serializers.dumps({"a": 1}, "application/json") == b'{"a":1}'  # JSON bodies untouched
     assert type(serializers.get_serializer("application/x-ndjson").inner).__name__ == "NdjsonSerializer"
 

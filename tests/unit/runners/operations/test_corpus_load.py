@@ -1,16 +1,15 @@
 import pytest
 
-from ingestlab.runners.writing.bulk_bodies import Batch
 from ingestlab.runners.operations.corpus_load import CorpusLoad
-from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource, share
 from ingestlab.runners.operations.index_lifecycle import CheckDocCount, RecreateIndex
+from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource, share
 from ingestlab.runners.param_sources.index_lifecycle import IndexLifecycleParamSource
-from ingestlab.runners.writing.indices import DocumentsLost
-from ingestlab.runners.writing.indexing import Backoff
 from ingestlab.runners.utils.params import ParameterError
+from ingestlab.runners.writing.bulk_bodies import Batch
+from ingestlab.runners.writing.indexing import Backoff
+from ingestlab.runners.writing.indices import DocumentsLost
 from tests.unit.runners.fake_es import FakeEs, api_error, call_runner
-from tests.unit.runners.fake_track import make_track
-from tests.unit.runners.fake_track import drain
+from tests.unit.runners.fake_track import drain, make_track
 
 NO_WAIT = Backoff(initial_seconds=0, max_seconds=0, max_retries=3)
 
@@ -25,7 +24,6 @@ def test_shares_cover_everything_once(total, parts):
     assert spans[0][0] == 0 and spans[-1][1] == total
     assert all(a[1] == b[0] for a, b in zip(spans, spans[1:]))
     assert max(e - s for s, e in spans) - min(e - s for s, e in spans) <= 1
-
 
 
 def test_clients_split_the_corpus_into_bulks(tmp_path):
@@ -57,7 +55,11 @@ def test_runner_sends_one_request_and_reports_its_documents():
     batch = Batch.of([b'{"n":1}', b'{"n":2}'])
     result = call(CorpusLoad(), es, {"index": "dvf", "batch": batch, "bulk": True, "backoff": NO_WAIT})
     assert result["weight"] == 2 and result["unit"] == "docs" and es.paths() == ["/dvf/_bulk"]
-    single = call(CorpusLoad(), FakeEs(index_errors=[api_error(429)]), {"index": "dvf", "batch": Batch.of([b'{"n":1}']), "bulk": False, "backoff": NO_WAIT})
+    single = call(
+        CorpusLoad(),
+        FakeEs(index_errors=[api_error(429)]),
+        {"index": "dvf", "batch": Batch.of([b'{"n":1}']), "bulk": False, "backoff": NO_WAIT},
+    )
     assert single["weight"] == 1 and single["retries"] == 1
 
 
@@ -78,9 +80,15 @@ def test_recreate_index_deletes_creates_and_waits(tmp_path):
     assert es.calls[3][2]["wait_for_status"] == "yellow"
 
 
-@pytest.mark.parametrize("settings, copies", [
-    ({}, 2), ({"index.number_of_replicas": 0}, 1), ({"number_of_replicas": "1"}, 2), ({"index": {"number_of_replicas": 2}}, 3),
-])
+@pytest.mark.parametrize(
+    "settings, copies",
+    [
+        ({}, 2),
+        ({"index.number_of_replicas": 0}, 1),
+        ({"number_of_replicas": "1"}, 2),
+        ({"index": {"number_of_replicas": 2}}, 3),
+    ],
+)
 def test_replica_count_is_read_however_the_settings_spell_it(settings, copies):
     from ingestlab.runners.writing.indices import replicas
 
@@ -95,11 +103,20 @@ def test_a_refused_document_is_a_failed_request_that_rally_can_count_or_abort_on
 
     stats_file = tmp_path / "stats.jsonl"
     monkeypatch.setenv(runner_stats.VARIABLE, str(stats_file))
-    refused = {"errors": True, "items": [{"index": {"status": 201, "_id": "a"}}, {"index": {"status": 201, "_id": "b"}},
-                                         {"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "bad"}}}]}
+    refused = {
+        "errors": True,
+        "items": [
+            {"index": {"status": 201, "_id": "a"}},
+            {"index": {"status": 201, "_id": "b"}},
+            {"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "bad"}}},
+        ],
+    }
     batch = Batch.of([b'{"n":1}', b'{"n":2}', b'{"n":3}'])
-    result = call(reporting_failures(CorpusLoad()), FakeEs(bulk_responses=[refused]),
-                  {"index": "dvf", "batch": batch, "bulk": True, "backoff": NO_WAIT, "operation": "load"})
+    result = call(
+        reporting_failures(CorpusLoad()),
+        FakeEs(bulk_responses=[refused]),
+        {"index": "dvf", "batch": batch, "bulk": True, "backoff": NO_WAIT, "operation": "load"},
+    )
     assert result["success"] is False and result["weight"] == 2 and result["error-type"] == "IndexingFailed"
     assert "mapper_parsing_exception" in result["error-description"]
     [entry] = runner_stats.read(stats_file)
@@ -108,7 +125,9 @@ def test_a_refused_document_is_a_failed_request_that_rally_can_count_or_abort_on
 
 def test_more_documents_than_written_are_called_duplicates(tmp_path):
     params = IndexLifecycleParamSource(make_track(tmp_path), {"doc-count": 20}).params()
-    with pytest.raises(DocumentsLost, match="holds 23 documents; the task before wrote 20: 3 more than written: documents without ids were written twice"):
+    with pytest.raises(
+        DocumentsLost, match="holds 23 documents; the task before wrote 20: 3 more than written: documents without ids were written twice"
+    ):
         call(CheckDocCount(), FakeEs(count=23), params)
 
 

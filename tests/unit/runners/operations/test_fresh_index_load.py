@@ -1,7 +1,7 @@
 import pytest
 
-from ingestlab.runners.writing.bulk_bodies import batches
 from ingestlab.runners.operations.fresh_index_load import DocumentsLost, FreshIndexLoad
+from ingestlab.runners.writing.bulk_bodies import batches
 from ingestlab.runners.writing.indexing import Backoff, IndexingFailed
 from tests.unit.runners.fake_es import FakeEs, api_error, call_runner
 
@@ -10,8 +10,17 @@ NO_WAIT = Backoff(initial_seconds=0, max_seconds=0, max_retries=3)
 
 
 def bulk_params(**extra):
-    return {"index": "posts", "index-body": {}, "method": "bulk", "bulk-size": 10, "batches": batches(DOCS, 10),
-            "doc-count": len(DOCS), "refresh": None, "backoff": NO_WAIT, **extra}
+    return {
+        "index": "posts",
+        "index-body": {},
+        "method": "bulk",
+        "bulk-size": 10,
+        "batches": batches(DOCS, 10),
+        "doc-count": len(DOCS),
+        "refresh": None,
+        "backoff": NO_WAIT,
+        **extra,
+    }
 
 
 def run(es, params):
@@ -80,7 +89,11 @@ def test_max_retries_counts_the_rounds_in_a_row_that_took_nothing():
 
 
 def test_a_refused_document_fails_the_run():
-    bad = {"errors": True, "items": [{"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "x"}}}] + [{"index": {"status": 201}}] * 9}
+    bad = {
+        "errors": True,
+        "items": [{"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "x"}}}]
+        + [{"index": {"status": 201}}] * 9,
+    }
     with pytest.raises(IndexingFailed, match="mapper_parsing_exception"):
         run(FakeEs(bulk_responses=[bad]), bulk_params())
 
@@ -92,7 +105,15 @@ def test_a_count_that_does_not_match_fails_the_run():
 
 def test_index_api_sends_one_request_per_document_with_refresh():
     es = FakeEs(index_errors=[None, api_error(429)])
-    params = {"index": "posts", "index-body": {}, "method": "index", "documents": DOCS, "doc-count": 25, "refresh": "true", "backoff": NO_WAIT}
+    params = {
+        "index": "posts",
+        "index-body": {},
+        "method": "index",
+        "documents": DOCS,
+        "doc-count": 25,
+        "refresh": "true",
+        "backoff": NO_WAIT,
+    }
     result, _, _ = run(es, params)
     doc_calls = [c for c in es.calls if c[1] == "/posts/_doc"]
     assert len(doc_calls) == 26 and result["retries"] == 1

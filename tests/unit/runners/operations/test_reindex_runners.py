@@ -1,20 +1,20 @@
 """The reindex runners at full size, with a scripted client: a ``_reindex`` that outlasts any number of poll
 timeouts, timed by Elasticsearch's own ``took``; a malformed scroll page as a failed request; ``_routing``
 kept in raw mode; and who reports throughput when several clients copy."""
+
 import json
 
 import orjson
-
 import pytest
 from elasticsearch import ApiError
 
-from ingestlab.runners.utils.failures import reporting_failures
-from ingestlab.runners.writing.indexing import Backoff
-from ingestlab.runners.utils.params import ParameterError
 from ingestlab.runners.operations.reindex_api import ReindexApi, poll_timeout
-from ingestlab.runners.param_sources.reindex import ReindexParamSource
-from ingestlab.runners.writing.scroll_hits import raw_page
 from ingestlab.runners.operations.sliced_scroll_reindex import SlicedScrollReindex
+from ingestlab.runners.param_sources.reindex import ReindexParamSource
+from ingestlab.runners.utils.failures import reporting_failures
+from ingestlab.runners.utils.params import ParameterError
+from ingestlab.runners.writing.indexing import Backoff
+from ingestlab.runners.writing.scroll_hits import raw_page
 from tests.unit.runners.fake_es import api_error, call_runner
 from tests.unit.runners.fake_track import two_index_track
 
@@ -64,13 +64,22 @@ def timeout_error():
 
 def test_a_reindex_longer_than_the_poll_timeout_is_polled_until_done_and_timed_by_its_took():
     completed = {"completed": True, "response": {"took": 248_000, "failures": [], "batches": 2051}}
-    es = ScriptedEs({
-        ("GET", "/src/_count"): [{"count": 2_050_717}], ("GET", "/dst/_count"): [{"count": 2_050_717}],
-        ("POST", "/_reindex"): [{"task": "n1:42"}],
-        ("GET", "/_tasks/n1:42"): [timeout_error(), timeout_error(), timeout_error(), completed],
-    })
-    params = {"operation": "reindex-api-scroll-1000", "source-index": "src", "dest-index": "dst", "dest-body": {},
-              "scroll-size": 1000, "poll-timeout": "1s"}
+    es = ScriptedEs(
+        {
+            ("GET", "/src/_count"): [{"count": 2_050_717}],
+            ("GET", "/dst/_count"): [{"count": 2_050_717}],
+            ("POST", "/_reindex"): [{"task": "n1:42"}],
+            ("GET", "/_tasks/n1:42"): [timeout_error(), timeout_error(), timeout_error(), completed],
+        }
+    )
+    params = {
+        "operation": "reindex-api-scroll-1000",
+        "source-index": "src",
+        "dest-index": "dst",
+        "dest-body": {},
+        "scroll-size": 1000,
+        "poll-timeout": "1s",
+    }
     result, _, _ = call_runner(ReindexApi(), es, params)
     assert result["polls"] == 4 and result["elapsed-ms"] == 248_000 and result["throughput"] == pytest.approx(2_050_717 / 248)
     polls = [c for c in es.calls if c[1] == "/_tasks/n1:42"]
@@ -79,8 +88,13 @@ def test_a_reindex_longer_than_the_poll_timeout_is_polled_until_done_and_timed_b
 
 
 def test_a_poll_error_that_is_no_timeout_is_not_swallowed():
-    es = ScriptedEs({("GET", "/src/_count"): [{"count": 5}], ("POST", "/_reindex"): [{"task": "n1:1"}],
-                     ("GET", "/_tasks/n1:1"): [api_error(404, "resource_not_found_exception")]})
+    es = ScriptedEs(
+        {
+            ("GET", "/src/_count"): [{"count": 5}],
+            ("POST", "/_reindex"): [{"task": "n1:1"}],
+            ("GET", "/_tasks/n1:1"): [api_error(404, "resource_not_found_exception")],
+        }
+    )
     with pytest.raises(ApiError):
         call_runner(ReindexApi(), es, {"operation": "r", "source-index": "src", "dest-index": "dst", "dest-body": {}})
 
@@ -93,17 +107,21 @@ def test_poll_timeout_is_a_time_value(value):
 
 def scroll_es(first_page: bytes, count: int = 2):
     shards = [{"shard": "0", "prirep": "p", "id": "n1"}]
-    return ScriptedEs({
-        ("GET", "/_nodes/_local"): [{"nodes": {"n1": {"name": "node-1"}}}], ("GET", "/_cat/shards/src"): [shards],
-        ("GET", "/src/_count"): [{"count": count}], ("GET", "/dst/_count"): [{"count": count}],
-        ("POST", "/src/_search"): [first_page], ("POST", "/_search/scroll"): [b'{"_scroll_id":"s1","hits":{"hits":[]}}'],
-        ("POST", "/dst/_bulk"): [b'{"errors":false,"items":[{"index":{"status":201}},{"index":{"status":201}}]}'],
-    })
+    return ScriptedEs(
+        {
+            ("GET", "/_nodes/_local"): [{"nodes": {"n1": {"name": "node-1"}}}],
+            ("GET", "/_cat/shards/src"): [shards],
+            ("GET", "/src/_count"): [{"count": count}],
+            ("GET", "/dst/_count"): [{"count": count}],
+            ("POST", "/src/_search"): [first_page],
+            ("POST", "/_search/scroll"): [b'{"_scroll_id":"s1","hits":{"hits":[]}}'],
+            ("POST", "/dst/_bulk"): [b'{"errors":false,"items":[{"index":{"status":201}},{"index":{"status":201}}]}'],
+        }
+    )
 
 
 def copy_params(clients=1, **extra):
-    source = ReindexParamSource(two_index_track_for_copy(), {"source-index": "src", "dest-index": "dst", "raw": True,
-                                                              "slices": 1, **extra})
+    source = ReindexParamSource(two_index_track_for_copy(), {"source-index": "src", "dest-index": "dst", "raw": True, "slices": 1, **extra})
     params = source.partition(0, clients).params()
     params["backoff"] = Backoff(0, 0, 1)
     return params
@@ -129,12 +147,14 @@ def es_error(status: int, kind: str, reason: str):
     return error
 
 
-FIRST = b'{"_scroll_id":"s1","hits":{"total":{"value":4,"relation":"eq"},"hits":[{"_id":"1","_source":{"a":1}},{"_id":"2","_source":{"b":2}}]}}'
+FIRST = (
+    b'{"_scroll_id":"s1","hits":{"total":{"value":4,"relation":"eq"},"hits":[{"_id":"1","_source":{"a":1}},{"_id":"2","_source":{"b":2}}]}}'
+)
 EXPIRED_FORMS = {
     "404": es_error(404, "search_context_missing_exception", "No search context found for id [17]"),
     "500 already closed": es_error(500, "illegal_state_exception", "already closed, can't increment ref count"),
     "failed shard": b'{"_scroll_id":"s1","_shards":{"failed":1,"failures":[{"reason":{"type":"search_context_missing_exception",'
-                    b'"reason":"No search context found for id [17]"}}]},"hits":{"total":{"value":4,"relation":"eq"},"hits":[]}}',
+    b'"reason":"No search context found for id [17]"}}]},"hits":{"total":{"value":4,"relation":"eq"},"hits":[]}}',
     "empty page": b'{"_scroll_id":"s1","hits":{"total":{"value":4,"relation":"eq"},"hits":[]}}',
 }
 
@@ -159,8 +179,9 @@ def test_a_scroll_error_that_is_not_an_expiry_is_not_called_one():
     es = scroll_es(FIRST, count=4)
     es.script[("POST", "/_search/scroll")] = [es_error(500, "circuit_breaking_exception", "[parent] Data too large")]
     result, _, _ = call_runner(reporting_failures(SlicedScrollReindex()), es, copy_params())
-    assert result["error-description"] == ("slice 0 of [src]: scroll failed (HTTP 500: circuit_breaking_exception: "
-                                           "[parent] Data too large)")
+    assert result["error-description"] == (
+        "slice 0 of [src]: scroll failed (HTTP 500: circuit_breaking_exception: [parent] Data too large)"
+    )
 
 
 def test_the_last_empty_page_of_a_slice_read_in_full_ends_it():

@@ -1,8 +1,8 @@
 import orjson
 import pytest
 
-from ingestlab.runners.writing.indexing import Backoff, IndexingFailed
 from ingestlab.runners.operations.time_to_searchable import NotSearchable, TimeToSearchable, total_hits
+from ingestlab.runners.writing.indexing import Backoff, IndexingFailed
 from tests.unit.runners.fake_es import FakeEs, api_error, call_runner
 
 NO_WAIT = Backoff(initial_seconds=0, max_seconds=0, max_retries=3)
@@ -10,8 +10,18 @@ NO_WAIT = Backoff(initial_seconds=0, max_seconds=0, max_retries=3)
 
 def probe_params(documents=1, **extra):
     docs = [orjson.dumps({"n": i, "probe": "p-0"}) for i in range(documents)]
-    return {"index": "probes", "probe": "p-0", "documents": docs, "bulk": documents > 1, "refresh": None,
-            "phase-delay-s": 0.0, "poll-interval-s": 0.0, "timeout-s": 5, "backoff": NO_WAIT, **extra}
+    return {
+        "index": "probes",
+        "probe": "p-0",
+        "documents": docs,
+        "bulk": documents > 1,
+        "refresh": None,
+        "phase-delay-s": 0.0,
+        "poll-interval-s": 0.0,
+        "timeout-s": 5,
+        "backoff": NO_WAIT,
+        **extra,
+    }
 
 
 def run(es, params):

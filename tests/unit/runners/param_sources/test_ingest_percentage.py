@@ -1,5 +1,6 @@
 """``ingest-percentage`` and the 429 retry parameter, as every writer and count check reads them: the eventdata
 source, the pack's corpus writers, and the count check after Rally's own bulk."""
+
 import pytest
 
 from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource
@@ -7,8 +8,7 @@ from ingestlab.runners.param_sources.eventdata import EventdataParamSource
 from ingestlab.runners.param_sources.index_lifecycle import IndexLifecycleParamSource
 from ingestlab.runners.utils.params import ParameterError
 from ingestlab.runners.utils.track_lookup import rally_bulk_documents
-from tests.unit.runners.fake_track import make_track
-from tests.unit.runners.fake_track import drain
+from tests.unit.runners.fake_track import drain, make_track
 
 
 def eventdata_track():
@@ -25,8 +25,9 @@ def written(source, clients):
 def test_eventdata_writes_what_the_count_check_expects(docs, clients, bulk, percentage):
     params = {"docs": docs, "bulk-size": bulk, "ingest-percentage": percentage}
     sent = written(EventdataParamSource(eventdata_track(), params), clients)
-    check = IndexLifecycleParamSource(eventdata_track(), {"doc-count": docs, "bulk-size": bulk, "writer-clients": clients,
-                                                          "ingest-percentage": percentage}).params()
+    check = IndexLifecycleParamSource(
+        eventdata_track(), {"doc-count": docs, "bulk-size": bulk, "writer-clients": clients, "ingest-percentage": percentage}
+    ).params()
     assert sent == check["expected"] == rally_bulk_documents(docs, clients, bulk, percentage)
 
 

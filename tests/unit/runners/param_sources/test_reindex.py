@@ -1,12 +1,13 @@
 """Pieces of the reindex study: the shared parameter source, action-line corpora, re-sending with ids."""
+
 import pytest
 
-from ingestlab.runners.writing.bulk_bodies import Batch
-from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource
-from ingestlab.runners.writing.corpus_reader import CorpusError, read_action_pairs
-from ingestlab.runners.utils.params import ParameterError
-from ingestlab.runners.param_sources.reindex import ReindexParamSource
 from ingestlab.runners.operations.sliced_scroll_reindex import Options
+from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource
+from ingestlab.runners.param_sources.reindex import ReindexParamSource
+from ingestlab.runners.utils.params import ParameterError
+from ingestlab.runners.writing.bulk_bodies import Batch
+from ingestlab.runners.writing.corpus_reader import CorpusError, read_action_pairs
 from tests.unit.runners.fake_track import two_index_track
 
 

@@ -1,8 +1,8 @@
 import orjson
 import pytest
 
-from ingestlab.runners.utils.params import ParameterError
 from ingestlab.runners.param_sources.time_to_searchable import TimeToSearchableParamSource, with_probe
+from ingestlab.runners.utils.params import ParameterError
 from tests.unit.runners.fake_track import make_track
 
 

@@ -8,14 +8,17 @@ import pytest
 from ingestlab.runners.utils import worker_name
 
 
-@pytest.mark.parametrize("name, worker", [
-    ("Actor_Worker__ActorAddr-(T|:40211)", True),  # thespian's name for an actor created from the class
-    ("Actor_esrally.driver.driver.Worker__ActorAddr-(T|:40211)", True),  # ... or from its dotted name
-    ("Actor_DriverActor__ActorAddr-(T|:40210)", False),
-    ("Actor_TrackPreparationActor__ActorAddr-(T|:40212)", False),
-    ("Actor_NotAWorker__x", False),
-    ("MainProcess", False),
-])
+@pytest.mark.parametrize(
+    "name, worker",
+    [
+        ("Actor_Worker__ActorAddr-(T|:40211)", True),  # thespian's name for an actor created from the class
+        ("Actor_esrally.driver.driver.Worker__ActorAddr-(T|:40211)", True),  # ... or from its dotted name
+        ("Actor_DriverActor__ActorAddr-(T|:40210)", False),
+        ("Actor_TrackPreparationActor__ActorAddr-(T|:40212)", False),
+        ("Actor_NotAWorker__x", False),
+        ("MainProcess", False),
+    ],
+)
 def test_only_rallys_worker_actor_counts_as_a_worker(name, worker):
     assert worker_name.is_worker(name) is worker
 
@@ -33,8 +36,9 @@ def _comm_after_mark(process_name: str) -> tuple[str, str, str]:
         print(Path("/proc/self/comm").read_text().strip())
     """)
     # the name goes by the environment, not the command line: a command line naming esrally is "another Rally" to esrally
-    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
-                         env={**os.environ, "PROCESS_NAME": process_name}).stdout.split()
+    out = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, check=True, env={**os.environ, "PROCESS_NAME": process_name}
+    ).stdout.split()
     return out[0], out[1], out[2]
 
 

@@ -69,8 +69,16 @@ def test_raw_bulk_responses_account_for_every_document_and_errors_are_still_read
     stats = WriteStats()
     asyncio.run(index_in_bulks(RawEs([ok]), "p", [Batch.of([b"{}"] * 4)], None, Backoff(0, 0, 1), stats))
     assert stats.acknowledged == 4 and stats.id_sample == ["0", "3"]
-    bad = orjson.dumps({"took": 1, "errors": True, "items": [{"index": {"_id": "0", "status": 201}},
-                                                            {"index": {"_id": "1", "status": 400, "error": {"type": "mapper_parsing_exception", "reason": "x"}}}]})
+    bad = orjson.dumps(
+        {
+            "took": 1,
+            "errors": True,
+            "items": [
+                {"index": {"_id": "0", "status": 201}},
+                {"index": {"_id": "1", "status": 400, "error": {"type": "mapper_parsing_exception", "reason": "x"}}},
+            ],
+        }
+    )
     stats = WriteStats()
     with pytest.raises(IndexingFailed, match="1 of 2 documents refused"):
         asyncio.run(index_in_bulks(RawEs([bad]), "p", [Batch.of([b"{}"] * 2)], None, Backoff(0, 0, 1), stats))
@@ -112,8 +120,16 @@ def test_a_lean_bulk_with_errors_is_sent_again_asking_which_items_failed_and_ret
 
     from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks
 
-    statuses = orjson.dumps({"errors": True, "items": [{"index": {"status": 201}}, {"index": {"status": 429, "error": {"type": "es_rejected_execution_exception"}}},
-                                                      {"index": {"status": 200}}]})
+    statuses = orjson.dumps(
+        {
+            "errors": True,
+            "items": [
+                {"index": {"status": 201}},
+                {"index": {"status": 429, "error": {"type": "es_rejected_execution_exception"}}},
+                {"index": {"status": 200}},
+            ],
+        }
+    )
     es, stats = _TerseEs([b'{"errors":true}', statuses, b'{"errors":false,"items":[{"index":{"status":201}}]}']), WriteStats()
     asyncio.run(index_in_bulks(es, "dst", [_copy_batch(3)], None, Backoff(0, 0, 4), stats, lean=True))
     filters = "errors,items.*.status,items.*.error"
@@ -126,8 +142,15 @@ def test_a_lean_bulk_whose_items_are_refused_names_the_first_one():
 
     from ingestlab.runners.writing.indexing import Backoff, IndexingFailed, WriteStats, index_in_bulks
 
-    refused = orjson.dumps({"errors": True, "items": [{"index": {"status": 201}},
-                                                     {"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "bad"}}}]})
+    refused = orjson.dumps(
+        {
+            "errors": True,
+            "items": [
+                {"index": {"status": 201}},
+                {"index": {"status": 400, "error": {"type": "mapper_parsing_exception", "reason": "bad"}}},
+            ],
+        }
+    )
     es, stats = _TerseEs([b'{"errors":true}', refused]), WriteStats()
     with pytest.raises(IndexingFailed, match=r"1 of 2 documents refused by \[dst\]; first: item 1, HTTP 400"):
         asyncio.run(index_in_bulks(es, "dst", [_copy_batch(2)], None, Backoff(0, 0, 4), stats, lean=True))

@@ -1,4 +1,5 @@
 """Finding the node on the load driver's own host, and pinning a client's requests to it."""
+
 from types import SimpleNamespace
 
 import pytest

@@ -1,4 +1,5 @@
 """Raw scroll pages to bulk items: the bytes of every _source must arrive untouched."""
+
 import gc
 import json
 
@@ -8,7 +9,7 @@ import pytest
 from ingestlab.runners.writing.scroll_hits import MalformedPage, decoded_page, raw_page
 
 DOCS = [
-    {"title": "東京\u3000都", "text": "a},{b \"quoted\" {\"_id\":1}", "link": ["x", "y"]},
+    {"title": "東京\u3000都", "text": 'a},{b "quoted" {"_id":1}', "link": ["x", "y"]},
     {"title": "二", "nested": {"deep": [1, 2.5, None, True]}},
     {"title": "three\\backslash", "emoji": "🙂"},
 ]
@@ -53,8 +54,10 @@ def test_empty_pages():
 
 @pytest.mark.parametrize("total", ['{"value":7,"relation":"eq"}', "7"])  # 7.0 and later; 6.x
 def test_a_page_says_its_scrolls_total_and_its_failed_shards_either_way(total):
-    body = ('{"_scroll_id":"abc","_shards":{"failed":1,"failures":[{"reason":{"type":"search_context_missing_exception",'
-            '"reason":"No search context found for id [3]"}}]},"hits":{"total":' + total + ',"hits":[]}}').encode()
+    body = (
+        '{"_scroll_id":"abc","_shards":{"failed":1,"failures":[{"reason":{"type":"search_context_missing_exception",'
+        '"reason":"No search context found for id [3]"}}]},"hits":{"total":' + total + ',"hits":[]}}'
+    ).encode()
     for got in (raw_page(body), decoded_page(json.loads(body))):
         assert got.total == 7 and got.failed_shards == 1
         assert got.failure == "search_context_missing_exception: No search context found for id [3]"
@@ -67,8 +70,8 @@ def test_unexpected_layout_is_an_error():
 
 ADVERSARIAL = [
     {"nested": {"_id": 7, "_source": {"_id": "x"}}, "list": [{"_id": "a"}, {"_id": "b"}]},  # nested _id keys
-    {"text": '},{"_id":"evil","_source":{"x":1}}', "k": "},{\"_id\":"},  # the old split sequence inside strings
-    {"esc": "\\\"},{\\\"_id\\\":\\\\", "quote": "\"", "slash": "\\/", "unicode": "\u0000\u001f\u2028"},  # escapes
+    {"text": '},{"_id":"evil","_source":{"x":1}}', "k": '},{"_id":'},  # the old split sequence inside strings
+    {"esc": '\\"},{\\"_id\\":\\\\', "quote": '"', "slash": "\\/", "unicode": "\u0000\u001f\u2028"},  # escapes
     {"deep": [[[[[[[[[[{"_id": [[[[{"_id": {}}]]]]}]]]]]]]]]]},  # deep nesting
     {"title": "日本語\u3000テキスト", "emoji": "🙂🙃", "accents": "é à ü ß"},  # non-ASCII
     {},
@@ -77,7 +80,7 @@ ADVERSARIAL = [
 
 @pytest.mark.parametrize("ensure_ascii", [False, True])
 def test_every_valid_document_moves_byte_for_byte(ensure_ascii):
-    ids = ["1", "2", "it's \"3\"", "4", "五", "6"]
+    ids = ["1", "2", 'it\'s "3"', "4", "五", "6"]
     hits = [{"_id": i, "_source": d} for i, d in zip(ids, ADVERSARIAL)]
     body = json.dumps({"_scroll_id": "s", "hits": {"hits": hits}}, ensure_ascii=ensure_ascii, separators=(",", ":")).encode()
     scroll_id, actions, sources, *_ = raw_page(body)
