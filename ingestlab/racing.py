@@ -190,7 +190,8 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
         request.exclude_tasks = ",".join(filter(None, [request.exclude_tasks, f"type:{REINDEX}"]))
         request.user_tags = {**request.user_tags, "unavailable": REINDEX}
         log(
-            f"[ingestlab] {facts.distribution.capitalize()} {facts.version} here has no {REINDEX_MODULE} module: the {REINDEX} tasks are left out "
+            f"[ingestlab] {facts.distribution.capitalize()} {facts.version} here has no {REINDEX_MODULE} module: "
+            f"the {REINDEX} tasks are left out "
             f"(--exclude-tasks=type:{REINDEX}) and reported as not available on this distribution"
         )
     return track

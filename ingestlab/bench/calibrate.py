@@ -204,7 +204,8 @@ def run(
     processes = 1 if target_hosts else processes
     shares = [races // processes + (1 if i < races % processes else 0) for i in range(processes)] if races else []
     for half in shares:  # the races spread over node processes (the node restarted and warmed again for each)
-        with _node(version, target_hosts, log) as (target, placement):
+        with _node(version, target_hosts, log) as (target, node_placement):
+            placement = node_placement
             try:
                 warmups.append(
                     warm_up(

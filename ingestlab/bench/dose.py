@@ -135,9 +135,10 @@ def run(
         shape = lifecycle.Shape(**calibrate.SHAPE, **({"version": version} if version else {}))
         with (
             lifecycle.running(shape, drop_data=True, log=log) as cluster,
-            calibrate.cores_apart(cluster, log) as placement,
+            calibrate.cores_apart(cluster, log) as cores_placement,
             node_group(cluster) as group,
         ):
+            placement = cores_placement
             target = Target(hosts=cluster.hosts)
             warmups.append(
                 warm_up(

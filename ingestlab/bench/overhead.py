@@ -348,7 +348,8 @@ def run(
                     this.minimal[t.name] = _minimal(t, hosts.split(",")[0], url)
             p, m = this.pack[t.name], this.minimal[t.name]
             log(
-                f"[ingestlab] overhead round {r + 1}/{rounds if r < rounds else max_rounds} {t.name}: pack {p.docs_per_s:,.0f} docs/s, minimal {m.docs_per_s:,.0f} docs/s "
+                f"[ingestlab] overhead round {r + 1}/{rounds if r < rounds else max_rounds} {t.name}: "
+                f"pack {p.docs_per_s:,.0f} docs/s, minimal {m.docs_per_s:,.0f} docs/s "
                 f"= {p.docs_per_s / m.docs_per_s:.2f}x"
             )
         history.append(this)

@@ -50,7 +50,10 @@ def report(
         else ""
     )
     lines = [
-        f"## The pack's cost: its Rally race against a minimal client, side by side (at least {rounds} interleaved rounds, {runs} runs each)",
+        (
+            "## The pack's cost: its Rally race against a minimal client, side by side "
+            f"(at least {rounds} interleaved rounds, {runs} runs each)"
+        ),
         "",
         f"This machine: {machine.one_line()}. Figures are the median of the rounds (min–max), after {warmup_rounds} "
         "warm-up round(s) that are not counted." + more + (f" {data_note}" if data_note else "") + _settled(waits),

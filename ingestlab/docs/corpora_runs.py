@@ -43,7 +43,10 @@ def table(args: dict) -> str:
         raise IngestlabError("a corpora-runs block needs track= and runs=")
     entries = [figures.entry_of({"run": r}) for r in runs]
     lines = [
-        "| run | documents | nodes | docs/s, no replica | docs/s, 1 replica | Rally's time | indices, GB | workers' peak RSS, MiB (anonymous) |",
+        (
+            "| run | documents | nodes | docs/s, no replica | docs/s, 1 replica | Rally's time | indices, GB "
+            "| workers' peak RSS, MiB (anonymous) |"
+        ),
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for entry in entries:

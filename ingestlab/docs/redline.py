@@ -15,7 +15,10 @@ def table(args: dict) -> str:
     if not runs:
         return "(no redline search recorded yet)"
     lines = [
-        "| track and setup | target | sustainable docs/s | failed at docs/s | full speed docs/s | sustainable ÷ full speed | probes | took | run |",
+        (
+            "| track and setup | target | sustainable docs/s | failed at docs/s | full speed docs/s "
+            "| sustainable ÷ full speed | probes | took | run |"
+        ),
         "|---|---|---:|---:|---:|---:|---:|---:|---|",
     ]
     notes = []
@@ -27,7 +30,8 @@ def table(args: dict) -> str:
         setup = entry.conditions.split("; stopped:")[0]
         took = figures.number(f["duration"].value, "s") if "duration" in f else "—"
         lines.append(
-            f"| {setup}; {entry.versions.get('engine', '')} {entry.versions.get('version') or ''} | {f['target-ms'].label.split('(')[-1].rstrip(')')} "
+            f"| {setup}; {entry.versions.get('engine', '')} {entry.versions.get('version') or ''} "
+            f"| {f['target-ms'].label.split('(')[-1].rstrip(')')} "
             f"<= {figures.number(f['target-ms'].value, '', '0')} ms | {figures.number(rate, '', '0')} | "
             f"{figures.number(f['failed-above'].value, '', '0')} | {figures.number(full, '', '0')} | {share} | "
             f"{figures.number(f['probes'].value, '', '0')} | {took} | [{i}] |"

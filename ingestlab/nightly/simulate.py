@@ -189,7 +189,8 @@ def markdown(data: dict, source: str = "") -> str:
 def _drawn(data: dict, source: str = "") -> str:
     if data.get("paired"):
         return (
-            f"each night one of {data['sessions']} sessions of a setup and a reference raced in pairs{' (' + source + ')' if source else ''}, "
+            f"each night one of {data['sessions']} sessions of a setup and a reference raced in pairs"
+            f"{' (' + source + ')' if source else ''}, "
             f"drawn at random, its pairs drawn from that session's alone and the night's figure the setup's median over the reference's "
             f"({data['drawn_from']} pairs in all; σ of the log ratio between sessions {data['between']:.1%}, of one pair within one "
             f"{data['within']:.1%}; of one side's level between sessions {data['between_one']:.1%})"

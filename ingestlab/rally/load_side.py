@@ -4,9 +4,10 @@ A bulk-size × clients figure measured with a saturated load driver measures the
 :class:`LoadSide` looks once a second at the CPU time of each load-driver worker (the processes
 :class:`~ingestlab.rally.footprint.ProcessPeaks` names as workers: a Rally worker is one Python process, so at most
 one core, or less when its cgroup has a CPU quota; a quota the workers share with the rest of Rally, as the pack's
-emulated load driver does, counts for the group as a whole, from its ``cpuacct.usage``) and of each node (read here from ``/proc`` when the node runs on this machine, else from
-``_nodes/stats``: the process's CPU time, and the CPU quota of its cgroup when it has one, else its allocated processors). A node on this machine (its process id is
-a ``java`` here, whose cgroup quota is then read here too) shares the cores with the driver: what it could have had is
+emulated load driver does, counts for the group as a whole, from its ``cpuacct.usage``) and of each node (read here
+from ``/proc`` when the node runs on this machine, else from ``_nodes/stats``: the process's CPU time, and the CPU
+quota of its cgroup when it has one, else its allocated processors). A node on this machine (its process id is a
+``java`` here, whose cgroup quota is then read here too) shares the cores with the driver: what it could have had is
 the machine's cores less what the workers used.
 
 Each is judged over the same seconds, task by task: a task's span runs from Rally's join point before it to the one

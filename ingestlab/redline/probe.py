@@ -5,8 +5,9 @@ together: the rate ÷ the task's bulk size), through the track parameter ``targe
 request from when the schedule meant to send it, so a request that waits behind the schedule counts its wait: past the
 knee the latency grows (a step whose requests all left within the target of their schedule delivered its rate, so
 the achieved rate is reported, not judged: Rally's mean of its throughput samples can sit some per cent under the
-offered rate while every request kept its schedule). A step is judged on that latency percentile and the error rate; a race whose load driver was
-at its limit while the cluster had headroom (:mod:`ingestlab.rally.load_side`) is neither a pass nor a fail.
+offered rate while every request kept its schedule). A step is judged on that latency percentile and the error
+rate; a race whose load driver was at its limit while the cluster had headroom (:mod:`ingestlab.rally.load_side`) is
+neither a pass nor a fail.
 """
 
 from __future__ import annotations

@@ -122,7 +122,10 @@ def lines(result: dict) -> list[str]:
     out += emulation_lines(result)
     out += [
         "",
-        f"| {STEP_NAMES[over]} | probes | passed | p50 ms | p90 ms | {key} ms (median, lowest–highest) | requests a probe | achieved docs/s | load side |",
+        (
+            f"| {STEP_NAMES[over]} | probes | passed | p50 ms | p90 ms | {key} ms (median, lowest–highest) "
+            "| requests a probe | achieved docs/s | load side |"
+        ),
         "|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for rate_, ps in steps(result):
@@ -131,7 +134,8 @@ def lines(result: dict) -> list[str]:
         spread = f"{_n(_median(ours))} ({_n(min(seen))}–{_n(max(seen))})" if len(seen) > 1 else _n(_median(ours))
         verdicts = sorted({(p.get("load_side") or {}).get("verdict") or MISSING for p in ps})
         out.append(
-            f"| {_n(rate_)} | {len(ps)} | {sum(p['outcome'] == 'pass' for p in ps)} | {_n(_median([p['latency_ms'].get('p50') for p in ps]))} | "
+            f"| {_n(rate_)} | {len(ps)} | {sum(p['outcome'] == 'pass' for p in ps)} | "
+            f"{_n(_median([p['latency_ms'].get('p50') for p in ps]))} | "
             f"{_n(_median([p['latency_ms'].get('p90') for p in ps]))} | {spread} | {_n(_median([p.get('requests') for p in ps]))} | "
             f"{_n(_median([p['throughput'] for p in ps]))} | "
             f"{', '.join(verdicts)} |"

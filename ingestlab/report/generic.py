@@ -30,7 +30,8 @@ def markdown(result: RaceResult) -> str:
         lines.append(
             f"| {name} | {fmt(t.throughput_median, ',.1f')} | {fmt(t.throughput_min, ',.1f')} | {fmt(t.throughput_max, ',.1f')} "
             f"| {t.unit or ''} | {t.error_rate:.1%} | {fmt(s.get('p50'), ',.1f')} | {fmt(s.get('p90'), ',.1f')} "
-            f"| {fmt(s.get('p99'), ',.1f')} | {fmt(s.get('p100'), ',.1f')} | {fmt(lat.get('p50'), ',.1f')} | {fmt(lat.get('p99'), ',.1f')} |"
+            f"| {fmt(s.get('p99'), ',.1f')} | {fmt(s.get('p100'), ',.1f')} | {fmt(lat.get('p50'), ',.1f')} "
+            f"| {fmt(lat.get('p99'), ',.1f')} |"
         )
     lines += ["", "A dash: Rally recorded no such figure (too few samples for a percentile, or none outside the warm-up)."]
     lines += invalid_lines(result)

@@ -189,7 +189,10 @@ def scaling_markdown(
         "## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)",
         "",
         *([opening, ""] if opening else []),
-        "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) | 1 replica ÷ 0: here / published |",
+        (
+            "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) "
+            "| 1 replica ÷ 0: here / published |"
+        ),
         "|---|---:|---:|---:|---:|---:|",
     ]
     for track, r in results.items():
@@ -222,7 +225,10 @@ def scaling_markdown(
         + (f"; {versions}" if versions else "")
         + ". All nodes of the 3-node cluster share this machine's cores and disk, "
         "so a third node cannot add hardware here as it did in the study.",
-        f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; conclusions: {'; '.join(published['conclusions'])}. "
+        (
+            f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}; "
+            f"conclusions: {'; '.join(published['conclusions'])}. "
+        )
         + " ".join(n[0].upper() + n[1:] + "." for n in published.get("notes", [])),
     ]
     return "\n".join(lines) + "\n"

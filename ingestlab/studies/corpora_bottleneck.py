@@ -68,7 +68,10 @@ def model_lines(fitted: dict, rows: dict, published: dict) -> list[str]:
         "with the highest use ÷ capacity bound its race. Each ratio is *predicted* from the race it divides by: that race's "
         "demands at the other setup's capacities.",
         "",
-        "| corpus | setup | measured docs/s | the race's busiest resource (use ÷ capacity) | demand per copy ÷ 1 node, 1 disk: node CPU / disk IOPS / disk MB/s |",
+        (
+            "| corpus | setup | measured docs/s | the race's busiest resource (use ÷ capacity) "
+            "| demand per copy ÷ 1 node, 1 disk: node CPU / disk IOPS / disk MB/s |"
+        ),
         "|---|---|---:|---|---|",
     ]
     for track, m in fitted.items():

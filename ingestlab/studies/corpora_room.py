@@ -113,7 +113,8 @@ def check(race_needs: list[Need], index_dir: Path, corpus_dir: Path) -> None:
     lines = ["not enough disk for these races at the sizes asked (estimated from the pack's own full-size races):"]
     for n in race_needs:
         lines.append(
-            f"  {n.track} on {n.nodes} node{'' if n.nodes == 1 else 's'}: {n.docs:,} docs ({n.track}.{n.docs_param}), {n.copies} cop{'y' if n.copies == 1 else 'ies'} "
+            f"  {n.track} on {n.nodes} node{'' if n.nodes == 1 else 's'}: {n.docs:,} docs ({n.track}.{n.docs_param}), "
+            f"{n.copies} cop{'y' if n.copies == 1 else 'ies'} "
             f"of its index ≈ {gb(n.index_bytes)}" + (f", its corpus file to make ≈ {gb(n.file_bytes)}" if n.file_bytes else "")
         )
     for where, need, room, free in short:

@@ -153,7 +153,10 @@ class Dvf(Study):
         lines += [
             "",
             f"- {this_machine(result)}. Rally's clients and the node share the machine.",
-            f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['client']}; {published['data']}. "
+            (
+                f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, "
+                f"{published['client']}; {published['data']}. "
+            )
             + " ".join(n[0].upper() + n[1:] + "." for n in published.get("notes", [])),
             "- Each cell writes the corpus into a freshly created index, then checks the index holds every document.",
         ]

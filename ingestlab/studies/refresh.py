@@ -251,7 +251,10 @@ class Refresh(Study):
         lines += [
             "",
             f"- {this_machine(result)}.",
-            f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, {published['hardware']}; {published['method']}.",
+            (
+                f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, "
+                f"{published['hardware']}; {published['method']}."
+            ),
             "- single + refresh=wait_for waits for a scheduled refresh per document (about one refresh_interval each); "
             + (
                 f"it runs only up to `single_wait_for_max_docs` documents (not run here for {', '.join(f'{d:,}' for d in skipped)})."
@@ -310,7 +313,10 @@ class Refresh(Study):
                         ylabel="ms from write to searchable",
                         logy=True,
                         colors=["#2ca02c", plot.HERE, "#d62728"],
-                        title="Time to searchable by refresh_interval and refresh mode (the pack's addition; the article's is its refresh=true columns)",
+                        title=(
+                            "Time to searchable by refresh_interval and refresh mode "
+                            "(the pack's addition; the article's is its refresh=true columns)"
+                        ),
                         caption_here=plot.here_line(result),
                         caption_published="the article left refresh=wait_for and refresh_interval out on purpose",
                     ),

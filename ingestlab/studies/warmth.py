@@ -3,10 +3,11 @@ per run, in the order they ran).
 
 A node that is still warming up (its JIT, caches, the index's first segments) makes each run of a cell faster than
 the one before; a cell raced once on a fresh node — a sweep's first cell, a study's first task — is then slower than
-the same cell would be on a warm node. For each cell with at least :data:`MIN_RUNS` runs (the fewest at which the test can reach its level) this module
-tests its run times for a trend in run order (Mann–Kendall, exact, two-sided, 5 %, Holm across the race's cells): a cell whose runs grew faster is named *warming*, with
-its first and last run, and its fastest run (what the studies quote) comes from its warm end. A cell with fewer runs
-cannot tell, and a track whose writes are Rally's own bulk keeps no per-run times: both are said, never guessed.
+the same cell would be on a warm node. For each cell with at least :data:`MIN_RUNS` runs (the fewest at which the
+test can reach its level) this module tests its run times for a trend in run order (Mann–Kendall, exact, two-sided,
+5 %, Holm across the race's cells): a cell whose runs grew faster is named *warming*, with its first and last run,
+and its fastest run (what the studies quote) comes from its warm end. A cell with fewer runs cannot tell, and a track
+whose writes are Rally's own bulk keeps no per-run times: both are said, never guessed.
 """
 
 from __future__ import annotations

@@ -85,7 +85,10 @@ def _method_table(result: RaceResult, rows: list[dict], pub: dict, pub_api: list
     """Every one-node method's fastest run beside the published row, each side's speed against its own best _reindex."""
     lines: list[str] = []
     lines += [
-        "| method | this machine: fastest | docs/s | MB/s of _source | speed vs. best _reindex | client CPU µs/doc | published | speed vs. best _reindex |",
+        (
+            "| method | this machine: fastest | docs/s | MB/s of _source | speed vs. best _reindex | client CPU µs/doc "
+            "| published | speed vs. best _reindex |"
+        ),
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
@@ -165,7 +168,8 @@ class Wikipedia(Study):
         if tools and best_api:
             best_tool = max(tools, key=lambda r: r["docs_per_s"])
             lines.append(
-                f"- Custom ÷ `_reindex` throughput: best tool ({best_tool['task']}) {best_tool['docs_per_s'] / best_api['docs_per_s']:,.2f}× "
+                f"- Custom ÷ `_reindex` throughput: best tool ({best_tool['task']}) "
+                f"{best_tool['docs_per_s'] / best_api['docs_per_s']:,.2f}× "
                 f"the best `_reindex` ({best_api['task']}) here; published {best_pub_api / pub['tool-local']['seconds']:,.1f}× "
                 f"(best `_reindex` {best_pub_api} s → {pub['tool-local']['seconds']} s with one tool per node; {published['hardware']})."
             )
@@ -199,7 +203,10 @@ class Wikipedia(Study):
             )
         lines += [
             f"- {this_machine(result)}; {where}.",
-            f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, {published['documents']:,} docs / {published['data_gb']} GB.",
+            (
+                f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, "
+                f"{published['documents']:,} docs / {published['data_gb']} GB."
+            ),
             "- Every run recreates the destination and checks its count equals the source's afterwards.",
         ]
         lines += invalid_lines(result)

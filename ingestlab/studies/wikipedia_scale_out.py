@@ -172,7 +172,8 @@ def reindex_vs_tool_per_node(result: RaceResult, many: dict, published: dict) ->
             for k in ("no slices", "slices=auto")
             if k in fastest
         )
-        + f". Published: {best_api / pub['tool-local']['seconds']:,.1f}× ({best_api:g} s without slices → {pub['tool-local']['seconds']:g} s, "
+        + f". Published: {best_api / pub['tool-local']['seconds']:,.1f}× "
+        f"({best_api:g} s without slices → {pub['tool-local']['seconds']:g} s, "
         f"8 nodes); slices=auto is newer than the article."
     )
     return [line]

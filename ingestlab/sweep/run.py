@@ -94,7 +94,8 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
                 try:
                     with provisioned(state, setup) as setup_target:
                         log(
-                            f"[ingestlab] sweep {state['id']}: cluster {', '.join(f'{k} {v}' for k, v in setup.items()) or 'as given'} is up"
+                            f"[ingestlab] sweep {state['id']}: "
+                            f"cluster {', '.join(f'{k} {v}' for k, v in setup.items()) or 'as given'} is up"
                         )
                         for cell, rep in todo:
                             if {k: cell[k] for k in setup} == setup:

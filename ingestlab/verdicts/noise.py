@@ -38,7 +38,10 @@ def _same_machine(found: dict, here: dict) -> str | None:
     """Why a calibration from ``found`` does not hold here, or None."""
     for key in ("cpu", "cores"):
         if found.get(key) != here.get(key):
-            return f"it was measured on {found.get('cpu')} with {found.get('cores')} cores, this machine is {here.get('cpu')} with {here.get('cores')}"
+            return (
+                f"it was measured on {found.get('cpu')} with {found.get('cores')} cores, "
+                f"this machine is {here.get('cpu')} with {here.get('cores')}"
+            )
     return None
 
 

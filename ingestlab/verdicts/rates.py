@@ -26,7 +26,10 @@ def sentence(calibration: dict | None, per_side: int) -> str:
     got = rows.get(str(per_side))
     if not got:
         have = ", ".join(sorted(rows, key=int)) or "none"
-        return f"The {where} measured no comparison of {per_side} race(s) a side (it has {have}): this comparison's error rates are not measured."
+        return (
+            f"The {where} measured no comparison of {per_side} race(s) a side (it has {have}): "
+            "this comparison's error rates are not measured."
+        )
     parts = [f"called {rate(*got['false_alarms'])} A/A comparisons different"]
     for key, size in (("detect_10", "10 %"), ("detect_5", "5 %")):
         if key in got:

@@ -36,7 +36,10 @@ AGENTS = [
     ),
     (
         15,
-        "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.1 Mobile/15E148 Safari/604.1",
+        (
+            "Mozilla/5.0 (iPhone; CPU iPhone OS 17_1 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) "
+            "Version/17.1 Mobile/15E148 Safari/604.1"
+        ),
         {"name": "Mobile Safari", "major": "17", "os_name": "iOS", "device": "iPhone"},
     ),
     (

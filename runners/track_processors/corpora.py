@@ -4,8 +4,8 @@ A track's document set says in its ``meta`` where its documents come from:
 
 - ``{"ingestlab.generator": "posts", "ingestlab.seed": 2017}``: made on first use by the pack's generator
   (:mod:`ingestlab.corpus.makers`) with the set's ``document-count`` documents, in Rally's data cache
-  (``<local.dataset.cache>/<corpus>/``), where it stays for every later race (see :func:`generated_target`). In ``--test-mode`` Rally asks for
-  the ``-1k`` file, and only its 1,000 documents are made.
+  (``<local.dataset.cache>/<corpus>/``), where it stays for every later race (see :func:`generated_target`). In
+  ``--test-mode`` Rally asks for the ``-1k`` file, and only its 1,000 documents are made.
 - ``{"ingestlab.supplied": "<how to make it>"}``: a file the user made (e.g. with ``ingestlab dvf
   convert``), named by a track parameter. Its count and sizes are read from the entry written beside it
   (``<name>.meta.json``); a file that is not there stops the race at once, naming the file and the

@@ -18,7 +18,8 @@ pytestmark = [
 ]
 
 # small sizes where a challenge would otherwise take minutes in test mode (refresh's 5 s refresh_interval, its single +
-# wait_for cell that waits a scheduled refresh per document, its single + refresh=true cell at 1,000 documents, the DVF grid); test_refresh_race races refresh's own defaults
+# wait_for cell that waits a scheduled refresh per document, its single + refresh=true cell at 1,000 documents, the DVF
+# grid); test_refresh_race races refresh's own defaults
 PARAMS = {
     "refresh": {
         "doc_counts": [10, 100],

@@ -4,9 +4,9 @@ which feeds the compiled fast path through a pipe.
 
 Writes the corpus as every pack corpus is written (:mod:`ingestlab.corpus.files`): ``<name>.json``, its
 ``-1k`` file, optionally ``.bz2`` archives (compressed in a second thread while rows convert), and the
-entry ``<name>.meta.json`` with the exact document count, byte sizes and the files it came from. A bad row is an error naming file and line: in strict
-mode the conversion stops there and writes nothing; otherwise the row is skipped, counted, and
-reported at the end.
+entry ``<name>.meta.json`` with the exact document count, byte sizes and the files it came from. A bad row is an
+error naming file and line: in strict mode the conversion stops there and writes nothing; otherwise the row is
+skipped, counted, and reported at the end.
 """
 
 from __future__ import annotations

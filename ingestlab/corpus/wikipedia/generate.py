@@ -80,8 +80,8 @@ class WikiGenerator:
         return "\n".join(lines)
 
     def _rng(self, part: int) -> random.Random:
-        """Each ``part_pages`` pages (default :data:`PART_PAGES`) draw from a generator of their own, so a part is made alone (in parallel) as
-        it is within the whole export."""
+        """Each ``part_pages`` pages (default :data:`PART_PAGES`) draw from a generator of their own, so a part is made
+        alone (in parallel) as it is within the whole export."""
         return random.Random(self.seed if part == 0 else self.seed * 1_000_003 + part)
 
     def pages(self, count: int, first: int = 0) -> Iterator[dict]:

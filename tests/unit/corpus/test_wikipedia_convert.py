@@ -59,7 +59,10 @@ def test_truncated_bz2_keeps_the_pages_before_the_break(tmp_path):
     dump.write_bytes(data[: len(data) * 2 // 3])
     with pytest.raises(
         convert.BadDump,
-        match=r"big.xml.bz2: ends inside a bz2 stream \(the file is truncated: download it again\); after [\d,]+ bytes of XML — the [\d,]+ pages before it are kept",
+        match=(
+            r"big.xml.bz2: ends inside a bz2 stream \(the file is truncated: download it again\); "
+            r"after [\d,]+ bytes of XML — the [\d,]+ pages before it are kept"
+        ),
     ):
         convert.convert(dump, tmp_path / "out" / "wikipedia.json")
     kept = read_corpus(tmp_path / "out" / "wikipedia.json")

@@ -44,8 +44,8 @@ def test_needs_count_copies_ingest_percentage_and_corpus_files_still_to_make(tmp
 
 
 def test_the_check_names_each_need_the_room_and_the_parameter_to_lower(tmp_path, monkeypatch):
-    """pmc at Rally's size on three nodes (two copies, ~38 GB) and its corpus file still to make (~17 GB) against this machine's disk on the day (44 GB free of
-    252 GB): refused, with the flood stage's 5 % not counted as room."""
+    """pmc at Rally's size on three nodes (two copies, ~38 GB) and its corpus file still to make (~17 GB) against this
+    machine's disk on the day (44 GB free of 252 GB): refused, with the flood stage's 5 % not counted as room."""
     monkeypatch.setattr(corpora_room.shutil, "disk_usage", lambda p: Usage(252 * GB, 208 * GB, 44 * GB))
     tracks = (corpora.EVENTDATA, corpora.PMC)
     needs = corpora_room.needs(tracks, _full(*tracks), 3, tmp_path)

@@ -24,7 +24,10 @@ def test_markdown_has_both_sides_ratios_and_cpu():
     # the study's 21 s run (one tool per node, 8 nodes) is no single-node row's published figure
     assert (
         "| 21 s |" not in text
-        and "published 11.8× (best `_reindex` 248 s → 21 s with one tool per node; 8 HDD nodes x 12 cores; 16 shards, 0 replicas, refresh -1)"
+        and (
+            "published 11.8× (best `_reindex` 248 s → 21 s with one tool per node; "
+            "8 HDD nodes x 12 cores; 16 shards, 0 replicas, refresh -1)"
+        )
         in text
     )
     assert "apart, on a development machine, not in its 21 s run: 135.57 s → 58.24 s → 22.45 s" in text
