@@ -11,7 +11,7 @@ VENV ?= .venv
 STUDY ?= posts
 BIN := $(VENV)/bin
 
-.PHONY: demo check test unit docs install clean
+.PHONY: demo check test unit docs install clean lint format
 
 demo: install
 	$(BIN)/ingestlab demo $(STUDY)
@@ -25,7 +25,7 @@ XDIST := $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
 
 # the fast tier: the unit tests and the integration tests on the one shared 7.17.29 node, in test mode (or none); long
 # computations (marked slow: simulations of the pack's rules, corpora built at size) wait for the rest
-check: install
+check: install lint
 	$(BIN)/pytest -v $(XDIST) --durations=20 -m "(not integration and not slow) or check" tests
 
 # everything: the fast tier first, then the rest (the other versions and engines, faults, scale-out), and last, one at a
@@ -33,6 +33,15 @@ check: install
 test: check
 	$(BIN)/pytest -v $(XDIST) --durations=40 -m "(integration or slow) and not check and not alone" tests
 	$(BIN)/pytest -v --durations=20 -m "integration and alone" tests
+
+# the formatter and the linter (ruff; settings in pyproject.toml): `make format` rewrites, `make lint` only checks
+lint: install
+	$(BIN)/ruff format --check ingestlab runners tests
+	$(BIN)/ruff check ingestlab runners tests
+
+format: install
+	$(BIN)/ruff format ingestlab runners tests
+	$(BIN)/ruff check --fix ingestlab runners tests
 
 unit: install
 	$(BIN)/pytest -v -m "not integration" tests/unit
