@@ -73,6 +73,11 @@ class Lab:
         return hw.Hardware.from_json(self.hardware)
 
     @property
+    def actor_token(self) -> str:
+        """The token of the lab's actor system: its daemons and every race on them carry it (see rally.launcher)."""
+        return f"lab-{self.prefix}-{self.actor_port}"
+
+    @property
     def process_marker(self) -> str:
         """``NAME=value`` in the environment of every process started for the lab (its daemons and their workers)."""
         return marker(self.prefix)
@@ -141,7 +146,7 @@ def require(prefix: str = namespaces.DEFAULT_PREFIX) -> Lab:
 
 def _start_daemon(lab: Lab, host: Host | None, log) -> None:
     from ingestlab.rally.home import ensure_rally_home
-    from ingestlab.rally.launcher import PORT_VARIABLE
+    from ingestlab.rally.launcher import PORT_VARIABLE, TOKEN_VARIABLE
     from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
 
     address = host.address if host else lab.coordinator
@@ -151,6 +156,7 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
             # one Rally home for all: the race's own config and results paths are the same on every "host"
             "RALLY_HOME": str(ensure_rally_home()),
             PORT_VARIABLE: str(lab.actor_port),
+            TOKEN_VARIABLE: lab.actor_token,
             RUNNER_STATS: str(lab.runner_stats_file(host)),
             LAB_VARIABLE: lab.prefix,
         }

@@ -89,7 +89,7 @@ def run(
 ) -> RaceResult:
     """Race the track's workload with OSB; its result, or an error naming OSB's log."""
     from ingestlab.rally.command import format_tags
-    from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
+    from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE, TOKEN_VARIABLE
 
     python = tool.python(log)
     make_corpora(track, test_mode, log)
@@ -127,6 +127,7 @@ def run(
                 **os.environ,
                 "BENCHMARK_HOME": str(tool.home()),
                 PORT_VARIABLE: str(net.free_port()),
+                TOKEN_VARIABLE: test_run_id,  # its actor system hears its own messages only
                 RUNNER_STATS: str(stats_file),
                 PROGRESS_VARIABLE: str(Path(tmp) / "progress.jsonl"),
             }

@@ -28,6 +28,10 @@ process forked from this one, so it carries the hook) appends a JSON line to tha
 finish, with Rally's own figures for them: median throughput and its unit, the count of measured and of
 warm-up samples, the error rate. ``ingestlab`` prints a line from each (:mod:`ingestlab.rally.progress`).
 
+With ``INGESTLAB_ACTOR_TOKEN`` set, the actor system hears only messages that carry that token: another actor system on the
+machine (another race, whose actor just gave up a port one of ours now holds) cannot end one of its workers
+(``compat.isolate_actor_system``). A race's token is its id; a lab's daemons and the races on them share the lab's.
+
 opensearch-benchmark (2.4) is Rally's fork: its coordinator, workers, task-execution actors and end of a run are Rally's
 with other names, so the launcher hooks it the same way (its own actor-port probe aside): the same intervals, the
 same short end, and the same progress lines, from which the pack keeps each task's latency samples.
@@ -38,6 +42,7 @@ import sys
 import time
 
 PORT_VARIABLE = "INGESTLAB_RALLY_ACTOR_PORT"
+TOKEN_VARIABLE = "INGESTLAB_ACTOR_TOKEN"  # the actor system's own token: messages of any other are dropped
 PROGRESS_VARIABLE = "INGESTLAB_PROGRESS"
 WAKEUP_VARIABLE = "INGESTLAB_RALLY_WAKEUP_S"
 DEFAULT_WAKEUP_S = 0.5
@@ -97,6 +102,9 @@ def main() -> int:
     osb = compat.engine() == "osb"  # opensearch-benchmark, in its own environment: Rally's fork, hooked the same way
     if port:
         (compat.osb_move_actor_port if osb else compat.move_actor_port)(int(port), _note_others)
+    token = os.environ.get(TOKEN_VARIABLE)
+    if token and not compat.isolate_actor_system(token):
+        print(f"[ingestlab] this thespian has no hook for {TOKEN_VARIABLE}: the race's actors hear other actor systems", file=sys.stderr)
     try:
         wakeup, prepare_wakeup, grace = (
             _seconds(WAKEUP_VARIABLE, DEFAULT_WAKEUP_S, least=0.01),

@@ -25,7 +25,7 @@ from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.driver_watch import DriverStats, DriverWatch
 from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
-from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE
+from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE, TOKEN_VARIABLE
 from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.progress import Progress, per_task
 from ingestlab.rally.results import RaceResult
@@ -49,12 +49,14 @@ class Outcome:
     cause: str | None = None  # why a failed race failed, in one line (see failure.cause)
 
 
-def environment(race_id: str, home: Path, actor_port: int, progress: Path) -> dict:
+def environment(race_id: str, home: Path, actor_port: int, progress: Path, token: str | None = None) -> dict:
     env = dict(os.environ)
     env.update(
         {
             "RALLY_HOME": str(home),
             PORT_VARIABLE: str(actor_port),
+            # its actor system hears its own messages only (a lab's daemons and races share the lab's token)
+            TOKEN_VARIABLE: token or race_id,
             PROGRESS_VARIABLE: str(progress),
             # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
             RUNNER_STATS_VARIABLE: str(rally_home.runner_stats_file(race_id, home)),
@@ -75,7 +77,7 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
         cmd = build_command(request, race_id, params_file)
         log(f"[ingestlab] {redacted(cmd)}")
         port = drivers.actor_port if drivers is not None else net.free_port()
-        env = environment(race_id, home, port, Path(tmp) / "progress.jsonl")
+        env = environment(race_id, home, port, Path(tmp) / "progress.jsonl", getattr(drivers, "actor_token", None))
         driver_stats = DriverStats(drivers) if drivers is not None else None
         watch = DriverWatch(drivers) if drivers is not None else None
         log_start = rally_home.log_size(home)

@@ -13,6 +13,7 @@ from ingestlab.runners.compat.client import ApiErrors, error_body, raw_responses
 from ingestlab.runners.compat.core import SUPPORTED, Unsupported, checked, engine
 from ingestlab.runners.compat.launching import (
     end_quickly,
+    isolate_actor_system,
     move_actor_port,
     on_finished_tasks,
     osb_move_actor_port,
@@ -51,6 +52,7 @@ __all__ = [
     "data_dirs",
     "data_error",
     "end_quickly",
+    "isolate_actor_system",
     "engine",
     "error_body",
     "loader",

@@ -191,3 +191,83 @@ def run_osb() -> int:
 
     sys.argv[0] = "opensearch-benchmark"
     return benchmark.main() or 0
+
+
+class Stamped:
+    """A message as it goes over the wire: the token of the actor system that sent it, and the message."""
+
+    __slots__ = ("token", "message")
+
+    def __init__(self, token: str, message):
+        self.token, self.message = token, message
+
+    def __getstate__(self):
+        return (self.token, self.message)
+
+    def __setstate__(self, state):
+        self.token, self.message = state
+
+
+class _Foreign:
+    """A message that reached one of this system's actors from another actor system: dropped on arrival."""
+
+    def __init__(self, message):
+        self.message = message
+
+
+def isolate_actor_system(token: str) -> bool:
+    """Keep this actor system's actors deaf to every other actor system on the machine.
+
+    thespian (Rally's and opensearch-benchmark's actor library) sends a message as (sender, message) with nothing that
+    says which actor system it belongs to, and an actor takes whatever reaches its port, an exit request included. Every
+    actor listens on a port the kernel picks from one pool shared by all actor systems here, so a message one system
+    sends to an actor of its own that has just ended can reach another system's actor that now holds that port: a
+    Rally worker of another race ends, and its race fails with "Worker [0] has exited prematurely". Here every message
+    this process and the actors forked from it send carries ``token``; one that arrives over the wire without it is
+    dropped, with a warning in thespian's log. Messages an actor sends itself never touch the wire and pass as they
+    are. False (and nothing changed) when this thespian lacks the places hooked here."""
+    import logging
+    import threading
+
+    from thespian.system.transport import TCPTransport as tcp
+
+    transport = tcp.TCPTransport
+    hooked = ("serializer", "_addedDataToIncoming", "_processReceivedEnvelope")
+    if not all(hasattr(transport, name) for name in hooked) or not hasattr(tcp, "ReceiveEnvelope"):
+        return False
+    envelope, received, process = tcp.ReceiveEnvelope, transport._addedDataToIncoming, transport._processReceivedEnvelope
+    wire = threading.local()  # set while an envelope that came over the wire is being made
+
+    def serializer(self, intent):
+        return tcp.toSendBuffer((self.myAddress, Stamped(token, intent.message)), tcp.serializer.dumps)
+
+    def receive_envelope(sender, message):
+        if isinstance(message, Stamped):
+            return envelope(sender, message.message if message.token == token else _Foreign(message.message))
+        return envelope(sender, _Foreign(message) if getattr(wire, "on", False) else message)
+
+    def added_data_to_incoming(self, inc, *args, **kwargs):
+        outer, wire.on = getattr(wire, "on", False), True
+        try:
+            return received(self, inc, *args, **kwargs)
+        finally:
+            wire.on = outer
+
+    def process_received_envelope(self, env, *args, **kwargs):
+        if isinstance(env.message, _Foreign):
+            from thespian.system.utilis import thesplog
+
+            thesplog(
+                "dropped %s from %s: a message of another actor system",
+                type(env.message.message).__name__,
+                env.sender,
+                level=logging.WARNING,
+            )
+            return None
+        return process(self, env, *args, **kwargs)
+
+    transport.serializer = serializer
+    transport._addedDataToIncoming = added_data_to_incoming
+    transport._processReceivedEnvelope = process_received_envelope
+    tcp.ReceiveEnvelope = receive_envelope
+    return True
