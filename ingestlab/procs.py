@@ -35,8 +35,24 @@ def carrying(*markers: bytes) -> dict[bytes, list[int]]:
     return found
 
 
-def alive(pid: int | None) -> bool:
+def started(pid: int | None) -> int | None:
+    """When a process started (clock ticks after boot, ``/proc/PID/stat``): with its PID, what names one process. PIDs are
+    used again (``pid_max`` is 32768 on some machines, and a long test run wraps it), so a PID kept for later must be
+    kept with this, and checked before it is signalled."""
     if not pid:
+        return None
+    try:
+        return int(Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[19])
+    except (OSError, ValueError, IndexError):
+        return None
+
+
+def alive(pid: int | None, since: int | None = None) -> bool:
+    """Whether ``pid`` runs; with ``since`` (its :func:`started`), whether it is still that process and not a later one
+    that was given its PID."""
+    if not pid:
+        return False
+    if since is not None and started(pid) != since:
         return False
     try:
         os.kill(pid, 0)

@@ -21,9 +21,9 @@ def kill_node(cluster: Cluster, node_name: str, timeout: float = 30) -> Node:
     if node.running:
         os.kill(node.pid, signal.SIGKILL)
         deadline = time.monotonic() + timeout
-        while procs.alive(node.pid) and time.monotonic() < deadline:
+        while procs.alive(node.pid, node.started) and time.monotonic() < deadline:
             time.sleep(0.1)
-    node.pid = None
+    node.pid = node.started = None
     cluster.save()
     return node
 

@@ -155,9 +155,9 @@ def stop(cluster: Cluster, timeout: float = 60, log=lambda *_: None) -> None:
     def escalate(sig, pids):
         log(f"[ingestlab] node pid(s) {', '.join(map(str, pids))} ignored SIGTERM for {timeout:.0f}s; killing")
 
-    procs.stop(lambda: [n.pid for n in cluster.nodes if n.pid], grace=timeout, on_escalate=escalate)
+    procs.stop(lambda: [n.pid for n in cluster.nodes if n.running], grace=timeout, on_escalate=escalate)
     for node in cluster.nodes:
-        node.pid = None
+        node.pid = node.started = None
     state_file(cluster.name).unlink(missing_ok=True)
 
 

@@ -26,6 +26,7 @@ class Node:
     transport_port: int
     directory: str
     pid: int | None = None
+    started: int | None = None  # when the process of ``pid`` started (procs.started): a PID used again is not this node
     scheme: str = "http"
     address: str = "127.0.0.1"
     namespace: str | None = None  # the test host's network namespace, None: this machine's loopback
@@ -42,7 +43,7 @@ class Node:
 
     @property
     def running(self) -> bool:
-        return alive(self.pid)
+        return alive(self.pid, self.started)
 
 
 @dataclass

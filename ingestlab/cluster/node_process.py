@@ -10,6 +10,7 @@ import subprocess
 import time
 from pathlib import Path
 
+from ingestlab import procs
 from ingestlab.cluster import security
 from ingestlab.cluster.model import Cluster, Node
 from ingestlab.cluster.service_user import ServiceUser
@@ -157,7 +158,7 @@ def start(
         time.sleep(0.2)
     if pid is None:
         raise IngestlabError(f"node {node.name} wrote no PID file\n{log_tail(node)}")
-    node.pid = pid
+    node.pid, node.started = pid, procs.started(pid)
 
 
 def meet_bootstrap_checks(log=print) -> None:
