@@ -36,19 +36,19 @@ test: check
 
 # the formatter and the linter (ruff; settings in pyproject.toml): `make format` rewrites, `make lint` only checks
 lint: install
-	$(BIN)/ruff format --check ingestlab runners tests
-	$(BIN)/ruff check ingestlab runners tests
+	$(BIN)/ruff format --check ingestlab runners devtools tests
+	$(BIN)/ruff check ingestlab runners devtools tests
 
 format: install
-	$(BIN)/ruff format ingestlab runners tests
-	$(BIN)/ruff check --fix ingestlab runners tests
+	$(BIN)/ruff format ingestlab runners devtools tests
+	$(BIN)/ruff check --fix ingestlab runners devtools tests
 
 unit: install
 	$(BIN)/pytest -v -m "not integration" tests/unit
 
 # every measured figure and CI table of the docs, rendered from its data (tests/matrix.json)
 docs: install
-	$(BIN)/python -m ingestlab.docs.render
+	$(BIN)/python -m devtools.docs.render
 
 install: $(VENV)/.installed
 

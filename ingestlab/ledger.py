@@ -1,5 +1,5 @@
 """The ledger: every measured run the docs quote, written once, in ``ledger/`` at the repository's top (one JSON file per
-run), and rendered into the docs from there (:mod:`ingestlab.docs`).
+run), and rendered into the docs from there (`python -m devtools.docs.render`, `make docs`).
 
 An entry holds the run's id (a race id, or a stamp), its date, the commit and machine it ran on, the command, the
 versions, the conditions a reader needs to read the figures right (sizes, what a ratio is of), and the figures it

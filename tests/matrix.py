@@ -1,5 +1,5 @@
 """The CI matrix (``tests/matrix.json``): the integration tests take their cases from it, and the docs' CI tables are
-rendered from it (:mod:`ingestlab.docs.matrix`), so neither claims what the other does not do."""
+rendered from it (:mod:`devtools.docs.matrix`), so neither claims what the other does not do."""
 
 import json
 from pathlib import Path

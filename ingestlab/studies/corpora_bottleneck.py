@@ -6,6 +6,8 @@ run's ledger entry.
 
 from __future__ import annotations
 
+import re
+
 from ingestlab.models import bottleneck
 from ingestlab.report.common import fmt, ratio
 from ingestlab.studies.corpora import ONE_NODE, ONE_NODE_RAID, THREE_NODES, THREE_NODES_REPLICA
@@ -143,12 +145,16 @@ def opening(fitted: dict) -> str | None:
     )
 
 
+def _slug(text: str) -> str:
+    """A configuration's or a ratio's label as part of a ledger figure's name: lower case, runs of other characters a dash."""
+    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"<!--.*?-->|`|\*", "", text).lower()).strip("-")[:40] or "x"
+
+
 def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict, races: list, warmed_with: str | None):
     """The run's ledger entry (``fitted``: :func:`model`'s)."""
     import sys
 
     from ingestlab import ledger
-    from ingestlab.docs.transcribe import slug
 
     figures = {}
     for track, measured in rows.items():
@@ -156,19 +162,19 @@ def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict,
             for key, unit, what in (("median", "docs/s", "median"), ("p90", "ms", "p90 service time"), ("p99", "ms", "p99 service time")):
                 value = measured.get(c, {}).get(key)
                 if value is not None:
-                    figures[f"{track}-{slug(c)}-{key}"] = ledger.Figure(round(value, 1), unit, f"{track}, {c}: {what}")
+                    figures[f"{track}-{_slug(c)}-{key}"] = ledger.Figure(round(value, 1), unit, f"{track}, {c}: {what}")
         pub = published["figures"].get(track, {})
         this = fitted.get(track, {})
         for label, a, b in RATIOS:
             here = ratio(measured.get(a, {}).get("median"), measured.get(b, {}).get("median"))
             if here is not None:
                 there = ratio(pub.get(a), pub.get(b))
-                figures[f"{track}-{slug(label)}"] = ledger.Figure(
+                figures[f"{track}-{_slug(label)}"] = ledger.Figure(
                     round(here, 3), "×", f"{track}: {label}", round(there, 3) if there is not None else None
                 )
             predicted = (this.get("ratios") or {}).get(label)
             if predicted:
-                figures[f"{track}-{slug(label)}-predicted"] = ledger.Figure(
+                figures[f"{track}-{_slug(label)}-predicted"] = ledger.Figure(
                     round(predicted["value"], 3),
                     "×",
                     f"{track}: {label}, predicted by the bottleneck law from the race of {predicted['from']}",
@@ -176,12 +182,12 @@ def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict,
         first = ((this.get("per") or {}).get(ONE_NODE) or {}).get("demands") or {}
         for c, p in (this.get("per") or {}).items():
             if p["own"] and c not in RACED_IN:
-                figures[f"{track}-{slug(c)}-busiest"] = ledger.Figure(
+                figures[f"{track}-{_slug(c)}-busiest"] = ledger.Figure(
                     round(100 * p["own"][1], 1), "%", f"{track}, {c}: its race's busiest resource, {p['own'][0]}: use ÷ capacity"
                 )
             for r in (bottleneck.NODE_CPU, bottleneck.IOPS, bottleneck.DISK_MB):
                 if c not in (ONE_NODE, *RACED_IN) and first.get(r) and p["demands"].get(r):
-                    figures[f"{track}-{slug(c)}-{slug(r)}-per-copy"] = ledger.Figure(
+                    figures[f"{track}-{_slug(c)}-{_slug(r)}-per-copy"] = ledger.Figure(
                         round(p["demands"][r] / first[r], 3), "×", f"{track}, {c}: {r} per document copy ÷ that of 1 node, 1 disk"
                     )
     version = next((r.get("distribution-version") or r.get("cluster", {}).get("distribution-version") for r in races), None)

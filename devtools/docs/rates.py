@@ -1,6 +1,6 @@
 """Measured error rates as tables in the docs, from their ledger entries: a calibration's (``ingestlab calibrate``:
 false alarms and detections with 1 and 3 races a side, the races a side each change needs) and the nightly rule's
-(``ingestlab bench changepoints``). Each count with its rate and exact 95 % interval, each table closed by its run.
+(``python -m devtools.bench changepoints``). Each count with its rate and exact 95 % interval, each table closed by its run.
 
     <!-- ingestlab:calibration run=2026-11-27T054349 -->
     <!-- /ingestlab:calibration -->
@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from devtools.docs import figures
 from ingestlab import ledger
-from ingestlab.docs import figures
 
 COLUMNS = (("false_alarms", "false alarms (A/A)"), ("detect_5", "an exact 5 % change found"), ("detect_10", "an exact 10 % change found"))
 
@@ -52,7 +52,7 @@ def calibration(args: dict) -> str:
 
 
 def _doses(entry: ledger.Entry) -> list[str]:
-    """A dose calibration's tables (``calibrate --dose``): each CPU quota's races and change against the whole core,
+    """A dose calibration's tables (``python -m devtools.bench dose``): each CPU quota's races and change against the whole core,
     then how often the default rule called A/A comparisons within a quota, and found each quota's change."""
     keys = sorted({m.group(1) for name in entry.figures if (m := re.fullmatch(r"(dose\d+)-races", name))}, key=lambda k: -int(k[4:]))
     if not keys:

@@ -7,7 +7,7 @@ with its command and provenance under the table.
 
 from __future__ import annotations
 
-from ingestlab.docs import figures
+from devtools.docs import figures
 
 
 def table(args: dict) -> str:

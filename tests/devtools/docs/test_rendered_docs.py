@@ -3,8 +3,8 @@ cases from (``tests/matrix.json``)."""
 
 import re
 
+from devtools.docs import blocks, matrix, render
 from ingestlab import paths
-from ingestlab.docs import blocks, matrix, render
 from tests import matrix as test_matrix
 
 
@@ -54,7 +54,7 @@ def test_no_document_states_a_measured_figure_by_hand():
 def test_every_ingestlab_command_line_in_the_docs_uses_flags_the_command_has():
     """docs/cli.md lists every flag from the parser (a rendered block), and no doc gives a command a flag it lacks
     (3d84df4's docs/versions-and-engines.md gave `versions` --engine and --version)."""
-    from ingestlab.docs import cli_flags
+    from devtools.docs import cli_flags
 
     wrong = []
     for p in render.documents():
@@ -76,7 +76,7 @@ def test_a_figure_in_code_is_a_setting_and_one_in_prose_a_statement(tmp_path):
 
 
 def test_an_article_block_renders_the_published_figures_as_the_article_wrote_them():
-    from ingestlab.docs import articles
+    from devtools.docs import articles
 
     table = articles.article({"study": "posts"})
     assert "| index API | 6.46 s | 1,548 | 1.0× |" in table and "| bulk 1000 | 266 ms | 37,594 | 24.3× |" in table
@@ -92,93 +92,9 @@ def test_an_article_block_renders_the_published_figures_as_the_article_wrote_the
         articles.article({"study": "dvf"})
 
 
-def test_transcribing_a_table_renders_the_same_text_from_the_ledger(tmp_path, monkeypatch):
-    """A table's figure cells become ledger figures and blocks; rendered again, the page reads as before, a published
-    column paired with a measured one and 'here / published' cells included."""
-    from ingestlab import ledger
-    from ingestlab.docs import figures, transcribe
-
-    page = [
-        "| configuration | fastest | docs/s | published |",
-        "|---|---:|---:|---:|",
-        "| index API | 12,015.2 ms | 807 | 6,460 ms |",
-        "| bulk 10 | 1,507.3 ms | — | 1,080 ms |",
-        "",
-        "| docs | single |",
-        "|---:|---:|",
-        "| 10 | 83.0 / 12.1 |",
-        "| 1,000 | 2,268 / 1,182 |",
-    ]
-    first, got = transcribe.transcribe(page, 3, "R1", {3: 1})
-    second, more = transcribe.transcribe(first, 8, "R1", {}, slash="published", prefix="t2-")
-    assert got["index-api-fastest"] == ledger.Figure(12015.2, "ms", "index API: fastest", 6460.0)
-    assert got["index-api-docs-s"].unit == "" and "bulk-10-docs-s" not in got  # a dash is no figure
-    assert more["t2-1-000-single"].published == 1182.0
-    entry = ledger.Entry(
-        run="R1",
-        kind="k",
-        date="2026-11-23",
-        commit=None,
-        machine={},
-        command="c",
-        figures={**got, **more},
-        versions={},
-        conditions="",
-        source="s",
-    )
-    monkeypatch.setattr(figures, "_entries", lambda: {"R1": entry})
-    rendered = render.blocks.render_text("\n".join(second), "page", render.RENDERERS)
-    assert render.blocks.BLOCK.sub(lambda m: m.group("body"), rendered) == "\n".join(page)
-
-
-def test_transcribing_split_cells_and_adding_to_a_runs_entry(tmp_path, monkeypatch):
-    """'X (low–high)', 'A–B' and 'p50 / p90' cells render as they were typed; a transcription adds its figures to the
-    run's entry (or makes one), and refuses a figure the entry already has."""
-    import json
-
-    import pytest
-
-    from ingestlab import ledger, paths
-    from ingestlab.docs import figures, transcribe
-    from ingestlab.errors import IngestlabError
-
-    page = [
-        "| run | ratio | interval | p50 / p90 ms | took |",
-        "|---|---:|---:|---:|---:|",
-        "| a | **0.93** (0.90–0.95) | 1.03–1.14 | 72 / 119 | 44 min 10 s |",
-    ]
-    made, got = transcribe.transcribe(page, 3, "R2", {}, paren="low,high", slash="p50,p90")
-    assert {k: f.value for k, f in got.items()} == {
-        "a-ratio": 0.93,
-        "a-ratio-low": 0.9,
-        "a-ratio-high": 0.95,
-        "a-interval-low": 1.03,
-        "a-interval-high": 1.14,
-        "a-p50-p90-ms-p50": 72.0,
-        "a-p50-p90-ms-p90": 119.0,
-        "a-took": 2650.0,
-    }
-    entry = ledger.Entry(run="R2", kind="k", date="2026-11-23", commit=None, machine={}, command="c", figures=got)
-    monkeypatch.setattr(figures, "_entries", lambda: {"R2": entry})
-    rendered = render.blocks.render_text("\n".join(made), "page", render.RENDERERS)
-    assert render.blocks.BLOCK.sub(lambda m: m.group("body"), rendered) == "\n".join(page)
-
-    monkeypatch.setattr(paths, "REPO_ROOT", tmp_path)
-    (tmp_path / "ledger").mkdir()
-    meta = {"kind": "bench overhead", "date": "2026-11-26", "command": "ingestlab bench overhead", "source": "transcribed", "machine": {}}
-    path = transcribe.add("R2", got, meta)
-    assert json.loads(path.read_text())["figures"]["a-ratio"] == {"value": 0.93, "label": "a: ratio"}
-    extra = {"b-ratio": ledger.Figure(1.1, "×", "b: ratio")}
-    assert transcribe.add("R2", extra, {"source": "a second table"}) == path
-    saved = json.loads(path.read_text())
-    assert set(saved["figures"]) == set(got) | {"b-ratio"} and saved["source"] == "transcribed; a second table"
-    with pytest.raises(IngestlabError, match="already has figures b-ratio"):
-        transcribe.add("R2", extra, {})
-
-
 def test_a_ratio_block_divides_across_two_runs(monkeypatch):
+    from devtools.docs import figures
     from ingestlab import ledger
-    from ingestlab.docs import figures
 
     def entry(run, value):
         return ledger.Entry(

@@ -8,8 +8,8 @@ the ratios made the way the article made its own): a table of a study's publishe
 
 from __future__ import annotations
 
+from devtools.docs.figures import number
 from ingestlab import published
-from ingestlab.docs.figures import number
 from ingestlab.errors import IngestlabError
 
 

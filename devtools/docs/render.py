@@ -1,7 +1,7 @@
 """``make docs``: every block of the docs (:mod:`.blocks`) rendered from its data; ``--check`` changes nothing and names
 each file that is not current (what CI runs).
 
-    python -m ingestlab.docs.render [--check]
+    python -m devtools.docs.render [--check]
 """
 
 from __future__ import annotations
@@ -11,8 +11,8 @@ import re
 import sys
 from pathlib import Path
 
+from devtools.docs import articles, blocks, cli_flags, corpora_runs, figures, matrix, rates, redline
 from ingestlab import paths
-from ingestlab.docs import articles, blocks, cli_flags, corpora_runs, figures, matrix, rates, redline
 from ingestlab.errors import IngestlabError
 
 RENDERERS = {
@@ -82,7 +82,7 @@ def unledgered(path: Path) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m ingestlab.docs.render", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m devtools.docs.render", description=__doc__.split("\n\n")[0])
     parser.add_argument("--check", action="store_true", help="change nothing; exit 1 naming each file that is not current")
     args = parser.parse_args(argv)
     try:

@@ -3,9 +3,9 @@
 import math
 import random
 
+from devtools.docs import figures, rates
 from ingestlab import ledger
 from ingestlab.bench import calibrate
-from ingestlab.docs import figures, rates
 from ingestlab.verdicts import calibration
 
 MACHINE = {"cpu": "AMD EPYC", "cores": 2, "memory_gib": 23.5}

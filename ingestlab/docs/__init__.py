@@ -1,1 +1,0 @@
-"""The docs' measured figures and claims, rendered from data (``make docs``) between markers in the Markdown files."""
