@@ -13,7 +13,6 @@ from ingestlab.errors import IngestlabError
 
 def parser() -> argparse.ArgumentParser:
     from ingestlab.cli import (
-        bench_cmd,
         cluster_cmd,
         corpus_cmd,
         ledger_cmd,
@@ -27,7 +26,7 @@ def parser() -> argparse.ArgumentParser:
 
     top = argparse.ArgumentParser(prog="ingestlab", description=__doc__.splitlines()[0])
     sub = top.add_subparsers(dest="command", required=True)
-    for module in (cluster_cmd, corpus_cmd, race_cmd, verdict_cmd, study_cmd, sweep_cmd, redline_cmd, bench_cmd, osb_cmd, ledger_cmd):
+    for module in (cluster_cmd, corpus_cmd, race_cmd, verdict_cmd, study_cmd, sweep_cmd, redline_cmd, osb_cmd, ledger_cmd):
         module.add(sub)
     return top
 
@@ -41,7 +40,12 @@ def _terminated(signum, frame):
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    return run(parser().parse_args(argv))
+
+
+def run(args, name: str = "ingestlab") -> int:
+    """Run the command ``args`` names (``args.func``): an error the pack names is one line on stderr and exit 2; SIGTERM
+    and Ctrl-C take down what it set up. ``name`` begins those lines."""
     if hasattr(sys.stdout, "reconfigure"):  # a line at a time in a pipe too (`| tee`), as on a terminal
         sys.stdout.reconfigure(line_buffering=True)
     if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:  # an inherited "ignore" stays
@@ -49,11 +53,11 @@ def main(argv: list[str] | None = None) -> int:
     try:
         return args.func(args)
     except IngestlabError as e:
-        print(f"ingestlab: error: {e}", file=sys.stderr)
+        print(f"{name}: error: {e}", file=sys.stderr)
         return 2
     except Terminated:
-        print("ingestlab: terminated", file=sys.stderr)
+        print(f"{name}: terminated", file=sys.stderr)
         return 143
     except KeyboardInterrupt:
-        print("ingestlab: interrupted", file=sys.stderr)
+        print(f"{name}: interrupted", file=sys.stderr)
         return 130

@@ -73,11 +73,7 @@ def cmd_demo(args) -> int:
     with lifecycle.running(shape, keep=args.keep_cluster) as cluster:
         target = racing.Target(hosts=cluster.hosts, client_options=args.client_options, engine=cluster.engine)
         result = racing.race(study.track, target, options.race_options(args, study).tagged(study=study.name))
-    load_side = None
-    if study.load_bench:
-        print("[ingestlab] measuring the load side alone (no cluster) ...")
-        load_side = study.load_bench()
-    present(study, result, load_side, measured=True)
+    present(study, result, measured=True)
     return 0
 
 

@@ -14,9 +14,9 @@ from ingestlab.errors import IngestlabError
 SHAPE = {"name": "ingestlab-redline", "http_port": 29480, "transport_port": 29580}
 
 
-def _command(words: list[str]) -> str:
-    """The command line as given, client options (they may hold credentials) left out."""
-    out, skip = ["ingestlab"], False
+def _command(words: list[str], program: str = "ingestlab") -> str:
+    """The command line as given (``program`` and its ``words``), client options (they may hold credentials) left out."""
+    out, skip = shlex.split(program), False
     for w in words:
         if skip:
             skip = False

@@ -10,7 +10,9 @@ from ingestlab.cluster.versions import DEFAULT_VERSION, DISTRIBUTIONS
 from ingestlab.errors import IngestlabError
 
 
-def cmd_nightly(args) -> int:
+def cmd_nightly(args, overhead=None) -> int:
+    """``overhead``: what measures the pack's cost on each setup's cluster, ``(hosts, url, log)`` → pack ÷ minimal
+    client per task, kept and judged in the history like any figure (see :func:`ingestlab.nightly.run`); None: not measured."""
     import dataclasses
 
     from ingestlab import nightly
@@ -27,8 +29,6 @@ def cmd_nightly(args) -> int:
     setups = [nightly.Setup.parse(s) for s in args.setup or []]
     if setups and target is not None:
         raise IngestlabError("--setup chooses clusters the pack provisions; it does not go with --target-hosts")
-    if args.overhead and args.client_options:
-        raise IngestlabError("--overhead measures a minimal client beside the pack, which speaks plain HTTP: not with --client-options")
     if args.repeat < 1:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race of each study a night")
     reference = nightly.Setup.parse(args.reference) if args.reference else None
@@ -41,7 +41,7 @@ def cmd_nightly(args) -> int:
         margin=args.margin / 100.0 if args.margin is not None else None,
         version=args.version,
         setups=setups,
-        overhead=args.overhead,
+        overhead=overhead,
         repeat=args.repeat,
         reference=reference,
         full_size=args.full_size,
@@ -127,11 +127,12 @@ def cmd_versions(args) -> int:
 
 
 def add(sub) -> None:
-    _add_nightly(sub)
+    add_nightly(sub)
     _add_across_setups(sub)
 
 
-def _add_nightly(sub) -> None:
+def add_nightly(sub):
+    """The ``nightly`` command's parser, added to ``sub``."""
     nt = sub.add_parser(
         "nightly", help="race the studies small, compare with previous nights and the published studies; exit 1 on a regression"
     )
@@ -160,12 +161,6 @@ def _add_nightly(sub) -> None:
     nt.add_argument("--client-options", help="with --target-hosts: passed to esrally --client-options (never printed)")
     nt.add_argument("--version", default=DEFAULT_VERSION, choices=options.VERSIONS, help="Elasticsearch of the provisioned node")
     nt.add_argument(
-        "--overhead",
-        action="store_true",
-        help="also measure the pack's cost beside a minimal client (small `bench "
-        "overhead`), kept and judged in the history like any figure",
-    )
-    nt.add_argument(
         "--repeat",
         type=int,
         default=1,
@@ -192,6 +187,7 @@ def _add_nightly(sub) -> None:
         help="only these tasks of each study's challenge (Rally's --include-tasks), e.g. bulk-1000 to race posts at full size in seconds",
     )
     nt.set_defaults(func=cmd_nightly)
+    return nt
 
 
 def _add_across_setups(sub) -> None:

@@ -172,15 +172,10 @@ def cmd_ab(args) -> int:
     return 0
 
 
-def _doses(text: str) -> list[float]:
-    try:
-        return [float(w) for w in text.split(",")]
-    except ValueError:
-        raise IngestlabError(f"--dose {text}: shares of the node's core, comma-separated (e.g. 0.9 or 0.95,0.9)") from None
-
-
-def cmd_calibrate(args) -> int:
-    from ingestlab.bench import calibrate
+def calibration_setup(args) -> dict:
+    """The setup a calibration races (``--track``/``--challenge``/``--task`` and ``--track-param``, else the default
+    one), once the warm-up's settings are checked."""
+    from ingestlab import calibrate
 
     _check_agree(args)
     setup = dict(calibrate.DEFAULT)
@@ -189,17 +184,11 @@ def cmd_calibrate(args) -> int:
         if not (args.challenge and args.task):
             raise IngestlabError("--track needs --challenge and --task (the task whose noise floor and error rates to measure)")
     setup["params"] = {**setup["params"], **options.track_params(args)}
-    if args.sum_of:
-        from ingestlab.bench import sessions
+    return setup
 
-        if args.races != 0 or args.pool or args.floor_of or args.dose:
-            raise IngestlabError(
-                "--sum-of adds earlier calibrations' counts and races nothing: only with --races 0, not with --pool, --floor-of or --dose"
-            )
-        sessions.run(args.sum_of)
-        return 0
-    if args.races == 0 and not args.pool:
-        raise IngestlabError("--races 0 judges earlier calibrations' races again (today's rule): name them with --pool STAMP")
+
+def check_races(args) -> None:
+    """``--races``, ``--node-processes`` and ``--most-warm-up`` of a calibration, each refused in one line."""
     if 0 < args.races < 6 or args.races < 0:
         raise IngestlabError(
             f"--races {args.races}: at least 6 (3 against 3 once); 120 give 60 disjoint 1-vs-1 comparisons; 0 with --pool races none"
@@ -208,24 +197,15 @@ def cmd_calibrate(args) -> int:
         raise IngestlabError(f"--node-processes {args.node_processes}: from 1 to --races")
     if args.most_warm_up < args.agree:
         raise IngestlabError(f"--most-warm-up {args.most_warm_up}: at least --agree ({args.agree})")
-    if args.dose:
-        from ingestlab.bench import dose
 
-        if args.target_hosts or args.pool or args.floor_of:
-            raise IngestlabError(
-                "--dose sets the CPU quota of a node the pack provisions and races it anew: not with --target-hosts, --pool or --floor-of"
-            )
-        dose.run(
-            races=args.races,
-            doses=_doses(args.dose),
-            setup=setup,
-            agree=args.agree,
-            tolerance=args.tolerance / 100.0,
-            most_warmup=args.most_warm_up,
-            version=args.version,
-            processes=args.node_processes,
-        )
-        return 0
+
+def cmd_calibrate(args) -> int:
+    from ingestlab import calibrate
+
+    setup = calibration_setup(args)
+    if args.races == 0 and not args.pool:
+        raise IngestlabError("--races 0 judges earlier calibrations' races again (today's rule): name them with --pool STAMP")
+    check_races(args)
     calibrate.run(
         races=args.races,
         agree=args.agree,
@@ -306,6 +286,29 @@ def _add_calibrate(sub) -> None:
         help="measure compare's noise floor, false alarms and detection here, from identical races on a "
         "warm node (an exact 5 %% and 10 %% change applied to real races)",
     )
+    add_calibration_flags(cal)
+    cal.add_argument(
+        "--pool",
+        action="append",
+        metavar="STAMP",
+        help="repeatable: the kept races of an earlier calibration of the "
+        "same setup here join this one's (one that was interrupted, or "
+        "to reach more disjoint comparisons)",
+    )
+    cal.add_argument(
+        "--floor-of",
+        action="append",
+        metavar="STAMP",
+        help="repeatable: judge the comparisons of 1 and 2 races a side against the races of these earlier "
+        "calibrations of the same setup here, as compare judges later races (the rates out of sample), not "
+        "the pool's own; two or more: the floor spanning their sessions, as compare's default",
+    )
+    cal.set_defaults(func=cmd_calibrate)
+
+
+def add_calibration_flags(cal, target_hosts: bool = True) -> None:
+    """The flags of a calibration's races: how many, the warm-up, the node, and the setup raced (see
+    :func:`calibration_setup`); ``target_hosts``: also ``--target-hosts``, a running cluster instead of the node."""
     cal.add_argument(
         "--races",
         type=int,
@@ -324,42 +327,12 @@ def _add_calibrate(sub) -> None:
     )
     cal.add_argument("--version", choices=options.VERSIONS, help="the node's Elasticsearch (default: the pack's)")
     cal.add_argument("--node-processes", type=int, default=2, help="node processes the races spread over, each warmed up (default 2)")
-    cal.add_argument(
-        "--target-hosts",
-        help="calibrate this running cluster (one node process; where it runs is its own) instead of one the pack provisions",
-    )
+    if target_hosts:
+        cal.add_argument(
+            "--target-hosts",
+            help="calibrate this running cluster (one node process; where it runs is its own) instead of one the pack provisions",
+        )
     cal.add_argument("--track", help="a study track (default: eventdata, append-no-conflicts-index-only, index-append)")
     cal.add_argument("--challenge", help="with --track")
     cal.add_argument("--task", help="with --track: the task to calibrate")
     cal.add_argument("--track-param", action="append", metavar="KEY=VALUE", help="e.g. eventdata_docs=50000 (the default)")
-    cal.add_argument(
-        "--pool",
-        action="append",
-        metavar="STAMP",
-        help="repeatable: the kept races of an earlier calibration of the "
-        "same setup here join this one's (one that was interrupted, or "
-        "to reach more disjoint comparisons)",
-    )
-    cal.add_argument(
-        "--floor-of",
-        action="append",
-        metavar="STAMP",
-        help="repeatable: judge the comparisons of 1 and 2 races a side against the races of these earlier "
-        "calibrations of the same setup here, as compare judges later races (the rates out of sample), not "
-        "the pool's own; two or more: the floor spanning their sessions, as compare's default",
-    )
-    cal.add_argument(
-        "--sum-of",
-        action="append",
-        metavar="STAMP",
-        help="repeatable, with --races 0: add up these calibrations' counts (no race in two of them) into "
-        "rates with exact intervals; 1 race a side only where all were judged against floors of one kind",
-    )
-    cal.add_argument(
-        "--dose",
-        metavar="SHARE[,SHARE]",
-        help="a real change of known cause as well: the node in a CPU group of its "
-        "own, raced at its whole core and at each share of it (e.g. 0.9), in "
-        "random blocks; --races counts them all",
-    )
-    cal.set_defaults(func=cmd_calibrate)

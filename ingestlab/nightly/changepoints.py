@@ -16,7 +16,7 @@ split chosen because it looks best is judged against splits chosen the same way.
 split by a t-test that does not know it was chosen (0.8 % false change points per analysis at 6 nights, 2.6 % at 30,
 against the 0.1 % asked). A change point also needs at least ``MIN_SEGMENT`` nights on each side and a change of at
 least ``MIN_MAGNITUDE`` of the mean. How often that calls a change in a series with none, and how soon it finds a real
-step, is measured by simulation (``ingestlab bench changepoints``).
+step, is measured by simulation (``python -m devtools.bench changepoints``).
 """
 
 from __future__ import annotations

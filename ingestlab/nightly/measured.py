@@ -1,6 +1,6 @@
 """What the nightly's rules were measured to do on this machine, quoted where a night applies them.
 
-``ingestlab bench changepoints --nightly NIGHT …`` simulates the change-point rule and the drop rule on nights the
+``python -m devtools.bench changepoints --nightly NIGHT …`` simulates the change-point rule and the drop rule on nights the
 nightly raced; each such run is kept (``results/changepoints/<run>.json``) with the configuration its nights were raced
 in: the track and task, the setup, whether a reference raced beside it, full size or test mode, and the races a night
 simulated. A night judging a series of that configuration quotes the newest run of it from this machine (the same CPU
@@ -111,7 +111,7 @@ def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None =
     data = find(basis, where=where)
     if data is None:
         command = (
-            f"ingestlab bench changepoints --track {basis.track} --task {basis.task} --nightly {tonight} "
+            f"python -m devtools.bench changepoints --track {basis.track} --task {basis.task} --nightly {tonight} "
             f"--nightly NIGHT … --repeat {basis.repeat}" + ("" if basis.reference else " --unpaired")
         )
         return (

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from contextlib import ExitStack
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from ingestlab import racing
 from ingestlab.errors import IngestlabError
@@ -13,13 +14,6 @@ from ingestlab.studies import Study
 
 PORTS = {"http_port": 29250, "transport_port": 29350}
 REFERENCE_PORTS = {"http_port": 29256, "transport_port": 29356}  # a 3-node setup takes 29250-29252
-OVERHEAD = {
-    "rounds": 1,
-    "runs": 2,
-    "scale": 0.2,
-    "tasks": "posts-index,posts-bulk-1000",
-    "warmup_rounds": 0,
-}  # small: a trend, not the benchmark
 FULL_SIZE = " (full size)"  # a setup's name in the history when the night races at the articles' size: a series of its own
 
 
@@ -120,14 +114,15 @@ def race_setup(
     studies: list[Study],
     target: racing.Target | None,
     night: str,
-    overhead: bool,
+    overhead: Callable[[str, str, Callable], dict] | None,
     sizing: Sizing,
     log,
     reference: Setup | None = None,
 ) -> tuple[dict, dict, dict]:
-    """The night's races on one setup, ``sizing.repeat`` of each study (and the pack's overhead measured there, when
-    asked); with a ``reference``, each of its races beside one of the reference's, in turn (the setup first in odd pairs,
-    the reference first in even ones), so that the night's shift falls on both alike."""
+    """The night's races on one setup, ``sizing.repeat`` of each study (and the pack's overhead measured there by
+    ``overhead``, when given: ``(hosts, url, log)`` → pack ÷ minimal client per task); with a ``reference``, each of its
+    races beside one of the reference's, in turn (the setup first in odd pairs, the reference first in even ones), so
+    that the night's shift falls on both alike."""
     results, costs, beside = {}, {}, {}
     repeat = sizing.repeat
 
@@ -147,9 +142,6 @@ def race_setup(
                 for into, t, who, side in turns if n % 2 else turns[::-1]:
                     into[study.name].append(one(study, t, n, who, side))
         if overhead:
-            from ingestlab.bench import overhead as bench
-
             log(f"[ingestlab] nightly {night} ({setup.name}): the pack's overhead beside a minimal client")
-            _, data = bench.run(main.hosts, url, log=log, **OVERHEAD)
-            costs.update({task: d["ratio"][1] for task, d in data.items() if d["ratio"][1] is not None})
+            costs.update(overhead(main.hosts, url, log))
     return results, costs, beside if reference else {}

@@ -11,6 +11,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable
 
 from ingestlab import compare, machine, paths, racing
 from ingestlab.nightly import changepoints, history, measured, trends
@@ -161,7 +162,7 @@ class _Night:
             for task in tasks
         ]
         return (
-            "What these rules were measured to do on this machine (`ingestlab bench changepoints`):\n\n"
+            "What these rules were measured to do on this machine (`python -m devtools.bench changepoints`):\n\n"
             + "".join(f"- {line}\n" for line in lines)
             + "\n"
         )
@@ -191,7 +192,7 @@ def run(
     margin: float | None = None,
     version: str | None = None,
     setups: list[Setup] | None = None,
-    overhead: bool = False,
+    overhead: Callable[[str, str, Callable], dict] | None = None,
     repeat: int = 1,
     log=print,
     reference: Setup | None = None,
@@ -200,7 +201,8 @@ def run(
 ) -> int:
     """The night (see the module's text); ``reference``: a setup raced beside each setup, race by race, and the night
     judged on the setup's figures over the reference's (``nightly --reference``); ``full_size``, ``include_tasks``: see
-    ``races.Sizing``."""
+    ``races.Sizing``; ``overhead``: what measures the pack's cost on each setup's cluster, ``(hosts, url, log)`` → pack ÷
+    minimal client per task, kept and judged in the history as the study ``overhead`` (None: not measured)."""
     from ingestlab.report import writer
 
     sizing = Sizing(repeat, full_size, include_tasks)

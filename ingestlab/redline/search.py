@@ -107,7 +107,7 @@ class _Search:
 
     def at(self, k: int) -> float:
         """The grid's step ``k`` (0: the anchor; negative: below it), computed below it as the dense scan computes its
-        steps (:func:`ingestlab.bench.redline_scan.steps`), so the two share each float."""
+        steps (``steps`` in devtools/bench/redline_scan.py), so the two share each float."""
         return self.s.anchor * (1 + self.s.resolution) ** k if k >= 0 else self.s.anchor / (1 + self.s.resolution) ** -k
 
     def index(self, rate: float) -> int:

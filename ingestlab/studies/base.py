@@ -12,7 +12,6 @@ The protocol, each part optional but ``markdown``:
 - ``headline_params``: the smallest race that still measures the headlines (the cross-version study; default:
   ``small_params``);
 - ``markdown(result, published, load_side)`` and ``charts(result, published)``: the report;
-- ``load_bench()``: the load side alone, measured after a demo race (None where there is none);
 - ``headlines(result, published)``: the study's headline ratios, for the cross-version study and the nightly;
 - ``published``: the name of its data file in :mod:`ingestlab.published`;
 - ``default_version``: the Elasticsearch a demo (or the study's own multi-race commands) provisions: the study's
@@ -109,8 +108,6 @@ class Study:
 
     def charts(self, result: RaceResult, published: dict | None) -> list:
         return []
-
-    load_bench = None  # a method ``load_bench(self) -> dict`` where the study measures its load side alone
 
     def headlines(self, result: RaceResult, published: dict | None) -> list[Headline]:
         return []

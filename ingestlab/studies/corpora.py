@@ -10,7 +10,6 @@ import time
 
 from ingestlab import machine, paths
 from ingestlab import published as published_data
-from ingestlab.bench import loadbench
 from ingestlab.rally.results import RaceResult
 from ingestlab.report.common import engine_name, fmt, invalid_lines, load_generator, ratio, this_machine
 from ingestlab.studies.base import Study
@@ -61,7 +60,6 @@ class Corpus(Study):
         title: str,
         small_params: dict,
         full_size: dict,
-        load_bench=None,
         stored_bytes_per_doc: dict[int, float] | None = None,
         file_bytes_per_doc: float = 0,
     ):
@@ -69,7 +67,6 @@ class Corpus(Study):
         self.docs_param = next(iter(full_size))  # the track parameter that sets its documents
         # Rally's own corpus size, and the 120 s warm-up of the races the article ran with Rally's defaults
         self.full_size = {**full_size, "warmup_time_period": 120}
-        self.load_bench = load_bench
         # disk per document, measured in the pack's full-size races (see corpora_room): one copy of the index per
         # cluster's node count (1, 3), and the corpus file the pack makes (0: generated on the fly)
         self.stored_bytes_per_doc, self.file_bytes_per_doc = stored_bytes_per_doc or {}, file_bytes_per_doc
@@ -122,7 +119,6 @@ EVENTDATA = Corpus(
     "Rally corpora: eventdata (nginx logs generated on the fly)",
     {"eventdata_docs": 100_000},
     {"eventdata_docs": 20_000_000},
-    load_bench=loadbench.eventdata,
     stored_bytes_per_doc={1: 296, 3: 303},
 )
 GEONAMES = Corpus(

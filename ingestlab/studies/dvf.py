@@ -5,7 +5,6 @@ The grid is the track's own: every ``corpus-load`` task is one cell, its bulk si
 
 from __future__ import annotations
 
-from ingestlab.bench import loadbench
 from ingestlab.rally.results import RaceResult
 from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
 from ingestlab.studies.base import Headline, Study, whole_task_rate
@@ -252,9 +251,6 @@ class Dvf(Study):
             caption_published=plot.published_line(published),
         )
         return [("Cost models: measured points and fitted curves", image)]
-
-    def load_bench(self) -> dict:
-        return loadbench.dvf()
 
     def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
         here, there = measured_grid(result), published_grid(published)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from ingestlab.bench import loadbench
 from ingestlab.rally.results import RaceResult
 from ingestlab.report.common import fmt, invalid_lines, this_machine
 from ingestlab.studies.base import Headline, Study, corpus_documents, documents_written, fitted_headlines, iterations
@@ -200,9 +199,6 @@ class Posts(Study):
             caption_published=plot.published_line(published),
         )
         return [("Cost model: measured times and fitted curves", image)]
-
-    def load_bench(self) -> dict:
-        return loadbench.posts()
 
     def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
         table = {r["task"]: r for r in rows(result, published)}

@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from statistics import median
 
-from ingestlab.bench import loadbench
 from ingestlab.rally.results import RaceResult
 from ingestlab.report.common import engine_name, fmt, invalid_lines, ratio, this_machine
 from ingestlab.studies.base import Headline, Study
@@ -266,9 +265,6 @@ class Wikipedia(Study):
                 )
             )
         return out
-
-    def load_bench(self) -> dict:
-        return loadbench.wikipedia()
 
     def headlines(self, result: RaceResult, published: dict) -> list[Headline]:
         rows = method_rows(result)

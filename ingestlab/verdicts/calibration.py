@@ -1,5 +1,5 @@
 """What a pool of identical races says of ``compare``'s default rule on this machine (no racing here: see
-:mod:`ingestlab.bench.calibrate`).
+:mod:`ingestlab.calibrate`).
 
 - The noise floor of each task: σ of the log race medians over the pool.
 - Error rates, from **disjoint** splits only (no race in two comparisons of one size): for ``n`` races a side, the pool

@@ -28,7 +28,7 @@ class Floor:
     sigma: float  # standard deviation of the log race medians
     df: int  # its degrees of freedom (races − 1)
     source: str  # where it was measured, in words: the calibration's stamp, its races, track and task
-    rates: dict = field(default_factory=dict)  # races a side → measured rates (see ingestlab.bench.calibrate)
+    rates: dict = field(default_factory=dict)  # races a side → measured rates (see ingestlab.calibrate)
     stamp: str = ""
     logs: tuple = ()  # the log race medians it was measured on, where kept: sides of 1 or 2 races are judged against their differences
     between: float | None = None  # σ of the sessions' mean log race medians, where two or more sessions measured it

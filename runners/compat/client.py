@@ -13,7 +13,7 @@ def _is_opensearch(es) -> bool:
 # Both generators' async clients send over aiohttp, which adds ``Accept-Encoding: gzip, deflate`` to a request that names
 # none, and Elasticsearch and OpenSearch then compress every response: CPU the node's indexing then lacks (and the
 # client's, to inflate it). The studies' clients asked for no compressed responses, nor does the minimal client
-# ``ingestlab bench overhead`` measures against. A runner that wants them names an encoding itself.
+# ``python -m devtools.bench overhead`` measures against. A runner that wants them names an encoding itself.
 IDENTITY = "identity"
 
 

@@ -58,6 +58,20 @@ def ingestlab(*args, timeout=600, env=None) -> subprocess.CompletedProcess:
     )
 
 
+def devtools_bench(*args, timeout=600, env=None) -> subprocess.CompletedProcess:
+    """Run the developers' tools (``python -m devtools.bench``) from the checkout, as their docs say, capturing their output."""
+    from devtools.bench import CHECKOUT, child_env
+
+    return subprocess.run(
+        [sys.executable, "-m", "devtools.bench", *args],
+        capture_output=True,
+        text=True,
+        timeout=timeout,
+        cwd=CHECKOUT,
+        env=child_env({**os.environ, **(env or {})}),
+    )
+
+
 def port_1900_taken() -> bool:
     with socket.socket() as sock:
         return sock.connect_ex(("127.0.0.1", 1900)) == 0

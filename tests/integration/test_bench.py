@@ -6,14 +6,13 @@ import re
 
 import pytest
 
-from tests.integration.conftest import ingestlab
+from tests.integration.conftest import devtools_bench
 
 pytestmark = pytest.mark.integration
 
 
 def test_overhead_prints_a_ratio_line_per_task_measured_side_by_side(es_node):
-    proc = ingestlab(
-        "bench",
+    proc = devtools_bench(
         "overhead",
         "--target-hosts",
         es_node.hosts,
@@ -43,12 +42,12 @@ def test_overhead_prints_a_ratio_line_per_task_measured_side_by_side(es_node):
 
 
 def test_an_unknown_overhead_task_is_named_before_anything_runs():
-    proc = ingestlab("bench", "overhead", "--target-hosts", "127.0.0.1:1", "--tasks", "posts-bulk-7")
+    proc = devtools_bench("overhead", "--target-hosts", "127.0.0.1:1", "--tasks", "posts-bulk-7")
     assert proc.returncode == 2 and "--tasks posts-bulk-7: the overhead bench has posts-index, posts-bulk-1000" in proc.stderr
 
 
 def test_the_load_side_alone_prints_every_figure():
-    proc = ingestlab("bench", "load", "all", "--docs", "5000", "--memory", "3", "--worker-scale", "5", timeout=900)
+    proc = devtools_bench("load", "all", "--docs", "5000", "--memory", "3", "--worker-scale", "5", timeout=900)
     assert proc.returncode == 0, proc.stderr[-2000:]
     figures = json.loads(proc.stdout)
     assert figures["posts"]["prepared_docs"] == 5000 and figures["posts"]["docs_per_s"] > 0

@@ -1,6 +1,6 @@
 """compare as a user keeps it: races read from an Elasticsearch metrics store that the user's own rally.ini names,
-every format, service times; and `ingestlab calibrate` measuring both rules against a real change of the node's CPU
-quota (a small run: its rates are the README's job, not a test's)."""
+every format, service times; `ingestlab calibrate`; and the dose bench (`python -m devtools.bench dose`) holding the
+node at a real change of its CPU quota (a small run: its rates are the README's job, not a test's)."""
 
 import csv
 import io
@@ -165,10 +165,10 @@ def test_ab_races_both_sides_in_random_pairs_on_a_warm_node_and_compares_them(es
 
 
 def test_a_dose_holds_the_node_in_a_cpu_group_of_its_own_and_puts_it_back_after(es_node):
-    """calibrate --dose: the node's quota is what the dose says while the block runs; after it the node is back in
+    """`python -m devtools.bench dose`: the node's quota is what the dose says while the block runs; after it the node is back in
     the group it was in, and the pack's group is gone (also the one a crashed run left)."""
+    from devtools.bench import dose
     from ingestlab import cgroup_v1
-    from ingestlab.bench import dose
     from ingestlab.hosts import cgroups
 
     reason = cgroups.unavailable_reason()

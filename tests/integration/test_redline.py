@@ -1,5 +1,5 @@
 """Redline against the suite's real node: a coarse search end to end (short probes, a coarse resolution: the search's
-accuracy against a dense scan is `ingestlab bench redline`'s job, not a test's), bad input, and the load
+accuracy against a dense scan is `python -m devtools.bench redline`'s job, not a test's), bad input, and the load
 side's verdict with the driver's worker held to a small CPU quota (load driver bound) and with the node held
 (cluster bound). No benchmark figure is asserted here."""
 

@@ -14,7 +14,7 @@ import pytest
 
 from ingestlab import paths
 from ingestlab.rally import results
-from tests.integration.conftest import ingestlab, port_1900_to_ourselves
+from tests.integration.conftest import devtools_bench, ingestlab, port_1900_to_ourselves
 
 pytestmark = pytest.mark.integration
 
@@ -147,7 +147,7 @@ def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_v
                 if not task.startswith("headline:") and task != "bulk-77"
             ],
         )
-    third = ingestlab(
+    third = devtools_bench(
         "nightly", "--studies", "posts", "--history", str(history), "--target-hosts", es_node.hosts, "--overhead", timeout=900
     )
     assert third.returncode == 1, third.stdout[-2000:] + third.stderr[-2000:]
@@ -208,9 +208,9 @@ def test_nightly_beside_a_reference_races_them_in_turn_and_judges_the_ratio(es_n
         "bulk-1000: how often these rules cry wolf and how soon they find a step is **not measured** on this machine for "
         "posts/bulk-1000 on default, test mode, 1 race(s) a night, beside a reference"
     ) in second.stdout, second.stdout[:5000]
-    # the nights' races are found again as pairs (tagged by side): two pairs are too few for `bench changepoints --nightly`
+    # the nights' races are found again as pairs (tagged by side): two pairs are too few for `devtools.bench changepoints --nightly`
     nights = [re.search(r"nightly (\S+) \(default\)", p.stdout).group(1) for p in (first, second)]
-    sim = ingestlab("bench", "changepoints", "--track", "posts", "--task", "bulk-1000", "--nightly", nights[0], "--nightly", nights[1])
+    sim = devtools_bench("changepoints", "--track", "posts", "--task", "bulk-1000", "--nightly", nights[0], "--nightly", nights[1])
     assert sim.returncode != 0 and f"--nightly {nights[0]}: 2 pairs; 3 or more needed" in sim.stderr, sim.stderr[-2000:]
     # at the article's own size (not test mode, one task): a series of its own, never mixed with the small nights'
     full = ingestlab(*common, "--full-size", "--include-tasks", "bulk-10000")

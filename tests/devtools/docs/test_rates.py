@@ -4,8 +4,7 @@ import math
 import random
 
 from devtools.docs import figures, rates
-from ingestlab import ledger
-from ingestlab.bench import calibrate
+from ingestlab import calibrate, ledger
 from ingestlab.verdicts import calibration
 
 MACHINE = {"cpu": "AMD EPYC", "cores": 2, "memory_gib": 23.5}
@@ -83,7 +82,7 @@ def test_the_change_point_rates_render_with_their_intervals(monkeypatch):
 
 
 def test_a_dose_calibration_renders_each_quota_and_its_change_beside_the_rates(monkeypatch):
-    from ingestlab.bench import dose
+    from devtools.bench import dose
 
     rng = random.Random(5)
     values = {

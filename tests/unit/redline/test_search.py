@@ -183,15 +183,6 @@ def test_anchored_a_target_never_met_gallops_to_the_floor_and_says_so():
     assert len(seen) <= 9  # 1, 2, 4, … 128 steps down: 1.05^128 is past 1/256
 
 
-def test_anchored_steps_below_the_anchor_are_the_dense_scans_own_floats():
-    from ingestlab.bench import redline_scan
-
-    probe, seen = knee(7_000)
-    search.search(probe, ANCHORED, log=lambda *_: None)
-    grid = set(redline_scan.steps(10_000, 0.05, 0.5))
-    assert [r for r in seen if r <= 10_000 and r >= 5_000 and r not in grid] == []
-
-
 def test_anchored_the_probe_between_the_answers_probes_is_the_step_below_it_and_a_failed_confirmation_starts_there():
     probe, seen = knee(9_200)  # the answer: step -2 (9,070); the step below it, -3 (8,638)
     out = search.search(probe, ANCHORED, log=lambda *_: None)

@@ -1,7 +1,7 @@
 """Peak memory of each streaming converter and generator, at 1× and 10× its input, and of a load-driver worker's
 writers at 1× and 100× their corpus.
 
-Each measurement runs in a child process of its own (``python -m ingestlab.bench.memory KIND N SOURCE OUT``), which
+Each measurement runs in a child process of its own (``python -m devtools.bench.memory KIND N SOURCE OUT``), which
 reports its peak resident set size as the kernel kept it (``VmHWM`` of its own address space: the parent's memory,
 which ``wait4``'s ``ru_maxrss`` would carry over from the fork, and the making of the input files are not in it).
 A flat peak (about the same at 10× or 100×) is what streaming means.
@@ -21,6 +21,7 @@ import sys
 import tempfile
 from pathlib import Path
 
+from devtools.bench import child_env
 from ingestlab import allocator
 
 # kind: (what N counts, N at 1×)
@@ -43,7 +44,7 @@ WORKER_DOCS = 20_000
 
 def _prepare(kind: str, n: int, tmp: Path) -> Path:
     """The input a converter reads (made in the parent, outside the measured child); generators read none."""
-    from ingestlab.bench import loadbench
+    from devtools.bench import loadbench
 
     if kind in WORKERS:
         return _worker_corpus(tmp / "corpus.json", n, WORKERS[kind][0] == "corpus-load-actions")
@@ -140,9 +141,11 @@ def _run(kind: str, n: int, source: Path, out: Path) -> int:
 
 def peak_rss_mib(kind: str, n: int, tmp: Path) -> float:
     source = _prepare(kind, n, tmp)
-    env = allocator.with_settings(os.environ) if kind in WORKERS else None  # a worker: the settings Rally's load drivers race with
+    env = child_env(
+        allocator.with_settings(os.environ) if kind in WORKERS else None
+    )  # a worker: the settings Rally's load drivers race with
     proc = subprocess.run(
-        [sys.executable, "-m", "ingestlab.bench.memory", kind, str(n), str(source), str(tmp / f"out-{n}")],
+        [sys.executable, "-m", "devtools.bench.memory", kind, str(n), str(source), str(tmp / f"out-{n}")],
         capture_output=True,
         text=True,
         env=env,

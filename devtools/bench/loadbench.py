@@ -204,3 +204,13 @@ def eventdata(docs: int = 200_000, repeats: int = 3) -> dict:
         "bytes_per_doc": sum(map(len, produced)) / len(produced),
         "measure": "CPU seconds of this process (one core), best of %d" % repeats,
     }
+
+
+# each study's load side alone: study name → what to bench, given ``--docs`` (None: the study's own default) and
+# ``--bulk-size`` (posts only)
+STUDIES = {
+    "posts": lambda docs, bulk_size: posts(docs=docs or 100_000, bulk_size=bulk_size),
+    "dvf": lambda docs, bulk_size: dvf(rows=docs or 100_000),
+    "wikipedia": lambda docs, bulk_size: wikipedia(pages=docs or 20_000),
+    "eventdata": lambda docs, bulk_size: eventdata(docs=docs or 200_000),
+}

@@ -1,4 +1,4 @@
-"""Several calibration sessions' rates summed (``ingestlab calibrate --races 0 --sum-of STAMP …``).
+"""Several calibration sessions' rates summed (``python -m devtools.bench sessions --sum-of STAMP …``).
 
 No race is in two sessions, so their disjoint comparisons are disjoint from one another's too and their counts add: the
 sum has an interval that one session's few comparisons cannot give (240 races hold 40 comparisons of 3 a side, and
@@ -15,8 +15,7 @@ from __future__ import annotations
 import shlex
 import time
 
-from ingestlab import ledger
-from ingestlab.bench import calibrate
+from ingestlab import calibrate, ledger
 from ingestlab.errors import IngestlabError
 from ingestlab.verdicts import noise, rates
 
@@ -110,7 +109,7 @@ def total(stamps: list[str]) -> dict:
         "versions": first["versions"],
         "track": first["track"],
         "task": first["task"],
-        "command": shlex.join(["ingestlab", "calibrate", "--races", "0", *[w for s in stamps for w in ("--sum-of", s)]]),
+        "command": shlex.join(["python", "-m", "devtools.bench", "sessions", *[w for s in stamps for w in ("--sum-of", s)]]),
     }
 
 

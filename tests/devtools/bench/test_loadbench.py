@@ -1,4 +1,4 @@
-from ingestlab.bench import loadbench
+from devtools.bench import loadbench
 from ingestlab.runners.writing.bulk_bodies import INDEX_ACTION
 
 

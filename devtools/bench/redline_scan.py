@@ -1,4 +1,4 @@
-"""``ingestlab bench redline``: the redline search checked against a dense scan of the same setup, on one warm node.
+"""``python -m devtools.bench redline``: the redline search checked against a dense scan of the same setup, on one warm node.
 
 The node is warmed at full speed as the search does it; then the search runs (:mod:`ingestlab.redline.run`: its answer,
 and the race time of its probes); then the dense scan: every step of the resolution from the full-speed rate down to

@@ -1,4 +1,4 @@
-"""``ingestlab calibrate --dose``: a real change of known cause, and how often ``compare`` finds it here.
+"""``python -m devtools.bench dose``: a real change of known cause, and how often ``compare`` finds it here.
 
 The node runs on a core of its own (the load driver on the others, as in every calibration) inside a CPU group of
 its own (cgroup v1, ``ingestlab-calibrate-dose/node``). Each dose is that group's CPU quota: the first the node's whole
@@ -21,8 +21,7 @@ import shlex
 import time
 from contextlib import contextmanager
 
-from ingestlab import cgroup_v1, ledger
-from ingestlab.bench import calibrate
+from ingestlab import calibrate, cgroup_v1, ledger
 from ingestlab.errors import IngestlabError
 from ingestlab.verdicts import calibration
 from ingestlab.verdicts.noise import calibration_dir
@@ -77,8 +76,10 @@ def node_group(cluster):
 
 def _command(races, doses, setup, agree, tolerance, most_warmup, processes, version) -> str:
     words = [
-        "ingestlab",
-        "calibrate",
+        "python",
+        "-m",
+        "devtools.bench",
+        "dose",
         "--races",
         str(races),
         "--dose",

@@ -1,22 +1,41 @@
-"""``ingestlab bench overhead`` (the pack's Rally race beside a minimal client, interleaved, on one node) and
-``ingestlab bench load`` / ``ingestlab loadbench`` (the load side alone: generators, converters, body preparation)."""
+"""``python -m devtools.bench``: the pack's measurements of itself, run from a checkout.
+
+    python -m devtools.bench overhead     the pack's Rally race beside a minimal client, interleaved, on one node
+    python -m devtools.bench load         the load side alone: generators, converters, body preparation
+    python -m devtools.bench changepoints the nightly's change-point and drop rules by simulation with this machine's noise
+    python -m devtools.bench redline      the redline search against a dense scan of the same setup on one warm node
+    python -m devtools.bench dose         a calibration with a real change of known cause: the node's CPU quota
+    python -m devtools.bench sessions     several calibration sessions' rates summed
+    python -m devtools.bench nightly      the nightly, with the pack's cost beside a minimal client (--overhead)
+
+Each writes its ledger entry (``ingestlab/ledger.py``) as the pack's own commands do, unless ``INGESTLAB_LEDGER=off``.
+"""
 
 from __future__ import annotations
 
+import argparse
 import json
 import shutil
+import sys
 from pathlib import Path
 
+from devtools.bench import loadbench
 from ingestlab.cli import options
 from ingestlab.errors import IngestlabError
 
-LOADS = ("posts", "dvf", "wikipedia", "eventdata")
+PROG = "python -m devtools.bench"
+LOADS = tuple(loadbench.STUDIES)
 SHAPE = {"name": "ingestlab-bench", "http_port": 29270, "transport_port": 29370}
 REDLINE_SHAPE = {"name": "ingestlab-bench-redline", "http_port": 29475, "transport_port": 29575}
 
 
+def command_line(argv: list[str] | None = None) -> str:
+    """The command as run (``argv``: default this process's arguments), for a report or a ledger entry."""
+    return " ".join([PROG, *(sys.argv[1:] if argv is None else argv)])
+
+
 def cmd_overhead(args) -> int:
-    from ingestlab.bench import overhead
+    from devtools.bench import overhead
     from ingestlab.cluster import lifecycle
 
     def measure(hosts: str, url: str, data_note: str | None = None) -> None:
@@ -32,14 +51,12 @@ def cmd_overhead(args) -> int:
             max_rounds=args.max_rounds,
             width=args.width,
         )
-        import sys
+        from devtools.bench import overhead_report
 
         out = overhead.write(text, data)
         print(text)
         print(f"[ingestlab] overhead report: {out}/report.md and results.json")
-        from ingestlab.bench import overhead_report
-
-        overhead_report.to_ledger(data, out.name, "ingestlab " + " ".join(sys.argv[1:]), data_note)
+        overhead_report.to_ledger(data, out.name, command_line(), data_note)
 
     overhead.chosen_tasks(args.runs, args.scale, args.tasks)  # an unknown task is named before a node starts
     _check_rounds(args)
@@ -64,8 +81,6 @@ def cmd_overhead(args) -> int:
 
 
 def _check_rounds(args) -> None:
-    from ingestlab.errors import IngestlabError
-
     for name, value in (("--rounds", args.rounds), ("--runs", args.runs)):
         if value < 1:
             raise IngestlabError(f"{name} {value}: at least 1")
@@ -74,18 +89,10 @@ def _check_rounds(args) -> None:
 
 
 def cmd_load(args) -> int:
-    from ingestlab.bench import loadbench
-
-    runs = {
-        "dvf": lambda: loadbench.dvf(rows=args.docs or 100_000),
-        "wikipedia": lambda: loadbench.wikipedia(pages=args.docs or 20_000),
-        "eventdata": lambda: loadbench.eventdata(docs=args.docs or 200_000),
-        "posts": lambda: loadbench.posts(docs=args.docs or 100_000, bulk_size=args.bulk_size),
-    }
     chosen = LOADS if args.study == "all" else (args.study,)
-    figures = {s: runs[s]() for s in chosen}
+    figures = {s: loadbench.STUDIES[s](args.docs, args.bulk_size) for s in chosen}
     if args.memory:
-        from ingestlab.bench import memory
+        from devtools.bench import memory
 
         peaks = memory.measure(
             [k for k in [*memory.KINDS, *memory.WORKERS] if k.split("-")[0] in chosen],
@@ -114,7 +121,6 @@ UNITS = {
 
 def _to_ledger(figures: dict, args):
     """The rates the load bench measured, flattened (``dvf.etalab.rows_per_s``), as a ledger entry."""
-    import sys
     import time
 
     from ingestlab import ledger
@@ -134,9 +140,7 @@ def _to_ledger(figures: dict, args):
     if not flat:
         return None
     measure = "; ".join(sorted({v["measure"] for v in figures.values() if isinstance(v, dict) and "measure" in v}))
-    return ledger.record(
-        time.strftime("%Y-%m-%dT%H%M%S") + "-load", "bench load", "ingestlab " + " ".join(sys.argv[1:]), flat, conditions=measure
-    )
+    return ledger.record(time.strftime("%Y-%m-%dT%H%M%S") + "-load", "bench load", command_line(), flat, conditions=measure)
 
 
 def _add_load(p) -> None:
@@ -167,10 +171,9 @@ def _add_load(p) -> None:
 
 
 def cmd_changepoints(args) -> int:
-    import sys
-
-    from ingestlab.nightly import measured, sources
-    from ingestlab.nightly import simulate as changepoint_sim
+    from devtools.bench import simulate as changepoint_sim
+    from devtools.bench import sources
+    from ingestlab.nightly import measured
     from ingestlab.verdicts import noise
 
     sigma = args.sigma / 100.0 if args.sigma else None
@@ -220,7 +223,7 @@ def cmd_changepoints(args) -> int:
         sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races, sessions=sessions, pairs=pairs
     )
     print(changepoint_sim.markdown(data, source) + f"- σ from {source}.")
-    command = "ingestlab " + " ".join(sys.argv[1:])
+    command = command_line()
     run = changepoint_sim.to_ledger(data, command, source)
     if basis:  # kept for the nights raced as these were, whose reports quote it
         print(f"- kept for nights of {basis.what()}: {measured.save(run, basis, data, command, args.nightly)}")
@@ -229,11 +232,10 @@ def cmd_changepoints(args) -> int:
 
 def cmd_redline(args) -> int:
     """The redline search against a dense scan, on one node the pack provisions (or the given hosts)."""
-    import sys
     from contextlib import ExitStack
 
+    from devtools.bench import redline_scan
     from ingestlab import studies
-    from ingestlab.bench import redline_scan
     from ingestlab.cli.redline_cmd import _command, target_for
     from ingestlab.redline import target
 
@@ -255,7 +257,7 @@ def cmd_redline(args) -> int:
             probes_per_step=args.probes,
             clients=args.clients,
             label=study.name,
-            command=_command(sys.argv[1:]),
+            command=_command(sys.argv[1:], PROG),
         )
     print(redline_scan.markdown(result))
     print(f"[ingestlab] bench redline: {result['dir']}/result.json")
@@ -317,9 +319,95 @@ def _add_changepoints(kinds) -> None:
     cp.set_defaults(func=cmd_changepoints)
 
 
-def add(sub) -> None:
-    bench = sub.add_parser("bench", help="what the pack itself costs: beside a minimal client (overhead), or the load side alone (load)")
-    kinds = bench.add_subparsers(dest="kind", required=True)
+def cmd_dose(args) -> int:
+    from devtools.bench import dose
+    from ingestlab.cli import verdict_cmd
+
+    setup = verdict_cmd.calibration_setup(args)
+    if args.races < 6:
+        raise IngestlabError(
+            f"--races {args.races}: at least 6, a multiple of the doses with the whole core (each block races every dose once)"
+        )
+    verdict_cmd.check_races(args)
+    dose.run(
+        races=args.races,
+        doses=_doses(args.dose),
+        setup=setup,
+        agree=args.agree,
+        tolerance=args.tolerance / 100.0,
+        most_warmup=args.most_warm_up,
+        version=args.version,
+        processes=args.node_processes,
+    )
+    return 0
+
+
+def _doses(text: str) -> list[float]:
+    try:
+        return [float(w) for w in text.split(",")]
+    except ValueError:
+        raise IngestlabError(f"--dose {text}: shares of the node's core, comma-separated (e.g. 0.9 or 0.95,0.9)") from None
+
+
+def cmd_sessions(args) -> int:
+    from devtools.bench import sessions
+
+    sessions.run(args.sum_of)
+    return 0
+
+
+def cmd_nightly(args) -> int:
+    from devtools.bench import overhead
+    from ingestlab.cli import study_cmd
+
+    if args.overhead and args.client_options:
+        raise IngestlabError("--overhead measures a minimal client beside the pack, which speaks plain HTTP: not with --client-options")
+    return study_cmd.cmd_nightly(args, overhead=overhead.nightly_cost if args.overhead else None)
+
+
+def _add_calibrations(kinds) -> None:
+    from ingestlab.cli import study_cmd, verdict_cmd
+
+    ds = kinds.add_parser(
+        "dose",
+        help="`ingestlab calibrate` with a real change of known cause as well: the node in a CPU group of its own (cgroup v1, "
+        "as root), raced at its whole core and at each share of it, in random blocks; how often compare finds it here",
+    )
+    verdict_cmd.add_calibration_flags(ds, target_hosts=False)
+    ds.add_argument(
+        "--dose",
+        required=True,
+        metavar="SHARE[,SHARE]",
+        help="the shares of the node's core raced beside the whole core (e.g. 0.9 or 0.9,0.8); --races counts them all",
+    )
+    ds.set_defaults(func=cmd_dose)
+    ss = kinds.add_parser(
+        "sessions", help="several calibration sessions' counts added up (no race in two of them) into rates with exact intervals"
+    )
+    ss.add_argument(
+        "--sum-of",
+        action="append",
+        required=True,
+        metavar="STAMP",
+        help="repeatable (two or more): a calibration of the same setup here; "
+        "1 race a side only where all were judged against floors of one kind",
+    )
+    ss.set_defaults(func=cmd_sessions)
+    nt = study_cmd.add_nightly(kinds)
+    nt.add_argument(
+        "--overhead",
+        action="store_true",
+        help="also measure the pack's cost beside a minimal client (a small `overhead`), kept and judged in the history like any figure",
+    )
+    nt.set_defaults(func=cmd_nightly)
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(
+        prog=PROG,
+        description="The pack's measurements of itself, run from a checkout; each writes its ledger entry unless INGESTLAB_LEDGER=off.",
+    )
+    kinds = top.add_subparsers(dest="command", required=True)
     ov = kinds.add_parser(
         "overhead",
         help="the pack's Rally race of each task beside a minimal client doing the same work, interleaved, "
@@ -377,4 +465,15 @@ def add(sub) -> None:
     rl.add_argument("--client-options", help="with --target-hosts (never printed)")
     options.add_shape(rl, nodes=False, version=None)
     rl.set_defaults(func=cmd_redline)
-    _add_load(sub.add_parser("loadbench", help="the load side alone, no cluster (the same as `bench load`)"))
+    _add_calibrations(kinds)
+    return top
+
+
+def main(argv: list[str] | None = None) -> int:
+    from ingestlab import cli
+
+    return cli.run(parser().parse_args(argv), PROG)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,12 +1,13 @@
-"""calibrate --sum-of: sessions' counts add where no race is in two of them; 1 race a side only over sessions judged
-against floors of one kind; another setup, a race counted twice or a missing file is refused in one line."""
+"""`python -m devtools.bench sessions --sum-of`: sessions' counts add where no race is in two of them; 1 race a side
+only over sessions judged against floors of one kind; another setup, a race counted twice or a missing file is refused
+in one line."""
 
 import json
 
 import pytest
 
+from devtools.bench import sessions
 from ingestlab import machine
-from ingestlab.bench import sessions
 from ingestlab.errors import IngestlabError
 
 
@@ -54,7 +55,8 @@ def test_counts_add_and_one_race_a_side_only_over_floors_of_one_kind(tmp_path, m
     assert mixed["rows"]["ab"]["detect_10"] == [17, 17] and "12 a side in A, 17 a side in B, none a side in C" in mixed["conditions"]
     spanning = sessions.total(["B", "C"])
     assert (
-        spanning["rows"]["1"]["false_alarms"] == [12, 240] and spanning["command"] == "ingestlab calibrate --races 0 --sum-of B --sum-of C"
+        spanning["rows"]["1"]["false_alarms"] == [12, 240]
+        and spanning["command"] == "python -m devtools.bench sessions --sum-of B --sum-of C"
     )
     assert "| 3 | 80 | 3/80 (4%; 95 % interval 1%–11%) |" in sessions.markdown(spanning)
 

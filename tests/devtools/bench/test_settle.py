@@ -1,6 +1,6 @@
 """Before each side of the overhead bench: both sides' indices deleted, the nodes quiet."""
 
-from ingestlab.bench import overhead, settle
+from devtools.bench import overhead, settle
 
 
 def _nodes(**nodes):

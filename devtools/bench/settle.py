@@ -1,4 +1,4 @@
-"""Before each side of ``ingestlab bench overhead``: the nodes start it from the same quiet state.
+"""Before each side of ``python -m devtools.bench overhead``: the nodes start it from the same quiet state.
 
 A side that came right after another task found the node still at work on what that task had left: the refresh
 task's last index of a thousand one-document segments merging, a copied destination being flushed. Whichever side

@@ -1,7 +1,7 @@
-"""``ingestlab bench overhead``: what the pack costs, measured side by side with a minimal client in one run.
+"""``python -m devtools.bench overhead``: what the pack costs, measured side by side with a minimal client in one run.
 
 On one node, round after round (the order of the two sides alternating), each task runs as the pack's Rally
-race and as the minimal client (:mod:`ingestlab.bench.minimal`) doing the same work on the same corpus:
+race and as the minimal client (:mod:`devtools.bench.minimal`) doing the same work on the same corpus:
 
 - docs/s: Rally's median throughput of the task's runs; the minimal client's median over its runs;
 - client CPU µs/doc: the CPU of the process that sent the documents, during the timed part (the pack's
@@ -9,10 +9,10 @@ race and as the minimal client (:mod:`ingestlab.bench.minimal`) doing the same w
 - node CPU µs/doc: the nodes' CPU over the whole side (runs, index recreations, checks) ÷ documents written.
 
 Before each side both sides' indices are deleted and the bench waits for a quiet second on the nodes
-(:mod:`ingestlab.bench.settle`), so neither side inherits the work the one before it left.
+(:mod:`devtools.bench.settle`), so neither side inherits the work the one before it left.
 
 Every task gets the rounds asked for; a task whose ratio the rounds do not yet pin down (its 95 % interval of the median,
-:mod:`ingestlab.bench.interval`, missing or wider than ``width``) gets more, up to ``max_rounds``: one side of a
+:mod:`devtools.bench.interval`, missing or wider than ``width``) gets more, up to ``max_rounds``: one side of a
 single-request task moved 10–30 % between rounds here (the refresh task's twelve rounds ran 0.77–1.15×), and three
 rounds' median landed anywhere from 0.87 to 1.32× in runs an hour apart.
 
@@ -31,10 +31,11 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from devtools.bench import child_env
+from devtools.bench.interval import CONFIDENCE, median_interval, settled
+from devtools.bench.overhead_report import ratios, report
+from devtools.bench.settle import node_snapshot, settle
 from ingestlab import allocator, paths, racing
-from ingestlab.bench.interval import CONFIDENCE, median_interval, settled
-from ingestlab.bench.overhead_report import ratios, report
-from ingestlab.bench.settle import node_snapshot, settle
 from ingestlab.cluster.http import http_json
 from ingestlab.rally.trackinfo import load as load_track
 
@@ -218,10 +219,10 @@ def _pack(task: Task, hosts: str, url: str, log) -> Side:
 def _minimal(task: Task, host: str, url: str) -> Side:
     before = _node_cpu_ms(url)
     proc = subprocess.run(
-        [sys.executable, "-m", "ingestlab.bench.minimal", task.minimal[0], "--host", host, *task.minimal[1:]],
+        [sys.executable, "-m", "devtools.bench.minimal", task.minimal[0], "--host", host, *task.minimal[1:]],
         capture_output=True,
         text=True,
-        env=allocator.with_settings(os.environ),
+        env=child_env(allocator.with_settings(os.environ)),
     )
     if proc.returncode != 0:
         from ingestlab.errors import IngestlabError
@@ -363,3 +364,19 @@ def write(text: str, data: dict) -> Path:
     return writer.write(
         paths.results_dir() / "bench" / "overhead" / time.strftime("%Y-%m-%dT%H%M%S"), "ingestlab: the pack's overhead", text, [], data
     )
+
+
+NIGHTLY = {
+    "rounds": 1,
+    "runs": 2,
+    "scale": 0.2,
+    "tasks": "posts-index,posts-bulk-1000",
+    "warmup_rounds": 0,
+}  # small: a trend, not the benchmark
+
+
+def nightly_cost(hosts: str, url: str, log=print) -> dict:
+    """The pack's cost on a night's cluster (``nightly --overhead``), small (:data:`NIGHTLY`): pack ÷ minimal client per
+    task, as :func:`ingestlab.nightly.run` keeps and judges it."""
+    _, data = run(hosts, url, log=log, **NIGHTLY)
+    return {task: d["ratio"][1] for task, d in data.items() if d["ratio"][1] is not None}

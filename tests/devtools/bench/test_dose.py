@@ -1,4 +1,4 @@
-"""calibrate --dose: the doses' order (whole blocks, seeded), bad doses refused in one line, and what made-up races of
+"""`python -m devtools.bench dose`: the doses' order (whole blocks, seeded), bad doses refused in one line, and what made-up races of
 two doses give (a real change found and measured with its interval, A/A within a dose not called, a missing value
 shown as missing)."""
 
@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from ingestlab.bench import dose
+from devtools.bench import dose
 from ingestlab.errors import IngestlabError
 from ingestlab.verdicts import calibration
 

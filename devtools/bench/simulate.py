@@ -1,4 +1,4 @@
-"""``ingestlab bench changepoints``: how often the nightly's change-point rule calls a change in a series with none, and
+"""``python -m devtools.bench changepoints``: how often the nightly's change-point rule calls a change in a series with none, and
 how soon it finds a real step, by simulation with this machine's noise; and the same of its drop rule, night by night
 (how often one task's figure is called a regression on a night with no change, and how often the step's first night
 is). The noise: a calibration's own races, drawn again (their skew and their slow races kept), or log-normal noise at

@@ -1,10 +1,10 @@
 """The redline bench: the dense scan's steps and answer, and how the search is judged against it (the races are the
-bench's own, run by hand: `ingestlab bench redline`)."""
+bench's own, run by hand: `python -m devtools.bench redline`)."""
 
 import math
 from types import SimpleNamespace
 
-from ingestlab.bench import redline_scan
+from devtools.bench import redline_scan
 from ingestlab.redline import search
 from ingestlab.redline.search import DRIVER_BOUND, FAIL, PASS, Probe
 
@@ -43,7 +43,7 @@ def _result(search_rate, scan_rate, search_s=120.0, scan_s=900.0):
         latency=SimpleNamespace(percentile="99", ms=200.0),
     )  # as LatencyTarget holds them
     r = redline_scan._result("S", "posts", step, SimpleNamespace(full=60_000.0), searched, scanned, [search_s], [scan_s], 0.05, 0.5, 3, [])
-    return {**r, "command": "ingestlab bench redline"}
+    return {**r, "command": "python -m devtools.bench redline"}
 
 
 def test_the_sentence_says_how_far_apart_and_what_share_of_the_scans_time():
@@ -56,3 +56,12 @@ def test_the_sentence_says_how_far_apart_and_what_share_of_the_scans_time():
     assert "not judged against it" in redline_scan.sentence(_result(38_649.0, None))
     text = redline_scan.markdown(_result(38_649.0, 39_000.0))
     assert "| 39,000 | 3/3 | — |" in text and "p99 <= 200 ms" in text
+
+
+def test_anchored_steps_below_the_anchor_are_the_dense_scans_own_floats():
+    from tests.unit.redline.test_search import ANCHORED, knee
+
+    probe, seen = knee(7_000)
+    search.search(probe, ANCHORED, log=lambda *_: None)
+    grid = set(redline_scan.steps(10_000, 0.05, 0.5))
+    assert [r for r in seen if r <= 10_000 and r >= 5_000 and r not in grid] == []

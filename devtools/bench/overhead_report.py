@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import statistics
 
+from devtools.bench.interval import CONFIDENCE, median_interval
 from ingestlab import machine
-from ingestlab.bench.interval import CONFIDENCE, median_interval
 
 
 def _settled(waits: list | None) -> str:
@@ -105,7 +105,7 @@ def report(
         verdicts.append(f"{t.name}: pack/minimal = {ratio[1]:.2f}x")
     lines += [
         "",
-        "Pack: `ingestlab race` of the task (esrally, the pack's runner). Minimal: `python -m ingestlab.bench.minimal` "
+        "Pack: `ingestlab race` of the task (esrally, the pack's runner). Minimal: `python -m devtools.bench.minimal` "
         "(elasticsearch-py, sync, bodies built before timing; the copy over urllib3 with the same raw splice). Client CPU is the "
         "sending process's CPU in the timed part; node CPU is the nodes' CPU over each side's runs ÷ documents.",
         "",

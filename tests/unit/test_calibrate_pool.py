@@ -5,7 +5,7 @@ import json
 
 import pytest
 
-from ingestlab.bench import calibrate
+from ingestlab import calibrate
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_paths
 from ingestlab.verdicts import calibration

@@ -1,4 +1,4 @@
-from ingestlab.bench.interval import coverage, median_interval, settled
+from devtools.bench.interval import coverage, median_interval, settled
 
 
 def test_six_rounds_are_the_fewest_whose_span_holds_the_median_with_95_percent():

@@ -1,6 +1,6 @@
 """The minimal clients the pack's races are measured against: the same work, hand-written, nothing else.
 
-Run as its own process (``python -m ingestlab.bench.minimal <task> …``), it prints one JSON line with each run's
+Run as its own process (``python -m devtools.bench.minimal <task> …``), it prints one JSON line with each run's
 documents, wall seconds and client CPU seconds. Like the pack's runners, every run recreates the index (not
 timed), writes (timed) and checks the count (not timed), and request bodies are built before the timed loop.
 
@@ -145,7 +145,7 @@ def copy(args) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(prog="python -m ingestlab.bench.minimal")
+    p = argparse.ArgumentParser(prog="python -m devtools.bench.minimal")
     sub = p.add_subparsers(dest="task", required=True)
     w = sub.add_parser("write")
     w.add_argument("--host", required=True)

@@ -1,4 +1,4 @@
-"""Where ``bench changepoints`` draws its simulated nights from: the calibration sessions of a track and task here, or
+"""Where ``python -m devtools.bench changepoints`` draws its simulated nights from: the calibration sessions of a track and task here, or
 ``ab`` sessions or nights of ``nightly --reference`` (pairs of a setup and a reference raced beside each other), each
 session's log race figures."""
 

@@ -1,4 +1,4 @@
-from ingestlab.bench import overhead
+from devtools.bench import overhead
 
 
 def test_a_node_counter_that_did_not_move_is_missing_not_zero():
@@ -78,7 +78,7 @@ def test_a_node_whose_copy_never_catches_up_gives_what_it_has_after_the_wait():
 
 def _fake_sides(monkeypatch, ratios: dict):
     """Each task's pack side answers the next of its ratios (the minimal side 100 docs/s); the events in order."""
-    from ingestlab.bench import settle
+    from devtools.bench import settle
 
     events, left = [], {k: iter(v) for k, v in ratios.items()}
     monkeypatch.setattr(overhead, "settle", lambda url, indices: settle.Settled(True, 0.0))
@@ -119,8 +119,8 @@ def test_a_run_goes_into_the_ledger_with_each_tasks_ratio_interval_and_cpu(tmp_p
     """bench overhead writes its figures to the ledger (it did not: issue 45); a missing interval stays missing."""
     import json
 
+    from devtools.bench import overhead_report
     from ingestlab import ledger
-    from ingestlab.bench import overhead_report
 
     monkeypatch.setattr(ledger, "target", lambda: tmp_path)
     data = {
@@ -143,7 +143,7 @@ def test_a_run_goes_into_the_ledger_with_each_tasks_ratio_interval_and_cpu(tmp_p
             "minimal_node_us": [160, 163.7, 170],
         },
     }
-    overhead_report.to_ledger(data, "2026-11-27T160000", "ingestlab bench overhead", "in memory")
+    overhead_report.to_ledger(data, "2026-11-27T160000", "python -m devtools.bench overhead", "in memory")
     entry = json.loads(next(tmp_path.glob("*.json")).read_text())
     assert entry["run"] == "2026-11-27T160000-overhead" and entry["kind"] == "bench overhead"
     got = entry["figures"]
