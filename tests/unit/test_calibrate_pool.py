@@ -9,7 +9,7 @@ from ingestlab import calibrate
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_paths
 from ingestlab.verdicts import calibration
-from tests.unit.report.test_compare import race as posts_race
+from tests.unit.test_compare import race as posts_race
 
 SETUP = {"track": "posts", "challenge": "bulk", "task": "bulk-1000", "params": {"bulk_size": 1000}}
 

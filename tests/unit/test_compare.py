@@ -12,7 +12,7 @@ from ingestlab import compare
 from ingestlab.rally.results import SAMPLES_KEY
 from ingestlab.verdicts.noise import Floor
 
-FIXTURE = Path(__file__).parents[2] / "fixtures" / "posts-test-mode-race.json"
+FIXTURE = Path(__file__).parents[1] / "fixtures" / "posts-test-mode-race.json"
 
 
 def race(scale=1.0, spread=0.0, test_mode=False, errors=0.0):
