@@ -30,7 +30,7 @@ def render_text(text: str, where: str, renderers: dict[str, Callable[[dict], str
         kind = match.group("kind")
         if kind not in renderers:
             raise IngestlabError(f"{where}: no renderer for block ingestlab:{kind} (there are {', '.join(sorted(renderers))})")
-        made = renderers[kind](_args(match.group("args"), where)).strip("\n")
+        made = renderers[kind]({**_args(match.group("args"), where), "_page": where}).strip("\n")
         inline = "\n" not in match.group("body")
         opening = f"<!-- ingestlab:{kind}{match.group('args')} -->"
         return f"{opening}{made}<!-- /ingestlab:{kind} -->" if inline else f"{opening}\n{made}\n<!-- /ingestlab:{kind} -->"

@@ -74,9 +74,12 @@ def anchor(run: str) -> str:
     return re.sub(r"[^a-z0-9-]", "", run.lower())
 
 
-def link(entry: ledger.Entry, base: str = "record/") -> str:
-    """Where a run's record is, from a page of docs/ (``base``: the path from there to docs/record/)."""
-    return f"{base}{page_of(entry.kind).name}.md#{anchor(entry.run)}"
+def link(entry: ledger.Entry, page: str = "docs/index.md") -> str:
+    """Where a run's record is, as a link from ``page`` (its path from the repository's top)."""
+    import posixpath
+
+    target = f"docs/record/{page_of(entry.kind).name}.md"
+    return f"{posixpath.relpath(target, posixpath.dirname(page) or '.')}#{anchor(entry.run)}"
 
 
 def _number(f: ledger.Figure, value: float | None) -> str:

@@ -11,7 +11,7 @@ import re
 import sys
 from pathlib import Path
 
-from devtools.docs import articles, blocks, cli_flags, corpora_runs, figures, matrix, rates, redline
+from devtools.docs import articles, blocks, cite, cli_flags, corpora_runs, figures, matrix, rates, record, redline, tables
 from ingestlab import paths
 from ingestlab.errors import IngestlabError
 
@@ -24,6 +24,7 @@ RENDERERS = {
     **figures.RENDERERS,
     **rates.RENDERERS,
     **redline.RENDERERS,
+    **tables.RENDERERS,
 }
 # a figure with a unit, outside any block (a ratio is written 24.3×; "4 × 4" is a grid); and the figures that are no
 # measurement (a confidence level, a target)
@@ -44,12 +45,22 @@ def documents() -> list[Path]:
 
 
 def rendered(path: Path) -> str:
-    return blocks.render_text(path.read_text(), str(path.relative_to(paths.REPO_ROOT)), RENDERERS)
+    where = str(path.relative_to(paths.REPO_ROOT))
+    return cite.render_text(blocks.render_text(path.read_text(), where, RENDERERS), where)
+
+
+def record_dir() -> Path:
+    return paths.REPO_ROOT / "docs" / "record"
 
 
 def stale() -> list[Path]:
-    """The documents whose blocks are not what the data renders now."""
-    return [p for p in documents() if rendered(p) != p.read_text()]
+    """The documents whose blocks and citations are not what the data renders now, and the record's pages that are not
+    what the ledger renders (or should not be there)."""
+    behind = [p for p in documents() if rendered(p) != p.read_text()]
+    pages = record.pages()
+    behind += [record_dir() / n for n, text in pages.items() if not (record_dir() / n).is_file() or (record_dir() / n).read_text() != text]
+    behind += [p for p in sorted(record_dir().glob("*.md")) if p.name not in pages]
+    return behind
 
 
 def prose(text: str) -> list[str]:
@@ -73,7 +84,7 @@ def prose(text: str) -> list[str]:
 def unledgered(path: Path) -> list[str]:
     """Figures ``path`` states outside a ledger block (``file:line: figure``): in the documents that take every measured
     figure from the ledger, a published figure is a ``published`` or ``article`` block too."""
-    text = blocks.BLOCK.sub(lambda m: "\n" * m.group().count("\n"), path.read_text())
+    text = cite.blanked(blocks.BLOCK.sub(lambda m: "\n" * m.group().count("\n"), path.read_text()))
     found, name = [], path.relative_to(paths.REPO_ROOT) if path.is_relative_to(paths.REPO_ROOT) else path
     for number, line in enumerate(prose(text), 1):
         line = NOT_MEASURED.sub("", line)
@@ -99,6 +110,17 @@ def main(argv: list[str] | None = None) -> int:
             if made != p.read_text():
                 p.write_text(made)
                 print(f"rendered {p.relative_to(paths.REPO_ROOT)}")
+        record_dir().mkdir(parents=True, exist_ok=True)
+        pages = record.pages()
+        for name, text in pages.items():
+            page = record_dir() / name
+            if not page.is_file() or page.read_text() != text:
+                page.write_text(text)
+                print(f"rendered {page.relative_to(paths.REPO_ROOT)}")
+        for page in record_dir().glob("*.md"):
+            if page.name not in pages:
+                page.unlink()
+                print(f"removed {page.relative_to(paths.REPO_ROOT)} (no ledger kind renders it)")
     except IngestlabError as e:
         print(f"ingestlab docs: {e}", file=sys.stderr)
         return 2
