@@ -3,8 +3,8 @@ each figure by the run's alias and the figure's name; the value between the mark
 ledger (its unit and digits too):
 
     <!-- runs: demo=a7008a44 ci=2026-11-29T0546-make-test -->
-    … bulk 1000 ran <!--demo.bulk1000-over-single-->49.5×<!----> the index API (the article: <!--demo.bulk1000-over-single.published-->24.3×<!---->),
-    and make test took <!--ci.duration-->23 min 39 s<!---->.
+    … bulk 1000 ran <!--demo.bulk1000-over-single-->49.5×<!----> the index API
+    (the article: <!--demo.bulk1000-over-single.published-->24.3×<!---->), and make test took <!--ci.duration-->23 min 39 s<!---->.
 
 ``.published`` takes the article's figure of the same name; ``:N`` after the name sets the decimals
 (``<!--demo.change:0-->``). A figure the run did not measure reads ``—``. Each alias links to its run in the measurement
