@@ -7,6 +7,7 @@
     python -m devtools.bench dose         a calibration with a real change of known cause: the node's CPU quota
     python -m devtools.bench sessions     several calibration sessions' rates summed
     python -m devtools.bench nightly      the nightly, with the pack's cost beside a minimal client (--overhead)
+    python -m devtools.bench blocks       compare's rule on sides raced one block after the other, simulated
 
 Each writes its ledger entry (``ingestlab/ledger.py``) as the pack's own commands do, unless ``INGESTLAB_LEDGER=off``.
 """
@@ -402,6 +403,15 @@ def _add_calibrations(kinds) -> None:
     nt.set_defaults(func=cmd_nightly)
 
 
+def cmd_blocks(args) -> int:
+    from devtools.bench import blocks
+
+    data = blocks.simulate(args.comparisons, args.sigma / 100.0, args.seed)
+    print(blocks.markdown(data, args.sigma / 100.0))
+    blocks.to_ledger(data, args.sigma / 100.0, command_line())
+    return 0
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(
         prog=PROG,
@@ -466,6 +476,11 @@ def parser() -> argparse.ArgumentParser:
     options.add_shape(rl, nodes=False, version=None)
     rl.set_defaults(func=cmd_redline)
     _add_calibrations(kinds)
+    bl = kinds.add_parser("blocks", help="compare's rule on sides raced one block after the other, simulated with made-up races")
+    bl.add_argument("--comparisons", type=int, default=1000, help="comparisons a case (default 1000)")
+    bl.add_argument("--sigma", type=float, default=3.0, metavar="PERCENT", help="σ of a race's log median (default 3)")
+    bl.add_argument("--seed", type=int, default=0)
+    bl.set_defaults(func=cmd_blocks)
     return top
 
 
