@@ -45,7 +45,7 @@ PAGES = (
         "Calibrations and the rules' measured rates",
         "The noise floors and error rates `calibrate` measured, and the simulations of the nightly's change-point and drop rules "
         "(`python -m devtools.bench changepoints`), each with the nights or sessions it drew from.",
-        ("calibrate", "bench changepoints", "nightly"),
+        ("calibrate", "bench changepoints", "nightly", "compare"),
     ),
     Page(
         "redline",

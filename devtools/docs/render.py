@@ -30,7 +30,11 @@ RENDERERS = {
 # measurement (a confidence level, a target)
 FIGURE = re.compile(r"(?<![\w.])\d[\d,]*(?:\.\d+)?(?:×|\s?(?:%|ms\b|µs\b|s\b|min\b|docs/s|MB/s|rows/s|pages/s|GB\b|GiB\b|MiB\b|KB\b))")
 CODE_SPAN = re.compile(r"`[^`]*`")
-NOT_MEASURED = re.compile(r"95 % (?:interval|confidence)|(?:near|at most|below|under|≤) \d+ %|exact \d+ %(?: and (?:a )?\d+ %)? change")
+NOT_MEASURED = re.compile(
+    r"95 % (?:interval|confidence)|(?:near|at most|below|under|≤) \d+ %|exact \d+ %(?: and (?:a )?\d+ %)? change"
+    # a design's parameters, not measurements: a case's size, a target, a level, a simulation's σ
+    r"|\b\d+ % (?:step|drift|change)\b|\b\d+ % of the time\b|\bat \d+ %|\bσ \d+ %\)"
+)
 
 
 def documents() -> list[Path]:

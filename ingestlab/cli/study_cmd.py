@@ -172,14 +172,14 @@ def add_nightly(sub):
         metavar="SETUP",
         help="a cluster raced beside each setup, race by race (the order alternating), and the night judged on the setup's "
         "figures over the reference's, which cancels the machine's shift from night to night: a version, "
-        "version=7.17.29;name=ref, or hosts=HOST:PORT;name=ref for a running one. See docs/compare-and-nightly.md",
+        "version=7.17.29;name=ref, or hosts=HOST:PORT;name=ref for a running one. See docs/nightly.md",
     )
     nt.add_argument(
         "--full-size",
         action="store_true",
         help="race each study at its article's own size (its full-size parameters, not "
         "test mode; a provisioned node gets the heap they need), kept in the history as a setup of its own: "
-        "'<setup> (full size)'. What it finds beside a --reference: docs/compare-and-nightly.md",
+        "'<setup> (full size)'. What it finds beside a --reference: docs/nightly.md",
     )
     nt.add_argument(
         "--include-tasks",

@@ -149,7 +149,7 @@ def floor_across(datas: list[dict], task: str, where: str) -> Floor | None:
 
     One session's floor holds for later races only as far as their session is as noisy as its own: σ changes from
     session to session, and one race a side judged against the session before called too many identical pairs in a
-    noisier session (ledger: calibrations 2026-11-28T082439 and 2026-11-28T085645; docs/compare-and-nightly.md). So
+    noisier session (ledger: calibrations 2026-11-28T082439 and 2026-11-28T085645; docs/record/verdicts.md). So
     with two or more sessions the floor is each session's log race medians centred on their own mean and scaled to the
     σ a new session stays within with probability 0.95 (:func:`stats.session_bound`): wide while few sessions say how
     noise changes, narrower as more do. With one session: that session's floor (:func:`floor_of`)."""
