@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 BLOCK = re.compile(r"^<!-- example: (?P<name>[\w-]+) -->\n(?P<body>.*?)^<!-- /example -->$", re.S | re.M)
 NUMBER = re.compile(r"[-+]?\d[\d,]*(?:\.\d+)?")
-FIXTURE_HOME = ROOT / "tests" / "fixtures" / "examples" / "rally"
+FIXTURES = ROOT / "tests" / "fixtures" / "examples"  # rally/: a Rally home; results/: the pack's results
 
 
 def pages() -> list[Path]:

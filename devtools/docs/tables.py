@@ -32,7 +32,7 @@ STUDIES = (
         "cf0ea004",
         "bulk1000-over-single",
         "bulk 1000 ÷ index API",
-        "a request costs more here than on the article's machine, a document less: batching gains more",
+        "a request costs more here and a document less than on the article's machine: batching gains more",
     ),
     Row(
         "2. Refresh",
@@ -41,7 +41,7 @@ STUDIES = (
         "be6da3ba",
         "bulk-refresh-over-single-refresh",
         "bulk + refresh ÷ single + refresh, 10,000 docs",
-        "a refresh costs more here than the article's Docker node paid",
+        "each `refresh=true` costs more here than on the article's Docker node",
     ),
     Row(
         "3. DVF CSV, bulk × threads",
@@ -50,7 +50,7 @@ STUDIES = (
         "10207c4e",
         "bulk1000-over-bulk1",
         "bulk 1000 ÷ bulk 1, one client",
-        "two shared cores: more clients add little once the node is busy",
+        "a request weighs less against a document here: batching gains a little less",
     ),
     Row(
         "4. Reindexing Wikipedia",
@@ -59,7 +59,7 @@ STUDIES = (
         "027896fe",
         "sliced-tool-over-reindex",
         "sliced tool ÷ best `_reindex`, one node",
-        "one node on two cores: the article's gain came from eight nodes' local shards",
+        "one node: the article's tool gained by reading eight nodes' local shards at once",
     ),
     Row(
         "5. Rally corpora: nodes, replicas, disks",
@@ -68,7 +68,7 @@ STUDIES = (
         "2026-11-25T071118",
         "eventdata-3-over-1-nodes",
         "eventdata, 3 nodes ÷ 1 node",
-        "emulated hosts scaled from the article's, with their own cores and disks",
+        "each emulated host brings cores of its own: three nodes add more than the article's did",
     ),
 )
 

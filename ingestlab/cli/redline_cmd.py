@@ -50,8 +50,12 @@ def target_for(args, study, shape: dict, stack: ExitStack) -> racing.Target:
 def cmd_redline(args, argv: list[str] | None = None) -> int:
     from ingestlab.redline import report, run, target
 
+    if args.report:
+        return _report_again(args.report)
     if bool(args.track_path) == bool(args.study):
         raise IngestlabError("redline takes a study name or --track-path DIR (one of them)")
+    if not args.latency:
+        raise IngestlabError("redline needs --latency pNN<=DURATION, e.g. --latency 'p99<=200ms' (or --report STAMP)")
     study = studies.get(args.study) if args.study else None
     track = Path(args.track_path) if args.track_path else study.track
     latency = target.parse(args.latency)
@@ -87,9 +91,25 @@ def cmd_redline(args, argv: list[str] | None = None) -> int:
     return 0 if result.get("rate") is not None else 1
 
 
+def _report_again(stamp: str) -> int:
+    """A stored search's report printed again (its ``redline.json`` under results/redline/STAMP, or that file's path)."""
+    import json
+
+    from ingestlab import paths
+    from ingestlab.redline import report
+
+    found = Path(stamp) if Path(stamp).suffix == ".json" else paths.results_dir() / "redline" / stamp / "redline.json"
+    if not found.is_file():
+        raise IngestlabError(f"--report {stamp}: no stored search at {found}")
+    result = json.loads(found.read_text())
+    print("\n".join(report.lines(result)))
+    return 0 if result.get("rate") is not None else 1
+
+
 def add(sub) -> None:
     p = sub.add_parser("redline", help="the highest indexing rate a cluster sustains while a latency percentile stays under a target")
     p.add_argument("study", nargs="?", help="a study's track (or --track-path)")
+    p.add_argument("--report", metavar="STAMP", help="print a stored search's report again (results/redline/STAMP)")
     p.add_argument("--track-path", help="any track with a redline challenge (a bulk task paced by the track parameter target_throughput)")
     p.add_argument("--challenge", default="redline", help="the challenge whose paced task the search offers rates to (default redline)")
     p.add_argument(
@@ -102,9 +122,8 @@ def add(sub) -> None:
     p.add_argument("--max-clients", type=int, default=32, help="--over clients: the most clients the climb offers (default 32)")
     p.add_argument(
         "--latency",
-        required=True,
         metavar="pNN<=DURATION",
-        help="the target, e.g. p99<=200ms or p90<=1.5s (Rally's latency: from each request's scheduled time)",
+        help="the target, e.g. p99<=200ms or p90<=1.5s (Rally's latency: from each request's scheduled time); required but with --report",
     )
     p.add_argument(
         "--error-rate",

@@ -14,6 +14,7 @@ import pytest
 
 from ingestlab import paths
 from ingestlab.rally import results
+from tests import examples
 from tests.integration.conftest import devtools_bench, ingestlab, port_1900_to_ourselves
 
 pytestmark = pytest.mark.integration
@@ -135,6 +136,7 @@ def test_nightly_over_three_nights_draws_trends_with_an_annotation_and_flags_a_v
     assert second.returncode == 1 and "| bulk-77 | — | 1,000.0 (1) | | | **missing tonight** |" in second.stdout
     assert re.search(r"Tonight's figures: the median of 2 races \(\S+, \S+\); the report below is the last one's\.", second.stdout)
     assert "**1 task(s) missing tonight** that earlier nights had: default/posts/bulk-77." in second.stdout
+    examples.check_shape("nightly", first.stdout + "\n" + second.stdout)  # the README's worked example is today's output
     with sqlite3.connect(history) as db:  # the injected regression: three past nights, each five times night one (±2 %)
         first_night = list(db.execute("SELECT study, task, value, race_id, es_version, setup FROM figures WHERE night = ?", (night_one,)))
         db.execute("DELETE FROM figures WHERE task NOT LIKE 'headline:%' AND task != 'bulk-77'")
