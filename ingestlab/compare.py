@@ -5,10 +5,10 @@ each task's throughput that names its evidence.
 The default rule (``t``) is :mod:`ingestlab.verdicts.judge`'s: the race is the unit of replication — Welch's test on
 log race medians with 3 races or more a side, corrected across the comparison's tasks (Holm); with fewer, a verdict
 only against a noise floor measured for that track and task on this machine (``ingestlab calibrate``), else "not
-enough races" with how many the change seen would need; a side that drifts in race order is named, and two sides
-raced one after the other while the medians drift across both are not called. Rally's own throughput samples (a
-running average since the task began) never decide a verdict. ``margin`` is the rule before it: a difference counts
-beyond twice the larger coefficient of variation of sides of several races (or a fixed margin).
+enough races" with how many the change seen would need; a side that drifts in race order is named; two sides raced
+one after the other are fitted as a step plus a drift in time (judge.py says when the step beyond the drift decides).
+Rally's own throughput samples (a running average since the task began) never decide a verdict. ``margin`` is the
+rule before it: a difference counts beyond twice the larger coefficient of variation of sides of several races (or a fixed margin).
 
 Each row carries the smallest change the comparison could have found; the footnote quotes the calibration's measured
 rates for the comparison's own number of races a side. Races with failed requests, test-mode races and races whose
@@ -25,7 +25,9 @@ from dataclasses import dataclass, field
 
 from ingestlab.rally import load_side
 from ingestlab.rally.results import task_results
+from ingestlab.report import html
 from ingestlab.verdicts import judge as judging
+from ingestlab.verdicts import rates
 from ingestlab.verdicts.noise import Floor
 
 SETUP_PREFIXES = ("recreate-", "check-", "delete-", "create-", "load-source", "searchable-refresh-interval-")
@@ -300,9 +302,7 @@ def rows(
     return out
 
 
-def footnote(method: str, margin: float | None, calibration: dict | None = None, per_side: int = 1) -> str:
-    from ingestlab.verdicts import rates
-
+def footnote(method: str, margin: float | None, calibration: dict | None = None, per_side: int = 1, in_blocks: bool = False) -> str:
     if margin is not None:
         return f"The margin is fixed at {margin:.1%}."
     if method == "margin":
@@ -314,9 +314,16 @@ def footnote(method: str, margin: float | None, calibration: dict | None = None,
         "Verdicts take the race as the unit: with 3 races or more a side, Welch's test on log race medians (the change "
         "and its 95 % interval as the ratio of geometric means), Holm's correction across the tasks; with fewer, only "
         "against a noise floor measured here for the task, else not called. Sides raced one after the other are fitted "
-        "as a step plus a linear drift in race order: where the drift seen within the sides explains half of their "
-        "difference or more, the step beyond it is judged. Rally's throughput samples of a race "
-        'never decide. "Could find" is the smallest change the comparison finds 80 % of the time. ' + rates.sentence(calibration, per_side)
+        "as a step plus a linear drift in time: where the drift within the sides is significant and explains half of their "
+        "difference or more, the step beyond it is judged (p doubled; its estimate and interval in the verdict's brackets). "
+        'Rally\'s throughput samples of a race never decide. "Could find" is the smallest change the comparison finds 80 % of '
+        "the time. "
+        + rates.sentence(calibration, per_side)
+        + (
+            " Those rates were measured on shuffled splits of identical races, not on blocks raced one after the other."
+            if in_blocks and calibration
+            else ""
+        )
     )
 
 
@@ -354,7 +361,8 @@ def markdown(
         per_side = min([min(d.baseline.n, d.contender.n) for d in found] or [1])
         lines += [
             "",
-            "Figures are Rally's median throughput per task (higher is better). " + footnote(method, margin, calibration, per_side),
+            "Figures are Rally's median throughput per task (higher is better). "
+            + footnote(method, margin, calibration, per_side, any("one after the other" in (d.trend or "") for d in found)),
             "",
         ]
     for note in notes or []:
@@ -378,7 +386,6 @@ def render(
         text = markdown(baseline_name, baseline, contenders, margin, notes, method, calibration, floors)
         if fmt == "markdown":
             return text
-        from ingestlab.report import html
 
         return html.page(f"ingestlab compare: {baseline_name}", text, [])
     table = rows(baseline_name, baseline, contenders, margin, method, floors)

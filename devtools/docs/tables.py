@@ -88,12 +88,15 @@ def studies(args: dict) -> str:
 
 
 PROMISE_CALIBRATION = "2026-11-27T222532"  # posts bulk-1000, 570 races over three node processes
-PROMISE_BLOCKS = "2026-12-02T0326-compare-blocks"
+PROMISE_REAL = "2026-12-02T0326-compare-blocks"  # the usual workflow on real races
+PROMISE_SIMULATED = "2026-12-02T040846-blocks"  # the same rule on made-up races at the calibration's σ
 
 
 def promise(args: dict) -> str:
     cal = figures.entry_of({"run": PROMISE_CALIBRATION})
-    blocks = figures.entry_of({"run": PROMISE_BLOCKS})
+    real = figures.entry_of({"run": PROMISE_REAL})
+    sim = figures.entry_of({"run": PROMISE_SIMULATED})
+    page = args["_page"]
 
     def rate(sides: int, what: str) -> str:
         f = cal.figure(f"{sides}-{what}")
@@ -101,19 +104,28 @@ def promise(args: dict) -> str:
         count, of = cal.figure(f"{sides}-{what}-count"), cal.figure(f"{sides}-{what}-of")
         return f"{count.value:.0f}/{of.value:.0f} ({figures.number(f.value, '%')}; {low.value:.1f}–{high.value:.1f} %)"
 
+    def simulated(name: str) -> str:
+        f = sim.figure(name)
+        return f"{figures.number(f.value, '%')} ({sim.figure(name + '-low').value:.1f}–{sim.figure(name + '-high').value:.1f} %)"
+
+    sigma = figures.number(cal.figure("sigma").value, "%")
     lines = [
-        "| races a side | identical races called different | an exact 10 % change found | measured on |",
-        "|---:|---:|---:|---|",
+        "| how the races were raced | identical races called different | a change found | evidence |",
+        "|---|---:|---:|---|",
     ]
     for sides in (1, 3):
         lines.append(
-            f"| {sides} | {rate(sides, 'false_alarms')} | {rate(sides, 'detect_10')} | "
-            f"[{cal.short}]({record.link(cal, args['_page'])}): posts bulk 1000, σ {figures.number(cal.figure('sigma').value, '%')} |"
+            f"| {sides} a side, shuffled | {rate(sides, 'false_alarms')} | an exact 10 % change: {rate(sides, 'detect_10')} | "
+            f"[{cal.short}]({record.link(cal, page)}): real posts races, σ {sigma} |"
         )
-    change, low, high = (blocks.figure(n).value for n in ("change", "low", "high"))
     lines.append(
-        f"| 5, one block after the other | {blocks.figure('groups-called').value:.0f} of 3 groups of 3 | "
-        f"a real {change:+.1f} % called ({low:+.1f} to {high:+.1f} %) | [{blocks.short}]({record.link(blocks, args['_page'])}) |"
+        f"| 5 a side, one block after the other | {simulated('aa-5')} | a 10 % step: {simulated('step10-5')}; a 40 % drift "
+        f"with no step called a change: {simulated('drift40-5')} | [{sim.short}]({record.link(sim, page)}): simulated at σ {sigma} |"
+    )
+    change, low, high = (real.figure(n).value for n in ("change", "low", "high"))
+    lines.append(
+        f"| 5 a side, one block after the other | — | a real {change:+.1f} % ({low:+.1f} to {high:+.1f} %): called slower | "
+        f"[{real.short}]({record.link(real, page)}): real eventdata races |"
     )
     return "\n".join(lines)
 

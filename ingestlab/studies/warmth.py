@@ -31,20 +31,26 @@ def runs(result: RaceResult) -> dict[str, list[float]]:
 
 
 def trends(result: RaceResult) -> dict[str, tuple[list[float], stats.Trend | None, str]]:
-    """task → (its run times, their Mann–Kendall trend or None, and ``warm``, ``warming`` or ``too few runs``), the trends
-    found with Holm's correction across the race's cells."""
+    """task → (its run times, their Mann–Kendall trend or None, and ``warm``, ``warming``, ``slowing`` or ``too few runs``),
+    the trends found with Holm's correction across the race's cells. A cell too short for the test to reach its corrected
+    level (``fewest_for_trend`` at level ÷ cells) is ``too few runs``, never ``warm``."""
     out = {}
     found = {task: (times, stats.mann_kendall(times)) for task, times in runs(result).items()}
     tasks = list(found)
+    tested = sum(1 for t in tasks if found[t][1] is not None)
+    least = stats.fewest_for_trend(LEVEL / max(tested, 1))  # Holm's first step: below this no cell can be named
     rejected = stats.holm([found[t][1].p if found[t][1] else None for t in tasks], LEVEL)
     for task, hit in zip(tasks, rejected):
         times, trend = found[task]
-        out[task] = (times, trend, TOO_FEW if trend is None else "warming" if hit and not trend.rising else "warm")
+        if trend is None or len(times) < least:
+            out[task] = (times, trend, TOO_FEW)
+        else:  # run times: shorter runs are faster
+            out[task] = (times, trend, ("slowing" if trend.rising else "warming") if hit else "warm")
     return out
 
 
 def verdicts(result: RaceResult) -> dict[str, str]:
-    """task → ``warm``, ``warming`` or ``too few runs`` (to see a trend)."""
+    """task → ``warm``, ``warming``, ``slowing`` or ``too few runs`` (to see a trend)."""
     return {task: verdict for task, (_, _, verdict) in trends(result).items()}
 
 
@@ -60,14 +66,14 @@ def line(result: RaceResult) -> str:
     few = [t for t, (_, _, v) in found.items() if v == TOO_FEW]
     tested = len(found) - len(few)
     parts = (
-        [
-            f"{len(warm)} of {tested} cells with {MIN_RUNS} runs or more showed no trend over their runs (Mann–Kendall, "
-            f"{LEVEL:.0%}, Holm across them)"
-        ]
-        if tested
-        else []
+        [f"{len(warm)} of {tested} cells showed no trend over their runs (Mann–Kendall, {LEVEL:.0%}, Holm across them)"] if tested else []
     )
     for task, (times, trend, verdict) in found.items():
+        if verdict == "slowing":
+            parts.append(
+                f"{task} grew slower as it went (first {times[0] * 1000:,.0f} ms, last {times[-1] * 1000:,.0f} ms, "
+                f"p = {trend.p:.3f}): something else took the machine, or the index grew costlier"
+            )
         if verdict != "warming":
             continue
         parts.append(
@@ -76,5 +82,8 @@ def line(result: RaceResult) -> str:
             f"single run of it would have read slow"
         )
     if few:
-        parts.append(f"{', '.join(few)}: fewer than {MIN_RUNS} runs, too few races to see a trend")
+        parts.append(
+            f"{', '.join(few)}: too few runs to see a trend (with {tested or 1} cell(s) corrected together, a cell needs "
+            f"{stats.fewest_for_trend(LEVEL / max(tested, 1))})"
+        )
     return "- Warm or not: " + "; ".join(parts) + "."

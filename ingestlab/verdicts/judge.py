@@ -24,6 +24,7 @@ from __future__ import annotations
 import math
 import statistics
 from dataclasses import dataclass
+from datetime import datetime, timezone
 
 from ingestlab.verdicts import stats
 from ingestlab.verdicts.noise import Floor
@@ -31,6 +32,7 @@ from ingestlab.verdicts.noise import Floor
 NOT_ENOUGH = "not enough races"
 TREND = "drift, not called"
 MIN_RACES = 3
+DRIFT_SEEN = stats.ALPHA  # the drift within the sides must be seen at this level (its own test)
 DRIFT_SHARE = 0.5  # the drift explains at least this share of the sides' difference: judged as a step beyond the drift
 BLOCKS = (
     "the sides ran one after the other: a drift of the machine between the two blocks cannot be told from the change"
@@ -68,15 +70,51 @@ def side_trend(name: str, side: Side, found: stats.Trend | None = None) -> str |
     return f"{name} {way} {ratio:.2f}× over its {len(side.values)} races (Mann–Kendall p={found.p:.3f}){warm}"
 
 
-def blocks(baseline: Side, contender: Side) -> tuple[list[int], list[int]] | None:
-    """Each side's race positions in the session (0, 1, …, in start order) when the two sides ran one after the other (no
-    race of one between races of the other); None when they interleaved or their start times are not known."""
+def _minutes(stamp: str) -> float | None:
+    """A race's start (Rally's ``20261202T032925Z``, or ISO) in minutes since the epoch; None when it is not a time."""
+    for form in ("%Y%m%dT%H%M%SZ", "%Y-%m-%dT%H:%M:%SZ", "%Y-%m-%dT%H:%M:%S"):
+        try:
+            return datetime.strptime(str(stamp), form).replace(tzinfo=timezone.utc).timestamp() / 60.0
+        except ValueError:
+            continue
+    return None
+
+
+def blocks(baseline: Side, contender: Side) -> tuple[list[float], list[float]] | None:
+    """Each side's races' starts, in minutes from the first race, when the two sides ran one after the other (no race of
+    one between races of the other); None when they interleaved or their start times are not known. Elapsed time, not
+    race order: a contender raced after another contender, or the next day, is that far from the baseline."""
     if not (baseline.times and contender.times):
         return None
     if not (max(baseline.times) < min(contender.times) or max(contender.times) < min(baseline.times)):
         return None
-    ordered = sorted([(t, 0) for t in baseline.times] + [(t, 1) for t in contender.times])
-    return ([i for i, (_, side) in enumerate(ordered) if side == 0], [i for i, (_, side) in enumerate(ordered) if side == 1])
+    minutes = [_minutes(t) for t in (*baseline.times, *contender.times)]
+    if any(m is None for m in minutes):  # starts that are not times: their order alone
+        ordered = sorted(range(len(minutes)), key=lambda i: (*baseline.times, *contender.times)[i])
+        minutes = [float(ordered.index(i)) for i in range(len(minutes))]
+    first = min(minutes)
+    at = [m - first for m in minutes]
+    return at[: len(baseline.times)], at[len(baseline.times) :]
+
+
+def _session_trend(baseline: Side, contender: Side) -> str | None:
+    """Two blocks' races, in time order, that rose or fell over the session (Mann–Kendall), in words: a node warming up
+    and a step between the blocks both look so, and racing in blocks cannot tell which."""
+    ordered = [v for _, v in sorted(zip((*baseline.times, *contender.times), (*baseline.values, *contender.values)))]
+    found = stats.mann_kendall(ordered)
+    if found is None or found.p >= stats.ALPHA:
+        return None
+    way = "rose" if found.rising else "fell"
+    return (
+        f"over the session the races {way} to {found.last / found.first:.2f}× the first in time order (Mann–Kendall p={found.p:.3f}): "
+        "a node warming up and a step between the blocks both look so"
+    )
+
+
+def _race_gap(order: tuple[list[float], list[float]]) -> float:
+    """The median time between one race's start and the next within the sides (the unit a drift is said in)."""
+    gaps = [b - a for side in order for a, b in zip(sorted(side), sorted(side)[1:]) if b > a]
+    return statistics.median(gaps) if gaps else 1.0
 
 
 def pooled_sigma(baseline: Side, contender: Side) -> tuple[float, int] | None:
@@ -105,13 +143,18 @@ def judge(
         floor = floors.get(task)
         order = blocks(base, cont)
         if order:
-            fit = stats.step_and_drift(base.values, cont.values, *order)
-            if fit is not None and fit.explained >= DRIFT_SHARE:
-                row["step"] = fit
+            # the step-and-drift fit only with a drift seen within the sides (its own test) that explains at least half
+            # the difference, and with as many races a side as Welch needs: else Welch, and the blocks sentence
+            fit = stats.step_and_drift(base.values, cont.values, *order, confidence=1 - stats.ALPHA / 2)
+            if fit is not None and min(n_a, n_b) >= MIN_RACES and fit.explained >= DRIFT_SHARE and fit.drift_p < DRIFT_SEEN:
+                row["step"], row["gap"] = fit, _race_gap(order)
                 row["p"] = min(1.0, 2 * fit.p)
             else:
                 between = f" (σ between calibration sessions here: {floor.between:.1%})" if floor and floor.between else ""
                 row["notes"].append(BLOCKS.format(between=between))
+            session = _session_trend(base, cont)
+            if session:
+                row["notes"].append(session)
         if "step" in row:
             pass
         elif n_a >= MIN_RACES and n_b >= MIN_RACES:
@@ -151,30 +194,28 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, m: int, leve
     correction = f"Holm over {m} tasks" if m > 1 else "one task"
     if "step" in row:
         fit = row["step"]
-        way = "rose" if fit.drift_per_race > 0 else "fell"
+        per_race = math.expm1(math.log1p(fit.drift_per_race) * row["gap"])
+        way = "rose" if per_race > 0 else "fell"
         drift = (
-            f"the sides ran one after the other and the races {way} {abs(fit.drift_per_race):.1%} a race within them "
+            f"the sides ran one after the other and the races {way} {abs(per_race):.1%} a race within them "
             f"(p={fit.drift_p:.3f}): that drift explains {fit.explained:.0%} of the sides' difference"
         )
         trend = "; ".join([*row["notes"], drift])
         basis = (
-            f"{n_a} vs {n_b} races one after the other: the step beyond a linear drift in race order "
-            f"(log median = a + step + drift × race), p doubled for the two explanations, {correction}"
+            f"{n_a} vs {n_b} races one after the other: the step beyond a linear drift in time "
+            f"(log median = a + step + drift × time) is {fit.change:+.1%} ({1 - stats.ALPHA / 2:.1%} interval "
+            f"{fit.low:+.1%} to {fit.high:+.1%}), p doubled for the two explanations, {correction}"
         )
-        if not rejected:  # "drift" only where a drift is seen (linear, or monotone across the session); else nothing stands out
-            session = stats.mann_kendall([v for _, v in sorted(zip((*base.times, *cont.times), (*base.values, *cont.values)))])
-            call = TREND if fit.drift_p < stats.ALPHA or (session and session.p < stats.ALPHA) else "within noise"
+        if not rejected:
             return Verdict(
                 task,
-                call,
-                fit.change,
-                fit.low,
-                fit.high,
-                basis,
+                TREND,
+                change,
+                basis=basis,
                 trend=f"{trend}, and no step beyond it is found; interleave the sides (`ingestlab ab`) to tell them apart",
             )
-        call = "faster" if fit.change > 0 else "slower"
-        return Verdict(task, call, fit.change, fit.low, fit.high, basis, trend=trend)
+        call = "faster" if fit.change > 0 else "slower"  # the row's change is the sides' ratio; the step is in its basis
+        return Verdict(task, call, change, basis=basis, trend=trend)
     if "welch" in row:
         w = row["welch"]
         if w is None:

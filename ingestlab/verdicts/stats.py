@@ -251,7 +251,7 @@ class Step:
     low: float
     high: float
     p: float
-    drift_per_race: float  # exp(c) − 1
+    drift_per_race: float  # exp(c) − 1, per unit of the positions given (a race, or a minute)
     drift_p: float
     explained: float  # c × (the distance between the sides' mean race positions) ÷ the difference of their mean logs
     df: int

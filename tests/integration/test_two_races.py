@@ -86,7 +86,6 @@ def _port(worker: psutil.Process) -> int:
     return own
 
 
-@pytest.mark.check
 def test_another_actor_systems_exit_request_to_a_worker_is_dropped_and_the_race_runs_on(es_node, tmp_path):
     mark, log = uuid.uuid4().hex, tmp_path / "thespian.log"
     race = _race(es_node, mark, log)
@@ -103,7 +102,6 @@ def test_another_actor_systems_exit_request_to_a_worker_is_dropped_and_the_race_
     assert "dropped ActorExitRequest" in log.read_text() and "a message of another actor system" in log.read_text()
 
 
-@pytest.mark.check
 def test_a_worker_that_ends_early_fails_the_race_named_by_rallys_cause(es_node, tmp_path):
     mark = uuid.uuid4().hex
     race = _race(es_node, mark, tmp_path / "thespian.log")

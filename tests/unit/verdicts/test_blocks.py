@@ -55,14 +55,28 @@ def test_a_clear_drift_across_both_blocks_with_no_step_is_not_called_a_change(n)
 @pytest.mark.slow
 @pytest.mark.parametrize("n", [5, 10])
 def test_identical_blocks_with_no_drift_are_rarely_called_different(n):
-    rate, verdicts = calls(n, comparisons=2000)  # more than 300: the rule's rate is near the 5 % it is held to
-    assert rate <= 0.05, verdicts
+    """The rule is a 5 % test: its false-call rate is 5 % or less in expectation, so a sample of comparisons is held to
+    "not more than 5 %" by an exact one-sided binomial test at 1 % (a rate truly above 5 % fails it; chance alone does not)."""
+    from scipy import stats as scipy_stats
+
+    rate, verdicts = calls(n, comparisons=2000)
+    called = round(rate * 2000)
+    assert scipy_stats.binomtest(called, 2000, 0.05, alternative="greater").pvalue > 0.01, verdicts
 
 
 @pytest.mark.slow
-def test_where_a_drift_looks_like_a_step_from_within_the_sides_the_share_called_stays_as_documented():
-    rate, verdicts = calls(5, drift=0.10, comparisons=1000)
-    assert 0.05 < rate < 0.25, verdicts
+def test_where_a_drift_looks_like_a_step_from_within_the_sides_it_is_called_a_change_with_the_blocks_sentence():
+    """A gentle drift (10 % over the session) that the sides' own races do not show looks like a step between the blocks:
+    it is called a change in a large share of comparisons (the docs quote the simulated rate), and every such call says
+    that a drift between the blocks cannot be told from the change."""
+    rng = random.Random(7)
+    called = []
+    for _ in range(300):
+        d = compare.difference("bulk", *blocks(rng, 5, drift=0.10))
+        if d.verdict in ("faster", "slower"):
+            called.append(d)
+    assert 0.05 < len(called) / 300 < 0.60
+    assert all("cannot be told from the change" in (d.trend or "") or "beyond a linear drift" in d.basis for d in called)
 
 
 def test_a_large_change_raced_the_usual_way_is_called_with_its_direction_interval_and_the_blocks_sentence():
