@@ -17,6 +17,7 @@ from contextlib import ExitStack
 from dataclasses import dataclass
 
 from ingestlab import compare, racing
+from ingestlab.cluster import lifecycle
 from ingestlab.errors import IngestlabError
 from ingestlab.sweep import grid as grids
 from ingestlab.verdicts import noise
@@ -96,8 +97,6 @@ def run(
 ) -> tuple[str, dict | None, list[str]]:
     """Race the session; (its stamp: the races are tagged ``ab:<stamp>-baseline`` and ``-contender``, the calibration
     judged by, notes)."""
-    from ingestlab.cluster import lifecycle
-
     stamp = time.strftime("%Y%m%dT%H%M%S")
     found, notes = noise.find(track_path.name, challenge, baseline.cluster.get("version") or None, calibration_file)
     count, why = pairs_for(found, task, pairs)

@@ -25,9 +25,14 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from ingestlab import compare, ledger, machine, paths
+from ingestlab import compare, ledger, machine, paths, racing
+from ingestlab.cluster import lifecycle
+from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
-from ingestlab.verdicts import calibration, stats
+from ingestlab.racing import Target
+from ingestlab.rally import results
+from ingestlab.report import writer
+from ingestlab.verdicts import calibration, noise, stats
 from ingestlab.verdicts.noise import calibration_dir
 from ingestlab.warmup import warm_up
 
@@ -62,8 +67,6 @@ def cores_apart(cluster, log):
 
 
 def _race(target, setup: dict, stamp: str, kind: str) -> dict:
-    from ingestlab import racing
-
     return racing.race(
         paths.TRACKS_DIR / setup["track"],
         target,
@@ -81,9 +84,6 @@ def _figure(race: dict, task: str) -> float | None:
 def _node(version: str | None, target_hosts: str | None, log):
     """The node the races run on, and where it runs: one the pack provisions (its threads on a core of their own), or
     the given hosts' (where they run is theirs)."""
-    from ingestlab.cluster import lifecycle
-    from ingestlab.racing import Target
-
     if target_hosts:
         yield Target(hosts=target_hosts), f"against {target_hosts}"
         return
@@ -100,8 +100,6 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
     """The kept races and the warm-up series of earlier calibrations of the same setup (one interrupted, or one run to
     add races to), one series per node process that kept races (one that never settled kept none: left out); a race of
     another track, challenge or parameters is refused in one line, naming it."""
-    from ingestlab.rally import results
-
     kept, warmups = [], []
     for stamp in stamps:
         found = results.races_with_tags({"calibration": stamp, "kind": "kept"}, rally_home)
@@ -146,8 +144,6 @@ def _command(races, setup, agree, tolerance, processes, target_hosts, version, p
 def earlier_floor(stamp: str, setup: dict, version: str | None) -> dict:
     """The calibration ``stamp`` whose races judge this one's small comparisons: of the same track, challenge and task,
     on this machine (and ``version``, where known); else one line naming what differs."""
-    from ingestlab.verdicts import noise
-
     path = calibration_dir() / stamp / "results.json"
     if not path.is_file():
         raise IngestlabError(f"--floor-of {stamp}: no calibration file {path}")
@@ -186,9 +182,6 @@ def run(
     ``floor_of``: earlier calibrations' stamps whose races judge the comparisons of fewer than 3 a side: one session's
     own floor, or with two or more the floor spanning them (:func:`ingestlab.verdicts.noise.floor_across`), as
     ``compare`` judges races raced after them."""
-    from ingestlab.cluster.versions import DEFAULT_VERSION
-    from ingestlab.report import writer
-
     setup = setup or DEFAULT
     floor_of = list(dict.fromkeys(floor_of or []))
     for stamp_ in floor_of:
@@ -253,8 +246,6 @@ def analyse(
 ) -> dict:
     """The calibration file's content from the kept races (in race order); ``floor``: the earlier calibrations whose
     races judge the comparisons of fewer than 3 a side (else each comparison's floor is the pool's other races)."""
-    from ingestlab.verdicts import noise
-
     per_task: dict[str, list[float]] = {}
     for race in sorted(pool, key=lambda r: str(r.get("race-timestamp", ""))):
         for task, value in compare.task_figures(race).items():

@@ -4,14 +4,20 @@ as one :class:`~ingestlab.rally.results.RaceResult`. Every command that races go
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from ingestlab import paths
-from ingestlab.rally import preflight, trackinfo
+from ingestlab.corpus.makers import declared
+from ingestlab.errors import IngestlabError
+from ingestlab.hosts import fidelity
+from ingestlab.osb import race as osb_race
+from ingestlab.rally import from_distribution, preflight, trackinfo
 from ingestlab.rally import race as rally_race
 from ingestlab.rally.command import RaceRequest
+from ingestlab.rally.home import data_cache, emulation_file
 from ingestlab.rally.results import RaceResult
 
 
@@ -75,9 +81,7 @@ def checked_track(track_path: Path, options: Options, target: Target) -> trackin
 
 def _check_supplied_corpora(track: trackinfo.TrackInfo) -> None:
     """A corpus file the user must supply (named by a track parameter) is there, or one line says how to make it."""
-    from ingestlab.corpus.makers import declared
-    from ingestlab.errors import IngestlabError
-    from ingestlab.rally.home import data_cache
+    # heavy: imports runners.compat, which loads the client (elasticsearch, ~0.3 s); the CLI starts without it
     from ingestlab.runners.track_processors.corpora import find_supplied
 
     for corpus in track.rendered.get("corpora", []):
@@ -116,21 +120,15 @@ def race(track_path: Path, target: Target, options: Options, log=print, stream: 
         launcher=tuple(target.launcher),
     )
     if target.distribution is not None:
-        from ingestlab.rally import from_distribution
-
         return from_distribution.run(request, track=track, log=log, **target.distribution)
     facts = preflight.check_hosts(target.hosts, target.client_options)
     if (facts.distribution == "opensearch") != (target.engine == "opensearch"):
-        from ingestlab.errors import IngestlabError
-
         raise IngestlabError(
             f"{target.hosts} runs {facts.distribution} {facts.version}: race it with "
             + ("--engine opensearch (opensearch-benchmark)" if facts.distribution == "opensearch" else "the default engine (esrally)")
         )
     track = fit_to_cluster(request, track, facts, options, log)
     if target.engine == "opensearch":
-        from ingestlab.osb import race as osb_race
-
         return osb_race.run(
             track,
             target.hosts,
@@ -150,12 +148,6 @@ def race(track_path: Path, target: Target, options: Options, log=print, stream: 
 
 def _monitored(request: RaceRequest, track, lab, log, stream: bool) -> RaceResult:
     """A race on emulated hardware, with the fidelity monitor watching it; its verdict is kept beside race.json."""
-    import json
-    from dataclasses import replace
-
-    from ingestlab.hosts import fidelity
-    from ingestlab.rally.home import emulation_file
-
     with fidelity.Monitor(lab) as monitor:
         result = rally_race.run(request, track=track, log=log, stream=stream)
     emulation_file(result.race_id, result.rally_home).write_text(json.dumps(monitor.report, indent=2))
@@ -169,6 +161,7 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
     Rally's --exclude-tasks and the race is tagged ``unavailable:<operation type>``; a 6.x cluster gets the
     mapping type its indices need (``mapping_type``, where the track reads it). The race is tagged with the
     cluster's node count (``nodes``), which Rally does not record for a benchmark-only race."""
+    # heavy: imports runners.compat, which loads the client (elasticsearch, ~0.3 s); the CLI starts without it
     from ingestlab.runners.operations.reindex_api import MODULE as REINDEX_MODULE
     from ingestlab.runners.operations.reindex_api import NAME as REINDEX
 

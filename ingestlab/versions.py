@@ -10,12 +10,16 @@ never left blank or drawn as 0.
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 
 from ingestlab import machine, paths, racing
 from ingestlab.cluster import lifecycle
 from ingestlab.cluster.versions import resolve
+from ingestlab.errors import IngestlabError
+from ingestlab.rally import results
+from ingestlab.report import writer
 from ingestlab.studies import Study
 from ingestlab.studies.base import Headline
 
@@ -37,8 +41,6 @@ class Cell:
 
 def run(studies: list[Study], versions: list[str], full: bool = False, test_mode: bool = False, log=print) -> tuple[str, list[Cell]]:
     """Race every study on every version (small sizes unless ``full``); returns the report's Markdown and the cells."""
-    from ingestlab.errors import IngestlabError
-
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     cells: list[Cell] = []
     started = time.monotonic()
@@ -62,8 +64,6 @@ def run(studies: list[Study], versions: list[str], full: bool = False, test_mode
 
 
 def write(stamp: str, studies: list[Study], versions: list[str], cells: list[Cell], full: bool, test_mode: bool):
-    from ingestlab.report import writer
-
     text = markdown(studies, versions, cells, stamp, full, test_mode)
     out = writer.write(
         paths.results_dir() / "versions" / stamp,
@@ -83,11 +83,6 @@ def write(stamp: str, studies: list[Study], versions: list[str], cells: list[Cel
 
 def again(stamp: str, studies_by_name: dict[str, Study], log=print) -> str:
     """The report of an earlier cross-version run written again from its stored races (e.g. after the report changed)."""
-    import json
-
-    from ingestlab.errors import IngestlabError
-    from ingestlab.rally import results
-
     stored = paths.results_dir() / "versions" / stamp / "results.json"
     if not stored.is_file():
         raise IngestlabError(f"no cross-version run {stamp!r} under {stored.parent.parent}")
@@ -108,8 +103,6 @@ def again(stamp: str, studies_by_name: dict[str, Study], log=print) -> str:
 
 
 def _race(study: Study, version: str, cluster, full: bool, test_mode: bool, stamp: str, log) -> Cell:
-    from ingestlab.errors import IngestlabError
-
     small = study.headline_params if study.headline_params is not None else study.small_params
     options = racing.Options(
         challenge=study.headline_challenge,
@@ -227,7 +220,7 @@ def _panels(study: Study, versions: list[str], cells: list[Cell]) -> list:
 def charts(studies: list[Study], versions: list[str], cells: list[Cell]) -> list:
     """All studies' headline ratios in one figure (version on the x axis, the published figure as a line at the
     study's own version's value), then one figure per study."""
-    from ingestlab.report import plot
+    from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
     per_study = [(study, _panels(study, versions, cells)) for study in studies]
     everything = [p for _, panels in per_study for p in panels]

@@ -3,11 +3,23 @@ parameter sources (:mod:`~ingestlab.runners.param_sources`, one module of the sa
 processor (:mod:`~ingestlab.runners.track_processors`) with Rally. Every runner is registered through
 :func:`~ingestlab.runners.utils.failures.reporting_failures`."""
 
-from ingestlab.runners.operations import corpus_load, fresh_index_load, index_lifecycle, time_to_searchable
+from ingestlab.runners import compat
+from ingestlab.runners.operations import (
+    corpus_load,
+    fresh_index_load,
+    index_lifecycle,
+    reindex_api,
+    sliced_scroll_reindex,
+    time_to_searchable,
+)
 from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource
+from ingestlab.runners.param_sources.eventdata import NAME as EVENTDATA
+from ingestlab.runners.param_sources.eventdata import EventdataParamSource
 from ingestlab.runners.param_sources.fresh_index_load import FreshIndexLoadParamSource
 from ingestlab.runners.param_sources.index_lifecycle import IndexLifecycleParamSource
+from ingestlab.runners.param_sources.reindex import ReindexParamSource
 from ingestlab.runners.param_sources.time_to_searchable import TimeToSearchableParamSource
+from ingestlab.runners.track_processors.corpora import CorpusProcessor
 from ingestlab.runners.utils import transport_log, worker_name
 from ingestlab.runners.utils.failures import reporting_failures
 
@@ -32,9 +44,6 @@ def register_corpus_load(registry) -> None:
 def register_reindex(registry) -> None:
     """``reindex-api`` and ``sliced-scroll-reindex`` (one parameter source for both), plus ``corpus-load``
     and the index set-up/check operations to fill the source index."""
-    from ingestlab.runners.operations import reindex_api, sliced_scroll_reindex
-    from ingestlab.runners.param_sources.reindex import ReindexParamSource
-
     for name, runner in (
         (reindex_api.NAME, reindex_api.ReindexApi()),
         (sliced_scroll_reindex.NAME, sliced_scroll_reindex.SlicedScrollReindex()),
@@ -55,9 +64,6 @@ def _register_index_lifecycle(registry) -> None:
 
 def register_rally_corpora(registry) -> None:
     """The eventdata generator (for Rally's own bulk runner) and the count check after each indexing task."""
-    from ingestlab.runners.param_sources.eventdata import NAME as EVENTDATA
-    from ingestlab.runners.param_sources.eventdata import EventdataParamSource
-
     registry.register_param_source(EVENTDATA, EventdataParamSource)
     _register_index_lifecycle(registry)
     register_corpora(registry)  # also the test-mode cut of what eventdata makes on the fly
@@ -67,9 +73,6 @@ def register_corpora(registry) -> None:
     """The track makes its generated corpus on first use and checks a supplied one
     (:mod:`~ingestlab.runners.track_processors.corpora`), then Rally prepares every corpus as it always does.
     (Registering a processor replaces Rally's own preparation, so it is registered again after ours.)"""
-    from ingestlab.runners import compat
-    from ingestlab.runners.track_processors.corpora import CorpusProcessor
-
     transport_log.restore()  # every track registers its corpora: the one place each worker passes
     worker_name.mark()  # a race's footprint can then give the workers' own peak RSS
     compat.register_processor(registry, CorpusProcessor())

@@ -8,6 +8,7 @@ from ingestlab.cli import options
 from ingestlab.cluster import faults, lifecycle
 from ingestlab.cluster.model import DEFAULT_HTTP_PORT, DEFAULT_TRANSPORT_PORT, Cluster
 from ingestlab.errors import IngestlabError
+from ingestlab.hosts import hardware, lab
 
 
 def cmd_cluster(args) -> int:
@@ -40,11 +41,7 @@ def cmd_cluster(args) -> int:
 
 
 def cmd_hosts(args) -> int:
-    from ingestlab.hosts import lab
-
     if args.action == "up":
-        from ingestlab.hosts import hardware
-
         if getattr(args, "engine", "elasticsearch") != "elasticsearch":
             raise IngestlabError(
                 "test hosts run Elasticsearch nodes and Rally's load-driver daemons only; for OpenSearch, "

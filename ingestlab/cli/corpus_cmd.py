@@ -10,6 +10,10 @@ from pathlib import Path
 from ingestlab import paths, studies
 from ingestlab.cli import options
 from ingestlab.corpus import files, makers
+from ingestlab.corpus.dvf import convert as dvf_convert
+from ingestlab.corpus.dvf import generate as dvf_generate
+from ingestlab.corpus.dvf import reference as dvf_reference
+from ingestlab.rally.home import corpus_dirs
 
 
 def output(out: str | None, track: str, default: str) -> Path:
@@ -34,7 +38,7 @@ def cmd_corpus(args) -> int:
     sets = makers.generated_sets(track.rendered)
     if not sets:
         print(f"[ingestlab] track {study.name} declares no generated corpus with these parameters (nothing to make)")
-    from ingestlab.rally.home import corpus_dirs
+    # heavy: imports runners.compat, which loads the client (elasticsearch, ~0.3 s); the CLI starts without it
     from ingestlab.runners.track_processors.corpora import generated_target
 
     corpus_names = {id(d): c["name"] for c in track.rendered.get("corpora", []) for d in c.get("documents", [])}
@@ -47,7 +51,7 @@ def cmd_corpus(args) -> int:
 
 
 def cmd_wikipedia(args) -> int:
-    from ingestlab.corpus.wikipedia import convert, generate
+    from ingestlab.corpus.wikipedia import convert, generate  # heavy: lxml and mimesis, only for Wikipedia
 
     if args.action == "generate":
         pages = generate.WikiGenerator(seed=args.seed).pages(args.pages)
@@ -73,15 +77,13 @@ def _param(out: Path, track: str) -> str:
 
 
 def cmd_dvf(args) -> int:
-    from ingestlab.corpus.dvf import convert, generate, reference
-
     if args.action == "generate":
-        rows = generate.DvfGenerator(reference.load_communes(), seed=args.seed, year=args.year).rows(args.rows)
-        written = generate.write(Path(args.output), rows, args.format, year=args.year, encoding=args.encoding)
+        rows = dvf_generate.DvfGenerator(dvf_reference.load_communes(), seed=args.seed, year=args.year).rows(args.rows)
+        written = dvf_generate.write(Path(args.output), rows, args.format, year=args.year, encoding=args.encoding)
         print(f"[ingestlab] wrote {written:,} {args.format} rows to {args.output}")
         return 0
     out = output(args.out, "dvf", "dvf-converted.json")
-    result = convert.convert(
+    result = dvf_convert.convert(
         [Path(p) for p in args.inputs], out, strict=args.strict, compress=args.bz2, encoding=args.encoding, limit=args.limit
     )
     print(

@@ -8,8 +8,9 @@ import json
 
 from ingestlab import racing
 from ingestlab.cluster import lifecycle
-from ingestlab.cluster.versions import DEFAULT_OPENSEARCH, DEFAULT_VERSION, DISTRIBUTIONS, ENGINES, OPENSEARCH
+from ingestlab.cluster.versions import DEFAULT_OPENSEARCH, DEFAULT_VERSION, DISTRIBUTIONS, ENGINES, OPENSEARCH, spec_for
 from ingestlab.errors import IngestlabError
+from ingestlab.hosts import lab
 
 VERSIONS = sorted({*DISTRIBUTIONS, *OPENSEARCH}, key=lambda v: tuple(int(x) for x in v.split(".")))
 
@@ -59,8 +60,6 @@ def engine_version(args, default: str | None = None) -> str:
     engine = getattr(args, "engine", "elasticsearch")
     version = args.version if args.version and (engine == "elasticsearch") == (args.version in DISTRIBUTIONS) else None
     if args.version and version is None:
-        from ingestlab.cluster.versions import spec_for
-
         spec_for(args.version, engine)  # names what the engine has
     return version or (default or DEFAULT_VERSION if engine == "elasticsearch" else DEFAULT_OPENSEARCH)
 
@@ -109,8 +108,6 @@ def target(args) -> racing.Target:
     if getattr(args, "pipeline", "benchmark-only") == "from-distribution":
         return racing.Target(distribution={"version": args.distribution_version, "car": args.car, "car_params": args.car_params})
     if getattr(args, "hosts", None):
-        from ingestlab.hosts import lab
-
         drivers = lab.require(args.hosts)
         emulation = drivers if drivers.hardware else None
         if getattr(args, "one_driver", False):  # one load driver outside the hosts, in the coordinator's CPU share

@@ -8,11 +8,10 @@ from pathlib import Path
 
 from ingestlab import studies
 from ingestlab.cli import options
+from ingestlab.osb import race, workloads
 
 
 def cmd_export(args) -> int:
-    from ingestlab.osb import race, workloads
-
     names = [studies.get(n.strip()).name for n in args.tracks.split(",")] if args.tracks else None
     out = workloads.export(Path(args.out), names)
     print(

@@ -11,7 +11,7 @@ from ingestlab.cluster import lifecycle
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import results
-from ingestlab.report import writer
+from ingestlab.report import generic, writer
 
 
 def present(study, result, load_side: dict | None = None, measured: bool = False) -> None:
@@ -79,8 +79,6 @@ def cmd_demo(args) -> int:
 
 def cmd_report(args) -> int:
     if args.race_id and not args.study:  # any stored race, whoever ran it
-        from ingestlab.report import generic
-
         result = results.load(args.race_id, home=args.rally_home)
         text, charts = generic.markdown(result), generic.charts(result)
         out = writer.write(writer.race_dir("races", result), f"ingestlab: race {result.race_id}", text, charts, result.to_json())

@@ -2,13 +2,15 @@
 
 from __future__ import annotations
 
+import json
 import shlex
 import sys
 from contextlib import ExitStack
 from pathlib import Path
 
-from ingestlab import racing, studies
+from ingestlab import paths, racing, studies
 from ingestlab.cli import options
+from ingestlab.cluster import lifecycle
 from ingestlab.errors import IngestlabError
 
 SHAPE = {"name": "ingestlab-redline", "http_port": 29480, "transport_port": 29580}
@@ -32,8 +34,6 @@ def _command(words: list[str], program: str = "ingestlab") -> str:
 def target_for(args, study, shape: dict, stack: ExitStack) -> racing.Target:
     """The cluster a search races: --target-hosts or a lab (--hosts), else one node the pack provisions with ``shape``
     (the study's version unless --version), stopped when ``stack`` closes."""
-    from ingestlab.cluster import lifecycle
-
     if getattr(args, "target_hosts", None) or getattr(args, "hosts", None):
         return options.target(args)
     version = options.engine_version(args, study.default_version if study else None)
@@ -48,7 +48,7 @@ def target_for(args, study, shape: dict, stack: ExitStack) -> racing.Target:
 
 
 def cmd_redline(args, argv: list[str] | None = None) -> int:
-    from ingestlab.redline import report, run, target
+    from ingestlab.redline import report, run, target  # heavy: matplotlib and scipy; the CLI starts without them
 
     if args.report:
         return _report_again(args.report)
@@ -82,7 +82,7 @@ def cmd_redline(args, argv: list[str] | None = None) -> int:
         if args.over == "rate":
             result = run.run(track, latency, where, **common)
         else:
-            from ingestlab.redline import over
+            from ingestlab.redline import over  # heavy: matplotlib and scipy; the CLI starts without them
 
             result = over.run(track, latency, where, args.over, most_clients=args.max_clients, **common)
     chart = report.write(result)
@@ -93,10 +93,7 @@ def cmd_redline(args, argv: list[str] | None = None) -> int:
 
 def _report_again(stamp: str) -> int:
     """A stored search's report printed again (its ``redline.json`` under results/redline/STAMP, or that file's path)."""
-    import json
-
-    from ingestlab import paths
-    from ingestlab.redline import report
+    from ingestlab.redline import report  # heavy: matplotlib; the CLI starts without it
 
     found = Path(stamp) if Path(stamp).suffix == ".json" else paths.results_dir() / "redline" / stamp / "redline.json"
     if not found.is_file():

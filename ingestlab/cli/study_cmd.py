@@ -2,20 +2,21 @@
 
 from __future__ import annotations
 
+import dataclasses
 from pathlib import Path
 
-from ingestlab import racing, studies
+from ingestlab import racing, studies, versions
 from ingestlab.cli import options
-from ingestlab.cluster.versions import DEFAULT_VERSION, DISTRIBUTIONS
+from ingestlab.cluster.versions import DEFAULT_VERSION, DISTRIBUTIONS, key_of, resolve
 from ingestlab.errors import IngestlabError
+from ingestlab.studies import corpora, corpora_hardware, wikipedia_hosts
+from ingestlab.studies import wikipedia_hosts as wh
 
 
 def cmd_nightly(args, overhead=None) -> int:
     """``overhead``: what measures the pack's cost on each setup's cluster, ``(hosts, url, log)`` → pack ÷ minimal
     client per task, kept and judged in the history like any figure (see :func:`ingestlab.nightly.run`); None: not measured."""
-    import dataclasses
-
-    from ingestlab import nightly
+    from ingestlab import nightly  # heavy: numpy and scipy; the CLI starts without them
 
     history = Path(args.history) if args.history else None
     if args.action == "annotate":
@@ -50,12 +51,8 @@ def cmd_nightly(args, overhead=None) -> int:
 
 
 def cmd_corpora(args) -> int:
-    from ingestlab.studies import corpora
-
     chosen = [studies.get(t.strip()) for t in args.tracks.split(",") if t.strip()]
     if args.report and args.emulated:
-        from ingestlab.studies import corpora_hardware
-
         for stamp in (s.strip() for s in args.report.split(",") if s.strip()):
             corpora_hardware.report(stamp, chosen)
         return 0
@@ -69,8 +66,6 @@ def cmd_corpora(args) -> int:
             raise IngestlabError(f"track param {key!r} must look like <track>.<param>, e.g. eventdata.eventdata_docs=50000")
         extra.setdefault(track, {})[name] = options.parse_value(value)
     if args.emulated:
-        from ingestlab.studies import corpora_hardware
-
         corpora_hardware.run(
             chosen, cpus=args.cpus, driver_cpus=args.driver_cpus, extra_params=extra, version=args.version, test_mode=args.test_mode
         )
@@ -89,8 +84,6 @@ def cmd_corpora(args) -> int:
 
 
 def cmd_scale_out(args) -> int:
-    from ingestlab.studies import wikipedia_hosts
-
     if args.report:
         wikipedia_hosts.report(args.report)
         return 0
@@ -114,9 +107,6 @@ def cmd_scale_out(args) -> int:
 
 
 def cmd_versions(args) -> int:
-    from ingestlab import versions
-    from ingestlab.cluster.versions import key_of, resolve
-
     if args.report:
         versions.again(args.report, studies.ALL)
         return 0
@@ -257,8 +247,6 @@ def _add_across_setups(sub) -> None:
 
 
 def _add_scale_out(sub) -> None:
-    from ingestlab.studies import wikipedia_hosts as wh
-
     so = sub.add_parser(
         "scale-out",
         help="study 4 on 1, 2 and 4 emulated hosts (root): one tool per node and _reindex over hosts, "

@@ -7,11 +7,11 @@ from pathlib import Path
 from ingestlab import racing, studies
 from ingestlab.cli import options
 from ingestlab.errors import IngestlabError
+from ingestlab.sweep import state as sweep_state
 
 
 def cmd_sweep(args) -> int:
-    from ingestlab.sweep import grid, report, run
-    from ingestlab.sweep import state as sweep_state
+    from ingestlab.sweep import grid, report, run  # heavy: numpy and scipy; the CLI starts without them
 
     if args.report:
         state = sweep_state.load(args.report)

@@ -3,19 +3,22 @@ measured error rates and noise floors the verdicts lean on."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 from ingestlab import studies
 from ingestlab.cli import options
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import results
+from ingestlab.rally.load_side import driver_bound
+from ingestlab.redline import compare as searches
 
 
 def _races(selector: str, study: str | None, test_mode: bool, notes: list[str], home: Path | None = None) -> tuple[str, list[dict]]:
     """``RACE_ID`` or ``key:value`` (every stored race with that tag, of the study if given), without the races
     that do not belong in an aggregate (failed requests; test mode, unless ``test_mode``), each named in ``notes``.
     ``home``: a Rally home whose races to read (its own rally.ini says where: files, or an Elasticsearch metrics store)."""
-    from ingestlab import compare
+    from ingestlab import compare  # heavy: numpy and scipy; the CLI starts without them
 
     if ":" in selector:
         key, value = selector.split(":", 1)
@@ -43,10 +46,6 @@ def _races(selector: str, study: str | None, test_mode: bool, notes: list[str], 
 
 def _compare_redline(args) -> int:
     """Redline searches (stamps, their directories or redline.json files) on every side: their brackets side by side."""
-    import json
-
-    from ingestlab.redline import compare as searches
-
     if not all(searches.is_redline(s) for s in (args.baseline, *args.contender)):
         raise IngestlabError("compare takes races on every side or redline searches on every side, not both")
     if args.format not in ("markdown", "json"):
@@ -62,9 +61,8 @@ def _compare_redline(args) -> int:
 
 
 def cmd_compare(args) -> int:
-    from ingestlab import compare
-    from ingestlab.redline import compare as searches
-    from ingestlab.verdicts import noise
+    from ingestlab import compare  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab.verdicts import noise  # heavy: numpy and scipy; the CLI starts without them
 
     if any(searches.is_redline(s) for s in (args.baseline, *args.contender)):
         return _compare_redline(args)
@@ -103,7 +101,7 @@ def _floors(found: list[dict], tasks) -> dict:
     """Each task's noise floor for sides of one or two races from the calibrations ``found`` (newest first): the one
     file given, or the floor spanning every calibration session of the setup here
     (:func:`ingestlab.verdicts.noise.floor_across`)."""
-    from ingestlab.verdicts import noise
+    from ingestlab.verdicts import noise  # heavy: numpy and scipy; the CLI starts without them
 
     return {task: noise.floor_across(found, task, "this machine") for task in tasks} if found else {}
 
@@ -111,8 +109,6 @@ def _floors(found: list[dict], tasks) -> dict:
 def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
     """A side whose races were load driver bound in a task (ingestlab.rally.load_side): its figure there measured the
     load driver, not the cluster."""
-    from ingestlab.rally.load_side import driver_bound
-
     return [
         f"{name}: load driver bound in {task} ({bound} of {seen} races): its figures there measure the load driver, not the cluster"
         for name, races in sides
@@ -126,8 +122,8 @@ def _check_agree(args) -> None:
 
 
 def cmd_ab(args) -> int:
-    from ingestlab import ab, compare
-    from ingestlab.verdicts import noise
+    from ingestlab import ab, compare  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab.verdicts import noise  # heavy: numpy and scipy; the CLI starts without them
 
     _check_agree(args)
     study = studies.get(args.study)
@@ -175,7 +171,7 @@ def cmd_ab(args) -> int:
 def calibration_setup(args) -> dict:
     """The setup a calibration races (``--track``/``--challenge``/``--task`` and ``--track-param``, else the default
     one), once the warm-up's settings are checked."""
-    from ingestlab import calibrate
+    from ingestlab import calibrate  # heavy: numpy and scipy; the CLI starts without them
 
     _check_agree(args)
     setup = dict(calibrate.DEFAULT)
@@ -200,7 +196,7 @@ def check_races(args) -> None:
 
 
 def cmd_calibrate(args) -> int:
-    from ingestlab import calibrate
+    from ingestlab import calibrate  # heavy: numpy and scipy; the CLI starts without them
 
     setup = calibration_setup(args)
     if args.races == 0 and not args.pool:

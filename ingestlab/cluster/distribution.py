@@ -19,6 +19,8 @@ from dataclasses import asdict
 from pathlib import Path
 
 from ingestlab import locks, paths
+from ingestlab.cluster import root_endpoint
+from ingestlab.cluster.jdk import java_home_for
 from ingestlab.cluster.versions import DEFAULT_VERSION, DistributionSpec, ExtraModule, spec_for
 from ingestlab.errors import IngestlabError
 
@@ -154,9 +156,6 @@ def _assemble(spec: DistributionSpec, version: str, base: Path, es_home: Path, l
             log(f"[ingestlab]   + module {module.name}")
             install_module(staged_home, module, version)
         if spec.root_endpoint:
-            from ingestlab.cluster import root_endpoint
-            from ingestlab.cluster.jdk import java_home_for
-
             root_endpoint.install(staged_home, spec, java_home_for(spec), log=log)
         base.mkdir(parents=True, exist_ok=True)
         staged_home.rename(es_home)

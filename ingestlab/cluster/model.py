@@ -10,6 +10,7 @@ from pathlib import Path
 from ingestlab import paths
 from ingestlab.cluster import security
 from ingestlab.cluster.http import http_json
+from ingestlab.errors import IngestlabError
 from ingestlab.procs import alive
 
 DEFAULT_CLUSTER = "ingestlab"
@@ -87,8 +88,6 @@ class Cluster:
         return self.nodes[0].url
 
     def node(self, name: str) -> Node:
-        from ingestlab.errors import IngestlabError
-
         for node in self.nodes:
             if node.name == name:
                 return node

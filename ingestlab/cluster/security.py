@@ -17,6 +17,7 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingestlab.cluster.distribution import require_tool
 from ingestlab.errors import IngestlabError
 
 USER = "elastic"
@@ -66,8 +67,6 @@ def _openssl(*args: str, cwd: Path) -> None:
 
 def create(cluster_dir: Path) -> Credentials:
     """A new CA, node certificate and password for the cluster in ``cluster_dir``."""
-    from ingestlab.cluster.distribution import require_tool
-
     require_tool("openssl", "to make the TLS certificates of a secured cluster")
     tls = Path(cluster_dir) / "tls"
     tls.mkdir(parents=True, exist_ok=True)

@@ -21,6 +21,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable
 
+from ingestlab.errors import IngestlabError
+
 TEST_MODE_DOCS = 1000
 CHUNK_BYTES = 4 << 20
 PROGRESS_EVERY_S = 15.0
@@ -250,8 +252,6 @@ def write_corpus(
 def import_file(source: Path, target: Path) -> CorpusFile:
     """A real Rally corpus file (``documents.json`` or ``.json.bz2``) streamed in as a pack corpus: counted,
     with its -1k file and entry."""
-    from ingestlab.errors import IngestlabError
-
     if not Path(source).is_file():
         raise IngestlabError(f"{source}: no such file")
     opener = bz2.open if Path(source).suffix == ".bz2" else open

@@ -12,6 +12,7 @@ through the same converters: a generated file is read exactly as a user's real o
 
 from __future__ import annotations
 
+import os
 import tempfile
 import time
 from dataclasses import dataclass
@@ -19,7 +20,12 @@ from pathlib import Path
 from typing import Callable
 
 from ingestlab import locks
+from ingestlab.corpus import parts
+from ingestlab.corpus.dvf import convert as dvf_convert
+from ingestlab.corpus.dvf import generate as dvf_generate
+from ingestlab.corpus.dvf import reference as dvf_reference
 from ingestlab.corpus.files import CorpusFile, read_meta, write_corpus
+from ingestlab.corpus.posts import PostsGenerator
 from ingestlab.errors import IngestlabError
 
 
@@ -32,8 +38,6 @@ class Maker:
 
 
 def _posts(target: Path, docs: int, seed: int, one_k: bool, progress, log) -> CorpusFile:
-    from ingestlab.corpus.posts import PostsGenerator
-
     return write_corpus(target, PostsGenerator(seed).lines(docs), _source("posts", docs, seed), one_k=one_k, progress=progress)
 
 
@@ -41,27 +45,23 @@ def _in_parts(generator: str):
     """A maker whose documents are a function of their number: made in parts on every core (:mod:`.parts`)."""
 
     def write(target: Path, docs: int, seed: int, one_k: bool, progress, log) -> CorpusFile:
-        from ingestlab.corpus import parts
-
         return parts.make(target, generator, docs, seed, _source(generator, docs, seed), one_k, log)
 
     return write
 
 
 def _pmc(target: Path, docs: int, seed: int, one_k: bool, progress, log) -> CorpusFile:
-    from ingestlab.corpus import pmc
+    from ingestlab.corpus import pmc  # heavy: lxml, only for this corpus
 
     return write_corpus(target, pmc.documents(docs, seed=seed), _source("pmc", docs, seed), one_k=one_k, progress=progress)
 
 
 def _dvf(target: Path, docs: int, seed: int, one_k: bool, progress, log, format: str = "etalab") -> CorpusFile:
     """A DVF file of ``docs`` rows (real communes) in either real format, converted like a user's real file."""
-    from ingestlab.corpus.dvf import convert, generate, reference
-
     with tempfile.TemporaryDirectory(prefix=".dvf-", dir=target.parent) as tmp:
         source = Path(tmp) / ("full.2020-generated.csv" if format == "etalab" else "valeursfoncieres-2020-generated.txt")
-        generate.write(source, generate.DvfGenerator(reference.load_communes(), seed=seed).rows(docs), format)
-        done = convert.convert(
+        dvf_generate.write(source, dvf_generate.DvfGenerator(dvf_reference.load_communes(), seed=seed).rows(docs), format)
+        done = dvf_convert.convert(
             [source], target, strict=True, compress=False, source=_source("dvf", docs, seed, format=format), one_k=one_k, progress=progress
         )
     return CorpusFile(target, done.documents, done.uncompressed_bytes)
@@ -140,18 +140,14 @@ def make(
 
 
 def _convert_dvf(found: Path, target: Path, source: dict, log) -> CorpusFile:
-    from ingestlab.corpus.dvf import convert
-
-    done = convert.convert([found], target, compress=False, source=source)
+    done = dvf_convert.convert([found], target, compress=False, source=source)
     if done.skipped.count:
         log(f"[ingestlab] {found.name}: skipped {done.skipped.count:,} bad rows, the first: {done.skipped.messages[0]}")
     return CorpusFile(target, done.documents, done.uncompressed_bytes)
 
 
 def _convert_wikipedia(found: Path, target: Path, source: dict, log) -> CorpusFile:
-    import os
-
-    from ingestlab.corpus.wikipedia import convert
+    from ingestlab.corpus.wikipedia import convert  # heavy: lxml, only for this corpus
 
     done = convert.convert(found, target, source=source, workers=os.cpu_count() or 1)
     return CorpusFile(target, done.documents, done.uncompressed_bytes)

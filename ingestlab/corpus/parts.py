@@ -17,6 +17,7 @@ import time
 from pathlib import Path
 from typing import Callable
 
+from ingestlab.corpus import geonames
 from ingestlab.corpus.files import CorpusFile, CorpusWriter
 from ingestlab.errors import IngestlabError
 
@@ -24,7 +25,7 @@ JOIN_BLOCK = 8 << 20
 
 
 def _wikipedia(out: Path, start: int, count: int, seed: int) -> int:
-    from ingestlab.corpus.wikipedia import convert, generate
+    from ingestlab.corpus.wikipedia import convert, generate  # heavy: lxml and mimesis, only for Wikipedia parts
 
     dump = out.with_suffix(".xml")
     generate.write(dump, generate.WikiGenerator(seed=seed).pages(count, first=start))
@@ -35,8 +36,6 @@ def _wikipedia(out: Path, start: int, count: int, seed: int) -> int:
 
 
 def _geonames(out: Path, start: int, count: int, seed: int) -> int:
-    from ingestlab.corpus import geonames
-
     made = 0
     with open(out, "wb") as f:
         for line in geonames.documents(count, first=start):

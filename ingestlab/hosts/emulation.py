@@ -5,10 +5,12 @@ from __future__ import annotations
 
 import os
 
+from ingestlab.cluster.service_user import ensure_service_user
 from ingestlab.errors import IngestlabError
 from ingestlab.hosts import cgroups, disks, links
 from ingestlab.hosts import hardware as hw
 from ingestlab.hosts.namespaces import Host
+from ingestlab.machine import memory_gib
 
 
 def check(hardware: hw.Hardware, count: int, provision: str) -> None:
@@ -20,7 +22,6 @@ def check(hardware: hw.Hardware, count: int, provision: str) -> None:
     reason = missing(hardware)
     if reason:
         raise IngestlabError(f"emulated hardware cannot be made here: {reason}")
-    from ingestlab.machine import memory_gib
 
     hw.check_fits(hardware, count, os.cpu_count() or 1, int((memory_gib() or 0) * (1 << 30)), hardware.coordinator_share or 0)
 
@@ -39,8 +40,6 @@ def missing(hardware: hw.Hardware) -> str | None:
 
 def emulate(lab, hosts: list[Host], hardware: hw.Hardware, log) -> dict:
     """Each host's cgroups, disk and link; the node placement (data path, launcher) for lifecycle.up."""
-    from ingestlab.cluster.service_user import ensure_service_user
-
     placement = {}
     user = ensure_service_user()
     for host in [*hosts, None]:

@@ -36,9 +36,12 @@ from ingestlab.cluster.health import wait_for_health_at
 from ingestlab.cluster.model import DEFAULT_HTTP_PORT, Cluster
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
-from ingestlab.hosts import cgroups, disks, emulation, namespaces
+from ingestlab.hosts import cgroups, disks, emulation, namespaces, rally_provisioning
 from ingestlab.hosts import hardware as hw
 from ingestlab.hosts.namespaces import Host
+from ingestlab.rally.home import ensure_rally_home
+from ingestlab.rally.launcher import PORT_VARIABLE, TOKEN_VARIABLE
+from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
 
 LAB_VARIABLE = "INGESTLAB_LAB"
 
@@ -145,10 +148,6 @@ def require(prefix: str = namespaces.DEFAULT_PREFIX) -> Lab:
 
 
 def _start_daemon(lab: Lab, host: Host | None, log) -> None:
-    from ingestlab.rally.home import ensure_rally_home
-    from ingestlab.rally.launcher import PORT_VARIABLE, TOKEN_VARIABLE
-    from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
-
     address = host.address if host else lab.coordinator
     env = dict(os.environ)
     env.update(
@@ -231,8 +230,6 @@ def up(
             + f"; coordinator {lab.coordinator} on bridge {namespaces.bridge_name(prefix)}"
         )
         if provision == "rally":
-            from ingestlab.hosts import rally_provisioning
-
             try:
                 rally_provisioning.install_and_start(hosts, version, car, lab.installations, log=log)
             finally:
@@ -278,8 +275,6 @@ def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
     removed = []
     lab = Lab.load(prefix)
     if lab and lab.installations:
-        from ingestlab.hosts import rally_provisioning
-
         removed += rally_provisioning.stop(lab.hosts, lab.installations, lab.version, log=log)
     stopped = procs.stop(lambda: tagged_processes(prefix), grace=10)
     if stopped:

@@ -11,6 +11,7 @@ import uuid
 from ingestlab.cluster.model import DEFAULT_HTTP_PORT
 from ingestlab.errors import IngestlabError
 from ingestlab.hosts import namespaces
+from ingestlab.rally.service import TEAM_PATH, service_rally
 
 HTTP_PORT = DEFAULT_HTTP_PORT
 TRANSPORT_PORT = HTTP_PORT + 100  # Rally's choice: the HTTP port + 100
@@ -20,8 +21,6 @@ class _Esrally:
     """esrally as the service user, set up once (venv, Rally home, the distribution in its cache)."""
 
     def __init__(self, version: str, log):
-        from ingestlab.rally.service import service_rally
-
         self.user, venv, self.rally_home, self.env = service_rally(version, log=log)
         self.esrally = str(venv / "bin" / "esrally")
         self.log = log
@@ -37,8 +36,6 @@ class _Esrally:
 def install_and_start(hosts: list, version: str, car: str, installations: dict, log=print) -> None:
     """One node per host; fills ``installations`` ({host name: installation id}) as it goes, so that a
     failure half-way still leaves what to stop. Returns once every node is started, not yet joined."""
-    from ingestlab.rally.service import TEAM_PATH
-
     esrally = _Esrally(version, log)
     seeds = ",".join(f"{h.address}:{TRANSPORT_PORT}" for h in hosts)
     masters = ",".join(f"node-{i}" for i in range(1, len(hosts) + 1))

@@ -8,7 +8,9 @@ from dataclasses import dataclass, replace
 from typing import Callable
 
 from ingestlab import racing
+from ingestlab.cluster import lifecycle
 from ingestlab.errors import IngestlabError
+from ingestlab.hosts.hardware import parse_size
 from ingestlab.rally.command import tag_value
 from ingestlab.studies import Study
 
@@ -85,9 +87,6 @@ def clusters(
 ) -> tuple[racing.Target, str, racing.Target | None]:
     """The setup's target and URL, and the reference's target (provisioned beside it, both up the whole night); a node
     provisioned for full-size races gets the largest heap and every node setting the studies ask for at that size."""
-    from ingestlab.cluster import lifecycle
-    from ingestlab.hosts.hardware import parse_size
-
     wanted = max((s.full_size_heap for s in studies), key=parse_size) if sizing.full_size and studies else "1g"
     settings = {k: v for s in studies for k, v in s.full_size_settings.items()} if sizing.full_size else {}
 

@@ -17,6 +17,7 @@ from ingestlab import compare, machine, paths, racing
 from ingestlab.nightly import changepoints, history, measured, trends
 from ingestlab.nightly.races import Setup, Sizing, race_setup
 from ingestlab.rally.command import tag_value
+from ingestlab.report import writer
 from ingestlab.report.common import engine_name
 from ingestlab.studies import Study
 
@@ -203,8 +204,6 @@ def run(
     judged on the setup's figures over the reference's (``nightly --reference``); ``full_size``, ``include_tasks``: see
     ``races.Sizing``; ``overhead``: what measures the pack's cost on each setup's cluster, ``(hosts, url, log)`` → pack ÷
     minimal client per task, kept and judged in the history as the study ``overhead`` (None: not measured)."""
-    from ingestlab.report import writer
-
     sizing = Sizing(repeat, full_size, include_tasks)
     tonight = _Night(time.strftime("%Y-%m-%dT%H%M%S"), history.open_history(history_file or history.history_path()), margin, log, sizing)
     night = tonight.night

@@ -3,6 +3,7 @@ before the last, each study's headline ratio beside the published one, and the a
 
 from __future__ import annotations
 
+import math
 import statistics
 
 from ingestlab.nightly.history import DROP_LEVEL, HEADLINE, NIGHTS_COMPARED
@@ -27,9 +28,7 @@ def chart(
 ) -> bytes:
     """Small multiples, one per task (headlines first), nights on the x axis; ``change_points``: task → [(night, change)],
     drawn where the new level starts."""
-    import math
-
-    from ingestlab.report import plot
+    from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
     tasks = sorted(series, key=lambda t: (not t.startswith(HEADLINE), t)) + [t for t in missing if t not in series]
     nights = sorted({n for points in series.values() for n, _ in points})

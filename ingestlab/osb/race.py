@@ -19,11 +19,15 @@ import uuid
 from pathlib import Path
 
 from ingestlab import allocator, machine, net, paths
+from ingestlab.corpus import makers
+from ingestlab.corpus.files import TEST_MODE_DOCS, one_k_path
 from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.osb import tool, workloads
-from ingestlab.rally import failure, progress
+from ingestlab.rally import failure, progress, trackinfo
+from ingestlab.rally.command import format_tags
 from ingestlab.rally.footprint import ProcessPeaks
 from ingestlab.rally.home import LATENCY_FILE, errors_logged
+from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE, TOKEN_VARIABLE
 from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.results import RaceResult
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
@@ -47,9 +51,6 @@ def data_cache(benchmark_home: Path | None = None) -> Path:
 
 def make_corpora(track, test_mode: bool, log=print, cache: Path | None = None) -> None:
     """Every generated corpus of the rendered track, made where OSB finds it (test mode: only the -1k files)."""
-    from ingestlab.corpus import makers
-    from ingestlab.corpus.files import TEST_MODE_DOCS, one_k_path
-
     for corpus in track.rendered.get("corpora", []):
         for document_set in corpus.get("documents", []):
             spec = makers.declared(document_set.get("meta"))
@@ -88,9 +89,6 @@ def run(
     stream: bool = True,
 ) -> RaceResult:
     """Race the track's workload with OSB; its result, or an error naming OSB's log."""
-    from ingestlab.rally.command import format_tags
-    from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE, TOKEN_VARIABLE
-
     python = tool.python(log)
     make_corpora(track, test_mode, log)
     test_run_id = str(uuid.uuid4())
@@ -180,8 +178,6 @@ def run(
 
 def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:
     """A stored OSB test run as a race result (``ingestlab report --engine opensearch``)."""
-    from ingestlab.rally import trackinfo
-
     found = test_run_file(test_run_id)
     if not found.is_file():
         raise IngestlabError(f"no OSB test run {test_run_id} under {found.parent.parent}")

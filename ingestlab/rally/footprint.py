@@ -22,6 +22,7 @@ import threading
 from pathlib import Path
 
 from ingestlab.procs import carrying
+from ingestlab.rally import preflight
 
 WORKER_NAME = "rally-worker"  # runners/utils/worker_name.py: the name a pack track gives each load-driver worker
 
@@ -134,8 +135,6 @@ class ProcessPeaks:
 
 def indices_bytes(target_hosts: str, client_options: str | None = None, timeout: float = 30.0) -> int | None:
     """Bytes on disk of every index in the cluster (primaries and replicas), or None when it cannot be asked."""
-    from ingestlab.rally import preflight
-
     options = preflight.parse_client_options(client_options)
     url = preflight.base_url(target_hosts.split(",")[0].strip(), options)
     try:

@@ -9,24 +9,22 @@ import subprocess
 import uuid
 from pathlib import Path
 
-from ingestlab import net
+from ingestlab import machine, net
 from ingestlab.cluster import service_user
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.launcher import PORT_VARIABLE
+from ingestlab.rally.results import RaceResult
 from ingestlab.rally.service import TEAM_PATH, service_rally
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
+from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
 
 def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None, track=None, log=print):
     """Race ``request`` (its track, challenge, params, tags) on a node Rally provisions from the pack's car
     configs; returns the stored race as a :class:`~ingestlab.rally.results.RaceResult`."""
-    from ingestlab import machine
-    from ingestlab.rally.results import RaceResult
-    from ingestlab.runners.utils.runner_stats import read as read_runner_stats
-
     user, venv, home, env = service_rally(version, log=log)
     service_user.check_reachable(user, Path(request.track_path))
     race_id = str(uuid.uuid4())

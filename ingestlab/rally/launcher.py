@@ -37,6 +37,7 @@ with other names, so the launcher hooks it the same way (its own actor-port prob
 same short end, and the same progress lines, from which the pack keeps each task's latency samples.
 """
 
+import json
 import os
 import sys
 import time
@@ -78,9 +79,7 @@ def _note_others(others) -> None:
 
 def install_progress_hook(path: str) -> None:
     """When the driver reaches a join point, append the finished tasks' figures to ``path`` (one JSON line)."""
-    import json
-
-    from ingestlab.runners import compat
+    from ingestlab.runners import compat  # heavy: loads the client (elasticsearch, ~0.3 s); the CLI starts without it
 
     def write(driver, step, steps, names):
         event = {"time": time.time(), "step": step, "steps": steps, "tasks": [compat.task_figures(driver.metrics_store, n) for n in names]}
@@ -91,7 +90,7 @@ def install_progress_hook(path: str) -> None:
 
 
 def main() -> int:
-    from ingestlab.runners import compat
+    from ingestlab.runners import compat  # heavy: loads the client (elasticsearch, ~0.3 s); the CLI starts without it
 
     try:
         compat.checked()

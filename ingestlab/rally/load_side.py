@@ -28,6 +28,7 @@ import time
 from pathlib import Path
 
 from ingestlab.cgroup_v1 import group_quota, groups_of, quota_cores, usage_seconds
+from ingestlab.rally import preflight
 from ingestlab.rally.footprint import kernel_name
 
 SATURATED = 0.85
@@ -69,16 +70,12 @@ class LoadSide:
         self.node_facts: dict[str, dict] = {}
         self._url = self._options = None
         if target_hosts:
-            from ingestlab.rally import preflight
-
             self._options = preflight.parse_client_options(client_options)
             self._url = preflight.base_url(target_hosts.split(",")[0].strip(), self._options)
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _node_stats(self) -> dict:
-        from ingestlab.rally import preflight
-
         try:
             return preflight.get_json(
                 self._url + "_nodes/stats/os,process?filter_path=nodes.*.name,nodes.*.process,nodes.*.os.cgroup.cpu",
@@ -89,8 +86,6 @@ class LoadSide:
             return {}
 
     def _node_facts(self) -> None:
-        from ingestlab.rally import preflight
-
         try:
             nodes = preflight.get_json(
                 self._url + "_nodes/os,process?filter_path=nodes.*.name,nodes.*.os.allocated_processors,nodes.*.process.id",

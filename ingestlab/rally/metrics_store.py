@@ -7,8 +7,13 @@ the store's host, port, TLS and credentials from that rally.ini — never printe
 from __future__ import annotations
 
 import configparser
+import json
+import ssl
+import urllib.error
+import urllib.request
 from pathlib import Path
 
+from ingestlab.cluster.security import basic_authorization
 from ingestlab.errors import IngestlabError
 
 
@@ -24,13 +29,6 @@ def datastore(home: Path) -> dict | None:
 
 
 def _get(store: dict, path: str, body: dict) -> dict:
-    import json
-    import ssl
-    import urllib.error
-    import urllib.request
-
-    from ingestlab.cluster.security import basic_authorization
-
     secure = str(store.get("datastore.secure", "false")).lower() == "true"
     url = f"{'https' if secure else 'http'}://{store.get('datastore.host', 'localhost')}:{store.get('datastore.port', '9200')}/{path}"
     request = urllib.request.Request(url, data=json.dumps(body).encode(), method="POST", headers={"content-type": "application/json"})

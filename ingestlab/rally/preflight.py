@@ -18,6 +18,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
+from ingestlab.cluster.security import basic_authorization
 from ingestlab.errors import IngestlabError
 
 
@@ -25,7 +26,7 @@ def parse_client_options(client_options: str | None) -> dict:
     """The ``default`` cluster's options as Rally reads ``--client-options``."""
     if not client_options:
         return {}
-    from ingestlab.runners import compat
+    from ingestlab.runners import compat  # heavy: loads the client (elasticsearch, ~0.3 s); the CLI starts without it
 
     try:
         return compat.client_options(client_options)
@@ -47,8 +48,6 @@ def _ssl_context(options: dict) -> ssl.SSLContext:
 
 def _authorization(options: dict) -> str | None:
     if options.get("basic_auth_user"):
-        from ingestlab.cluster.security import basic_authorization
-
         return basic_authorization(options["basic_auth_user"], options.get("basic_auth_password", ""))
     if options.get("api_key"):
         key = options["api_key"]

@@ -15,6 +15,7 @@ from pathlib import Path
 from ingestlab import machine, paths
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_paths
+from ingestlab.rally import metrics_store
 from ingestlab.rally.trackinfo import TrackInfo
 from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
@@ -161,8 +162,6 @@ def _read_race(f: Path) -> dict:
 def load_race(race_id: str, home: Path | None = None) -> tuple[dict, Path]:
     """race.json of a stored race and the Rally home it was found in (the pack's, then the user's own); from the
     Elasticsearch metrics store where that home's rally.ini keeps its races there."""
-    from ingestlab.rally import metrics_store
-
     for h in _homes(home):
         f = rally_paths.race_json(race_id, h)
         if f.is_file():
@@ -193,8 +192,6 @@ def of(race: dict, home: Path | None = None, track_path: Path | None = None) -> 
 def races_with_tags(tags: dict, rally_home: Path | None = None) -> list[dict]:
     """Every stored race whose user tags include ``tags``, oldest first (from race.json files, or from the
     Elasticsearch metrics store the Rally home's rally.ini names)."""
-    from ingestlab.rally import metrics_store
-
     store = metrics_store.datastore(rally_home) if rally_home else None
     root = races_dir(rally_home)
     candidates = metrics_store.races(store) if store else [_read_race(f) for f in (root.glob("*/race.json") if root.is_dir() else [])]

@@ -19,6 +19,7 @@ import shutil
 import subprocess
 import sys
 import tarfile
+from importlib.metadata import version as installed
 from pathlib import Path
 
 from ingestlab import locks, paths
@@ -87,7 +88,6 @@ def _service_venv(user: service_user.ServiceUser, venv: Path, log) -> Path:
     subprocess.run(
         [str(interpreter), "-m", "venv", "--clear", str(venv)], check=True, env={**os.environ, "LD_LIBRARY_PATH": str(python_copy / "lib")}
     )
-    from importlib.metadata import version as installed
 
     with locks.editable_install():
         subprocess.run(

@@ -58,13 +58,13 @@ class Challenge:
 
 
 def _assembled(directory: Path, file_name: str) -> str:
-    from ingestlab.runners import compat
+    from ingestlab.runners import compat  # heavy: loads the client (elasticsearch, ~0.3 s); the CLI starts without it
 
     return compat.assembled_template(str(directory), file_name)
 
 
 def _parse(text: str):
-    from ingestlab.runners import compat
+    from ingestlab.runners import compat  # heavy: loads the client (elasticsearch, ~0.3 s); the CLI starts without it
 
     env = jinja2.Environment()
     for kind, values in compat.template_globals().items():
@@ -163,7 +163,7 @@ class TrackInfo:
 
     @cached_property
     def rendered(self) -> dict:
-        from ingestlab.runners import compat
+        from ingestlab.runners import compat  # heavy: loads the client (elasticsearch, ~0.3 s); the CLI starts without it
 
         self._require_track_json()
         try:

@@ -14,7 +14,7 @@ import statistics
 import time
 from pathlib import Path
 
-from ingestlab import racing
+from ingestlab import ledger, racing
 from ingestlab.errors import IngestlabError
 from ingestlab.models import usl
 from ingestlab.redline import probe as probes
@@ -144,8 +144,6 @@ def run(
 
 
 def to_ledger(result: dict, command: str, race) -> None:
-    from ingestlab import ledger
-
     key = f"p{result['latency_target']['percentile']}"
     unit = "clients" if result["over"] == "clients" else "docs"
     at = [p for p in result["probes"] if p["rate"] == result["rate"]]

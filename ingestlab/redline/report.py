@@ -9,6 +9,8 @@ from pathlib import Path
 
 from matplotlib.ticker import FuncFormatter
 
+from ingestlab.errors import IngestlabError
+from ingestlab.rally import results
 from ingestlab.report import plot
 
 MISSING = plot.MISSING
@@ -67,9 +69,6 @@ def _over_lines(result: dict) -> list[str]:
 
 def _held(race_id: str | None) -> bool | None:
     """The fidelity monitor's verdict kept beside a stored race (a search stored before its probes carried it)."""
-    from ingestlab.errors import IngestlabError
-    from ingestlab.rally import results
-
     if not race_id:
         return None
     try:

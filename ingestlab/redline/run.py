@@ -7,12 +7,13 @@ from __future__ import annotations
 import json
 import statistics
 import time
+import urllib.error
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ingestlab import paths, racing
+from ingestlab import ledger, paths, racing
 from ingestlab.errors import IngestlabError
-from ingestlab.rally import trackinfo
+from ingestlab.rally import preflight, trackinfo
 from ingestlab.redline import probe as probes
 from ingestlab.redline import search
 from ingestlab.redline.target import LatencyTarget
@@ -185,8 +186,6 @@ def prober(step: probes.Step, w: Warm, clients: int):
 def red_halt(target: racing.Target, number: int) -> None:
     """Stop the search (:class:`search.Halt`) when the cluster is red: a probe on it would judge the cluster's fault,
     not its rate. A cluster that does not answer is left to the probe's race, which names the error."""
-    from ingestlab.rally import preflight
-
     if not target.hosts:
         return
     options = preflight.parse_client_options(target.client_options)
@@ -254,8 +253,6 @@ def run(
 
 def to_ledger(result: dict, command: str, race) -> None:
     """The search's ledger entry: the sustainable rate, the failed step above it and the full-speed rate."""
-    from ingestlab import ledger
-
     key = f"p{result['latency_target']['percentile']}"
     at = [p for p in result["probes"] if p["rate"] == result["rate"]]
     figures = {
@@ -300,8 +297,6 @@ def to_ledger(result: dict, command: str, race) -> None:
 
 def emulation_figures(result: dict) -> dict:
     """On emulated hosts: how many probes and full-speed races the emulation held in (none elsewhere)."""
-    from ingestlab import ledger
-
     held = [p.get("emulation") for p in result["probes"]] + list(result["full_speed"].get("emulation") or [])
     if all(v is None for v in held):
         return {}
@@ -314,8 +309,6 @@ def emulation_figures(result: dict) -> dict:
 
 def record(result: dict, run: str, kind: str, command: str, figures: dict, race, setup: str) -> None:
     """A search's ledger entry: its figures, the engine and Rally that raced it, its setup and why it stopped."""
-    from ingestlab import ledger
-
     versions = {
         "engine": result["engine"],
         "version": result["es_version"],
@@ -339,9 +332,6 @@ def _delete_index(target: racing.Target, index: str | None, log) -> None:
     """The probes' index goes (the cluster is left as it was found); a cluster that does not answer is named, not hidden."""
     if not index or not index.startswith("ingestlab-redline-") or not target.hosts:
         return
-    import urllib.error
-
-    from ingestlab.rally import preflight
 
     options = preflight.parse_client_options(target.client_options)
     try:

@@ -4,6 +4,7 @@ the machine and versions, and the one verdict on failed requests."""
 from __future__ import annotations
 
 from ingestlab import machine
+from ingestlab.hosts import fidelity
 from ingestlab.rally.results import RaceResult
 
 
@@ -121,8 +122,6 @@ def invalid_lines(result: RaceResult) -> list[str]:
     (:mod:`ingestlab.hosts.fidelity`); then failed requests: any task of the race with errors (a check task too)
     marks the whole report INVALID, with the error rates and, where the pack's runners recorded them, the first
     error of each task."""
-    from ingestlab.hosts import fidelity
-
     emulation = fidelity.lines(result.footprint.get("emulation") or {})
     failed = {name: r.error_rate for name, r in result.tasks.items() if r.error_rate}
     if not failed:

@@ -4,6 +4,8 @@ curves (:mod:`ingestlab.models`). A side whose cells cannot carry a fit says why
 
 from __future__ import annotations
 
+import numpy as np
+
 from ingestlab.models import linear, usl
 from ingestlab.report.common import fmt
 
@@ -72,9 +74,7 @@ def usl_lines(
 def curve_chart(panels: list[dict], title: str, caption_here: str, caption_published: str | None) -> bytes:
     """``panels``: dicts with ``xlabel``, ``ylabel``, ``points`` {side: [(x, y)]}, ``curves`` {side: callable x → y or None},
     ``xs`` (where to draw the curves), ``logx``, ``logy``; this machine and the article in their two colours."""
-    import numpy as np
-
-    from ingestlab.report import plot
+    from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
     fig, outer = plot.new_figure(6.0 * len(panels), 4.8)
     outer.axis("off")

@@ -39,7 +39,7 @@ def markdown(result: RaceResult) -> str:
 
 
 def charts(result: RaceResult) -> list:
-    from ingestlab.report import plot
+    from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
     here = plot.here_line(result)
     out = []

@@ -8,13 +8,19 @@ from __future__ import annotations
 
 import functools
 import io
+import math
 import re
 import textwrap
 
 import matplotlib
 
+from ingestlab.report.common import engine_name, load_generator, machine_line
+
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
+from matplotlib import font_manager  # noqa: E402
+from matplotlib.ft2font import FT2Font  # noqa: E402
+from matplotlib.patches import Rectangle  # noqa: E402
 
 HERE, PUBLISHED = "#1f77b4", "#ff7f0e"
 MISSING = "—"
@@ -26,9 +32,6 @@ def new_figure(width: float = 8.0, height: float = 4.8):
 
 @functools.cache
 def _font_chars() -> frozenset[int]:
-    from matplotlib import font_manager
-    from matplotlib.ft2font import FT2Font
-
     return frozenset(FT2Font(font_manager.findfont(font_manager.FontProperties())).get_charmap())
 
 
@@ -67,8 +70,6 @@ def png(fig) -> bytes:
 
 
 def here_line(result) -> str:
-    from ingestlab.report.common import engine_name, load_generator, machine_line
-
     cluster = result.cluster
     return f"{machine_line(result)}; {engine_name(result.race)} {cluster.get('distribution-version')}, {load_generator(result.race)}"
 
@@ -220,10 +221,6 @@ def heat_maps(
     """Heat maps side by side, ``panels`` = ``[(title, rows of values), …]``; a missing cell stays blank with a dash.
     ``notes``: per panel, rows of a second line for each cell (e.g. its spread); ``framed``: per panel, the (row, column)
     cells to outline (e.g. the best cell and those within noise of it)."""
-    import math
-
-    from matplotlib.patches import Rectangle
-
     fig, axes = new_figure(5.4 * len(panels), 4.8)
     axes.axis("off")
     grid = fig.subplots(1, len(panels), squeeze=False)[0]

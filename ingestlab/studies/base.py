@@ -31,6 +31,7 @@ from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.corpus.files import TEST_MODE_DOCS
 from ingestlab.rally import trackinfo
 from ingestlab.rally.results import RaceResult
+from ingestlab.report.common import tables_apart
 
 
 @dataclass(frozen=True)
@@ -113,8 +114,7 @@ class Study:
         return []
 
     def report(self, result: RaceResult, load_side: dict | None = None, charts: bool = True) -> Report:
-        from ingestlab.report.common import tables_apart
-        from ingestlab.studies import warmth
+        from ingestlab.studies import warmth  # heavy: numpy and scipy; the CLI starts without them
 
         figures = self.published_figures()
         text = self.markdown(result, figures, load_side).rstrip("\n") + "\n" + warmth.line(result) + "\n"

@@ -8,10 +8,16 @@ from __future__ import annotations
 
 import time
 
-from ingestlab import machine, paths
+from ingestlab import machine, paths, racing
 from ingestlab import published as published_data
+from ingestlab.cluster import lifecycle
+from ingestlab.errors import IngestlabError
+from ingestlab.rally import results
+from ingestlab.rally.home import data_cache
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import engine_name, fmt, invalid_lines, load_generator, ratio, this_machine
+from ingestlab.report import writer
+from ingestlab.report.common import engine_name, fmt, footprint_line, invalid_lines, load_generator, ratio, this_machine
+from ingestlab.studies import corpora_room
 from ingestlab.studies.base import Study
 
 ONE_NODE = "1 node, 1 disk, 0 replicas"
@@ -149,8 +155,8 @@ def counted_documents(result: RaceResult) -> int | None:
 def node_scaling_lines(per_nodes: dict[str, dict[int, float | None]], published: dict) -> list[str]:
     """The Universal Scalability Law over the node counts of each track, here and published (1-node RAID0 and 3-node
     RAID0): two node counts cannot carry its three parameters, which the line says rather than fit them."""
-    from ingestlab.models import usl
-    from ingestlab.report import cost
+    from ingestlab.models import usl  # heavy: scipy, only for the cost models
+    from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
     lines = []
     for track, by_nodes in per_nodes.items():
@@ -231,7 +237,7 @@ def scaling_markdown(
 
 
 def scaling_chart(results: dict[str, dict[str, float]], published: dict, machine_line: str) -> tuple[str, bytes]:
-    from ingestlab.report import plot
+    from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
     labels, here, there = [], [], []
     for track, r in results.items():
@@ -277,8 +283,6 @@ class Table:
         self.costs: list[str] = []
 
     def add(self, study_name: str, nodes: int, result: RaceResult) -> None:
-        from ingestlab.report.common import footprint_line
-
         figures = {task: r["median"] for task, r in indexing(result).items()}
         per_replicas = {n: figures.get(task) for n, task in bulk_task_per_replicas(result).items()}
         self.docs[study_name] = counted_documents(result)
@@ -294,8 +298,6 @@ class Table:
         self.costs.append(f"{study_name} on {nodes} node(s), race {result.race_id}" + (f": {cost[0].lower()}{cost[1:]}" if cost else ""))
 
     def write(self, stamp: str, test_mode: bool, log=print) -> str:
-        from ingestlab.report import writer
-
         line = machine.one_line(machine.describe())
         published = published_data.load("rally-corpora")
         text = scaling_markdown(self.results, published, line, self.docs, ", ".join(sorted(self.ran)))
@@ -329,16 +331,11 @@ def scaling(
     """Race each track on 1 node, then on 3 nodes with 0 and 1 replica; write the report beside the study's.
     ``full_size``: Rally's own corpus sizes (each track's ``full_size``), nodes with a larger heap. Unless
     ``skip_disk_check``, first make sure the indices and corpus files fit on the disk (:mod:`.corpora_room`)."""
-    from ingestlab import racing
-    from ingestlab.cluster import lifecycle
 
     def params_of(study) -> dict:
         return {**(study.full_size if full_size else study.small_params), **(extra_params or {}).get(study.name, {})}
 
     if not (test_mode or skip_disk_check):  # before any node starts: a full-size setup may outgrow the disk an hour in
-        from ingestlab.rally.home import data_cache
-        from ingestlab.studies import corpora_room
-
         corpora_room.check(
             [n for nodes in shapes for n in corpora_room.needs(tracks, {t.name: params_of(t) for t in tracks}, nodes)],
             paths.clusters_dir(),
@@ -379,9 +376,6 @@ def scaling(
 
 def report(stamps: list[str], tracks=TRACKS, log=print) -> str:
     """One table from the stored races of earlier runs (e.g. a 1-node and a 3-node run at full size, made apart)."""
-    from ingestlab.errors import IngestlabError
-    from ingestlab.rally import results
-
     table, test_mode = Table(tracks), False
     by_name = {t.name: t for t in tracks}
     for stamp in stamps:

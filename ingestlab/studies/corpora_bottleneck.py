@@ -7,7 +7,9 @@ run's ledger entry.
 from __future__ import annotations
 
 import re
+import sys
 
+from ingestlab import ledger
 from ingestlab.models import bottleneck
 from ingestlab.report.common import fmt, ratio
 from ingestlab.studies.corpora import ONE_NODE, ONE_NODE_RAID, THREE_NODES, THREE_NODES_REPLICA
@@ -152,10 +154,6 @@ def _slug(text: str) -> str:
 
 def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict, races: list, warmed_with: str | None):
     """The run's ledger entry (``fitted``: :func:`model`'s)."""
-    import sys
-
-    from ingestlab import ledger
-
     figures = {}
     for track, measured in rows.items():
         for c in CONFIGURATIONS:

@@ -15,9 +15,14 @@ from __future__ import annotations
 
 import time
 
-from ingestlab import machine, paths
+from ingestlab import machine, paths, racing
 from ingestlab import published as published_data
+from ingestlab.errors import IngestlabError
+from ingestlab.hosts import hardware
+from ingestlab.hosts import lab as labs
 from ingestlab.models import bottleneck
+from ingestlab.rally import results
+from ingestlab.report import writer
 from ingestlab.report.common import fmt, ratio
 from ingestlab.studies.corpora import (
     ONE_NODE,
@@ -71,10 +76,6 @@ def run(
 ) -> str:
     """Race every track in every configuration on emulated hosts; write the report beside the article's.
     ``warm_up``: on each new lab, one race of the first track first, not kept (never in test mode)."""
-    from ingestlab import racing
-    from ingestlab.hosts import hardware
-    from ingestlab.hosts import lab as labs
-
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     params = {t.name: {**SIZES.get(t.name, {}), **(extra_params or {}).get(t.name, {})} for t in tracks}
     warmed_with = tracks[0].name if warm_up and not test_mode else None
@@ -118,10 +119,6 @@ def run(
 def report(stamp: str, tracks=TRACKS, measured: bool = False, log=print) -> str:
     """The report of a run from its stored races (tagged ``corpora-hardware:STAMP``), written and printed;
     ``measured``: just raced, so its figures go into the ledger (when the emulation held in every race)."""
-    from ingestlab.errors import IngestlabError
-    from ingestlab.rally import results
-    from ingestlab.report import writer
-
     by_name = {t.name: t for t in tracks}
     races = [r for r in results.races_with_tags({"corpora-hardware": stamp}) if r.get("user-tags", {}).get("study") in by_name]
     if not races:
@@ -244,7 +241,7 @@ def markdown(
 
 
 def chart(rows: dict, published: dict) -> tuple[str, bytes]:
-    from ingestlab.report import plot
+    from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
     labels, here, there = [], [], []
     for track, measured in rows.items():

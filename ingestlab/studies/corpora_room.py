@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingestlab.errors import IngestlabError
+from ingestlab.rally.home import corpus_dirs
 
 FLOOD_STAGE = 0.95  # Elasticsearch's default cluster.routing.allocation.disk.watermark.flood_stage
 
@@ -40,8 +41,6 @@ def needs(tracks, params: dict[str, dict], nodes: int, home: Path | None = None)
     documents (times ``ingest_percentage``), one copy on one node, 1 + the largest of ``replica_sweep`` on three. A
     corpus file counts as made where Rally would find it (the track's folder, then the data cache of the Rally home
     ``home``, None: the pack's)."""
-    from ingestlab.rally.home import corpus_dirs
-
     out = []
     for t in tracks:
         p = params[t.name]

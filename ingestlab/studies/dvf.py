@@ -61,9 +61,9 @@ def models(result: RaceResult, published: dict) -> dict:
     """The two models of the grid on both sides: the cost per request and per document from the bulk sizes at one
     client (a document takes 1/rate = r/b + c), and the Universal Scalability Law over the clients at the largest bulk
     size both sides have."""
-    from ingestlab.models import usl
-    from ingestlab.models.linear import Cell
-    from ingestlab.report import cost
+    from ingestlab.models import usl  # heavy: scipy, only for the cost models
+    from ingestlab.models.linear import Cell  # heavy: scipy, only for the cost models
+    from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
     here, there = measured_grid(result), published_grid(published)
     bulks, clients = grid_axes(result)
@@ -94,8 +94,8 @@ class Dvf(Study):
         base_here = here.get((1, 1), {}).get("docs_per_s")
         base_there = there.get((1, 1))
         study_docs = published["documents"]
-        from ingestlab.models.linear import compare_sentence
-        from ingestlab.report import cost
+        from ingestlab.models.linear import compare_sentence  # heavy: scipy, only for the cost models
+        from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
         whole = all(m["whole_task"] for m in here.values()) if here else False
         figure = "documents ÷ first request's start to last request's end" if whole else "Rally's median throughput"
@@ -179,7 +179,7 @@ class Dvf(Study):
 
     def charts(self, result: RaceResult, published: dict) -> list:
         """Heat maps of the speed-up over 1 doc per request with 1 client: this machine beside the study."""
-        from ingestlab.report import plot
+        from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
         bulks, clients = grid_axes(result)
         here, there = measured_grid(result), published_grid(published)
@@ -203,7 +203,7 @@ class Dvf(Study):
 
     def model_chart(self, result: RaceResult, published: dict) -> list:
         """Per-document time against bulk size at one client, and docs/s against clients, measured and fitted, both sides."""
-        from ingestlab.report import cost, plot
+        from ingestlab.report import cost, plot  # heavy: scipy and matplotlib, only when drawing charts
 
         fitted = models(result, published)
         bulks, clients = grid_axes(result)

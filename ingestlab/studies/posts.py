@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from math import ceil
+
 from ingestlab.rally.results import RaceResult
 from ingestlab.report.common import fmt, invalid_lines, this_machine
 from ingestlab.studies.base import Headline, Study, corpus_documents, documents_written, fitted_headlines, iterations
@@ -72,9 +74,7 @@ def bulk_sizes(result: RaceResult, published: dict) -> dict[str, int | None]:
 def model_cells(result: RaceResult, published: dict) -> tuple[list, list]:
     """(this machine's cells, the article's cells) for time = requests × r + documents × c: each configuration's
     fastest run, with the requests its documents took."""
-    from math import ceil
-
-    from ingestlab.models.linear import Cell
+    from ingestlab.models.linear import Cell  # heavy: scipy, only for the cost models
 
     sizes, docs, here, there = bulk_sizes(result, published), documents_per_run(result), [], []
     for r in rows(result, published):
@@ -89,7 +89,7 @@ def model_cells(result: RaceResult, published: dict) -> tuple[list, list]:
 
 
 def fits(result: RaceResult, published: dict):
-    from ingestlab.report import cost
+    from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
     here_cells, there_cells = model_cells(result, published)
     return (*cost.try_linear(here_cells), *cost.try_linear(there_cells))
@@ -108,8 +108,8 @@ class Posts(Study):
         docs = documents_per_run(result)
         table = rows(result, published)
         runs = iterations(result, "index-api") or iterations(result, next(iter(result.tasks), ""))
-        from ingestlab.models.linear import compare_sentence
-        from ingestlab.report import cost
+        from ingestlab.models.linear import compare_sentence  # heavy: scipy, only for the cost models
+        from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
         here, why_here, there, why_there = fits(result, published)
         sentence = compare_sentence(here, there, "the speed-ups over the index API") if here and there else ""
@@ -151,7 +151,7 @@ class Posts(Study):
 
     def charts(self, result: RaceResult, published: dict) -> list:
         """Speed-up over the index API per configuration: this machine and the published study."""
-        from ingestlab.report import plot
+        from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
         table = [r for r in rows(result, published) if r.get("speedup") or r.get("published_speedup")]
         image = plot.paired_bars(
@@ -167,7 +167,7 @@ class Posts(Study):
 
     def model_chart(self, result: RaceResult, published: dict) -> list:
         """Each configuration's fastest time against its bulk size, with both sides' fitted t(b) = (N/b)·r + N·c."""
-        from ingestlab.report import cost, plot
+        from ingestlab.report import cost, plot  # heavy: scipy and matplotlib, only when drawing charts
 
         here, _, there, _ = fits(result, published)
         if here is None and there is None:

@@ -176,7 +176,7 @@ def model_cells(result: RaceResult, table: dict) -> tuple[list, list]:
     """(this machine's, the article's) cells for time = requests × r + documents × c + refreshes × f: single writes one
     request per document, a bulk cell one request (its bulk holds the cell's documents); refresh=true refreshes once
     per request. The wait_for cells wait for a scheduled refresh, which no cost per request describes: left out."""
-    from ingestlab.models.linear import Cell
+    from ingestlab.models.linear import Cell  # heavy: scipy, only for the cost models
 
     bulk_size = next(
         (int(t.param("bulk-size")) for t in result.schedule if t.operation_type == "fresh-index-load" and t.param("method") == "bulk"), None
@@ -199,7 +199,7 @@ def model_cells(result: RaceResult, table: dict) -> tuple[list, list]:
 
 
 def fits(result: RaceResult, table: dict):
-    from ingestlab.report import cost
+    from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
     here_cells, there_cells = model_cells(result, table)
     return (*cost.try_linear(here_cells, TERMS), *cost.try_linear(there_cells, TERMS))
@@ -227,8 +227,8 @@ class Refresh(Study):
     default_version = "8.19.7"  # the study ran 8.14: the nearest line the pack provisions
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
-        from ingestlab.models.linear import compare_sentence
-        from ingestlab.report import cost
+        from ingestlab.models.linear import compare_sentence  # heavy: scipy, only for the cost models
+        from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
         table = cells(result, published)
         here, why_here, there, why_there = fits(result, table)
@@ -268,7 +268,7 @@ class Refresh(Study):
     def charts(self, result: RaceResult, published: dict) -> list:
         """Time of each configuration relative to bulk at the same doc count (log scale), both sides; and the
         time-to-searchable percentiles."""
-        from ingestlab.report import plot
+        from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
         table = cells(result, published)
 
@@ -327,7 +327,7 @@ class Refresh(Study):
 
     def model_chart(self, result: RaceResult, published: dict) -> list:
         """Each configuration's time against its document count, with both sides' fitted costs."""
-        from ingestlab.report import cost, plot
+        from ingestlab.report import cost, plot  # heavy: scipy and matplotlib, only when drawing charts
 
         table = cells(result, published)
         here, _, there, _ = fits(result, table)

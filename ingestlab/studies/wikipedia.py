@@ -219,7 +219,7 @@ class Wikipedia(Study):
     def charts(self, result: RaceResult, published: dict) -> list:
         """Each method's speed relative to the best _reindex, and each scale-out step's relative to one tool with
         parallel bulk: this machine beside the published study."""
-        from ingestlab.report import plot
+        from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
         pub = {f["key"]: f.get("seconds") for f in published["figures"]}
         out = []

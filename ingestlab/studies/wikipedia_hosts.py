@@ -15,9 +15,15 @@ from __future__ import annotations
 import sys
 import time
 
-from ingestlab import ledger, machine, paths
+from ingestlab import ledger, machine, paths, racing, studies
 from ingestlab import published as published_data
+from ingestlab.errors import IngestlabError
+from ingestlab.hosts import emulation, hardware
+from ingestlab.hosts import lab as labs
+from ingestlab.rally import results
+from ingestlab.report import writer
 from ingestlab.report.common import fmt
+from ingestlab.studies.wikipedia_scale_out import reindex_fastest, scale_out_rows
 
 HOST_COUNTS = (1, 2, 4)
 PREDICT_AT = 8  # the article's nodes
@@ -34,8 +40,6 @@ SYMBOLS = {"λ": "lambda", "σ": "sigma", "κ": "kappa"}
 def rates(result) -> dict:
     """One race's figures: one tool per node's and ``_reindex`` (no slices)'s docs/s, and how many drivers and
     documents; None where a step did not run."""
-    from ingestlab.studies.wikipedia_scale_out import reindex_fastest, scale_out_rows
-
     rows = {r["published"] or r["task"]: r for r in scale_out_rows(result) if r["span_s"]}
     many = rows.get("tool-local")
     docs = many["docs"] if many else None
@@ -73,7 +77,7 @@ def _fit_words(fit, why: str | None) -> str:
 
 def model(by_hosts: dict[int, dict], published: dict) -> dict:
     """The two fits over the host counts and their quotient at :data:`PREDICT_AT`, with the article's ratio."""
-    from ingestlab.models import usl
+    from ingestlab.models import usl  # heavy: scipy, only for the cost models
 
     tool = usl.try_fit([(n, r["tool_per_node"]) for n, r in by_hosts.items() if r.get("tool_per_node")])
     api = usl.try_fit([(n, r["reindex"]) for n, r in by_hosts.items() if r.get("reindex")])
@@ -139,7 +143,7 @@ def text_of(
 
 
 def chart(by_hosts: dict[int, dict], m: dict, published: dict, machine_line: str) -> tuple[str, bytes]:
-    from ingestlab.report import cost
+    from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
     tool, api = m["tool"][0], m["reindex"][0]
     xs = [1 + i * (PREDICT_AT - 1) / 70 for i in range(71)]
@@ -188,10 +192,6 @@ def run(
 ) -> str:
     """Race the scale-out challenge on a new lab of each host count, then report and (outside test mode) add the run
     to the ledger."""
-    from ingestlab import racing, studies
-    from ingestlab.hosts import emulation, hardware
-    from ingestlab.hosts import lab as labs
-
     study = studies.get("wikipedia")
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     profile = hardware.from_options(cpus=cpus, memory=memory, driver_cpus=driver_cpus, scale="study4")
@@ -220,11 +220,6 @@ def run(
 def report(stamp: str, measured: bool = False, log=print) -> str:
     """The report of a run from its stored races (tagged ``wikipedia-hosts:STAMP``); ``measured``: just raced, so its
     figures go into the ledger."""
-    from ingestlab import studies
-    from ingestlab.errors import IngestlabError
-    from ingestlab.rally import results
-    from ingestlab.report import writer
-
     study = studies.get("wikipedia")
     races = results.races_with_tags({"wikipedia-hosts": stamp})
     if not races:

@@ -13,7 +13,10 @@ import itertools
 import json
 from dataclasses import dataclass
 
+from ingestlab.cluster.lifecycle import validate_heap
+from ingestlab.cluster.versions import resolve
 from ingestlab.errors import IngestlabError
+from ingestlab.hosts import hardware
 from ingestlab.rally import command
 from ingestlab.rally.trackinfo import TrackInfo
 
@@ -96,9 +99,6 @@ def parse(items: list[str] | None) -> dict:
 
 def check(track: TrackInfo, grid: dict, fixed: dict, challenge: str | None, provisioned: bool) -> Grid:
     """The grid, once every key and value fits the track (or the pack's provisioning), and the challenge exists."""
-    from ingestlab.cluster.lifecycle import validate_heap
-    from ingestlab.cluster.versions import resolve
-
     track.challenge(challenge)
     cluster = {k: v for k, v in grid.items() if k in CLUSTER_KEYS}
     params = {k: v for k, v in grid.items() if k not in CLUSTER_KEYS}
@@ -111,7 +111,6 @@ def check(track: TrackInfo, grid: dict, fixed: dict, challenge: str | None, prov
     for v in cluster.get("nodes", []):
         if not isinstance(v, int) or v < 1:
             raise IngestlabError(f"--grid nodes takes whole numbers of nodes, got {v!r}")
-    from ingestlab.hosts import hardware
 
     for v in cluster.get("cpus", []):
         if isinstance(v, bool) or not isinstance(v, (int, float)):

@@ -8,7 +8,11 @@ from __future__ import annotations
 import statistics
 
 from ingestlab import compare, machine
+from ingestlab.models import recommend
+from ingestlab.report import writer
 from ingestlab.report.common import fmt
+from ingestlab.sweep.grid import Grid, cell_id, show
+from ingestlab.sweep.state import sweeps_dir
 
 WARMUP_FIX = "every sample fell inside its warm-up (warmup-time-period {0:g} s): use a larger corpus, or a smaller warmup_time_period"
 
@@ -38,8 +42,6 @@ def reported_tasks(state: dict) -> list[str]:
 
 
 def cells(state: dict) -> list[str]:
-    from ingestlab.sweep.grid import Grid, cell_id
-
     return [cell_id(c) for c in Grid(state["grid"], state["cluster_grid"]).cells()]
 
 
@@ -162,9 +164,6 @@ def _is(key: str, kind: str) -> bool:
 def recommendations(state: dict, summary: dict, unit: str) -> list[str]:
     """What the cost models recommend from the swept bulk sizes and clients, for each setting of the other keys: the
     smallest bulk size within 5 % of the modelled maximum, the clients' peak; or why the points cannot carry a fit."""
-    from ingestlab.models import recommend
-    from ingestlab.sweep.grid import Grid, cell_id
-
     if not unit.startswith("docs"):
         return []
     grid = {**state["cluster_grid"], **state["grid"]}
@@ -198,8 +197,7 @@ def _spread(entry: dict) -> str | None:
 
 def charts(state: dict) -> list:
     """A heat map per task for two swept keys, lines for one, bars for none (each cell's median)."""
-    from ingestlab.report import plot
-    from ingestlab.sweep.grid import Grid, cell_id, show
+    from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
     keys = [*state["cluster_grid"], *state["grid"]]
     grid = {**state["cluster_grid"], **state["grid"]}
@@ -258,9 +256,6 @@ def charts(state: dict) -> list:
 
 
 def write(state: dict):
-    from ingestlab.report import writer
-    from ingestlab.sweep.state import sweeps_dir
-
     text = markdown(state)
     summaries = {
         task: {

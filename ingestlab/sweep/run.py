@@ -12,7 +12,11 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from ingestlab import racing
+from ingestlab.cluster import lifecycle
+from ingestlab.cluster.versions import resolve
 from ingestlab.errors import IngestlabError
+from ingestlab.hosts import hardware
+from ingestlab.hosts import lab as labs
 from ingestlab.sweep.grid import CLUSTER_KEYS, HARDWARE_KEYS, cell_id
 from ingestlab.sweep.report import headline_figure
 from ingestlab.sweep.state import finished, planned, save
@@ -134,12 +138,8 @@ def provisioned(state: dict, setup: dict):
     """The cluster of one setup for the length of a block, as a race target: a local cluster, or — with hardware keys
     in the grid or the sweep's options — a lab of test hosts (one node each) with that emulated hardware, raced by one
     load driver in the coordinator's CPU share."""
-    from ingestlab.cluster import lifecycle
-
     base = {**dict(state["cluster"]), **setup}
     if base.get("version"):  # a grid may hold both engines: 9.2.0, opensearch:2.19.0
-        from ingestlab.cluster.versions import resolve
-
         spec = resolve(str(base["version"]))
         base.update(version=spec.version, engine=spec.engine)
     hardware_given = {k: base.pop(k) for k in HARDWARE_KEYS if base.get(k) is not None}
@@ -148,8 +148,6 @@ def provisioned(state: dict, setup: dict):
         with lifecycle.running(lifecycle.Shape(**{**SHAPE, **base}), log=lambda *_: None) as cluster:
             yield racing.Target(hosts=cluster.hosts, engine=cluster.engine)
         return
-    from ingestlab.hosts import hardware
-    from ingestlab.hosts import lab as labs
 
     profile = hardware.from_options(
         cpus=hardware_given.get("cpus"),
@@ -160,8 +158,6 @@ def provisioned(state: dict, setup: dict):
         scale=extra.get("scale"),
     )
     if base.get("engine", "elasticsearch") != "elasticsearch":
-        from ingestlab.errors import IngestlabError
-
         raise IngestlabError("emulated hardware (the test hosts' lab) provisions Elasticsearch only; drop the hardware keys for OpenSearch")
     lab = labs.up(
         count=int(base.get("nodes", 1)),

@@ -3,7 +3,12 @@ request context."""
 
 from __future__ import annotations
 
+from urllib.parse import urlencode
+
 from ingestlab.runners.compat.core import engine
+
+# esrally, opensearch-benchmark, thespian and the clients are imported inside the functions that use them: the
+# generator installed decides which one runs (the other is absent), and the pack's CLI starts without them.
 
 
 def _is_opensearch(es) -> bool:
@@ -33,8 +38,6 @@ async def request(es, method: str, path: str, params: dict | None = None, header
     headers = _uncompressed_unless_asked(headers)
     if _is_opensearch(es):
         if params:
-            from urllib.parse import urlencode
-
             path = f"{path}?{urlencode({k: str(v).lower() if isinstance(v, bool) else v for k, v in params.items()})}"
         return await es.transport.perform_request(method, path, params=None, headers=headers, body=body)
     return await es.perform_request(method, path, params=params, headers=headers, body=body)

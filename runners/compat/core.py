@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import sys
 from functools import lru_cache
+from importlib import metadata
+from importlib.util import find_spec
 
 SUPPORTED = {"esrally": ((2, 12), (2, 13)), "opensearch-benchmark": ((2, 4), (2, 4))}  # (lowest, highest) minor
 
@@ -19,7 +21,6 @@ def engine() -> str:
         return "osb"
     if "esrally" in sys.modules:
         return "rally"
-    from importlib.util import find_spec
 
     return "rally" if find_spec("esrally") is not None else "osb"
 
@@ -27,12 +28,10 @@ def engine() -> str:
 @lru_cache(maxsize=None)
 def checked() -> str:
     """The engine, once its installed version is known to be supported; else one line saying what is."""
-    from importlib.metadata import PackageNotFoundError, version
-
     name = "esrally" if engine() == "rally" else "opensearch-benchmark"
     try:
-        found = version(name)
-    except PackageNotFoundError:
+        found = metadata.version(name)  # looked up at each call (a test stands in for it)
+    except metadata.PackageNotFoundError:
         raise Unsupported("neither esrally nor opensearch-benchmark is installed; install esrally 2.12 or 2.13") from None
     minor = tuple(int(x) for x in found.split(".")[:2])
     low, high = SUPPORTED[name]

@@ -3,10 +3,17 @@
 
 from __future__ import annotations
 
+import logging
+import socket
 import sys
+import threading
+import time
 from types import SimpleNamespace
 
 from ingestlab.runners.compat.core import checked
+
+# esrally, opensearch-benchmark, thespian and the clients are imported inside the functions that use them: the
+# generator installed decides which one runs (the other is absent), and the pack's CLI starts without them.
 
 
 def _note_others(process, finder: str, note) -> None:
@@ -86,8 +93,6 @@ def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
     ``time`` module gets a ``sleep`` that tells them apart (the first one is the grace). opensearch-benchmark's
     ``benchmark`` (2.4) ends a run the same way (its only other sleep is between ``--test-iterations``, which the pack
     does not use)."""
-    import time
-
     found = _modules()
     actor, main = found.actor, found.main
 
@@ -176,8 +181,6 @@ def osb_move_actor_port(port: int, note) -> None:
     TCPTransport.DEFAULT_ADMIN_PORT = port
 
     def already_running(ip="127.0.0.1"):
-        import socket
-
         with socket.socket() as s:
             return s.connect_ex((ip, port)) == 0
 
@@ -226,9 +229,6 @@ def isolate_actor_system(token: str) -> bool:
     this process and the actors forked from it send carries ``token``; one that arrives over the wire without it is
     dropped, with a warning in thespian's log. Messages an actor sends itself never touch the wire and pass as they
     are. False (and nothing changed) when this thespian lacks the places hooked here."""
-    import logging
-    import threading
-
     from thespian.system.transport import TCPTransport as tcp
 
     transport = tcp.TCPTransport

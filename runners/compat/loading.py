@@ -3,7 +3,12 @@ directories and user tags; and, Rally only, reading a track as Rally renders it.
 
 from __future__ import annotations
 
+from importlib import import_module
+
 from ingestlab.runners.compat.core import engine
+
+# esrally, opensearch-benchmark, thespian and the clients are imported inside the functions that use them: the
+# generator installed decides which one runs (the other is absent), and the pack's CLI starts without them.
 
 
 def loader():
@@ -64,7 +69,6 @@ def add_user_tags(cfg, tags: dict) -> None:
     Called while the coordinator loads the track, before the race record is made from the config."""
     if not cfg or not tags:
         return
-    from importlib import import_module
 
     config = import_module("osbenchmark.config" if engine() == "osb" else "esrally.config")
     if engine() == "osb":  # one string, "key:value,key:value"

@@ -27,8 +27,10 @@ import logging
 import os
 from pathlib import Path
 
+from ingestlab.corpus import makers
 from ingestlab.corpus.files import TEST_MODE_DOCS, one_k_path, read_meta
 from ingestlab.corpus.makers import declared as spec
+from ingestlab.errors import IngestlabError
 from ingestlab.runners import compat
 
 LOG = logging.getLogger(__name__)
@@ -74,9 +76,6 @@ def apply_supplied(document_set, found: Path, test_mode: bool) -> None:
 def convert_supplied(found: Path, converter: str, data_dirs: list[str]) -> Path:
     """A supplied publisher's file, converted on first use (:func:`ingestlab.corpus.makers.convert_supplied`) where a
     generated corpus would go; what cannot be read stops the race with the converter's one line."""
-    from ingestlab.corpus import makers
-    from ingestlab.errors import IngestlabError
-
     target = generated_target(data_dirs or [str(found.parent)], makers.converted_name(found))
     try:
         return makers.convert_supplied(found, converter, target, log=_log)
@@ -86,8 +85,6 @@ def convert_supplied(found: Path, converter: str, data_dirs: list[str]) -> Path:
 
 def make_document_set(data_dirs: list[str], file_name: str, docs: int, spec: dict) -> None:
     """Run by Rally's track preparation (on every load-driver host): make the file unless it is there."""
-    from ingestlab.corpus import makers
-
     target = generated_target(data_dirs, file_name)
     if compat.engine() == "osb" and not target.is_file():  # OSB's environment has other generator versions (mimesis 11)
         raise compat.data_error(

@@ -10,6 +10,9 @@ the pack's report INVALID) and races on. Any other exception is a bug and still 
 
 from __future__ import annotations
 
+import orjson
+
+from ingestlab.runners.compat import error_body
 from ingestlab.runners.utils.runner_stats import record
 
 
@@ -47,14 +50,10 @@ class reporting_failures:
 def describe(error) -> str:
     """An Elasticsearch error in a line: the root cause's type and reason, whatever shape the body came in
     (a dict, or bytes when the runner asked for raw responses)."""
-    from ingestlab.runners.compat import error_body
-
     body = error_body(error)
     if hasattr(body, "getvalue"):
         body = body.getvalue()
     if isinstance(body, (bytes, bytearray)):
-        import orjson
-
         try:
             body = orjson.loads(body)
         except orjson.JSONDecodeError:

@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 
 import orjson
 
+from ingestlab.runners import compat
 from ingestlab.runners.compat import ApiErrors, pass_built_bodies, request
 from ingestlab.runners.compat import status as http_status
 from ingestlab.runners.utils.failures import RequestFailed, describe
@@ -132,8 +133,6 @@ def _to_retry(response: dict, batch: Batch, index: str, attempt: int, backoff: B
 def raw_responses(es) -> None:
     """Ask the client to hand this call's responses over as bytes: the pack reads them with orjson (a bulk without
     errors only by counting its items), not the client's JSON decoder."""
-    from ingestlab.runners import compat
-
     compat.raw_responses(es)
 
 

@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ingestlab.corpus.files import CorpusWriter
+from ingestlab.corpus.wikipedia import multistream, native, parallel
 from ingestlab.corpus.wikipedia.pages import BadDump, CountingReader, dump_source, open_dump, page_lines
 
 __all__ = ["BadDump", "Conversion", "convert", "write_documents"]
@@ -38,8 +39,6 @@ class Conversion:
 def _convert_in_parallel(
     dump: Path, corpus: Path, source: dict | None, one_k: bool, progress, workers: int, offsets: list[int] | None
 ) -> Conversion:
-    from ingestlab.corpus.wikipedia import multistream, native, parallel
-
     start = time.perf_counter()
     native.library()  # built here once, not by each worker
     with (
@@ -92,8 +91,6 @@ def convert(
     also says whether the dump was read to its end). ``workers`` > 1 converts on that many cores
     (:mod:`~ingestlab.corpus.wikipedia.parallel`; not with ``limit``); a multistream dump with its ``index`` (by
     default the one Wikimedia publishes beside it, when it is there) is decompressed by those workers too."""
-    from ingestlab.corpus.wikipedia import multistream
-
     dump_source(dump)  # one line for what is no export at all
     index = index or multistream.index_beside(dump)
     if workers > 1 and limit is None:

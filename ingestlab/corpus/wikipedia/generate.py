@@ -27,7 +27,7 @@ PART_PAGES = 250_000
 
 class WikiGenerator:
     def __init__(self, seed: int = DEFAULT_SEED, vocabulary: int = 20_000, sentences: int = 5_000, part_pages: int = PART_PAGES):
-        from mimesis import Text
+        from mimesis import Text  # heavy (~0.1 s): only when generating pages
         from mimesis.locales import Locale
 
         text = Text(Locale.JA, seed=seed)
