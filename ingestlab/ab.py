@@ -6,7 +6,9 @@ session (so neither pays a cold JVM per race); sides that differ in track parame
 warmed first by races of its side that are not kept, until ``agree`` races in a row agree within the noise floor (2 σ,
 at least 5 %). Then each pair races the two sides in a random order (seeded), so that the session's drift falls on
 both alike. The number of pairs, unless given, is what the calibration of the track on this machine says finds a 10 %
-change with 90 % power. It ends with the comparison, judged as ``compare`` judges, against that calibration.
+change with 90 % power in the task named (``--task``: the primary task), at the plain 5 % level. It ends with the
+comparison, judged as ``compare`` judges races tagged with their pair: each pair's ratio (a paired t test), the primary
+task at 5 %, the other tasks corrected among themselves, against that calibration.
 """
 
 from __future__ import annotations
@@ -98,7 +100,7 @@ def run(
     """Race the session; (its stamp: the races are tagged ``ab:<stamp>-baseline`` and ``-contender``, the calibration
     judged by, notes)."""
     stamp = time.strftime("%Y%m%dT%H%M%S")
-    found, notes = noise.find(track_path.name, challenge, baseline.cluster.get("version") or None, calibration_file)
+    found, notes = noise.find(track_path.name, challenge, baseline.cluster.get("version") or None, calibration_file, params=baseline.params)
     count, why = pairs_for(found, task, pairs)
     sigma = (found or {}).get("tasks", {}).get(task, {}).get("sigma")
     tolerance = tolerance or (max(0.05, 2 * sigma) if sigma else 0.05)
@@ -126,7 +128,8 @@ def run(
             )
         for i, name in enumerate(order(count, seed), 1):
             s = baseline if name == "baseline" else contender
-            race = _race(track_path, targets[name], challenge, s.params, {"ab": f"{stamp}-{name}"})
+            tags = {"ab": f"{stamp}-{name}", "ab-pair": str((i + 1) // 2), "ab-task": task}  # compare judges the pairs as pairs
+            race = _race(track_path, targets[name], challenge, s.params, tags)
             figure = compare.task_figures(race).get(task)
             log(f"[ingestlab] ab race {i}/{2 * count}: {name} " + (f"{figure:,.0f}" if figure is not None else f"— (no {task} figure)"))
     return stamp, found, notes

@@ -147,7 +147,7 @@ def earlier_floor(stamp: str, setup: dict, version: str | None) -> dict:
     path = calibration_dir() / stamp / "results.json"
     if not path.is_file():
         raise IngestlabError(f"--floor-of {stamp}: no calibration file {path}")
-    data, _ = noise.find(setup["track"], None, version, path)  # refuses another machine, track or version in one line
+    data, _ = noise.find(setup["track"], None, version, path, params=setup["params"])  # refuses another machine, track, version or work
     why = next(
         (f"it calibrated {key} {data.get(key)}, this one {setup[key]}" for key in ("challenge", "task") if data.get(key) != setup[key]),
         None,
@@ -247,9 +247,12 @@ def analyse(
     """The calibration file's content from the kept races (in race order); ``floor``: the earlier calibrations whose
     races judge the comparisons of fewer than 3 a side (else each comparison's floor is the pool's other races)."""
     per_task: dict[str, list[float]] = {}
+    times: list[str] = []  # the calibrated task's races' starts
     for race in sorted(pool, key=lambda r: str(r.get("race-timestamp", ""))):
         for task, value in compare.task_figures(race).items():
             per_task.setdefault(task, []).append(value)
+            if task == setup["task"]:
+                times.append(str(race.get("race-timestamp", "")))
     main = per_task.get(setup["task"], [])
     spread = calibration.sigma(main)
     need = calibration.races_a_side(spread, len(main)) if spread else {}
@@ -276,15 +279,17 @@ def analyse(
         "track": setup["track"],
         "challenge": setup["challenge"],
         "task": setup["task"],
+        "params": dict(setup["params"]),  # the work it measured: a floor judges only races with the same
         "command": "",  # the caller's: the command line that runs the calibration again
         "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}{judged}",
         "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
-        "rates": calibration.rates(main, calibration.sizes(need, len(main)), floor=given),
+        "rates": calibration.rates(main, calibration.sizes(need, len(main)), floor=given, times=times if all(times) else None),
         "races_a_side": need,
         **({"floor_of": [d["stamp"] for d in floor], "floor_sigma": given.sigma} if given else {}),
         "machine": machine.describe(),
         "versions": {"engine": "elasticsearch", "version": version, "rally": first.get("rally-version")},
         "medians": main,
+        "times": times,
         "warmups": warmups,
         "race_ids": [r.get("race-id") for r in pool],
         "seconds": seconds,
@@ -294,8 +299,11 @@ def analyse(
 def _figures(data: dict) -> dict:
     out = {"sigma": ledger.Figure(round(data["tasks"][data["task"]]["sigma"] * 100, 2), "%", f"σ of log race medians, {data['task']}")}
     for size, got in data["rates"].items():
-        for key, (k, n) in got.items():
+        for key, (k, n) in ((k, v) for k, v in got.items() if k != "blocks"):
             out.update(rate_figures(f"{size}-{key}", f"{size} race(s) a side: {key.replace('_', ' ')}", k, n))
+        for key, (k, n) in got.get("blocks", {}).items():
+            what = f"{size} race(s) a side, in blocks raced one after the other: {key.replace('_', ' ')}"
+            out.update(rate_figures(f"{size}-blocks-{key}", what, k, n))
     for effect, need in data["races_a_side"].items():
         out[f"races-for-{effect}"] = ledger.Figure(need["with_floor"], "races", f"races a side for a {effect} % change (floor)")
         out[f"races-for-{effect}-welch"] = ledger.Figure(need["welch"], "races", f"races a side for a {effect} % change (Welch, no floor)")
@@ -352,13 +360,15 @@ def markdown(data: dict) -> str:
         + "; ".join(f"{len(w)} ({calibration.drift_ratio(w):.2f}× first to last)" for w in data["warmups"])
         + ".",
         "",
-        "| races a side | comparisons (disjoint) | false alarms (A/A) | a 5 % change found | a 10 % change found |",
-        "|---:|---:|---:|---:|---:|",
+        "| races a side | sides | comparisons (disjoint) | false alarms (A/A) | a 5 % change found | a 10 % change found |",
+        "|---:|---|---:|---:|---:|---:|",
     ]
     for size, got in data["rates"].items():
-        cells = [rate_cell(*got[key]) for key in ("false_alarms", "detect_5", "detect_10")]
         chosen = " (what `ab` races for a 10 % change)" if size not in ("1", "3") else ""
-        lines.append(f"| {size}{chosen} | {got['false_alarms'][1]} | " + " | ".join(cells) + " |")
+        for design, counts in (("shuffled splits", got), ("blocks, one after the other", got.get("blocks"))):
+            if counts:
+                cells = [rate_cell(*counts[key]) for key in ("false_alarms", "detect_5", "detect_10")]
+                lines.append(f"| {size}{chosen} | {design} | {counts['false_alarms'][1]} | " + " | ".join(cells) + " |")
     lines += [
         "",
         "Races a side to find a change with ≥ 90 % power at a 5 % level (from σ):",

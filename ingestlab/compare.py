@@ -65,6 +65,8 @@ class Aggregate:
     error_rate: float = 0.0
     unit: str | None = None
     load_side: str | None = None  # the load side's verdicts over the races (ingestlab.rally.load_side.in_words); None: none said
+    pairs: tuple = ()  # each race's pair (its ``ab-pair`` tag) where every race was raced in a pair by ``ingestlab ab``
+    primary: bool = False  # the task ``ingestlab ab`` planned its races for (its ``ab-task`` tag)
 
     @classmethod
     def of(
@@ -76,6 +78,8 @@ class Aggregate:
         error_rate: float = 0.0,
         unit: str | None = None,
         load_side: str | None = None,
+        pairs: list | None = None,
+        primary: bool = False,
     ) -> "Aggregate":
         """``samples``: each race's (slowest, fastest) sample, or None for a race with one sample (shown, never judged);
         ``times``: each race's start; ``service``: each race's service-time percentiles."""
@@ -100,6 +104,8 @@ class Aggregate:
             error_rate,
             unit,
             load_side,
+            tuple(pairs or ()),
+            primary,
         )
 
     @property
@@ -142,20 +148,33 @@ def aggregate(races: list[dict]) -> dict[str, Aggregate]:
     service: dict[str, list] = {}
     errors: dict[str, float] = {}
     units: dict[str, str | None] = {}
+    pairs: dict[str, list] = {}
     for race in sorted(races, key=lambda r: str(r.get("race-timestamp", ""))):
         within = task_samples(race)
         results = task_results(race)
+        tags = race.get("user-tags", {}) or {}
         for task, value in task_figures(race).items():
             per_task.setdefault(task, []).append(value)
+            pairs.setdefault(task, []).append(tags.get("ab-pair"))
             times.setdefault(task, []).append(str(race.get("race-timestamp", "")))
             samples.setdefault(task, []).append(within.get(task))
             service.setdefault(task, []).append({p: results[task].service_time(p) for p in ("p50", "p90", "p99")})
             errors[task] = max(errors.get(task, 0.0), results[task].error_rate)
             units[task] = results[task].unit
     sides = load_side.in_words(races)
+    planned = {str((r.get("user-tags", {}) or {}).get("ab-task")) for r in races}
+    primary = planned.pop() if len(planned) == 1 else None
     return {
         task: Aggregate.of(
-            values, samples[task], times[task] if all(times[task]) else None, service[task], errors[task], units[task], sides.get(task)
+            values,
+            samples[task],
+            times[task] if all(times[task]) else None,
+            service[task],
+            errors[task],
+            units[task],
+            sides.get(task),
+            pairs[task] if all(pairs[task]) else None,
+            task == primary,
         )
         for task, values in per_task.items()
     }
@@ -168,7 +187,7 @@ class Difference:
     contender: Aggregate
     change: float  # the t rule: the ratio of geometric means less one; the margin rule: of the medians
     margin: float | None = None  # the margin rule: the change a difference must exceed; None: no spread to judge by
-    low: float | None = None  # the t rule: the 95 % interval of the change
+    low: float | None = None  # the t rule: the interval of the change, at the level Holm judged it
     high: float | None = None
     method: str = "t"
     basis: str = ""  # what the verdict rests on, or why there is none
@@ -201,7 +220,7 @@ def margin_for(baseline: Aggregate, contender: Aggregate, fixed: float | None) -
 
 
 def _side(a: Aggregate) -> judging.Side:
-    return judging.Side(a.values, a.times)
+    return judging.Side(a.values, a.times, a.pairs)
 
 
 def compare(
@@ -225,7 +244,8 @@ def compare(
             )
             for t in tasks
         ]
-    verdicts = judging.judge({t: (_side(baseline[t]), _side(contender[t])) for t in tasks}, floors)
+    primary = next((t for t in tasks if baseline[t].primary and contender[t].primary), None)
+    verdicts = judging.judge({t: (_side(baseline[t]), _side(contender[t])) for t in tasks}, floors, primary=primary)
     return [
         Difference(
             v.task, baseline[v.task], contender[v.task], v.change, None, v.low, v.high, "t", v.basis, v.call, v.smallest, v.needs, v.trend
@@ -312,18 +332,13 @@ def footnote(method: str, margin: float | None, calibration: dict | None = None,
         )
     return (
         "Verdicts take the race as the unit: with 3 races or more a side, Welch's test on log race medians (the change "
-        "and its 95 % interval as the ratio of geometric means), Holm's correction across the tasks; with fewer, only "
+        "and its interval as the ratio of geometric means), Holm's correction across the tasks, each interval at the level "
+        "Holm judged its task at (95 % with one task: it excludes no change exactly where the call is a change); with fewer, only "
         "against a noise floor measured here for the task, else not called. Sides raced one after the other are fitted "
         "as a step plus a linear drift in time: where the drift within the sides is significant and explains half of their "
         "difference or more, the step beyond it is judged (p doubled; its estimate and interval in the verdict's brackets). "
         'Rally\'s throughput samples of a race never decide. "Could find" is the smallest change the comparison finds 80 % of '
-        "the time. "
-        + rates.sentence(calibration, per_side)
-        + (
-            " Those rates were measured on shuffled splits of identical races, not on blocks raced one after the other."
-            if in_blocks and calibration
-            else ""
-        )
+        "the time. " + rates.sentence(calibration, per_side, in_blocks)
     )
 
 
@@ -338,7 +353,7 @@ def markdown(
     floors: dict | None = None,
 ) -> str:
     t_rule = method == "t" and margin is None
-    judged = "95 % interval of the change" if t_rule else "margin"
+    judged = "interval of the change" if t_rule else "margin"
     lines = [f"## Compare: baseline {baseline_name}", ""]
     for name, contender in contenders:
         found = compare(baseline, contender, margin, method, floors)
@@ -391,9 +406,9 @@ def render(
     table = rows(baseline_name, baseline, contenders, margin, method, floors)
     per_side = min([min(r["baseline_n"], r["contender_n"]) for r in table] or [1])
     if fmt == "json":
-        return json.dumps(
-            {"rows": table, "notes": notes or [], "method": method, "footnote": footnote(method, margin, calibration, per_side)}, indent=2
-        )
+        in_blocks = any("one after the other" in (r["trend"] or "") for r in table)
+        said = footnote(method, margin, calibration, per_side, in_blocks)
+        return json.dumps({"rows": table, "notes": notes or [], "method": method, "footnote": said}, indent=2)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(table[0]) if table else ["baseline", "contender", "task"])
     writer.writeheader()

@@ -72,7 +72,7 @@ def cmd_compare(args) -> int:
     margin = args.margin / 100.0 if args.margin is not None else None
     first = baseline[0]
     setup = (first.get("track"), first.get("challenge"), (first.get("cluster") or {}).get("distribution-version"))
-    found, left = noise.judged_against(*setup, Path(args.calibration) if args.calibration else None)
+    found, left = noise.judged_against(*setup, Path(args.calibration) if args.calibration else None, params=first.get("track-params") or {})
     calibration = found[0] if found else None  # the newest's rates go in the footnote
     notes += left
     notes += _driver_bound_notes([(name, baseline), *contenders])
@@ -151,7 +151,11 @@ def cmd_ab(args) -> int:
     sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
     base_agg = compare.aggregate(sides[0])
     every, _ = noise.judged_against(
-        study.track.name, challenge, base.cluster.get("version") or None, Path(args.calibration) if args.calibration else None
+        study.track.name,
+        challenge,
+        base.cluster.get("version") or None,
+        Path(args.calibration) if args.calibration else None,
+        params=base.params,
     )  # ab.run named any left out
     floors = _floors(every, base_agg)
     print(

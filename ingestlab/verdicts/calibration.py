@@ -10,6 +10,9 @@
   a side are judged against them instead, as ``compare`` judges later races against the newest calibration: out of
   sample. The same comparisons with the contender's figures scaled by exactly
   0.95 and 0.90 (real noise, an exact effect) measure detection: called slower. Every rate has its exact interval.
+- The same rates for the design users run most: **blocks raced one after the other** (``n`` races, then the next
+  ``n``, in race order with their start times, judged as ``compare`` judges sides that did not interleave), so that the
+  machine's drift within a session is in them. Shuffled splits spread drift over both sides; blocks do not.
 - How many races a side find a 5 % and a 10 % change with ≥ 90 % power at ≤ 5 % false alarms, from σ.
 """
 
@@ -38,30 +41,44 @@ def splits(count: int, size: int, seed: int = 1) -> list[tuple[list[int], list[i
     return [(order[i : i + size], order[i + size : i + 2 * size]) for i in range(0, count - 2 * size + 1, 2 * size)]
 
 
-def _call(base: list[float], cont: list[float], floor: Floor | None) -> str:
-    return judge.judge({"task": (judge.Side(tuple(base)), judge.Side(tuple(cont)))}, {"task": floor})[0].call
+def _call(base: list[float], cont: list[float], floor: Floor | None, times: tuple = ((), ())) -> str:
+    sides = (judge.Side(tuple(base), tuple(times[0])), judge.Side(tuple(cont), tuple(times[1])))
+    return judge.judge({"task": sides}, {"task": floor})[0].call
 
 
-def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: Floor | None = None) -> dict:
+def blocks(count: int, size: int) -> list[tuple[list[int], list[int]]]:
+    """Disjoint comparisons of ``size`` consecutive races against the ``size`` raced next, in race order."""
+    return [(list(range(i, i + size)), list(range(i + size, i + 2 * size))) for i in range(0, count - 2 * size + 1, 2 * size)]
+
+
+def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: Floor | None = None, times: list | None = None) -> dict:
     """For each size: [k, n] of false alarms and of detections of each effect (keys ``false_alarms``, ``detect_5``,
-    ``detect_10``), over disjoint comparisons of the pool's race medians ``values`` (in race order); with fewer than 3
+    ``detect_10``), over disjoint comparisons of the pool's race medians ``values`` (in race order) split at random;
+    with ``times`` (each race's start), the same under ``blocks`` for comparisons of consecutive races. With fewer than 3
     a side against ``floor`` (earlier calibrations' races: :func:`ingestlab.verdicts.noise.floor_across`) where given,
     else the pool's other races."""
     out = {}
     for size in sizes:
-        counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
-        given = floor if size < judge.MIN_RACES else None
-        for a, b in splits(len(values), size, seed):
-            floor_ = given if floor is not None else _floor([values[i] for i in range(len(values)) if i not in a and i not in b], size)
-            base, cont = [values[i] for i in a], [values[i] for i in b]
-            counts["false_alarms"][0] += _call(base, cont, floor_) in ("faster", "slower")
-            counts["false_alarms"][1] += 1
-            for effect in EFFECTS:
-                key = f"detect_{round(effect * 100)}"
-                counts[key][0] += _call(base, [v * (1 - effect) for v in cont], floor_) == "slower"
-                counts[key][1] += 1
-        out[str(size)] = counts
+        out[str(size)] = _counts(values, splits(len(values), size, seed), size, floor)
+        if times and len(times) == len(values):
+            out[str(size)]["blocks"] = _counts(values, blocks(len(values), size), size, floor, times)
     return out
+
+
+def _counts(values: list[float], comparisons, size: int, floor: Floor | None, times: list | None = None) -> dict:
+    counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
+    given = floor if size < judge.MIN_RACES else None
+    for a, b in comparisons:
+        floor_ = given if floor is not None else _floor([values[i] for i in range(len(values)) if i not in a and i not in b], size)
+        base, cont = [values[i] for i in a], [values[i] for i in b]
+        when = ([times[i] for i in a], [times[i] for i in b]) if times else ((), ())
+        counts["false_alarms"][0] += _call(base, cont, floor_, when) in ("faster", "slower")
+        counts["false_alarms"][1] += 1
+        for effect in EFFECTS:
+            key = f"detect_{round(effect * 100)}"
+            counts[key][0] += _call(base, [v * (1 - effect) for v in cont], floor_, when) == "slower"
+            counts[key][1] += 1
+    return counts
 
 
 def _floor(rest: list[float], size: int) -> Floor | None:
@@ -150,16 +167,6 @@ def warm(values: list[float], agree: int, tolerance: float) -> int | None:
         if min(window) > 0 and max(window) / min(window) - 1 <= tolerance:
             return end
     return None
-
-
-def summary_line(data: dict, size: str) -> str:
-    got = data["rates"][size]
-    parts = []
-    for key, label in (("false_alarms", "false alarms"), ("detect_5", "5 % found"), ("detect_10", "10 % found")):
-        k, n = got[key]
-        low, high = stats.clopper_pearson(k, n)
-        parts.append(f"{label} {k}/{n} ({k / n:.0%}; {low:.0%}–{high:.0%})" if n else f"{label} —")
-    return f"{size} race(s) a side: " + ", ".join(parts)
 
 
 def drift_ratio(values: list[float]) -> float:

@@ -1,8 +1,9 @@
 """Each task's verdict in a comparison, with the race as the unit of replication (never a race's own throughput
 samples):
 
-- 3 races or more a side: Welch's test on the log race medians, the change and its 95 % interval on that estimator
-  (the ratio of geometric means), Holm's correction across the comparison's tasks;
+- 3 races or more a side: Welch's test on the log race medians, the change and its interval on that estimator (the
+  ratio of geometric means), Holm's correction across the comparison's tasks; each interval is at the level Holm judged
+  its task at (95 % with one task), so that it excludes no change exactly when the call is a change;
 - fewer: a verdict only against a noise floor measured for that track and task on this machine, named in the row: the
   differences its identical races showed where the calibration kept them (races here are skewed: a normal curve at
   their σ holds too few of their differences), else a prediction interval at σ; without one, "not enough races", with
@@ -13,6 +14,9 @@ samples):
   of one difference were weighed), and "drift, not called" when there is none to speak of; otherwise Welch's verdict
   stands, with one sentence that a drift of the machine between the two blocks cannot be told from the change.
   Interleaved sides (``ingestlab ab``) need neither;
+- sides raced in pairs (``ingestlab ab``, each race labelled with its pair): a paired t test on each pair's log ratio,
+  three pairs or more, a pair that lost a race named and left out; a primary task named before the races (the one
+  ``ab`` planned its pairs for) is judged at the plain level, the other tasks corrected among themselves;
 - a side whose races trend in race order is named (Mann–Kendall, exact, Holm across the comparison's sides); a side of
   fewer races than the test needs to reach its level is "too few races to see a trend", never "no trend".
 
@@ -44,6 +48,20 @@ BLOCKS = (
 class Side:
     values: tuple  # each race's median, in race order
     times: tuple = ()  # each race's start (sortable), in race order
+    pairs: tuple = ()  # each race's pair where the sides were raced in pairs (``ingestlab ab``), in race order
+
+
+def matched(baseline: Side, contender: Side) -> tuple[list[float], list[float], list[str]] | None:
+    """Two sides raced in pairs: (the baseline's and the contender's median of each pair both sides kept, in pair order,
+    the pairs that lost a race); None where the races are not labelled with their pairs on both sides."""
+    if not (baseline.pairs and contender.pairs) or not all((*baseline.pairs, *contender.pairs)):
+        return None
+    a, b = dict(zip(baseline.pairs, baseline.values)), dict(zip(contender.pairs, contender.values))
+    if len(a) != len(baseline.pairs) or len(b) != len(contender.pairs):
+        return None  # a pair labelled twice on one side: not a paired design
+    both = sorted(set(a) & set(b), key=lambda k: (len(str(k)), str(k)))
+    lost = sorted(set(a) ^ set(b), key=lambda k: (len(str(k)), str(k)))
+    return [a[k] for k in both], [b[k] for k in both], [str(k) for k in lost]
 
 
 @dataclass(frozen=True)
@@ -131,23 +149,25 @@ def judge(
     tasks: dict[str, tuple[Side, Side]],
     floors: dict[str, Floor | None] | None = None,
     names: tuple[str, str] = ("the baseline", "the contender"),
+    primary: str | None = None,
 ) -> list[Verdict]:
     """A verdict per task of one comparison (``tasks``: task → (baseline, contender)); ``floors``: each task's noise
-    floor where one was measured."""
+    floor where one was measured; ``primary``: a task named before the races (``ab`` plans its races for it), judged at
+    the plain level, the others corrected among themselves."""
     floors = floors or {}
     prepared, p_values = [], []
     for task, (base, cont) in tasks.items():
         change = stats.geometric_mean(cont.values) / stats.geometric_mean(base.values) - 1
-        row = {"task": task, "base": base, "cont": cont, "change": change, "p": None, "notes": []}
-        n_a, n_b = len(base.values), len(cont.values)
         floor = floors.get(task)
+        row = {"task": task, "base": base, "cont": cont, "change": change, "p": None, "notes": [], "floor": floor}
+        n_a, n_b = len(base.values), len(cont.values)
         order = blocks(base, cont)
         if order:
             # the step-and-drift fit only with a drift seen within the sides (its own test) that explains at least half
             # the difference, and with as many races a side as Welch needs: else Welch, and the blocks sentence
             fit = stats.step_and_drift(base.values, cont.values, *order, confidence=1 - stats.ALPHA / 2)
             if fit is not None and min(n_a, n_b) >= MIN_RACES and fit.explained >= DRIFT_SHARE and fit.drift_p < DRIFT_SEEN:
-                row["step"], row["gap"] = fit, _race_gap(order)
+                row["step"], row["gap"], row["order"] = fit, _race_gap(order), order
                 row["p"] = min(1.0, 2 * fit.p)
             else:
                 between = f" (σ between calibration sessions here: {floor.between:.1%})" if floor and floor.between else ""
@@ -155,8 +175,17 @@ def judge(
             session = _session_trend(base, cont)
             if session:
                 row["notes"].append(session)
+        pairs = None if order else matched(base, cont)
+        if pairs and pairs[2]:
+            row["notes"].append(
+                f"pair{'s' if len(pairs[2]) > 1 else ''} {', '.join(pairs[2])} lost a race (left out): not in the paired test"
+            )
         if "step" in row:
             pass
+        elif pairs and len(pairs[0]) >= MIN_RACES:
+            row["pairs"] = pairs[:2]
+            row["welch"] = stats.paired(*pairs[:2])
+            row["p"] = row["welch"].p if row["welch"] else None
         elif n_a >= MIN_RACES and n_b >= MIN_RACES:
             row["welch"] = stats.welch(base.values, cont.values)
             row["p"] = row["welch"].p if row["welch"] else None
@@ -170,10 +199,44 @@ def judge(
         prepared.append(row)
         p_values.append(row["p"])
     _side_trends(prepared, names)
-    rejected = stats.holm(p_values)
-    m = sum(p is not None for p in p_values)
-    level = stats.holm_level(m)
-    return [_verdict(row, rejected[i], floors.get(row["task"]), m, level) for i, row in enumerate(prepared)]
+    rejected, levels, family = [None] * len(prepared), [None] * len(prepared), [""] * len(prepared)
+    first = primary if primary in tasks else None
+    for members in ([i for i, r in enumerate(prepared) if r["task"] == first], [i for i, r in enumerate(prepared) if r["task"] != first]):
+        ps = [p_values[i] for i in members]
+        m = sum(p is not None for p in ps)
+        for i, hit, at in zip(members, stats.holm(ps), stats.holm_levels(ps)):
+            rejected[i], levels[i] = hit, at
+            family[i] = (
+                "the primary task (named before the races), alone"
+                if first and prepared[i]["task"] == first
+                else (f"Holm over {m} {'other ' if first else ''}tasks" if m > 1 else ("the other task alone" if first else "one task"))
+            )
+            prepared[i]["m"] = m
+    for row, judged_at in zip(prepared, levels):
+        _at_level(row, judged_at)
+    return [_verdict(row, rejected[i], floors.get(row["task"]), family[i], stats.holm_level(row["m"])) for i, row in enumerate(prepared)]
+
+
+def _at_level(row: dict, level: float | None) -> None:
+    """The row's interval at the level Holm judged it (``level``), so that it excludes no change exactly when the call
+    is a change; with one task that is the plain 95 % (the step's 97.5 %, its p being doubled)."""
+    if level is None or level == stats.ALPHA:
+        row["confidence"] = 1 - stats.ALPHA
+        return
+    row["confidence"] = 1 - level
+    base, cont, floor = row["base"], row["cont"], row.get("floor")
+    if "step" in row:
+        row["step"] = stats.step_and_drift(base.values, cont.values, *row["order"], confidence=1 - level / 2)
+    elif row.get("welch") and "pairs" in row:
+        row["welch"] = stats.paired(*row["pairs"], confidence=1 - level)
+    elif row.get("welch"):
+        row["welch"] = stats.welch(base.values, cont.values, confidence=1 - level)
+    elif row.get("prediction"):
+        row["prediction"] = (
+            stats.against_pool(base.values, cont.values, floor.logs, confidence=1 - level)
+            if floor.logs
+            else stats.against_floor(base.values, cont.values, floor.sigma, floor.df, confidence=1 - level)
+        )
 
 
 def _side_trends(rows: list[dict], names: tuple[str, str]) -> None:
@@ -187,11 +250,12 @@ def _side_trends(rows: list[dict], names: tuple[str, str]) -> None:
             row["notes"].insert(0, side_trend(name, side, trend))
 
 
-def _verdict(row: dict, rejected: bool | None, floor: Floor | None, m: int, level: float) -> Verdict:
+def _verdict(row: dict, rejected: bool | None, floor: Floor | None, family: str, level: float) -> Verdict:
     task, base, cont, change = row["task"], row["base"], row["cont"], row["change"]
     n_a, n_b = len(base.values), len(cont.values)
     trend = "; ".join(row["notes"]) or None
-    correction = f"Holm over {m} tasks" if m > 1 else "one task"
+    confidence = row.get("confidence", 1 - stats.ALPHA)
+    correction = f"{family}, its interval at the {confidence:.1%} Holm judged this task at" if row.get("m", 1) > 1 else family
     if "step" in row:
         fit = row["step"]
         per_race = math.expm1(math.log1p(fit.drift_per_race) * row["gap"])
@@ -203,7 +267,7 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, m: int, leve
         trend = "; ".join([*row["notes"], drift])
         basis = (
             f"{n_a} vs {n_b} races one after the other: the step beyond a linear drift in time "
-            f"(log median = a + step + drift × time) is {fit.change:+.1%} ({1 - stats.ALPHA / 2:.1%} interval "
+            f"(log median = a + step + drift × time) is {fit.change:+.1%} ({1 - (1 - confidence) / 2:.1%} interval "
             f"{fit.low:+.1%} to {fit.high:+.1%}), p doubled for the two explanations, {correction}"
         )
         if not rejected:
@@ -221,12 +285,16 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, m: int, leve
         if w is None:
             return Verdict(task, NOT_ENOUGH, change, basis=f"{n_a} vs {n_b} races that measured the same figure: no spread", trend=trend)
         call = ("faster" if w.change > 0 else "slower") if rejected else "within noise"
-        sigma = w.se / math.sqrt(1 / n_a + 1 / n_b)
+        if "pairs" in row:  # a pair's σ of log ratios, as two sides' σ each (smallest_change and races_needed take sides)
+            k = len(row["pairs"][0])
+            sigma, n_a, n_b = w.se * math.sqrt(k / 2), k, k
+            how = f"{k} pairs, each raced in a random order: a paired t test on each pair's log ratio, {correction}"
+        else:
+            sigma = w.se / math.sqrt(1 / n_a + 1 / n_b)
+            how = f"{n_a} vs {n_b} races, Welch on log medians, {correction}"
         smallest = stats.smallest_change(sigma, n_a, n_b, df=w.df, alpha=level)
         needs = None if rejected else stats.races_needed(change, sigma, alpha=level)
-        return Verdict(
-            task, call, w.change, w.low, w.high, f"{n_a} vs {n_b} races, Welch on log medians, {correction}", smallest, needs, trend
-        )
+        return Verdict(task, call, w.change, w.low, w.high, how, smallest, needs, trend)
     if floor is not None and row.get("prediction"):
         pred = row["prediction"]
         call = ("faster" if pred.change > 0 else "slower") if rejected else "within noise"

@@ -1,8 +1,9 @@
 """A between-race noise floor: how far the medians of identical races of one setup spread on this machine (σ of their
 logarithms, and the medians themselves for the task it calibrated), measured by ``ingestlab calibrate`` and kept with the
 rates it measured. A comparison with fewer than 3
-races a side gives a verdict only against such a floor, and names where it came from; a floor measured on another
-machine or Elasticsearch version is refused in one line."""
+races a side gives a verdict only against such a floor, and names where it came from. A floor holds only for the work
+it measured: one measured on another machine (CPU, cores), Elasticsearch version or track parameters (documents, bulk
+size, clients, …) is refused in one line naming the difference."""
 
 from __future__ import annotations
 
@@ -45,6 +46,27 @@ def _same_machine(found: dict, here: dict) -> str | None:
     return None
 
 
+def _text(params: dict | None) -> dict:
+    return {str(k): str(v) for k, v in (params or {}).items()}  # a parameter given on the command line is text, Rally keeps it typed
+
+
+def _same_work(found: dict, params: dict | None) -> str | None:
+    """Why a calibration's races did other work than races with track parameters ``params`` (None: not checked), or None."""
+    if params is None:
+        return None
+    if "params" not in found:
+        return "it did not record its track parameters (calibrated before they were kept): calibrate again"
+    theirs, ours = _text(found["params"]), _text(params)
+    if theirs == ours:
+        return None
+    differ = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
+
+    def said(got: dict, k: str) -> str:
+        return f"{k}={got[k]}" if k in got else f"{k} not given (the track's default)"
+
+    return f"it was measured with {', '.join(said(theirs, k) for k in differ)}, these races with {', '.join(said(ours, k) for k in differ)}"
+
+
 def read(path: Path) -> dict:
     try:
         data = json.loads(Path(path).read_text())
@@ -73,15 +95,22 @@ def floor_of(data: dict, task: str, where: str) -> Floor | None:
 
 
 def find(
-    track: str | None, challenge: str | None, version: str | None, path: Path | None = None, here: dict | None = None
+    track: str | None,
+    challenge: str | None,
+    version: str | None,
+    path: Path | None = None,
+    here: dict | None = None,
+    params: dict | None = None,
 ) -> tuple[dict | None, list[str]]:
-    """The newest calibration of ``track`` (and ``challenge``) on this machine and ``version`` (or the file ``path``, which
-    must match: else an error naming why), and a note for each one left out."""
+    """The newest calibration of ``track`` (and ``challenge``) on this machine and ``version`` and with the track
+    parameters ``params`` where given (or the file ``path``, which must match: else an error naming why), and a note for
+    each one left out."""
     here = here or machine.describe()
     if path is not None:
         data = read(path)
         why = (
             _same_machine(data["machine"], here)
+            or _same_work(data, params)
             or (f"it is of {data['track']}, not {track}" if track and data["track"] != track else None)
             or (
                 f"it was measured on Elasticsearch {data['versions'].get('version')}, these races on {version}"
@@ -92,26 +121,31 @@ def find(
         if why:
             raise IngestlabError(f"calibration {path} does not hold for these races: {why}")
         return data, []
-    found, notes = _matching(track, challenge, version, here, newest_only=True)
+    found, notes = _matching(track, challenge, version, here, newest_only=True, params=params)
     return (found[0] if found else None), notes
 
 
-def sessions(track: str | None, challenge: str | None, version: str | None, here: dict | None = None) -> tuple[list[dict], list[str]]:
-    """Every calibration of ``track`` (and ``challenge``) on this machine and ``version``, newest first (see
-    :func:`floor_across`), and a note for each one left out."""
-    return _matching(track, challenge, version, here or machine.describe(), newest_only=False)
+def sessions(
+    track: str | None, challenge: str | None, version: str | None, here: dict | None = None, params: dict | None = None
+) -> tuple[list[dict], list[str]]:
+    """Every calibration of ``track`` (and ``challenge``) on this machine and ``version`` (and track parameters
+    ``params`` where given), newest first (see :func:`floor_across`), and a note for each one left out."""
+    return _matching(track, challenge, version, here or machine.describe(), newest_only=False, params=params)
 
 
-def judged_against(track: str | None, challenge: str | None, version: str | None, path: Path | None = None) -> tuple[list[dict], list[str]]:
+def judged_against(
+    track: str | None, challenge: str | None, version: str | None, path: Path | None = None, params: dict | None = None
+) -> tuple[list[dict], list[str]]:
     """The calibrations a comparison judges by, newest first: the file ``path`` alone when given (:func:`find`), else
-    every session of the setup here (:func:`sessions`; none on a fresh machine); and a note for each one left out."""
+    every session of the setup here (:func:`sessions`; none on a fresh machine); and a note for each one left out.
+    ``params``: the races' track parameters, which a calibration must share."""
     if path is not None:
-        data, notes = find(track, challenge, version, path)
+        data, notes = find(track, challenge, version, path, params=params)
         return [data], notes
-    return sessions(track, challenge, version)
+    return sessions(track, challenge, version, params=params)
 
 
-def _matching(track, challenge, version, here: dict, newest_only: bool) -> tuple[list[dict], list[str]]:
+def _matching(track, challenge, version, here: dict, newest_only: bool, params: dict | None = None) -> tuple[list[dict], list[str]]:
     notes, found = [], []
     for f in sorted(calibration_dir().glob("*/results.json"), reverse=True) if calibration_dir().is_dir() else []:
         try:
@@ -120,10 +154,14 @@ def _matching(track, challenge, version, here: dict, newest_only: bool) -> tuple
             continue
         if data["track"] != track or (challenge and data.get("challenge") not in (None, challenge)):
             continue
-        why = _same_machine(data["machine"], here) or (
-            f"measured on Elasticsearch {data['versions'].get('version')}"
-            if version and data["versions"].get("version") != version
-            else None
+        why = (
+            _same_machine(data["machine"], here)
+            or (
+                f"measured on Elasticsearch {data['versions'].get('version')}"
+                if version and data["versions"].get("version") != version
+                else None
+            )
+            or _same_work(data, params)
         )
         if why:
             notes.append(f"calibration {data['stamp']} of {track} left out: {why}")

@@ -1,5 +1,6 @@
 """What a calibration measured, said under a comparison: the false-alarm and detection rates of the default rule for
-the comparison's own number of races a side, each with its exact 95 % interval and the command that measured it."""
+the comparison's own number of races a side and its own design (sides raced in blocks one after the other, or sides
+mixed in time), each with its exact 95 % interval, the design it was measured on and the command that measured it."""
 
 from __future__ import annotations
 
@@ -11,8 +12,9 @@ def rate(k: int, n: int) -> str:
     return f"{k}/{n} ({k / n:.0%}, 95 % interval {low:.0%}–{high:.0%})" if n else "none measured"
 
 
-def sentence(calibration: dict | None, per_side: int) -> str:
-    """The calibration's row for ``per_side`` races a side, in words; what it lacks, said so."""
+def sentence(calibration: dict | None, per_side: int, in_blocks: bool = False) -> str:
+    """The calibration's row for ``per_side`` races a side, in words, measured on the comparison's design: blocks raced
+    one after the other where ``in_blocks``, else shuffled splits; what it lacks, said so."""
     if not calibration:
         return (
             "No calibration of this track on this machine: its error rates are not measured here "
@@ -30,15 +32,23 @@ def sentence(calibration: dict | None, per_side: int) -> str:
             f"The {where} measured no comparison of {per_side} race(s) a side (it has {have}): "
             "this comparison's error rates are not measured."
         )
+    design, missing = "on shuffled splits of its identical races", ""
+    if in_blocks and got.get("blocks"):
+        got, design = got["blocks"], "on blocks of its identical races raced one after the other, as these sides were"
+    elif in_blocks:
+        missing = (
+            " These sides ran in blocks one after the other, a design that calibration did not measure (calibrate again to measure it)."
+        )
     parts = [f"called {rate(*got['false_alarms'])} A/A comparisons different"]
     for key, size in (("detect_10", "10 %"), ("detect_5", "5 %")):
         if key in got:
             parts.append(f"found a {size} change in {rate(*got[key])}")
     return (
-        f"Measured by the {where}, with {per_side} race(s) a side: the default rule "
+        f"Measured by the {where}, with {per_side} race(s) a side {design}: the default rule "
         + "; ".join(parts)
         + judged_against(calibration, per_side)
         + "."
+        + missing
     )
 
 

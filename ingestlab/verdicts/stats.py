@@ -54,6 +54,23 @@ def welch(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
     return Welch(math.expm1(diff), math.expm1(diff - t * se), math.expm1(diff + t * se), p, se, df)
 
 
+def paired(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
+    """The paired t test on the log ratio of each pair (``baseline[i]`` and ``contender[i]`` raced together, in a random
+    order): the change as the geometric mean ratio, less one, its interval, p; ``se`` of the mean log ratio, ``df`` pairs
+    less one. None with fewer than 2 pairs or when every pair's ratio is the same."""
+    a, b = logs(baseline), logs(contender)
+    if len(a) != len(b) or len(a) < 2:
+        return None
+    d = [y - x for x, y in zip(a, b)]
+    se = statistics.stdev(d) / math.sqrt(len(d))
+    if se == 0:
+        return None
+    df = len(d) - 1
+    mean = statistics.fmean(d)
+    t = stats.t.ppf(0.5 + confidence / 2, df)
+    return Welch(math.expm1(mean), math.expm1(mean - t * se), math.expm1(mean + t * se), 2 * stats.t.sf(abs(mean) / se, df), se, df)
+
+
 def holm(p_values: list[float | None], alpha: float = ALPHA) -> list[bool | None]:
     """Holm's step-down correction: which of the tests reject at family-wise level ``alpha`` (None where no test ran)."""
     tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
@@ -62,6 +79,21 @@ def holm(p_values: list[float | None], alpha: float = ALPHA) -> list[bool | None
     for rank, (p, i) in enumerate(tested):
         stopped = stopped or p > alpha / (m - rank)
         out[i] = not stopped
+    return out
+
+
+def holm_levels(p_values: list[float | None], alpha: float = ALPHA) -> list[float | None]:
+    """The level at which Holm's step-down judged each test (None where no test ran): a rejected test its own step's
+    ``alpha / (m - rank)``; a test not rejected the level of the step where Holm stopped, which its p exceeds. An interval
+    at one less that level excludes no change exactly when the test was rejected, so interval and call agree."""
+    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
+    out: list[float | None] = [None] * len(p_values)
+    m, stop = len(tested), None
+    for rank, (p, i) in enumerate(tested):
+        step = alpha / (m - rank)
+        if stop is None and p > step:
+            stop = step
+        out[i] = step if stop is None else stop
     return out
 
 

@@ -115,7 +115,9 @@ def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_f
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert proc.stdout.count("[ingestlab] calibration: warm-up race ") == 1 and proc.stdout.count("[ingestlab] calibration race ") == 6
-    assert "| 1 | 3 | " in proc.stdout and "| 3 | 1 | " in proc.stdout and "Races a side to find a change" in proc.stdout
+    for sides in ("shuffled splits", "blocks, one after the other"):  # the rates of both designs, each named
+        assert f"| 1 | {sides} | 3 | " in proc.stdout and f"| 3 | {sides} | 1 | " in proc.stdout, proc.stdout
+    assert "Races a side to find a change" in proc.stdout
     (stored,) = (tmp_path / "results" / "calibration").glob("*/results.json")
     data = json.loads(stored.read_text())
     assert data["format"] == 2 and data["tasks"]["index-append"]["races"] == 6 and len(data["race_ids"]) == 6
@@ -159,8 +161,13 @@ def test_ab_races_both_sides_in_random_pairs_on_a_warm_node_and_compares_them(es
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     assert proc.stdout.count("[ingestlab] ab (baseline's cluster): warm-up race ") >= 2 and proc.stdout.count("[ingestlab] ab race ") == 6
     assert "against the baseline" in proc.stdout and "| index-append |" in proc.stdout
-    # bulk 10 against bulk 1000, three races a side: a real change, called by Welch's test on the race medians
-    assert re.search(r"\| index-append \| .* \| slower \(3 vs 3 races, Welch on log medians", proc.stdout), proc.stdout
+    # bulk 10 against bulk 1000, three pairs: a real change, called by the paired test on each pair's ratio, the task ab
+    # planned its pairs for judged at the plain level
+    assert re.search(
+        r"\| index-append \| .* \| slower \(3 pairs, each raced in a random order: a paired t test on each pair's log ratio, "
+        r"the primary task \(named before the races\), alone\)",
+        proc.stdout,
+    ), proc.stdout
     assert "warm-up races (tag ab:" in proc.stdout
 
 

@@ -103,6 +103,7 @@ def _floor_file(results, stamp, medians, task="bulk-1000", **more):
                 "machine": machine.describe(),
                 "versions": {"engine": "elasticsearch", "version": "7.17.29"},
                 "medians": medians,
+                "params": SETUP["params"],  # the work it measured (a floor of other work is refused)
                 **more,
             }
         )

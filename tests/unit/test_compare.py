@@ -183,14 +183,17 @@ def test_markdown_table_and_its_footnote_quote_the_calibration_row_of_the_compar
     one = compare.markdown(
         "a (1 race)", compare.aggregate([race()]), [("b (1 race)", compare.aggregate([race(0.9)]))], calibration=calibration
     )
-    assert "with 1 race(s) a side: the default rule called 2/60 (3%, 95 % interval 0%–12%) A/A comparisons different" in one
+    assert (
+        "with 1 race(s) a side on shuffled splits of its identical races: the default rule called "
+        "2/60 (3%, 95 % interval 0%–12%) A/A comparisons different" in one
+    )
     three = compare.markdown(
         "a",
         compare.aggregate([race(x) for x in (1, 1.01, 0.99)]),
         [("b", compare.aggregate([race(x) for x in (0.9, 0.91, 0.89)]))],
         calibration=calibration,
     )
-    assert "with 3 race(s) a side: the default rule called 1/20" in three and "2/60" not in three
+    assert "with 3 race(s) a side on shuffled splits of its identical races: the default rule called 1/20" in three and "2/60" not in three
     assert "each judged against the same session's other races (not as compare judges races of a later session)" in one
     assert "judged against" not in three  # 3 a side: Welch on the comparison's own races
     spanning = compare.markdown(
@@ -376,3 +379,41 @@ def test_compare_judges_one_race_a_side_against_every_session_here_unless_given_
     given = verdict_cmd._floors([newest], ["bulk-1000"])["bulk-1000"]
     assert "2 sessions" in both.source and given.source.startswith("calibration 2026-01-02T000000")
     assert both.sigma > given.sigma
+
+
+def test_a_floor_of_other_work_is_refused_in_one_line_naming_the_difference(tmp_path, monkeypatch):
+    """A floor is keyed by what changes the work: track parameters (documents, bulk size, clients), version and host."""
+    from ingestlab import machine
+    from ingestlab.errors import IngestlabError
+    from ingestlab.verdicts import noise
+
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path))
+    params = {"eventdata_docs": 20000, "bulk_size": 1000, "bulk_indexing_clients": 2}
+    kept = {**_session("2026-01-01T000000", [1000.0, 1010.0, 990.0]), "format": 2, "challenge": "bulk", "machine": machine.describe()}
+    for stamp, data in (("2026-01-01T000000", {**kept, "params": params}), ("2025-12-01T000000", kept)):  # the older: no params kept
+        path = tmp_path / "calibration" / stamp / "results.json"
+        path.parent.mkdir(parents=True)
+        path.write_text(json.dumps({**data, "stamp": stamp}))
+    same = {k: str(v) for k, v in params.items()}  # as given on a command line
+    found, notes = noise.sessions("posts", "bulk", "7.17.29", params=same)
+    assert [d["stamp"] for d in found] == ["2026-01-01T000000"]
+    assert notes == [
+        "calibration 2025-12-01T000000 of posts left out: it did not record its track parameters (calibrated before they were kept): "
+        "calibrate again"
+    ]
+    found, notes = noise.sessions("posts", "bulk", "7.17.29", params={**params, "bulk_size": 10, "bulk_indexing_clients": 8})
+    assert found == [] and notes[0] == (
+        "calibration 2026-01-01T000000 of posts left out: it was measured with bulk_indexing_clients=2, bulk_size=1000, "
+        "these races with bulk_indexing_clients=8, bulk_size=10"
+    )
+    found, notes = noise.sessions("posts", "bulk", "7.17.29", params={"bulk_size": 1000, "bulk_indexing_clients": 2})
+    assert found == [] and "eventdata_docs=20000, these races with eventdata_docs not given (the track's default)" in notes[0]
+    with pytest.raises(
+        IngestlabError, match=r"does not hold for these races: it was measured with bulk_size=1000, these races with bulk_size=50"
+    ):
+        noise.find(
+            "posts", "bulk", "7.17.29", tmp_path / "calibration" / "2026-01-01T000000" / "results.json", params={**params, "bulk_size": 50}
+        )
+    assert noise.sessions("posts", "bulk", "8.19.7", params=same)[0] == []  # another version: refused as before
+    elsewhere = {**machine.describe(), "cores": 64}
+    assert noise.sessions("posts", "bulk", "7.17.29", here=elsewhere, params=same)[0] == []  # another host

@@ -1,0 +1,45 @@
+"""A calibration measures its rates on the design users run as well as on shuffled splits (issue 62, item 3): blocks
+of consecutive races with their start times, judged as compare judges sides raced one after the other; a comparison's
+footnote quotes the rates of its own design and names it."""
+
+import math
+import random
+
+from ingestlab import compare
+from ingestlab.verdicts import calibration, rates
+
+
+def test_blocks_are_consecutive_races_against_the_next_ones():
+    assert calibration.blocks(10, 2) == [([0, 1], [2, 3]), ([4, 5], [6, 7])]
+    assert calibration.blocks(5, 3) == []
+
+
+def test_both_designs_are_measured_and_a_drifting_session_shows_in_the_blocks_only():
+    rng = random.Random(4)
+    # a session whose races fell 40 % and rose back every nine races (a machine slowing by the hour): shuffled splits spread it
+    # over both sides, consecutive blocks meet it as a step
+    values = [10_000 * math.exp(rng.gauss(0, 0.02)) * (0.6 if i % 18 >= 9 else 1.0) for i in range(120)]
+    times = [f"20261202T{10 + i // 60:02d}{i % 60:02d}00Z" for i in range(120)]
+    got = calibration.rates(values, (1, 3), times=times)
+    for size, comparisons in (("1", 60), ("3", 20)):
+        assert got[size]["false_alarms"][1] == comparisons and got[size]["blocks"]["false_alarms"][1] == comparisons
+    assert got["3"]["blocks"]["false_alarms"][0] > got["3"]["false_alarms"][0]
+    assert "blocks" not in calibration.rates(values, (3,))["3"]  # no start times: no blocks
+
+
+def test_the_footnote_quotes_the_comparisons_own_design_and_names_it():
+    cal = {
+        "stamp": "S",
+        "track": "posts",
+        "task": "bulk-1000",
+        "versions": {"version": "7.17.29"},
+        "command": "ingestlab calibrate",
+        "rates": {"3": {"false_alarms": [1, 20], "detect_10": [5, 20], "blocks": {"false_alarms": [4, 20], "detect_10": [9, 20]}}},
+    }
+    mixed = rates.sentence(cal, 3)
+    assert "on shuffled splits of its identical races: the default rule called 1/20" in mixed
+    blocks = rates.sentence(cal, 3, in_blocks=True)
+    assert "on blocks of its identical races raced one after the other, as these sides were: the default rule called 4/20" in blocks
+    older = {**cal, "rates": {"3": {"false_alarms": [1, 20]}}}
+    assert "a design that calibration did not measure" in rates.sentence(older, 3, in_blocks=True)
+    assert "called 4/20" in compare.footnote("t", None, cal, 3, in_blocks=True)
