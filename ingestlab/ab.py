@@ -22,7 +22,7 @@ from ingestlab import compare, racing
 from ingestlab.cluster import lifecycle
 from ingestlab.errors import IngestlabError
 from ingestlab.sweep import grid as grids
-from ingestlab.verdicts import noise
+from ingestlab.verdicts import calibration, noise, stats
 from ingestlab.warmup import warm_up
 
 SHAPES = (
@@ -54,19 +54,29 @@ def side(name: str, text: str, track, challenge: str | None) -> Side:
     return Side(name, {k: v[0] for k, v in checked.params.items()}, {k: v[0] for k, v in checked.cluster.items()})
 
 
-def pairs_for(floor_data: dict | None, task: str | None, given: int | None) -> tuple[int, str]:
-    """How many pairs to race, and why."""
+def pairs_for(floor_data: dict | None, task: str | None, given: int | None, notes: list[str] | None = None) -> tuple[int, str]:
+    """How many pairs to race, and why: as given, else the pairs the paired test needs to find a 10 % change in ``task``
+    with 90 % power at the plain 5 % (the primary task's level), at the σ the calibration measured for it."""
     if given:
         return given, "as asked (--races)"
     if not floor_data:
         raise IngestlabError(
-            "no calibration of this track on this machine to choose the number of races from: give --races N, or "
-            "run `ingestlab calibrate` for it first"
+            "no calibration of this track on this machine to choose the number of races from"
+            + (f" ({'; '.join(notes)})" if notes else "")
+            + ": give --races N, or run `ingestlab calibrate` for it first"
         )
-    need = floor_data.get("races_a_side", {}).get("10", {}).get("welch")
+    sigma = (floor_data.get("tasks", {}).get(task) or {}).get("sigma")
+    if not sigma:
+        raise IngestlabError(f"calibration {floor_data['stamp']} measured no spread of {task}; give --races N")
+    need = stats.races_needed(0.10, sigma, power=calibration.DETECTION_POWER, most=100, paired=True)
     if not need:
-        raise IngestlabError(f"calibration {floor_data['stamp']} gives no number of races for a 10 % change; give --races N")
-    return max(need, 3), f"calibration {floor_data['stamp']}: finds a 10 % change with 90 % power ({task})"
+        raise IngestlabError(
+            f"calibration {floor_data['stamp']}: a 10 % change in {task} at σ {sigma:.1%} needs over 100 pairs; give --races N"
+        )
+    return max(need, 3), (
+        f"calibration {floor_data['stamp']}: at σ {sigma:.1%} of {task}, the pairs that find a 10 % change with 90 % power "
+        "in the paired test at 5 %"
+    )
 
 
 def order(pairs: int, seed: int) -> list[str]:
@@ -101,7 +111,7 @@ def run(
     judged by, notes)."""
     stamp = time.strftime("%Y%m%dT%H%M%S")
     found, notes = noise.find(track_path.name, challenge, baseline.cluster.get("version") or None, calibration_file, params=baseline.params)
-    count, why = pairs_for(found, task, pairs)
+    count, why = pairs_for(found, task, pairs, notes)
     sigma = (found or {}).get("tasks", {}).get(task, {}).get("sigma")
     tolerance = tolerance or (max(0.05, 2 * sigma) if sigma else 0.05)
     log(f"[ingestlab] ab {stamp}: {count} races a side ({why}), in random pairs (seed {seed})")
@@ -128,7 +138,7 @@ def run(
             )
         for i, name in enumerate(order(count, seed), 1):
             s = baseline if name == "baseline" else contender
-            tags = {"ab": f"{stamp}-{name}", "ab-pair": str((i + 1) // 2), "ab-task": task}  # compare judges the pairs as pairs
+            tags = {"ab": f"{stamp}-{name}", "ab-pair": f"{stamp}-{(i + 1) // 2}", "ab-task": task}  # compare judges the pairs as pairs
             race = _race(track_path, targets[name], challenge, s.params, tags)
             figure = compare.task_figures(race).get(task)
             log(f"[ingestlab] ab race {i}/{2 * count}: {name} " + (f"{figure:,.0f}" if figure is not None else f"— (no {task} figure)"))

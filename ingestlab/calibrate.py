@@ -279,7 +279,7 @@ def analyse(
         "track": setup["track"],
         "challenge": setup["challenge"],
         "task": setup["task"],
-        "params": dict(setup["params"]),  # the work it measured: a floor judges only races with the same
+        "params": dict(first.get("track-params") or setup["params"]),  # the work its races did: a floor judges only races that did the same
         "command": "",  # the caller's: the command line that runs the calibration again
         "conditions": f"{len(pool)} identical races kept on a warm node, {len(warmups)} node process(es), {placement}{judged}",
         "tasks": {t: {"sigma": calibration.sigma(v), "races": len(v)} for t, v in per_task.items() if calibration.sigma(v)},
@@ -299,11 +299,11 @@ def analyse(
 def _figures(data: dict) -> dict:
     out = {"sigma": ledger.Figure(round(data["tasks"][data["task"]]["sigma"] * 100, 2), "%", f"σ of log race medians, {data['task']}")}
     for size, got in data["rates"].items():
-        for key, (k, n) in ((k, v) for k, v in got.items() if k != "blocks"):
+        for key, (k, n) in ((k, v) for k, v in got.items() if k not in ("blocks", "pairs")):
             out.update(rate_figures(f"{size}-{key}", f"{size} race(s) a side: {key.replace('_', ' ')}", k, n))
-        for key, (k, n) in got.get("blocks", {}).items():
-            what = f"{size} race(s) a side, in blocks raced one after the other: {key.replace('_', ' ')}"
-            out.update(rate_figures(f"{size}-blocks-{key}", what, k, n))
+        for design, how in (("blocks", "in blocks raced one after the other"), ("pairs", "in pairs of consecutive races (ab)")):
+            for key, (k, n) in got.get(design, {}).items():
+                out.update(rate_figures(f"{size}-{design}-{key}", f"{size} race(s) a side, {how}: {key.replace('_', ' ')}", k, n))
     for effect, need in data["races_a_side"].items():
         out[f"races-for-{effect}"] = ledger.Figure(need["with_floor"], "races", f"races a side for a {effect} % change (floor)")
         out[f"races-for-{effect}-welch"] = ledger.Figure(need["welch"], "races", f"races a side for a {effect} % change (Welch, no floor)")
@@ -365,7 +365,11 @@ def markdown(data: dict) -> str:
     ]
     for size, got in data["rates"].items():
         chosen = " (what `ab` races for a 10 % change)" if size not in ("1", "3") else ""
-        for design, counts in (("shuffled splits", got), ("blocks, one after the other", got.get("blocks"))):
+        for design, counts in (
+            ("shuffled splits", got),
+            ("blocks, one after the other", got.get("blocks")),
+            ("pairs of consecutive races, as `ab` races", got.get("pairs")),
+        ):
             if counts:
                 cells = [rate_cell(*counts[key]) for key in ("false_alarms", "detect_5", "detect_10")]
                 lines.append(f"| {size}{chosen} | {design} | {counts['false_alarms'][1]} | " + " | ".join(cells) + " |")

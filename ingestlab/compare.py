@@ -322,7 +322,15 @@ def rows(
     return out
 
 
-def footnote(method: str, margin: float | None, calibration: dict | None = None, per_side: int = 1, in_blocks: bool = False) -> str:
+def footnote(
+    method: str,
+    margin: float | None,
+    calibration: dict | None = None,
+    per_side: int = 1,
+    in_blocks: bool = False,
+    primary: bool = False,
+    in_pairs: bool = False,
+) -> str:
     if margin is not None:
         return f"The margin is fixed at {margin:.1%}."
     if method == "margin":
@@ -338,7 +346,14 @@ def footnote(method: str, margin: float | None, calibration: dict | None = None,
         "as a step plus a linear drift in time: where the drift within the sides is significant and explains half of their "
         "difference or more, the step beyond it is judged (p doubled; its estimate and interval in the verdict's brackets). "
         'Rally\'s throughput samples of a race never decide. "Could find" is the smallest change the comparison finds 80 % of '
-        "the time. " + rates.sentence(calibration, per_side, in_blocks)
+        "the time. Sides raced in pairs (`ab`) are judged pair by pair: a paired t test on each pair's log ratio. "
+        + (
+            "A task named before the races (`ab --task`) is judged at 5 % alone and the other tasks Holm among themselves at "
+            "5 %: over both, up to 10 % family-wise. "
+            if primary
+            else ""
+        )
+        + rates.sentence(calibration, per_side, in_blocks, in_pairs)
     )
 
 
@@ -377,7 +392,15 @@ def markdown(
         lines += [
             "",
             "Figures are Rally's median throughput per task (higher is better). "
-            + footnote(method, margin, calibration, per_side, any("one after the other" in (d.trend or "") for d in found)),
+            + footnote(
+                method,
+                margin,
+                calibration,
+                per_side,
+                any("one after the other" in (d.trend or "") for d in found),
+                any(d.baseline.primary and d.contender.primary for d in found) and len(found) > 1,
+                any("pairs, each raced in a random order" in d.basis for d in found),
+            ),
             "",
         ]
     for note in notes or []:

@@ -220,8 +220,25 @@ def cmd_changepoints(args) -> int:
         raise IngestlabError("--series at least 10 and --nights at least 6")
     if args.repeat < 1:
         raise IngestlabError(f"--repeat {args.repeat}: at least 1 race a night")
+    fewest = min((len(s) for s in pairs or sessions), default=None)
+    if fewest is not None and args.repeat > fewest:
+        raise IngestlabError(
+            f"--repeat {args.repeat}: the sessions drawn from had as few as {fewest} {'pairs' if pairs else 'races'}; a simulated night "
+            "draws no more than a real one had"
+        )
+    if not 1 <= args.per_report <= args.series:
+        raise IngestlabError(f"--per-report {args.per_report}: from 1 to --series ({args.series})")
     data = changepoint_sim.simulate(
-        sigma, args.series, args.nights, args.step / 100.0, args.after, repeat=args.repeat, races=races, sessions=sessions, pairs=pairs
+        sigma,
+        args.series,
+        args.nights,
+        args.step / 100.0,
+        args.after,
+        repeat=args.repeat,
+        races=races,
+        sessions=sessions,
+        pairs=pairs,
+        per_report=args.per_report,
     )
     print(changepoint_sim.markdown(data, source) + f"- σ from {source}.")
     command = command_line()
@@ -277,7 +294,14 @@ def _add_changepoints(kinds) -> None:
     cp.add_argument("--series", type=int, default=300, help="series of each kind (default 300)")
     cp.add_argument("--nights", type=int, default=30, help="nights before the step, and of a series with none (default 30)")
     cp.add_argument("--step", type=float, default=10.0, metavar="PERCENT", help="the drop (default 10)")
-    cp.add_argument("--after", type=int, default=3, help="nights after the step when it is judged (default 3)")
+    cp.add_argument("--after", type=int, default=3, help="nights after the step by which it must be found (default 3)")
+    cp.add_argument(
+        "--per-report",
+        type=int,
+        default=6,
+        metavar="N",
+        help="series a night's report judges together, for the rate of reports that raise a false alert (default 6)",
+    )
     cp.add_argument(
         "--repeat", type=int, default=1, help="races a night, the night's figure their median, as `nightly --repeat` (default 1)"
     )

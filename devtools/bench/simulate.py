@@ -3,8 +3,14 @@ how soon it finds a real step, by simulation with this machine's noise; and the 
 (how often one task's figure is called a regression on a night with no change, and how often the step's first night
 is). The noise: a calibration's own races, drawn again (their skew and their slow races kept), or log-normal noise at
 a σ (a calibration's, or given). No-change series are ``nights`` nights of that noise; step series drop by ``step``
-after ``nights`` nights and are judged ``after`` nights later (found: a change point within two nights of the step, in
-its direction). Each rate carries its exact 95 % interval."""
+after ``nights`` nights (found: a change point within two nights of the step, in its direction, by ``after`` nights
+after it). Each rate carries its exact 95 % interval.
+
+Every series is judged as the nightly judges it: on every night in turn from the first night the rule can judge, over
+the nights so far, each change point recorded by the history's own de-duplication (``history.record_change_points``: one
+within two nights of a known one, in its direction, is that one) and counted where it is new. So the false rate is of
+series that ever raise a false alert over their nights, beside the rate per night judged, and the rate of a night's
+report of ``per_report`` series (they share one exit code) that raises one."""
 
 from __future__ import annotations
 
@@ -12,6 +18,7 @@ import math
 import random
 import statistics
 import time
+from pathlib import Path
 
 from ingestlab import ledger, machine
 from ingestlab.nightly import changepoints, history, measured
@@ -31,6 +38,7 @@ def simulate(
     races: tuple = (),
     sessions: tuple = (),
     pairs: tuple = (),
+    per_report: int = 6,
 ) -> dict:
     """``repeat``: races a night, the night's figure their median (as ``nightly --repeat`` takes it). ``races``: log
     race medians of identical races (a calibration's); each simulated race is one of them drawn at random, centred on
@@ -50,9 +58,13 @@ def simulate(
     flat = {f"flat-{i}": noise(nights) for i in range(series)}
     stepped = {f"step-{i}": noise(nights) + noise(after, 1000.0 * (1 - step)) for i in range(series)}
     started = time.monotonic()
-    found = changepoints.detect({**flat, **stepped}, log=log)
-    false = sum(1 for k in flat if found.get(k))
-    hits = sum(1 for k in stepped if any(abs(cp.index - nights) <= 2 and cp.change < 0 for cp in found.get(k, [])))
+    new = every_night({**flat, **stepped}, log=log)
+    first = 2 * changepoints.MIN_SEGMENT  # the first night the rule can judge
+    false = sum(1 for k in flat if new[k])
+    hits = sum(1 for k in stepped if any(abs(index - nights) <= 2 and change < 0 for _, index, change in new[k]))
+    judged_nights = nights - first + 1
+    reports = [list(flat)[i : i + per_report] for i in range(0, series - per_report + 1, per_report)]
+    alerts = [{n for k in report for n, _, _ in new[k]} for report in reports]  # the nights a report raised a false alert
     drop_false, drop_found = drop_rates(list(flat.values()), list(stepped.values()), nights)
     return {
         "sigma": sigma,
@@ -66,13 +78,38 @@ def simulate(
         "sessions": len(sessions or pairs),
         "paired": bool(pairs),
         **(session_sigmas(sessions) if sessions else pair_sigmas(pairs) if pairs else {}),
+        "judged": "every night",
+        "per_report": per_report,
         "false_alarms": [false, series],
+        "false_per_night": [sum(len(new[k]) for k in flat), series * judged_nights],
+        "report_false_per_night": [sum(len(a) for a in alerts), len(reports) * judged_nights],
+        "report_false": [sum(1 for a in alerts if a), len(reports)],
         "found": [hits, series],
         "seconds": time.monotonic() - started,
         "drop_false_alarms": drop_false,
         "drop_found": drop_found,
         **measured.rules(),
     }
+
+
+def every_night(series: dict[str, list[float]], log=print) -> dict[str, list[tuple[int, int, float]]]:
+    """Each series judged on every night in turn, over its nights so far, as the nightly judges it: key → the change
+    points new on some night, as (nights judged, index of the new level, change), by the history's own de-duplication."""
+    first = 2 * changepoints.MIN_SEGMENT
+    found = changepoints.detect(
+        {f"{key}@{n}": values[:n] for key, values in series.items() for n in range(first, len(values) + 1)}, log=log
+    )
+    db = history.open_history(Path(":memory:"))
+    out = {}
+    for key, values in series.items():
+        nights = [f"n{i:03d}" for i in range(len(values))]
+        out[key] = []
+        for n in range(first, len(values) + 1):
+            rows = [(nights[cp.index], cp.change, cp.pvalue) for cp in found.get(f"{key}@{n}", [])]
+            for night, change, _ in history.record_change_points(db, "sim", key, "task", rows, nights[n - 1], nights[:n]):
+                out[key].append((n, nights.index(night), change))
+    db.close()
+    return out
 
 
 def night_of(rng: random.Random, sigma: float, repeat: int, races: tuple = (), sessions: tuple = ()):
@@ -151,7 +188,10 @@ def _drop(tonight: float, past: list[float]) -> bool | None:
 
 
 ROWS = (
-    ("false_alarms", "series with a false change point ({nights} nights)"),
+    ("false_alarms", "series with a false change point on any night (judged every night, {nights} nights)"),
+    ("false_per_night", "nights judged that raised a new false change point (one series)"),
+    ("report_false_per_night", "nights a report of {per_report} series raised a new false change point"),
+    ("report_false", "reports of {per_report} series with a false change point on any night ({nights} nights)"),
     ("found", "{step:.0%} steps found within {after} nights"),
     ("drop_false_alarms", "drop rule: nights with no change called a regression (one task)"),
     ("drop_found", "drop rule: the {step:.0%} step's first night called a regression"),
@@ -168,7 +208,7 @@ def markdown(data: dict, source: str = "") -> str:
         + _drawn(data, source)
         + "), and "
         f"{data['series']} with a {data['step']:.0%} drop after "
-        f"{data['nights']} nights judged {data['after']} nights later; rule: "
+        f"{data['nights']} nights and {data['after']} more, every series judged on every night in turn as the nightly judges it; rule: "
         + ", ".join(f"{k} {v}" for k, v in data["rule"].items())
         + ".",
         "",
@@ -217,7 +257,7 @@ def to_ledger(data: dict, command: str, source: str = "") -> str:
         k, n = data[key]
         low, high = clopper_pearson(k, n)
         figures[key] = ledger.Figure(round(100 * k / n, 2), "%", f"{key.replace('_', ' ')}: {k}/{n}")
-        unit = "nights" if key.startswith("drop") else "series"
+        unit = "nights" if key.startswith("drop") or key.endswith("per_night") else "reports" if key == "report_false" else "series"
         figures[f"{key}-count"] = ledger.Figure(k, unit, f"{key.replace('_', ' ')}: {unit} called")
         figures[f"{key}-of"] = ledger.Figure(n, unit, f"{key.replace('_', ' ')}: {unit} judged")
         figures[f"{key}-low"] = ledger.Figure(round(100 * low, 2), "%", f"{key.replace('_', ' ')}: exact 95 % interval, low")
@@ -239,8 +279,8 @@ def to_ledger(data: dict, command: str, source: str = "") -> str:
         conditions=f"σ {data['sigma']:.3f} of a race, a night the median of {data.get('repeat', 1)} race(s) "
         + _drawn(data, source)
         + f", {data['series']} series a kind, "
-        f"{data['nights']} nights, a {data['step']:.0%} step judged "
-        f"{data['after']} nights after; "
+        f"{data['nights']} nights, a {data['step']:.0%} step after them and {data['after']} nights more, every series judged on "
+        f"every night in turn (the history's de-duplication), a report {data['per_report']} series; "
         + ", ".join(f"{k} {v}" for k, v in data["rule"].items())
         + "; drop rule: "
         + ", ".join(f"{k} {v}" for k, v in data["drop_rule"].items()),

@@ -148,7 +148,11 @@ def cmd_ab(args) -> int:
         args.target_hosts,
         args.tolerance / 100.0 if args.tolerance else None,
     )
-    sides = [results.races_with_tags({"ab": f"{stamp}-{name}"}) for name in ("baseline", "contender")]
+    sides, left = [], []
+    for name in ("baseline", "contender"):  # as compare takes them: a race with failed requests is left out and named
+        kept, out = compare.select(results.races_with_tags({"ab": f"{stamp}-{name}"}))
+        sides.append(kept)
+        left += out
     base_agg = compare.aggregate(sides[0])
     every, _ = noise.judged_against(
         study.track.name,
@@ -164,7 +168,7 @@ def cmd_ab(args) -> int:
             f"{args.baseline} (tag ab:{stamp}-baseline, {len(sides[0])} races)",
             base_agg,
             [(f"{args.contender} (tag ab:{stamp}-contender, {len(sides[1])} races)", compare.aggregate(sides[1]))],
-            notes=notes + [f"races in random pairs, seed {args.seed}; warm-up races (tag ab:{stamp}-warm-up) left out"],
+            notes=notes + left + [f"races in random pairs, seed {args.seed}; warm-up races (tag ab:{stamp}-warm-up) left out"],
             calibration=found,
             floors=floors,
         )

@@ -45,6 +45,8 @@ def rules() -> dict:
             "permutations": changepoints.PERMUTATIONS,
             "min_magnitude": changepoints.MIN_MAGNITUDE,
             "min_segment": changepoints.MIN_SEGMENT,
+            "judged": "every night",  # as the nightly judges: a simulation that judged a finished series once speaks for no night
+            "same_within": history.SAME_WITHIN,
         },
         "drop_rule": {
             "level": history.DROP_LEVEL,
@@ -61,7 +63,22 @@ def directory() -> Path:
 
 def save(run: str, basis: Basis, data: dict, command: str, nights: list[str]) -> Path:
     """Keep a simulation drawn from ``nights`` (raced as ``basis`` says) for the nights that will quote it."""
-    keep = ("series", "nights", "step", "after", "false_alarms", "found", "drop_false_alarms", "drop_found", "rule", "drop_rule")
+    keep = (
+        "series",
+        "nights",
+        "step",
+        "after",
+        "false_alarms",
+        "false_per_night",
+        "per_report",
+        "report_false_per_night",
+        "report_false",
+        "found",
+        "drop_false_alarms",
+        "drop_found",
+        "rule",
+        "drop_rule",
+    )
     path = directory() / f"{run}.json"
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
@@ -120,9 +137,11 @@ def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None =
         )
     nights_, step, after = data["nights"], data["step"], data["after"]
     line = (
-        f"{basis.task}: measured here for {basis.what()} (run {data['run']}, from {len(data['drawn_from_nights'])} real "
-        f"nights; `{data['command']}`): in series of {nights_} nights with no change, a false change point in "
-        f"{_rate(data['false_alarms'])} of series; a {step:.0%} drop found within {after} nights in {_rate(data['found'])}"
+        f"{basis.task}: simulated from {len(data['drawn_from_nights'])} real nights raced here as {basis.what()} (run "
+        f"{data['run']}; `{data['command']}`), every series judged on every night in turn as the nightly judges it: in "
+        f"series of {nights_} nights with no change, a false change point on some night in {_rate(data['false_alarms'])} of "
+        f"series, on {_rate(data['false_per_night'])} of nights judged, and on {_rate(data['report_false_per_night'])} of the "
+        f"nights of a report of {data['per_report']} such series; a {step:.0%} drop found within {after} nights in {_rate(data['found'])}"
     )
     if (history.MIN_DROP if margin is None else margin) == data["drop_rule"]["min_drop"] and data.get("drop_found"):
         line += (

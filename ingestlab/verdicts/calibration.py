@@ -13,6 +13,9 @@
 - The same rates for the design users run most: **blocks raced one after the other** (``n`` races, then the next
   ``n``, in race order with their start times, judged as ``compare`` judges sides that did not interleave), so that the
   machine's drift within a session is in them. Shuffled splits spread drift over both sides; blocks do not.
+- And for the design ``ingestlab ab`` races: **pairs** of consecutive races, the side of each race in a pair drawn at
+  random (seeded), ``n`` pairs a comparison, judged as ``compare`` judges races labelled with their pairs (three pairs
+  or more).
 - How many races a side find a 5 % and a 10 % change with ≥ 90 % power at ≤ 5 % false alarms, from σ.
 """
 
@@ -41,8 +44,8 @@ def splits(count: int, size: int, seed: int = 1) -> list[tuple[list[int], list[i
     return [(order[i : i + size], order[i + size : i + 2 * size]) for i in range(0, count - 2 * size + 1, 2 * size)]
 
 
-def _call(base: list[float], cont: list[float], floor: Floor | None, times: tuple = ((), ())) -> str:
-    sides = (judge.Side(tuple(base), tuple(times[0])), judge.Side(tuple(cont), tuple(times[1])))
+def _call(base: list[float], cont: list[float], floor: Floor | None, times: tuple = ((), ()), pairs: tuple = ()) -> str:
+    sides = (judge.Side(tuple(base), tuple(times[0]), pairs), judge.Side(tuple(cont), tuple(times[1]), pairs))
     return judge.judge({"task": sides}, {"task": floor})[0].call
 
 
@@ -62,21 +65,38 @@ def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: Floor | None 
         out[str(size)] = _counts(values, splits(len(values), size, seed), size, floor)
         if times and len(times) == len(values):
             out[str(size)]["blocks"] = _counts(values, blocks(len(values), size), size, floor, times)
+        if size >= judge.MIN_RACES:
+            out[str(size)]["pairs"] = _counts(values, paired(len(values), size, seed), size, floor, paired=True)
     return out
 
 
-def _counts(values: list[float], comparisons, size: int, floor: Floor | None, times: list | None = None) -> dict:
+def paired(count: int, size: int, seed: int = 1) -> list[tuple[list[int], list[int]]]:
+    """Disjoint comparisons of ``size`` pairs of consecutive races (``ab``'s design): each pair's races go to the two
+    sides in a random order (seeded); the i-th race of a side is of the i-th pair."""
+    rng, out = random.Random(seed), []
+    for start in range(0, count - 2 * size + 1, 2 * size):
+        a, b = [], []
+        for i in range(start, start + 2 * size, 2):
+            first, second = (i, i + 1) if rng.random() < 0.5 else (i + 1, i)
+            a.append(first)
+            b.append(second)
+        out.append((a, b))
+    return out
+
+
+def _counts(values: list[float], comparisons, size: int, floor: Floor | None, times: list | None = None, paired: bool = False) -> dict:
     counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
     given = floor if size < judge.MIN_RACES else None
     for a, b in comparisons:
         floor_ = given if floor is not None else _floor([values[i] for i in range(len(values)) if i not in a and i not in b], size)
         base, cont = [values[i] for i in a], [values[i] for i in b]
         when = ([times[i] for i in a], [times[i] for i in b]) if times else ((), ())
-        counts["false_alarms"][0] += _call(base, cont, floor_, when) in ("faster", "slower")
+        labels = tuple(str(k) for k in range(len(a))) if paired else ()
+        counts["false_alarms"][0] += _call(base, cont, floor_, when, labels) in ("faster", "slower")
         counts["false_alarms"][1] += 1
         for effect in EFFECTS:
             key = f"detect_{round(effect * 100)}"
-            counts[key][0] += _call(base, [v * (1 - effect) for v in cont], floor_, when) == "slower"
+            counts[key][0] += _call(base, [v * (1 - effect) for v in cont], floor_, when, labels) == "slower"
             counts[key][1] += 1
     return counts
 

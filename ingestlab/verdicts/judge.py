@@ -176,17 +176,20 @@ def judge(
             if session:
                 row["notes"].append(session)
         pairs = None if order else matched(base, cont)
-        if pairs and pairs[2]:
-            row["notes"].append(
-                f"pair{'s' if len(pairs[2]) > 1 else ''} {', '.join(pairs[2])} lost a race (left out): not in the paired test"
-            )
+        if pairs is None and not order and (base.pairs or cont.pairs):
+            row["notes"].append("the races are labelled with pairs, but not one race a side per pair: judged as sides, not as pairs")
         if "step" in row:
             pass
         elif pairs and len(pairs[0]) >= MIN_RACES:
+            if pairs[2]:
+                lost = f"pair{'s' if len(pairs[2]) > 1 else ''} {', '.join(pairs[2])}"
+                row["notes"].append(f"{lost} lost a race (left out): not in the paired test")
             row["pairs"] = pairs[:2]
             row["welch"] = stats.paired(*pairs[:2])
             row["p"] = row["welch"].p if row["welch"] else None
         elif n_a >= MIN_RACES and n_b >= MIN_RACES:
+            if pairs:
+                row["notes"].append(f"only {len(pairs[0])} complete pairs: judged as sides, not as pairs")
             row["welch"] = stats.welch(base.values, cont.values)
             row["p"] = row["welch"].p if row["welch"] else None
         elif floor is not None:
@@ -268,7 +271,7 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, family: str,
         basis = (
             f"{n_a} vs {n_b} races one after the other: the step beyond a linear drift in time "
             f"(log median = a + step + drift × time) is {fit.change:+.1%} ({1 - (1 - confidence) / 2:.1%} interval "
-            f"{fit.low:+.1%} to {fit.high:+.1%}), p doubled for the two explanations, {correction}"
+            f"{fit.low:+.1%} to {fit.high:+.1%}), p doubled for the two explanations, {family}"
         )
         if not rejected:
             return Verdict(

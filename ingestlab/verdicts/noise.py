@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import math
+import shlex
 import statistics
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -46,17 +47,38 @@ def _same_machine(found: dict, here: dict) -> str | None:
     return None
 
 
+NOT_WORK = ("index_name", "mapping_type")  # track parameters that name things but change no work (the mapping type: by version)
+
+
 def _text(params: dict | None) -> dict:
-    return {str(k): str(v) for k, v in (params or {}).items()}  # a parameter given on the command line is text, Rally keeps it typed
+    """Track parameters as text (given on a command line they are text, Rally keeps them typed), without those that
+    change no work."""
+    return {str(k): str(v) for k, v in (params or {}).items() if k not in NOT_WORK}
+
+
+def params_of(found: dict) -> dict | None:
+    """The track parameters a calibration's races ran with: kept in the file, or (a file written before they were kept)
+    read back from the command that ran it, which gives every one; None where neither says."""
+    if "params" in found:
+        return found["params"]
+    command = found.get("command") or ""
+    if not command.startswith("ingestlab calibrate"):
+        return None
+    words = shlex.split(command)
+    return dict(words[i + 1].split("=", 1) for i, w in enumerate(words[:-1]) if w == "--track-param" and "=" in words[i + 1])
 
 
 def _same_work(found: dict, params: dict | None) -> str | None:
     """Why a calibration's races did other work than races with track parameters ``params`` (None: not checked), or None."""
     if params is None:
         return None
-    if "params" not in found:
-        return "it did not record its track parameters (calibrated before they were kept): calibrate again"
-    theirs, ours = _text(found["params"]), _text(params)
+    kept = params_of(found)
+    if kept is None:
+        return (
+            "it did not record its track parameters: `ingestlab calibrate --races 0 --pool "
+            f"{found.get('stamp')} --track … --track-param …` judges its races again and records them"
+        )
+    theirs, ours = _text(kept), _text(params)
     if theirs == ours:
         return None
     differ = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]

@@ -12,7 +12,7 @@ def rate(k: int, n: int) -> str:
     return f"{k}/{n} ({k / n:.0%}, 95 % interval {low:.0%}–{high:.0%})" if n else "none measured"
 
 
-def sentence(calibration: dict | None, per_side: int, in_blocks: bool = False) -> str:
+def sentence(calibration: dict | None, per_side: int, in_blocks: bool = False, in_pairs: bool = False) -> str:
     """The calibration's row for ``per_side`` races a side, in words, measured on the comparison's design: blocks raced
     one after the other where ``in_blocks``, else shuffled splits; what it lacks, said so."""
     if not calibration:
@@ -33,7 +33,11 @@ def sentence(calibration: dict | None, per_side: int, in_blocks: bool = False) -
             "this comparison's error rates are not measured."
         )
     design, missing = "on shuffled splits of its identical races", ""
-    if in_blocks and got.get("blocks"):
+    if in_pairs and got.get("pairs"):
+        got, design = got["pairs"], "on pairs of its consecutive identical races, as `ab` races them"
+    elif in_pairs:
+        missing = " These sides ran in pairs, a design that calibration did not measure (calibrate again to measure it)."
+    elif in_blocks and got.get("blocks"):
         got, design = got["blocks"], "on blocks of its identical races raced one after the other, as these sides were"
     elif in_blocks:
         missing = (

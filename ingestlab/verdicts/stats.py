@@ -110,13 +110,16 @@ def smallest_change(sigma: float, n_a: int, n_b: int, df: float | None = None, a
     return math.expm1((quantile(1 - alpha / 2) + quantile(power)) * se)
 
 
-def races_needed(change: float, sigma: float, alpha: float = ALPHA, power: float = POWER, most: int = 1000) -> int | None:
+def races_needed(
+    change: float, sigma: float, alpha: float = ALPHA, power: float = POWER, most: int = 1000, paired: bool = False
+) -> int | None:
     """Races a side (equal sides) for a test at ``alpha`` to find ``change`` with ``power`` (t quantiles, σ from the
-    races themselves, at least 3); None beyond ``most``."""
+    races themselves, at least 3); None beyond ``most``. ``paired``: pairs for the paired t test (n − 1 degrees of
+    freedom), a pair's log ratio spreading by σ·√2 (races of a pair no closer than any two races)."""
     effect = abs(math.log1p(change))
 
     def enough(n: int) -> bool:
-        df = 2 * n - 2
+        df = n - 1 if paired else 2 * n - 2
         return (stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df)) * sigma * math.sqrt(2 / n) <= effect
 
     if effect == 0 or sigma <= 0 and effect == 0 or not enough(most):
@@ -228,15 +231,19 @@ def against_pool(baseline, contender, pool: tuple, confidence: float = 1 - ALPHA
     showed (``pool``: a calibration's log race medians), with no normal curve assumed: races here are skewed, a slow
     race now and then, so σ's normal tails hold too few of their differences (posts on 7.17.29: 6.7 % of A/A pairs
     called at a 5 % level). p is the share of the pool's differences at least as large; the interval is the change
-    less the pool's central ``confidence`` of differences."""
+    ± the size of difference beyond which p falls to 1 − ``confidence`` (the same test inverted, so that the interval
+    excludes no change exactly where p is at or below that level)."""
     a, b = logs(baseline), logs(contender)
     if not a or not b or len(pool) < len(a) + len(b) + 1:
         return None
     null = _null(tuple(pool), len(a), len(b))
     diff = sum(b) / len(b) - sum(a) / len(a)
     p = (1 + np.count_nonzero(np.abs(null) >= abs(diff) - 1e-12)) / (1 + len(null))
-    low_q, high_q = np.quantile(null, [0.5 - confidence / 2, 0.5 + confidence / 2])
-    return Prediction(math.expm1(diff), math.expm1(diff - high_q), math.expm1(diff - low_q), float(p))
+    # the interval inverts the same test: p ≤ 1 − confidence exactly where |diff| exceeds the (k+1)-th largest |null|
+    allowed = math.floor((1 - confidence) * (1 + len(null)) + 1e-9) - 1  # the most differences as large a call allows
+    largest = np.sort(np.abs(null))[::-1]
+    half = float(largest[allowed]) + 1e-12 if 0 <= allowed < len(largest) else math.inf
+    return Prediction(math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), float(p))
 
 
 @dataclass(frozen=True)

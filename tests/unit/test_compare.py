@@ -266,7 +266,14 @@ def test_ab_sides_are_checked_against_the_track_and_each_pair_races_in_a_random_
     assert 10 < sum(races[i] == "baseline" for i in range(0, 80, 2)) < 30  # which side goes first is random
     with pytest.raises(IngestlabError, match="give --races N, or run `ingestlab calibrate`"):
         ab.pairs_for(None, "index-append", None)
-    assert ab.pairs_for({"stamp": "s", "races_a_side": {"10": {"welch": 7}}}, "index-append", None)[0] == 7
+    with pytest.raises(IngestlabError, match=r"no calibration .* \(calibration X left out: why\): give --races N"):
+        ab.pairs_for(None, "index-append", None, ["calibration X left out: why"])
+    from ingestlab.verdicts import stats
+
+    # the paired test's pairs at the primary task's σ (n − 1 degrees of freedom), not Welch's races a side
+    pairs, why = ab.pairs_for({"stamp": "s", "tasks": {"index-append": {"sigma": 0.05}}}, "index-append", None)
+    assert pairs == stats.races_needed(0.10, 0.05, power=0.9, paired=True) >= stats.races_needed(0.10, 0.05, power=0.9)
+    assert "paired test at 5 %" in why and "σ 5.0% of index-append" in why
 
 
 @pytest.mark.slow
@@ -398,9 +405,17 @@ def test_a_floor_of_other_work_is_refused_in_one_line_naming_the_difference(tmp_
     found, notes = noise.sessions("posts", "bulk", "7.17.29", params=same)
     assert [d["stamp"] for d in found] == ["2026-01-01T000000"]
     assert notes == [
-        "calibration 2025-12-01T000000 of posts left out: it did not record its track parameters (calibrated before they were kept): "
-        "calibrate again"
+        "calibration 2025-12-01T000000 of posts left out: it did not record its track parameters: `ingestlab calibrate --races 0 "
+        "--pool 2025-12-01T000000 --track … --track-param …` judges its races again and records them"
     ]
+    # a file written before the parameters were kept: its command gives them; an index name changes no work
+    older = {
+        **kept,
+        "command": "ingestlab calibrate --races 120 --track posts --track-param eventdata_docs=20000 --track-param "
+        "bulk_size=1000 --track-param bulk_indexing_clients=2 --track-param index_name=calibration",
+    }
+    assert noise.params_of(older) == {**same, "index_name": "calibration"}
+    assert noise._same_work(older, {**params, "index_name": "mine"}) is None
     found, notes = noise.sessions("posts", "bulk", "7.17.29", params={**params, "bulk_size": 10, "bulk_indexing_clients": 8})
     assert found == [] and notes[0] == (
         "calibration 2026-01-01T000000 of posts left out: it was measured with bulk_indexing_clients=2, bulk_size=1000, "

@@ -13,6 +13,41 @@ def test_the_simulation_keeps_todays_rules_in_its_results(monkeypatch):
     monkeypatch.setattr(simulate.changepoints, "detect", lambda series, log: {})
     data = simulate.simulate(0.05, series=10, nights=6, after=3, log=lambda *_: None)
     assert data["rule"] == measured.rules()["rule"] and data["drop_rule"] == measured.rules()["drop_rule"]
+    assert data["rule"]["judged"] == "every night"
+
+
+def test_every_series_is_judged_on_every_night_in_turn_and_a_change_point_counted_once(monkeypatch):
+    """As the nightly judges: each night over the nights so far; a change point that moves a night as the history grows
+    is the one already recorded (the history's own de-duplication), one two nights apart in the other direction is new."""
+    from ingestlab.nightly.changepoints import ChangePoint
+
+    asked = {}
+
+    def detect(series, log):
+        asked.update(series)
+        out = {}
+        for key, values in series.items():
+            n = len(values)
+            if key.startswith("a@") and n >= 8:  # seen from night 8 on, moving from index 5 to 6 at night 10
+                out[key] = [ChangePoint(5 if n < 10 else 6, 0.001, -0.2, 1.0, 0.8, 5, n - 5)]
+            if key.startswith("a@") and n >= 12:  # a second one, rising: new
+                out[key].append(ChangePoint(9, 0.001, 0.3, 0.8, 1.04, 4, n - 9))
+        return out
+
+    monkeypatch.setattr(simulate.changepoints, "detect", detect)
+    new = simulate.every_night({"a": [1.0] * 12, "b": [1.0] * 12})
+    assert sorted(k for k in asked if k.startswith("a@")) == sorted(f"a@{n}" for n in range(6, 13))  # nights 6 to 12
+    assert new == {"a": [(8, 5, -0.2), (12, 9, 0.3)], "b": []}
+
+
+def test_a_reports_rate_counts_a_night_on_which_any_of_its_series_raised_a_new_false_alert(monkeypatch):
+    monkeypatch.setattr(
+        simulate, "every_night", lambda series, log: {k: ([(7, 3, -0.1)] if k in ("flat-0", "flat-1") else []) for k in series}
+    )
+    monkeypatch.setattr(simulate, "drop_rates", lambda *a: ([0, 1], [0, 1]))
+    data = simulate.simulate(0.05, series=12, nights=8, after=3, log=lambda *_: None, per_report=6)
+    assert data["false_alarms"] == [2, 12] and data["false_per_night"] == [2, 12 * 3]
+    assert data["report_false_per_night"] == [1, 2 * 3] and data["report_false"] == [1, 2]  # flat-0 and flat-1: one report, one night
 
 
 @pytest.mark.slow

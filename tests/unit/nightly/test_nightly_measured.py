@@ -18,6 +18,9 @@ def kept(tmp_path, monkeypatch, run, basis, false=(0, 600), found=(566, 600), cp
         "step": 0.1,
         "after": 3,
         "false_alarms": list(false),
+        "false_per_night": [0, 15000],
+        "per_report": 6,
+        "report_false_per_night": [0, 2500],
         "found": list(found),
         "drop_false_alarms": [68, 16200],
         "drop_found": [585, 600],
@@ -34,8 +37,10 @@ def test_a_night_quotes_the_newest_simulation_of_its_own_configuration_with_inte
     kept(tmp_path, monkeypatch, "2026-11-29T050000-changepoints", FULL)
     monkeypatch.setattr(measured.machine, "describe", lambda: dict(HERE, memory_gib=23.5))
     line = measured.quote(FULL, None, "tonight")
-    assert "run 2026-11-29T050000-changepoints, from 2 real nights" in line
-    assert "a false change point in 0/600 (0.0%; 95 % interval 0.0%–0.6%) of series" in line
+    assert "simulated from 2 real nights raced here as posts/bulk-1000" in line and "(run 2026-11-29T050000-changepoints;" in line
+    assert "every series judged on every night in turn as the nightly judges it" in line
+    assert "a false change point on some night in 0/600 (0.0%; 95 % interval 0.0%–0.6%) of series" in line
+    assert "on 0/15000 (0.0%; 95 % interval 0.0%–0.0%) of nights judged" in line and "of a report of 6 such series" in line
     assert "566/600 (94.3%; 95 % interval 92.2%–96.0%)" in line and "`python -m devtools.bench changepoints --track posts" in line
     assert "the drop rule called 68/16200" in line
     assert "at a margin of 5%, not tonight's" in measured.quote(FULL, 0.1, "tonight")  # another --margin: its drop rates do not hold

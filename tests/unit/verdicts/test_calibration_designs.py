@@ -43,3 +43,20 @@ def test_the_footnote_quotes_the_comparisons_own_design_and_names_it():
     older = {**cal, "rates": {"3": {"false_alarms": [1, 20]}}}
     assert "a design that calibration did not measure" in rates.sentence(older, 3, in_blocks=True)
     assert "called 4/20" in compare.footnote("t", None, cal, 3, in_blocks=True)
+
+
+def test_abs_design_is_measured_too_pairs_of_consecutive_races_in_a_random_order():
+    comparisons = calibration.paired(12, 3, seed=2)
+    assert len(comparisons) == 2
+    for a, b in comparisons:
+        assert [sorted(p) for p in zip(a, b)] == [[i, i + 1] for i in range(min(a + b), min(a + b) + 6, 2)]
+    assert any(x > y for a, b in comparisons for x, y in zip(a, b))  # the order within a pair is drawn
+    rng = random.Random(5)
+    values = [10_000 * math.exp(rng.gauss(0, 0.03)) for _ in range(60)]
+    got = calibration.rates(values, (1, 3))
+    assert got["3"]["pairs"]["false_alarms"][1] == 10 and "pairs" not in got["1"]  # three pairs or more: as compare judges
+    cal = {"stamp": "S", "track": "posts", "versions": {"version": "7.17.29"}, "rates": {"3": {**got["3"]}}}
+    k = got["3"]["pairs"]["false_alarms"][0]
+    assert f"on pairs of its consecutive identical races, as `ab` races them: the default rule called {k}/10" in rates.sentence(
+        cal, 3, in_pairs=True
+    )

@@ -3,6 +3,7 @@ task at, so that it excludes no change exactly where the row calls one (issue 62
 
 import math
 import random
+import statistics
 
 from ingestlab.verdicts import judge, stats
 from ingestlab.verdicts.noise import Floor
@@ -81,3 +82,22 @@ def test_a_step_between_blocks_among_several_tasks_shows_its_interval_at_its_lev
             low, high = (float(x.rstrip("%")) for x in v.basis.split("interval ")[1].split(")")[0].split(" to "))
             assert (low > 0 or high < 0) == (v.call in ("faster", "slower")), v
     assert seen > 50
+
+
+def test_against_a_skewed_pool_of_differences_the_interval_inverts_the_same_test():
+    """Sides of one or two races judged against a calibration's own races (a slow race now and then): the interval is the
+    same test inverted, so it agrees with p at every level, also where Holm corrects across tasks."""
+    rng = random.Random(13)
+    pool = tuple(math.log(10_000) + (rng.gauss(0, 0.03) if rng.random() > 0.15 else -0.3 + rng.gauss(0, 0.05)) for _ in range(24))
+    for n_a, n_b in ((1, 1), (1, 2), (2, 2)):
+        for _ in range(300):
+            base = [math.exp(rng.choice(pool)) for _ in range(n_a)]
+            cont = [math.exp(rng.choice(pool)) * rng.choice((1.0, 1.1, 0.8, 0.7)) for _ in range(n_b)]
+            for level in (0.05, 0.025, 0.0125):
+                pred = stats.against_pool(base, cont, pool, confidence=1 - level)
+                assert (pred.p <= level) == (pred.low > 0 or pred.high < 0), (n_a, n_b, level, pred)
+    floor = Floor(sigma=statistics.stdev(pool), df=23, source="calibration X", logs=pool)
+    for _ in range(100):
+        tasks = {f"t{t}": (judge.Side((math.exp(rng.choice(pool)),)), judge.Side((math.exp(rng.choice(pool)) * 0.75,))) for t in range(3)}
+        for v in judge.judge(tasks, {t: floor for t in tasks}):
+            assert excludes_no_change(v) == (v.call in ("faster", "slower")), v
