@@ -195,6 +195,7 @@ class Difference:
     smallest: float | None = None  # the smallest change this comparison could find (80 % power)
     needs: int | None = None  # races a side the change seen would need
     trend: str | None = None  # what the race order shows
+    design: str = "sides"  # how the sides were raced (ingestlab.verdicts.judge.Verdict.design)
 
     @property
     def verdict(self) -> str:
@@ -248,7 +249,20 @@ def compare(
     verdicts = judging.judge({t: (_side(baseline[t]), _side(contender[t])) for t in tasks}, floors, primary=primary)
     return [
         Difference(
-            v.task, baseline[v.task], contender[v.task], v.change, None, v.low, v.high, "t", v.basis, v.call, v.smallest, v.needs, v.trend
+            v.task,
+            baseline[v.task],
+            contender[v.task],
+            v.change,
+            None,
+            v.low,
+            v.high,
+            "t",
+            v.basis,
+            v.call,
+            v.smallest,
+            v.needs,
+            v.trend,
+            v.design,
         )
         for v in verdicts
     ]
@@ -311,6 +325,7 @@ def rows(
                 "smallest_change_found": d.smallest,
                 "races_needed": d.needs,
                 "trend": d.trend,
+                "design": d.design,
                 "baseline_error_rate": d.baseline.error_rate,
                 "contender_error_rate": d.contender.error_rate,
                 "baseline_load_side": d.baseline.load_side,
@@ -397,9 +412,9 @@ def markdown(
                 margin,
                 calibration,
                 per_side,
-                any("one after the other" in (d.trend or "") for d in found),
+                any(d.design == "blocks" for d in found),
                 any(d.baseline.primary and d.contender.primary for d in found) and len(found) > 1,
-                any("pairs, each raced in a random order" in d.basis for d in found),
+                any(d.design == "pairs" for d in found),
             ),
             "",
         ]
@@ -429,8 +444,8 @@ def render(
     table = rows(baseline_name, baseline, contenders, margin, method, floors)
     per_side = min([min(r["baseline_n"], r["contender_n"]) for r in table] or [1])
     if fmt == "json":
-        in_blocks = any("one after the other" in (r["trend"] or "") for r in table)
-        said = footnote(method, margin, calibration, per_side, in_blocks)
+        designs = {r["design"] for r in table}
+        said = footnote(method, margin, calibration, per_side, "blocks" in designs, in_pairs="pairs" in designs)
         return json.dumps({"rows": table, "notes": notes or [], "method": method, "footnote": said}, indent=2)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(table[0]) if table else ["baseline", "contender", "task"])

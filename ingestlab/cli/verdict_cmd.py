@@ -78,6 +78,12 @@ def cmd_compare(args) -> int:
     notes += _driver_bound_notes([(name, baseline), *contenders])
     base = compare.aggregate(baseline)
     floors = _floors(found, base)
+    if floors:  # the floor is of the baseline's work: a contender doing other work is judged as if its races spread alike
+        notes += [
+            f"{n}: its races ran with {differ[1]}, the noise floor's with {differ[0]}: the floor judges it as if its races spread alike"
+            for n, races in contenders
+            if (differ := noise.other_work(found[0], races[0].get("track-params") or {}))
+        ]
     text = compare.render(
         args.format,
         f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})",

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import math
 import statistics
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
 from ingestlab.verdicts import stats
@@ -75,6 +75,7 @@ class Verdict:
     smallest: float | None = None  # the smallest change this comparison could find (80 % power)
     needs: int | None = None  # races a side the change seen would need
     trend: str | None = None  # what the race order shows, in words
+    design: str = "sides"  # how the sides were raced: "blocks" one after the other, "pairs" (ab), else "sides" (mixed in time)
 
 
 def side_trend(name: str, side: Side, found: stats.Trend | None = None) -> str | None:
@@ -162,6 +163,7 @@ def judge(
         row = {"task": task, "base": base, "cont": cont, "change": change, "p": None, "notes": [], "floor": floor}
         n_a, n_b = len(base.values), len(cont.values)
         order = blocks(base, cont)
+        row["blocks"] = bool(order)
         if order:
             # the step-and-drift fit only with a drift seen within the sides (its own test) that explains at least half
             # the difference, and with as many races a side as Welch needs: else Welch, and the blocks sentence
@@ -217,7 +219,13 @@ def judge(
             prepared[i]["m"] = m
     for row, judged_at in zip(prepared, levels):
         _at_level(row, judged_at)
-    return [_verdict(row, rejected[i], floors.get(row["task"]), family[i], stats.holm_level(row["m"])) for i, row in enumerate(prepared)]
+    return [
+        replace(
+            _verdict(row, rejected[i], floors.get(row["task"]), family[i], stats.holm_level(row["m"])),
+            design="blocks" if row["blocks"] else "pairs" if "pairs" in row else "sides",
+        )
+        for i, row in enumerate(prepared)
+    ]
 
 
 def _at_level(row: dict, level: float | None) -> None:

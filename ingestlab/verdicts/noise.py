@@ -68,25 +68,32 @@ def params_of(found: dict) -> dict | None:
     return dict(words[i + 1].split("=", 1) for i, w in enumerate(words[:-1]) if w == "--track-param" and "=" in words[i + 1])
 
 
-def _same_work(found: dict, params: dict | None) -> str | None:
-    """Why a calibration's races did other work than races with track parameters ``params`` (None: not checked), or None."""
-    if params is None:
-        return None
+def other_work(found: dict, params: dict | None) -> tuple[str, str] | None:
+    """How a calibration's races and races with track parameters ``params`` differ in their work, as (theirs, these),
+    each ``key=value, …``; None where they did the same work or either is not known."""
     kept = params_of(found)
-    if kept is None:
-        return (
-            "it did not record its track parameters: `ingestlab calibrate --races 0 --pool "
-            f"{found.get('stamp')} --track … --track-param …` judges its races again and records them"
-        )
-    theirs, ours = _text(kept), _text(params)
-    if theirs == ours:
+    if params is None or kept is None:
         return None
+    theirs, ours = _text(kept), _text(params)
     differ = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
 
     def said(got: dict, k: str) -> str:
         return f"{k}={got[k]}" if k in got else f"{k} not given (the track's default)"
 
-    return f"it was measured with {', '.join(said(theirs, k) for k in differ)}, these races with {', '.join(said(ours, k) for k in differ)}"
+    return (", ".join(said(theirs, k) for k in differ), ", ".join(said(ours, k) for k in differ)) if differ else None
+
+
+def _same_work(found: dict, params: dict | None) -> str | None:
+    """Why a calibration's races did other work than races with track parameters ``params`` (None: not checked), or None."""
+    if params is None:
+        return None
+    if params_of(found) is None:
+        return (
+            "it did not record its track parameters: `ingestlab calibrate --races 0 --pool "
+            f"{found.get('stamp')} --track … --track-param …` judges its races again and records them"
+        )
+    differ = other_work(found, params)
+    return f"it was measured with {differ[0]}, these races with {differ[1]}" if differ else None
 
 
 def read(path: Path) -> dict:

@@ -432,3 +432,14 @@ def test_a_floor_of_other_work_is_refused_in_one_line_naming_the_difference(tmp_
     assert noise.sessions("posts", "bulk", "8.19.7", params=same)[0] == []  # another version: refused as before
     elsewhere = {**machine.describe(), "cores": 64}
     assert noise.sessions("posts", "bulk", "7.17.29", here=elsewhere, params=same)[0] == []  # another host
+
+
+def test_how_two_works_differ_is_said_key_by_key():
+    from ingestlab.verdicts import noise
+
+    cal = {"params": {"bulk_size": 1000, "index_name": "calibration", "eventdata_docs": 20000}}
+    assert noise.other_work(cal, {"bulk_size": "1000", "eventdata_docs": "20000"}) is None
+    assert noise.other_work(cal, {"bulk_size": 10}) == (
+        "bulk_size=1000, eventdata_docs=20000",
+        "bulk_size=10, eventdata_docs not given (the track's default)",
+    )
