@@ -214,8 +214,8 @@ def cmd_changepoints(args) -> int:
         sigma, source, races = floor.sigma, f"calibration {found['stamp']}", () if args.normal else floor.logs
     basis = None
     if args.nightly:
-        setup, full_size = sources.nightly_kind(args.nightly, args.track)
-        basis = measured.Basis(args.track, args.task, setup, not args.unpaired, full_size, args.repeat)
+        setup, full_size, reference = sources.nightly_kind(args.nightly, args.track)
+        basis = measured.Basis(args.track, args.task, setup, "" if args.unpaired else reference, full_size, args.repeat)
     if args.series < 10 or args.nights < 6:
         raise IngestlabError("--series at least 10 and --nights at least 6")
     if args.repeat < 1:

@@ -1,13 +1,20 @@
 """Where ``python -m devtools.bench changepoints`` draws its simulated nights from: the calibration sessions of a track and task here, or
 ``ab`` sessions or nights of ``nightly --reference`` (pairs of a setup and a reference raced beside each other), each
-session's log race figures."""
+session's log race figures.
+
+A night's pairs are kept in the repository (``ledger/nights/<night>-<track>-<task>.json``: each pair's two figures, the
+setup, the reference's version, the size, the machine) the first time a simulation draws from it, so that nights raced
+on different days, on machines reset in between, accumulate: a night no longer in this machine's Rally home is read
+from there."""
 
 from __future__ import annotations
 
+import json
 import math
 import statistics
+from pathlib import Path
 
-from ingestlab import compare, racing
+from ingestlab import compare, ledger, machine, racing
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import results
 from ingestlab.verdicts import noise
@@ -61,6 +68,10 @@ def nightly_sessions(nights: list[str], track: str, task: str) -> tuple[float, s
         raise IngestlabError("--nightly: name two nights or more (as the nightly report names them) raced with --reference")
     kept = []
     for night in dict.fromkeys(nights):
+        stored = read_kept(night, track, task)
+        if stored is not None:
+            kept.append((night, tuple((math.log(b), math.log(c)) for b, c in stored["pairs"])))
+            continue
         sides = [
             [r for r in results.races_with_tags({"nightly": night, "nightly-side": side}) if r.get("track") == track]
             for side in ("reference", "setup")
@@ -68,19 +79,81 @@ def nightly_sessions(nights: list[str], track: str, task: str) -> tuple[float, s
         setups = sorted({str((r.get("user-tags") or {}).get("nightly-setup")) for side in sides for r in side})
         if len(setups) > 1:
             raise IngestlabError(f"--nightly {night}: races of setups {', '.join(setups)} beside a reference; a night of one setup only")
-        kept.append((night, _pairs(f"--nightly {night}", sides, track, task, names=("reference", "setup"))))
+        pairs = _pairs(f"--nightly {night}", sides, track, task, names=("reference", "setup"))
+        keep(night, track, task, sides, pairs)
+        kept.append((night, pairs))
     return _paired_sessions(kept, "nights ")
 
 
-def nightly_kind(nights: list[str], track: str) -> tuple[str, bool]:
-    """The setup the nights named raced (as its races were tagged) and whether at full size: the configuration a
-    simulation drawn from them speaks for; an error where the nights were raced at different sizes."""
-    sizes, setups = {}, {}
+def kept_dir() -> Path:
+    """Where kept nights are read from: beside the ledger entries (``INGESTLAB_LEDGER``'s directory, else the checkout's)."""
+    return (ledger.target() or ledger.directory()) / "nights"
+
+
+def _kept_path(night: str, track: str, task: str) -> Path:
+    return kept_dir() / f"{night}-{track}-{task}.json"
+
+
+def read_kept(night: str, track: str, task: str) -> dict | None:
+    path = _kept_path(night, track, task)
+    return json.loads(path.read_text()) if path.is_file() else None
+
+
+def keep(night: str, track: str, task: str, sides: list, pairs: tuple) -> Path:
+    """A night's pairs in the repository (see the module's doc), written once."""
+    path = _kept_path(night, track, task)
+    if path.is_file() or ledger.target() is None:  # kept already, or no ledger is written (INGESTLAB_LEDGER=off: tests)
+        return path
+    reference, setup = sides
+    version = {str((r.get("cluster") or {}).get("distribution-version")) for r in reference}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(
+        json.dumps(
+            {
+                "night": night,
+                "track": track,
+                "task": task,
+                "setup": str((setup[0].get("user-tags") or {}).get("nightly-setup")),
+                "setup_version": sorted({str((r.get("cluster") or {}).get("distribution-version")) for r in setup}),
+                "reference_version": sorted(version),
+                "full_size": racing.is_full_size(setup[0]),
+                "raced": [str(setup[0].get("race-timestamp")), str(setup[-1].get("race-timestamp"))],
+                "machine": machine.describe(),
+                "pairs": [[math.exp(b), math.exp(c)] for b, c in pairs],  # (reference, setup) figures of each pair, in race order
+            },
+            indent=1,
+        )
+        + "\n"
+    )
+    return path
+
+
+def nightly_kind(nights: list[str], track: str) -> tuple[str, bool, str]:
+    """The setup the nights named raced (as its races were tagged), whether at full size, and the version of the
+    reference raced beside it ("" for none): the configuration a simulation drawn from them speaks for; an error where
+    the nights were raced at different sizes, or beside references of different versions."""
+    sizes, setups, references = {}, {}, {}
     for night in dict.fromkeys(nights):
+        stored = next((d for f in sorted(kept_dir().glob(f"{night}-{track}-*.json")) if (d := json.loads(f.read_text()))), None)
+        if stored is not None:
+            sizes.setdefault(stored["full_size"], set()).add(night)
+            setups.setdefault(stored["setup"], set()).add(night)
+            references.setdefault(", ".join(stored["reference_version"]), set()).add(night)
+            continue
         for race in results.races_with_tags({"nightly": night}):
             if race.get("track") == track:
+                tags = race.get("user-tags") or {}
+                if tags.get("nightly-side") == "reference":
+                    references.setdefault(str((race.get("cluster") or {}).get("distribution-version")), set()).add(night)
+                    continue
                 sizes.setdefault(racing.is_full_size(race), set()).add(night)
-                setups.setdefault(str((race.get("user-tags") or {}).get("nightly-setup")), set()).add(night)
+                setups.setdefault(str(tags.get("nightly-setup")), set()).add(night)
+    if len(references) > 1:
+        raise IngestlabError(
+            "--nightly: nights beside references of "
+            + "; ".join(f"{v} ({', '.join(sorted(n))})" for v, n in sorted(references.items()))
+            + ": a simulation draws from nights beside one reference"
+        )
     if len(setups) > 1:
         raise IngestlabError(
             "--nightly: nights of setups "
@@ -94,7 +167,7 @@ def nightly_kind(nights: list[str], track: str) -> tuple[str, bool]:
             if sizes
             else f"--nightly: no race of {track} in the nights named"
         )
-    return next(iter(setups)), next(iter(sizes))
+    return next(iter(setups)), next(iter(sizes)), next(iter(references), "")
 
 
 def _pairs(name: str, sides: list, track: str, task: str, names: tuple[str, str] = ("baseline", "contender")) -> tuple:

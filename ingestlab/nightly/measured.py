@@ -2,7 +2,7 @@
 
 ``python -m devtools.bench changepoints --nightly NIGHT …`` simulates the change-point rule and the drop rule on nights the
 nightly raced; each such run is kept (``results/changepoints/<run>.json``) with the configuration its nights were raced
-in: the track and task, the setup, whether a reference raced beside it, full size or test mode, and the races a night
+in: the track and task, the setup, the version of the reference raced beside it (or none), full size or test mode, and the races a night
 simulated. A night judging a series of that configuration quotes the newest run of it from this machine (the same CPU
 and cores, the rules as they are now): each rate with its exact interval, its run and its command. Where none
 matches, it says so and gives the command that would measure it: a verdict never borrows another configuration's
@@ -26,14 +26,14 @@ class Basis:
     track: str
     task: str
     setup: str  # the setup's name as its races were tagged (``nightly-setup``)
-    reference: bool  # judged over a reference raced beside it, race by race
+    reference: str  # the version of the reference raced beside it, race by race ("" for none): another version, or the same
     full_size: bool
     repeat: int  # races a night
 
     def what(self) -> str:
         return (
             f"{self.track}/{self.task} on {self.setup}, {'at its article size' if self.full_size else 'test mode'}, "
-            f"{self.repeat} race(s) a night, " + ("beside a reference" if self.reference else "no reference")
+            f"{self.repeat} race(s) a night, " + (f"beside a reference of {self.reference}" if self.reference else "no reference")
         )
 
 

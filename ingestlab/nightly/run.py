@@ -131,7 +131,7 @@ class _Night:
                 "With a reference raced beside it, these figures are shown and not judged: they carry the machine's "
                 "shift from night to night, which the ratio to the reference (below) cancels.\n\n"
             )
-        measured_here = "" if beside else self.rates_here(setup.name, False, result.race.get("track") or study.name, figures)
+        measured_here = "" if beside else self.rates_here(setup.name, "", result.race.get("track") or study.name, figures)
         self.sections.append(
             _history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + measured_here + kept + report.markdown
         )
@@ -151,7 +151,7 @@ class _Night:
         if beside:
             self.beside(setup, study, figures, beside, reference, published)
 
-    def rates_here(self, setup: str, reference: bool, track: str, figures: dict) -> str:
+    def rates_here(self, setup: str, reference: str, track: str, figures: dict) -> str:
         """What the rules judging tonight's ``figures`` were measured to do here, task by task, in the night's configuration."""
         tasks = [t for t in figures if not t.startswith(history.HEADLINE)]
         if not tasks:
@@ -179,7 +179,7 @@ class _Night:
             _history_table(where, rows, " (the setup's figure over the reference's)")
             + "\n"
             + _change_point_lines(where, points, new)
-            + self.rates_here(setup.name, True, beside[-1].race.get("track") or study.name, ratio)
+            + self.rates_here(setup.name, beside[-1].es_version or "an unknown version", beside[-1].race.get("track") or study.name, ratio)
             + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n"
         )
         self.trend(f"{where}: trends over the nights", study.name, name, series, rows, points, setup.name)

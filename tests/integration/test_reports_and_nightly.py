@@ -208,8 +208,8 @@ def test_nightly_beside_a_reference_races_them_in_turn_and_judges_the_ratio(es_n
     # no simulation of nights raced this way here: the report says so and how to measure it, never another's rates
     assert (
         "bulk-1000: how often these rules cry wolf and how soon they find a step is **not measured** on this machine for "
-        "posts/bulk-1000 on default, test mode, 1 race(s) a night, beside a reference"
-    ) in second.stdout, second.stdout[:5000]
+        "posts/bulk-1000 on default, test mode, 1 race(s) a night, beside a reference of "
+    ) in second.stdout, second.stdout[:5000]  # the reference's version follows: a simulation beside another version is another
     # the nights' races are found again as pairs (tagged by side): two pairs are too few for `devtools.bench changepoints --nightly`
     nights = [re.search(r"nightly (\S+) \(default\)", p.stdout).group(1) for p in (first, second)]
     sim = devtools_bench("changepoints", "--track", "posts", "--task", "bulk-1000", "--nightly", nights[0], "--nightly", nights[1])

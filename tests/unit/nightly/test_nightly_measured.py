@@ -6,7 +6,7 @@ import pytest
 from ingestlab.nightly import measured
 
 HERE = {"cpu": "AMD EPYC", "cores": 2}
-FULL = measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", True, True, 60)
+FULL = measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", "7.17.29", True, 60)
 
 
 def kept(tmp_path, monkeypatch, run, basis, false=(0, 600), found=(566, 600), cpu="AMD EPYC", **rules):
@@ -49,10 +49,11 @@ def test_a_night_quotes_the_newest_simulation_of_its_own_configuration_with_inte
 @pytest.mark.parametrize(
     "other",
     [
-        measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", True, True, 30),  # fewer races a night
-        measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", False, True, 60),  # no reference beside it
-        measured.Basis("posts", "bulk-1000", "7.17.29", True, False, 60),  # test mode
-        measured.Basis("posts", "bulk-10000", "7.17.29 (full size)", True, True, 60),  # another task
+        measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", "7.17.29", True, 30),  # fewer races a night
+        measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", "", True, 60),  # no reference beside it
+        measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", "8.19.7", True, 60),  # a reference of another version
+        measured.Basis("posts", "bulk-1000", "7.17.29", "7.17.29", False, 60),  # test mode
+        measured.Basis("posts", "bulk-10000", "7.17.29 (full size)", "7.17.29", True, 60),  # another task
     ],
 )
 def test_a_simulation_of_another_configuration_is_never_quoted(tmp_path, monkeypatch, other):
@@ -68,5 +69,5 @@ def test_another_machine_or_another_rule_is_not_this_nights_evidence(tmp_path, m
     assert measured.find(FULL) is None
     kept(tmp_path, monkeypatch, "2026-11-29T060000-changepoints", FULL, rule={**measured.rules()["rule"], "permutations": 99})
     assert measured.find(FULL) is None
-    unpaired = measured.Basis("posts", "bulk-1000", "7.17.29", False, False, 1)
+    unpaired = measured.Basis("posts", "bulk-1000", "7.17.29", "", False, 1)
     assert "--repeat 1 --unpaired`" in measured.quote(unpaired, None, "n")
