@@ -125,7 +125,8 @@ def test_calibration_keeps_races_of_a_warm_node_and_compare_judges_against_its_f
     judged = ingestlab("compare", "--baseline", a, "--contender", b, "--calibration", str(stored), env=env)
     assert judged.returncode == 0, judged.stdout[-2000:] + judged.stderr[-2000:]
     assert "against the noise floor σ" in judged.stdout and f"calibration {data['stamp']}" in judged.stdout
-    assert "with 1 race(s) a side: the default rule called" in judged.stdout
+    # two races of the calibration, one after the other: the footnote quotes the rates it measured on that design, named
+    assert "with 1 race(s) a side on blocks of its identical races raced one after the other, as these sides were: " in judged.stdout
 
 
 @pytest.mark.alone  # its verdict is a measurement: beside other tests the races' spread hid a 5x change (CV 66 %)
