@@ -27,13 +27,8 @@ TRACK_SECTIONS = (
 
 
 def shown(text: str) -> list[str]:
-    """The page's lines as a reader sees them: comments gone, a line that held only markers gone with them."""
-    out = []
-    for line in text.splitlines():
-        stripped = COMMENT.sub("", line)
-        if stripped.strip() or not line.strip():
-            out.append(stripped)
-    return out
+    """The page's lines with its markers stripped (a line that held only markers counts, as a blank line)."""
+    return COMMENT.sub("", text).splitlines()
 
 
 def markup_share(text: str) -> float:

@@ -27,9 +27,10 @@ def test_a_citations_value_is_not_a_figure_typed_by_hand():
     assert "55.5" not in cite.blanked(cite.render_text(PAGE, "x.md"))
 
 
-def test_markup_is_what_a_reader_never_sees_and_lines_are_counted_as_rendered():
+def test_markup_is_what_a_reader_never_sees_and_lines_are_counted_with_the_markers_stripped():
+    # a line that held only markers still counts, as a blank line: the README's 120 lines are counted so
     text = "# T\n\n<!-- ingestlab:studies -->\n| a |\n<!-- /ingestlab:studies -->\nword <!--x.y-->1<!----> word\n"
-    assert pages.shown(text) == ["# T", "", "| a |", "word 1 word"]
+    assert pages.shown(text) == ["# T", "", "", "| a |", "", "word 1 word"]
     assert 0 < pages.markup_share(text) < 1
 
 
