@@ -92,10 +92,6 @@ def _node(version: str | None, target_hosts: str | None, log):
         yield Target(hosts=cluster.hosts), placement
 
 
-def _as_text(params: dict) -> dict:
-    return {k: str(v) for k, v in params.items()}  # a parameter given on the command line is text, Rally keeps it typed
-
-
 def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tuple[list[dict], list[list[float]]]:
     """The kept races and the warm-up series of earlier calibrations of the same setup (one interrupted, or one run to
     add races to), one series per node process that kept races (one that never settled kept none: left out); a race of
@@ -109,7 +105,7 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
             )
         for race in found:
             got = (race.get("track"), race.get("challenge"), dict(race.get("track-params") or {}))
-            if got[:2] != (setup["track"], setup["challenge"]) or _as_text(got[2]) != _as_text(setup["params"]):
+            if got[:2] != (setup["track"], setup["challenge"]) or noise.as_text(got[2]) != noise.as_text(setup["params"]):
                 raise IngestlabError(
                     f"--pool {stamp}: race {race.get('race-id')} ran {got[0]} / {got[1]} with {got[2]}, not this "
                     f"calibration's {setup['track']} / {setup['challenge']} with {setup['params']}"

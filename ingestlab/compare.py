@@ -162,7 +162,7 @@ def aggregate(races: list[dict]) -> dict[str, Aggregate]:
             errors[task] = max(errors.get(task, 0.0), results[task].error_rate)
             units[task] = results[task].unit
     sides = load_side.in_words(races)
-    planned = {str((r.get("user-tags", {}) or {}).get("ab-task")) for r in races}
+    planned = {(r.get("user-tags", {}) or {}).get("ab-task") for r in races}
     primary = planned.pop() if len(planned) == 1 else None
     return {
         task: Aggregate.of(

@@ -59,7 +59,7 @@ def simulate(
     stepped = {f"step-{i}": noise(nights) + noise(after, 1000.0 * (1 - step)) for i in range(series)}
     started = time.monotonic()
     new = every_night({**flat, **stepped}, log=log)
-    first = 2 * changepoints.MIN_SEGMENT  # the first night the rule can judge
+    first = changepoints.MIN_POINTS  # the first night the rule can judge
     false = sum(1 for k in flat if new[k])
     hits = sum(1 for k in stepped if any(abs(index - nights) <= 2 and change < 0 for _, index, change in new[k]))
     judged_nights = nights - first + 1
@@ -95,7 +95,7 @@ def simulate(
 def every_night(series: dict[str, list[float]], log=print) -> dict[str, list[tuple[int, int, float]]]:
     """Each series judged on every night in turn, over its nights so far, as the nightly judges it: key → the change
     points new on some night, as (nights judged, index of the new level, change), by the history's own de-duplication."""
-    first = 2 * changepoints.MIN_SEGMENT
+    first = changepoints.MIN_POINTS
     found = changepoints.detect(
         {f"{key}@{n}": values[:n] for key, values in series.items() for n in range(first, len(values) + 1)}, log=log
     )

@@ -105,7 +105,10 @@ def keep(night: str, track: str, task: str, sides: list, pairs: tuple) -> Path:
     if path.is_file() or ledger.target() is None:  # kept already, or no ledger is written (INGESTLAB_LEDGER=off: tests)
         return path
     reference, setup = sides
-    version = {str((r.get("cluster") or {}).get("distribution-version")) for r in reference}
+
+    def versions(races: list) -> list[str]:
+        return sorted({str((r.get("cluster") or {}).get("distribution-version")) for r in races})
+
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(
         json.dumps(
@@ -114,8 +117,8 @@ def keep(night: str, track: str, task: str, sides: list, pairs: tuple) -> Path:
                 "track": track,
                 "task": task,
                 "setup": str((setup[0].get("user-tags") or {}).get("nightly-setup")),
-                "setup_version": sorted({str((r.get("cluster") or {}).get("distribution-version")) for r in setup}),
-                "reference_version": sorted(version),
+                "setup_version": versions(setup),
+                "reference_version": versions(reference),
                 "full_size": racing.is_full_size(setup[0]),
                 "raced": [str(setup[0].get("race-timestamp")), str(setup[-1].get("race-timestamp"))],
                 "machine": machine.describe(),

@@ -37,7 +37,7 @@ MAX_PVALUE = 0.01
 PERMUTATIONS = 999  # the smallest p-value is 1/1000: well below MAX_PVALUE
 MIN_SEGMENT = 3  # nights each side of a change point
 MIN_MAGNITUDE = 0.05  # the least change of the mean that counts
-MIN_POINTS = 2 * MIN_SEGMENT
+MIN_POINTS = 2 * MIN_SEGMENT  # the fewest nights a series is judged at
 
 _SCRIPT = r"""
 import json, sys

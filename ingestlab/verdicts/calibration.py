@@ -66,7 +66,7 @@ def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: Floor | None 
         if times and len(times) == len(values):
             out[str(size)]["blocks"] = _counts(values, blocks(len(values), size), size, floor, times)
         if size >= judge.MIN_RACES:
-            out[str(size)]["pairs"] = _counts(values, paired(len(values), size, seed), size, floor, paired=True)
+            out[str(size)]["pairs"] = _counts(values, paired(len(values), size, seed), size, floor, in_pairs=True)
     return out
 
 
@@ -84,14 +84,14 @@ def paired(count: int, size: int, seed: int = 1) -> list[tuple[list[int], list[i
     return out
 
 
-def _counts(values: list[float], comparisons, size: int, floor: Floor | None, times: list | None = None, paired: bool = False) -> dict:
+def _counts(values: list[float], comparisons, size: int, floor: Floor | None, times: list | None = None, in_pairs: bool = False) -> dict:
     counts = {"false_alarms": [0, 0], **{f"detect_{round(e * 100)}": [0, 0] for e in EFFECTS}}
     given = floor if size < judge.MIN_RACES else None
     for a, b in comparisons:
         floor_ = given if floor is not None else _floor([values[i] for i in range(len(values)) if i not in a and i not in b], size)
         base, cont = [values[i] for i in a], [values[i] for i in b]
         when = ([times[i] for i in a], [times[i] for i in b]) if times else ((), ())
-        labels = tuple(str(k) for k in range(len(a))) if paired else ()
+        labels = tuple(str(k) for k in range(len(a))) if in_pairs else ()
         counts["false_alarms"][0] += _call(base, cont, floor_, when, labels) in ("faster", "slower")
         counts["false_alarms"][1] += 1
         for effect in EFFECTS:

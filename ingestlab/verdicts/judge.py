@@ -59,8 +59,8 @@ def matched(baseline: Side, contender: Side) -> tuple[list[float], list[float], 
     a, b = dict(zip(baseline.pairs, baseline.values)), dict(zip(contender.pairs, contender.values))
     if len(a) != len(baseline.pairs) or len(b) != len(contender.pairs):
         return None  # a pair labelled twice on one side: not a paired design
-    both = sorted(set(a) & set(b), key=lambda k: (len(str(k)), str(k)))
-    lost = sorted(set(a) ^ set(b), key=lambda k: (len(str(k)), str(k)))
+    in_order = lambda labels: sorted(labels, key=lambda k: (len(str(k)), str(k)))  # pair 2 before pair 10
+    both, lost = in_order(set(a) & set(b)), in_order(set(a) ^ set(b))
     return [a[k] for k in both], [b[k] for k in both], [str(k) for k in lost]
 
 
@@ -210,12 +210,7 @@ def judge(
         ps = [p_values[i] for i in members]
         m = sum(p is not None for p in ps)
         for i, hit, at in zip(members, stats.holm(ps), stats.holm_levels(ps)):
-            rejected[i], levels[i] = hit, at
-            family[i] = (
-                "the primary task (named before the races), alone"
-                if first and prepared[i]["task"] == first
-                else (f"Holm over {m} {'other ' if first else ''}tasks" if m > 1 else ("the other task alone" if first else "one task"))
-            )
+            rejected[i], levels[i], family[i] = hit, at, _family(prepared[i]["task"], first, m)
             prepared[i]["m"] = m
     for row, judged_at in zip(prepared, levels):
         _at_level(row, judged_at)
@@ -226,6 +221,15 @@ def judge(
         )
         for i, row in enumerate(prepared)
     ]
+
+
+def _family(task: str, primary: str | None, m: int) -> str:
+    """The family a task's test was corrected in, in words (``m`` tests in it)."""
+    if primary and task == primary:
+        return "the primary task (named before the races), alone"
+    if m > 1:
+        return f"Holm over {m} {'other ' if primary else ''}tasks"
+    return "the other task alone" if primary else "one task"
 
 
 def _at_level(row: dict, level: float | None) -> None:
@@ -266,7 +270,7 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, family: str,
     n_a, n_b = len(base.values), len(cont.values)
     trend = "; ".join(row["notes"]) or None
     confidence = row.get("confidence", 1 - stats.ALPHA)
-    correction = f"{family}, its interval at the {confidence:.1%} Holm judged this task at" if row.get("m", 1) > 1 else family
+    correction = f"{family}, its interval at the {confidence:.1%} Holm judged this task at" if row["m"] > 1 else family
     if "step" in row:
         fit = row["step"]
         per_race = math.expm1(math.log1p(fit.drift_per_race) * row["gap"])

@@ -50,10 +50,14 @@ def _same_machine(found: dict, here: dict) -> str | None:
 NOT_WORK = ("index_name", "mapping_type")  # track parameters that name things but change no work (the mapping type: by version)
 
 
-def _text(params: dict | None) -> dict:
-    """Track parameters as text (given on a command line they are text, Rally keeps them typed), without those that
-    change no work."""
-    return {str(k): str(v) for k, v in (params or {}).items() if k not in NOT_WORK}
+def as_text(params: dict | None) -> dict:
+    """Track parameters as text: given on a command line they are text, Rally keeps them typed."""
+    return {str(k): str(v) for k, v in (params or {}).items()}
+
+
+def _work(params: dict | None) -> dict:
+    """Track parameters as text, without those that change no work."""
+    return {k: v for k, v in as_text(params).items() if k not in NOT_WORK}
 
 
 def params_of(found: dict) -> dict | None:
@@ -74,7 +78,7 @@ def other_work(found: dict, params: dict | None) -> tuple[str, str] | None:
     kept = params_of(found)
     if params is None or kept is None:
         return None
-    theirs, ours = _text(kept), _text(params)
+    theirs, ours = _work(kept), _work(params)
     differ = [k for k in sorted(set(theirs) | set(ours)) if theirs.get(k) != ours.get(k)]
 
     def said(got: dict, k: str) -> str:

@@ -72,14 +72,9 @@ def paired(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
 
 
 def holm(p_values: list[float | None], alpha: float = ALPHA) -> list[bool | None]:
-    """Holm's step-down correction: which of the tests reject at family-wise level ``alpha`` (None where no test ran)."""
-    tested = sorted((p, i) for i, p in enumerate(p_values) if p is not None)
-    out: list[bool | None] = [None] * len(p_values)
-    m, stopped = len(tested), False
-    for rank, (p, i) in enumerate(tested):
-        stopped = stopped or p > alpha / (m - rank)
-        out[i] = not stopped
-    return out
+    """Holm's step-down correction: which of the tests reject at family-wise level ``alpha`` (None where no test ran):
+    those whose p is within the level Holm judged them at (:func:`holm_levels`)."""
+    return [None if p is None else p <= level for p, level in zip(p_values, holm_levels(p_values, alpha))]
 
 
 def holm_levels(p_values: list[float | None], alpha: float = ALPHA) -> list[float | None]:
