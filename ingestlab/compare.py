@@ -326,6 +326,7 @@ def rows(
                 "races_needed": d.needs,
                 "trend": d.trend,
                 "design": d.design,
+                "primary_task": d.baseline.primary and d.contender.primary,
                 "baseline_error_rate": d.baseline.error_rate,
                 "contender_error_rate": d.contender.error_rate,
                 "baseline_load_side": d.baseline.load_side,
@@ -445,7 +446,8 @@ def render(
     per_side = min([min(r["baseline_n"], r["contender_n"]) for r in table] or [1])
     if fmt == "json":
         designs = {r["design"] for r in table}
-        said = footnote(method, margin, calibration, per_side, "blocks" in designs, in_pairs="pairs" in designs)
+        primary = any(r["primary_task"] for r in table) and len({r["task"] for r in table}) > 1
+        said = footnote(method, margin, calibration, per_side, "blocks" in designs, primary, "pairs" in designs)
         return json.dumps({"rows": table, "notes": notes or [], "method": method, "footnote": said}, indent=2)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(table[0]) if table else ["baseline", "contender", "task"])

@@ -308,7 +308,7 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, family: str,
             sigma = w.se / math.sqrt(1 / n_a + 1 / n_b)
             how = f"{n_a} vs {n_b} races, Welch on log medians, {correction}"
         smallest = stats.smallest_change(sigma, n_a, n_b, df=w.df, alpha=level)
-        needs = None if rejected else stats.races_needed(change, sigma, alpha=level)
+        needs = None if rejected else stats.races_needed(change, sigma, alpha=level, paired="pairs" in row)
         return Verdict(task, call, w.change, w.low, w.high, how, smallest, needs, trend)
     if floor is not None and row.get("prediction"):
         pred = row["prediction"]

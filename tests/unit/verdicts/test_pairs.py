@@ -82,3 +82,17 @@ def test_compare_reads_the_pairs_and_the_primary_task_from_abs_tags():
     rows = {d.task: d for d in compare.compare(base, cont)}
     assert rows["bulk-1000"].verdict == "faster" and "4 pairs" in rows["bulk-1000"].basis
     assert "primary task" in rows["bulk-1000"].basis and "other tasks" in rows["bulk-10"].basis
+    for said in (
+        compare.render("markdown", "a", base, [("b", cont)]),
+        json.loads(compare.render("json", "a", base, [("b", cont)]))["footnote"],
+    ):
+        assert "is judged at 5 % alone and the other tasks Holm among themselves" in said  # the family split, in both formats
+
+
+def test_pairs_not_yet_told_apart_say_how_many_pairs_the_paired_test_would_need():
+    base = judge.Side((100.0, 102.0, 98.0, 101.0), pairs=("1", "2", "3", "4"))
+    cont = judge.Side((101.0, 102.5, 98.4, 100.6), pairs=base.pairs)
+    v = judge.judge({"bulk": (base, cont)})[0]
+    w = stats.paired(base.values, cont.values)
+    sigma = w.se * math.sqrt(4 / 2)
+    assert v.call == "within noise" and v.needs == stats.races_needed(v.change, sigma, paired=True)
