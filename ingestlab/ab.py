@@ -1,14 +1,9 @@
 """``ingestlab ab``: a baseline and a contender setup raced in one command, in randomized pairs, then compared.
 
-A side is a set of track parameters and cluster keys (``version``, ``nodes``, ``heap``), written as a sweep cell
-(``bulk_size=500;version=9.2.0``). Sides that differ in their cluster get a cluster each, both up for the whole
-session (so neither pays a cold JVM per race); sides that differ in track parameters alone share one. Each cluster is
-warmed first by races of its side that are not kept, until ``agree`` races in a row agree within the noise floor (2 σ,
-at least 5 %). Then each pair races the two sides in a random order (seeded), so that the session's drift falls on
-both alike. The number of pairs, unless given, is what the calibration of the track on this machine says finds a 10 %
-change with 90 % power in the task named (``--task``: the primary task), at the plain 5 % level. It ends with the
-comparison, judged as ``compare`` judges races tagged with their pair: each pair's ratio (a paired t test), the primary
-task at 5 %, the other tasks corrected among themselves, against that calibration.
+A side is track parameters and cluster keys in sweep cell syntax (``bulk_size=500;version=9.2.0``); sides that differ
+in their cluster get a warm cluster each for the session. Each pair races the sides in a seeded random order, so the
+session's drift falls on both alike; unless given, the number of pairs is what the track's calibration here says finds
+a 10 % change with 90 % power in the primary task. The races are then judged as ``compare`` judges pairs.
 """
 
 from __future__ import annotations
@@ -55,8 +50,8 @@ def side(name: str, text: str, track, challenge: str | None) -> Side:
 
 
 def pairs_for(floor_data: dict | None, task: str | None, given: int | None, notes: list[str] | None = None) -> tuple[int, str]:
-    """How many pairs to race, and why: as given, else the pairs the paired test needs to find a 10 % change in ``task``
-    with 90 % power at the plain 5 % (the primary task's level), at the σ the calibration measured for it."""
+    """How many pairs to race, and why: as given, else the pairs the paired test at 5 % needs to find a 10 % change in
+    ``task`` with 90 % power, at the σ the calibration measured for it."""
     if given:
         return given, "as asked (--races)"
     if not floor_data:

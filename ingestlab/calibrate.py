@@ -1,20 +1,9 @@
-"""``ingestlab calibrate``: how often ``compare`` is wrong here, from real races of one setup on a warm node.
+"""``ingestlab calibrate``: how often ``compare`` is wrong here, from identical races of one setup on a warm node.
 
-One node (the pack's default version, or ``version``) is provisioned; with two cores or more the node runs on its own
-core and Rally on another (CPU affinity of every node thread, and of this process, which Rally's processes inherit).
-The node is warmed up by races that are not kept, until ``agree`` consecutive ones agree within ``tolerance``. Then
-``races`` identical races are kept (the node restarted and warmed again halfway, so the pool spans two node
-processes), and :mod:`ingestlab.verdicts.calibration` measures on them each task's noise floor, the default rule's
-false-alarm rate and its detection of an exact 5 % and 10 % change, with 1 and 3 races a side, over disjoint
-comparisons, each rate with its exact 95 % interval; and how many races a side each change needs. The result is a
-calibration file (``results/calibration/<stamp>/results.json``) that ``compare`` reads for its noise floor and its
-footnote, and a ledger entry.
-
-With ``floor_of`` (earlier calibrations of the same setup here), comparisons of fewer than 3 races a side are judged
-against their races instead of the pool's own, as ``compare`` judges races raced after them (with two or more, the
-floor spanning their sessions: :func:`ingestlab.verdicts.noise.floor_across`): the rates out of sample, across node
-processes and sessions.
-"""
+The node (on a core of its own where there are two) is warmed up by races not kept, then ``races`` races are kept
+over node processes and :mod:`ingestlab.verdicts.calibration` measures each task's noise floor, false-alarm and
+detection rates on them; the result is a calibration file that ``compare`` reads, and a ledger entry. ``floor_of``:
+earlier calibrations whose races judge the small comparisons instead of the pool's own (rates out of sample)."""
 
 from __future__ import annotations
 
@@ -47,7 +36,7 @@ DEFAULT = {
 
 @contextmanager
 def cores_apart(cluster, log):
-    """The node's threads on the last core, this process (and the Rally it starts) on the others; undone after."""
+    """The node's threads on the last core, this process (and its Rally) on the others; undone after."""
     cores = sorted(os.sched_getaffinity(0))
     if len(cores) < 2:
         yield "one core: node and load driver share it"
@@ -82,8 +71,7 @@ def _figure(race: dict, task: str) -> float | None:
 
 @contextmanager
 def _node(version: str | None, target_hosts: str | None, log):
-    """The node the races run on, and where it runs: one the pack provisions (its threads on a core of their own), or
-    the given hosts' (where they run is theirs)."""
+    """(the race target, where the node runs): one the pack provisions on a core of its own, or the given hosts."""
     if target_hosts:
         yield Target(hosts=target_hosts), f"against {target_hosts}"
         return
@@ -93,9 +81,8 @@ def _node(version: str | None, target_hosts: str | None, log):
 
 
 def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tuple[list[dict], list[list[float]]]:
-    """The kept races and the warm-up series of earlier calibrations of the same setup (one interrupted, or one run to
-    add races to), one series per node process that kept races (one that never settled kept none: left out); a race of
-    another track, challenge or parameters is refused in one line, naming it."""
+    """The kept races and the warm-up series (one per node process that kept races) of earlier calibrations of the
+    same setup; a race of another track, challenge or parameters is refused in one line, naming it."""
     kept, warmups = [], []
     for stamp in stamps:
         found = results.races_with_tags({"calibration": stamp, "kind": "kept"}, rally_home)
@@ -123,8 +110,7 @@ def pooled(stamps: list[str], setup: dict, rally_home: Path | None = None) -> tu
 
 
 def _command(races, setup, agree, tolerance, processes, target_hosts, version, pool_from, most_warmup=15, floor_of=()) -> str:
-    """The command line that runs this calibration again (every setting given, the defaults included; with no race
-    run, only what chooses the races judged)."""
+    """The command line that runs this calibration again, every setting given (with no race run, only the judging)."""
     words = ["ingestlab", "calibrate", "--races", str(races)]
     words += ["--agree", str(agree), "--tolerance", f"{tolerance * 100:g}", "--most-warm-up", str(most_warmup)] if races else []
     words += ["--track", setup["track"], "--challenge", setup["challenge"], "--task", setup["task"]]
@@ -138,8 +124,8 @@ def _command(races, setup, agree, tolerance, processes, target_hosts, version, p
 
 
 def earlier_floor(stamp: str, setup: dict, version: str | None) -> dict:
-    """The calibration ``stamp`` whose races judge this one's small comparisons: of the same track, challenge and task,
-    on this machine (and ``version``, where known); else one line naming what differs."""
+    """The calibration ``stamp`` whose races judge this one's small comparisons, refused in one line unless of the same
+    setup on this machine (and ``version``, where known)."""
     path = calibration_dir() / stamp / "results.json"
     if not path.is_file():
         raise IngestlabError(f"--floor-of {stamp}: no calibration file {path}")
@@ -173,11 +159,9 @@ def run(
     floor_of: list[str] | None = None,
     log=print,
 ) -> dict:
-    """``target_hosts``: calibrate that cluster (one process: the pack cannot restart it) instead of one it provisions.
-    ``pool_from``: earlier calibrations' stamps whose kept races join this one's pool (see :func:`pooled`).
-    ``floor_of``: earlier calibrations' stamps whose races judge the comparisons of fewer than 3 a side: one session's
-    own floor, or with two or more the floor spanning them (:func:`ingestlab.verdicts.noise.floor_across`), as
-    ``compare`` judges races raced after them."""
+    """``target_hosts``: calibrate that cluster (one node process) instead of one the pack provisions. ``pool_from``:
+    earlier calibrations whose kept races join the pool; ``floor_of``: earlier calibrations whose races judge the
+    comparisons of fewer than 3 a side (:func:`ingestlab.verdicts.noise.floor_across`)."""
     setup = setup or DEFAULT
     floor_of = list(dict.fromkeys(floor_of or []))
     for stamp_ in floor_of:
@@ -240,8 +224,8 @@ def run(
 def analyse(
     pool: list[dict], setup: dict, stamp: str, warmups: list, placement: str, seconds: float, floor: list[dict] | None = None
 ) -> dict:
-    """The calibration file's content from the kept races (in race order); ``floor``: the earlier calibrations whose
-    races judge the comparisons of fewer than 3 a side (else each comparison's floor is the pool's other races)."""
+    """The calibration file's content from the kept races; ``floor``: as :func:`run`'s ``floor_of`` (else the pool's
+    other races)."""
     per_task: dict[str, list[float]] = {}
     times: list[str] = []  # the calibrated task's races' starts
     for race in sorted(pool, key=lambda r: str(r.get("race-timestamp", ""))):
@@ -261,14 +245,10 @@ def analyse(
                 f"races on {version}; `ingestlab calibrate --races 0 --pool {stamp}` judges them against their own races"
             )
     given = noise.floor_across(sorted(floor, key=lambda d: d["stamp"], reverse=True), setup["task"], "this machine") if floor else None
-    judged = (
-        (
-            f"; comparisons of 1 and 2 races a side judged against the noise floor of {given.source}, σ {given.sigma:.1%} "
-            f"(out of sample), not the pool's own"
-        )
-        if given
-        else ""
-    )
+    judged = ""
+    if given:
+        judged = f"; comparisons of 1 and 2 races a side judged against the noise floor of {given.source}, σ {given.sigma:.1%} "
+        judged += "(out of sample), not the pool's own"
     return {
         "format": 2,
         "stamp": stamp,
@@ -320,8 +300,7 @@ def rate_figures(name: str, what: str, k: int, n: int) -> dict:
 
 
 def to_ledger(data: dict, figures=None) -> None:
-    """The calibration's ledger entry (also for a calibration file written before its figures were all recorded);
-    ``figures``: what makes its figures, when not this module's (a dose calibration's)."""
+    """The calibration's ledger entry; ``figures``: what makes its figures, when not this module's (a dose calibration's)."""
     ledger.record(
         data["stamp"],
         "calibrate",

@@ -1,5 +1,4 @@
-"""Where the cgroup v1 controllers are mounted, and the CPU quota of the group a process is in: read by the emulated
-hosts (:mod:`ingestlab.hosts.cgroups`, which makes groups) and by a race's load-side watch (which only reads them)."""
+"""Where the cgroup v1 controllers are mounted, and the CPU quota and usage of the group a process is in."""
 
 from __future__ import annotations
 

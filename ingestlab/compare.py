@@ -1,19 +1,7 @@
-"""Compare races: one baseline against one or more contenders, each side one race or several repeated races
-aggregated (median, min, max, coefficient of variation, service-time percentiles, error rate), and a verdict on
-each task's throughput that names its evidence.
-
-The default rule (``t``) is :mod:`ingestlab.verdicts.judge`'s: the race is the unit of replication — Welch's test on
-log race medians with 3 races or more a side, corrected across the comparison's tasks (Holm); with fewer, a verdict
-only against a noise floor measured for that track and task on this machine (``ingestlab calibrate``), else "not
-enough races" with how many the change seen would need; a side that drifts in race order is named; two sides raced
-one after the other are fitted as a step plus a drift in time (judge.py says when the step beyond the drift decides).
-Rally's own throughput samples (a running average since the task began) never decide a verdict. ``margin`` is the
-rule before it: a difference counts beyond twice the larger coefficient of variation of sides of several races (or a fixed margin).
-
-Each row carries the smallest change the comparison could have found; the footnote quotes the calibration's measured
-rates for the comparison's own number of races a side. Races with failed requests, test-mode races and races whose
-emulated hardware did not hold are left out and named. Set-up tasks (index creation, count checks) are left out.
-"""
+"""Compare races: a baseline against contenders, each side one race or several aggregated, and a verdict on each
+task's throughput that names its evidence. The default rule (``t``) is :mod:`ingestlab.verdicts.judge`'s; ``margin``
+is the earlier rule (twice the larger coefficient of variation, or a fixed margin). Races with failed requests,
+test-mode races, races whose emulated hardware did not hold, and set-up tasks are left out."""
 
 from __future__ import annotations
 
@@ -21,7 +9,7 @@ import csv
 import io
 import json
 import statistics
-from dataclasses import dataclass, field
+from dataclasses import asdict, dataclass, field
 
 from ingestlab.rally import load_side
 from ingestlab.rally.results import task_results
@@ -33,9 +21,6 @@ from ingestlab.verdicts.noise import Floor
 SETUP_PREFIXES = ("recreate-", "check-", "delete-", "create-", "load-source", "searchable-refresh-interval-")
 MARGIN_FACTOR = 2.0  # margin = this × the larger coefficient of variation of the two sides
 NOT_ENOUGH = judging.NOT_ENOUGH
-METHODS = ("t", "margin")
-MIN_REPLICATES = judging.MIN_RACES
-CONFIDENCE = 0.95
 
 
 def task_figures(race: dict) -> dict[str, float]:
@@ -86,11 +71,8 @@ class Aggregate:
         cv = statistics.stdev(values) / statistics.mean(values) if len(values) > 1 else None
         known = [s for s in (samples or []) if s]
         pooled = (min(lo for lo, _ in known), max(hi for _, hi in known)) if known and len(known) == len(samples or []) else None
-        percentiles = {}
-        for p in ("p50", "p90", "p99"):
-            got = [s[p] for s in service or [] if s.get(p) is not None]
-            if got:
-                percentiles[p] = statistics.median(got)
+        got = {p: [s[p] for s in service or [] if s.get(p) is not None] for p in ("p50", "p90", "p99")}
+        percentiles = {p: statistics.median(v) for p, v in got.items() if v}
         return cls(
             statistics.median(values),
             min(values),
@@ -130,54 +112,29 @@ def left_out(race: dict, test_mode: bool = False) -> str | None:
 
 def select(races: list[dict], test_mode: bool = False) -> tuple[list[dict], list[str]]:
     """(the races to aggregate, a line for each race left out and why)."""
-    kept, notes = [], []
-    for race in races:
-        why = left_out(race, test_mode)
-        if why:
-            notes.append(f"race {race.get('race-id')} left out: {why}")
-        else:
-            kept.append(race)
-    return kept, notes
+    why = [(race, left_out(race, test_mode)) for race in races]
+    return [r for r, w in why if not w], [f"race {r.get('race-id')} left out: {w}" for r, w in why if w]
 
 
 def aggregate(races: list[dict]) -> dict[str, Aggregate]:
     """Each task's figures over ``races``, taken in race order (their start)."""
-    per_task: dict[str, list[float]] = {}
-    samples: dict[str, list] = {}
-    times: dict[str, list] = {}
-    service: dict[str, list] = {}
-    errors: dict[str, float] = {}
-    units: dict[str, str | None] = {}
-    pairs: dict[str, list] = {}
+    per_task: dict[str, list[tuple]] = {}  # task → (median, samples, start, service times, error rate, unit, pair) a race
     for race in sorted(races, key=lambda r: str(r.get("race-timestamp", ""))):
-        within = task_samples(race)
-        results = task_results(race)
-        tags = race.get("user-tags", {}) or {}
+        within, results, tags = task_samples(race), task_results(race), race.get("user-tags", {}) or {}
         for task, value in task_figures(race).items():
-            per_task.setdefault(task, []).append(value)
-            pairs.setdefault(task, []).append(tags.get("ab-pair"))
-            times.setdefault(task, []).append(str(race.get("race-timestamp", "")))
-            samples.setdefault(task, []).append(within.get(task))
-            service.setdefault(task, []).append({p: results[task].service_time(p) for p in ("p50", "p90", "p99")})
-            errors[task] = max(errors.get(task, 0.0), results[task].error_rate)
-            units[task] = results[task].unit
+            r = results[task]
+            service = {p: r.service_time(p) for p in ("p50", "p90", "p99")}
+            row = (value, within.get(task), str(race.get("race-timestamp", "")), service, r.error_rate, r.unit, tags.get("ab-pair"))
+            per_task.setdefault(task, []).append(row)
     sides = load_side.in_words(races)
     planned = {(r.get("user-tags", {}) or {}).get("ab-task") for r in races}
     primary = planned.pop() if len(planned) == 1 else None
-    return {
-        task: Aggregate.of(
-            values,
-            samples[task],
-            times[task] if all(times[task]) else None,
-            service[task],
-            errors[task],
-            units[task],
-            sides.get(task),
-            pairs[task] if all(pairs[task]) else None,
-            task == primary,
-        )
-        for task, values in per_task.items()
-    }
+    out = {}
+    for task, rows in per_task.items():
+        values, samples, times, service, errors, units, pairs = (list(column) for column in zip(*rows))
+        times, pairs = times if all(times) else None, pairs if all(pairs) else None
+        out[task] = Aggregate.of(values, samples, times, service, max(0.0, *errors), units[-1], sides.get(task), pairs, task == primary)
+    return out
 
 
 @dataclass(frozen=True)
@@ -234,38 +191,14 @@ def compare(
     """Each task both sides measured, judged together (the t rule corrects across them)."""
     tasks = [t for t in baseline if t in contender]
     if method == "margin" or margin is not None:
+        change = {t: contender[t].median / baseline[t].median - 1.0 for t in tasks}
         return [
-            Difference(
-                t,
-                baseline[t],
-                contender[t],
-                contender[t].median / baseline[t].median - 1.0,
-                margin_for(baseline[t], contender[t], margin),
-                method="margin",
-            )
+            Difference(t, baseline[t], contender[t], change[t], margin_for(baseline[t], contender[t], margin), method="margin")
             for t in tasks
         ]
     primary = next((t for t in tasks if baseline[t].primary and contender[t].primary), None)
     verdicts = judging.judge({t: (_side(baseline[t]), _side(contender[t])) for t in tasks}, floors, primary=primary)
-    return [
-        Difference(
-            v.task,
-            baseline[v.task],
-            contender[v.task],
-            v.change,
-            None,
-            v.low,
-            v.high,
-            "t",
-            v.basis,
-            v.call,
-            v.smallest,
-            v.needs,
-            v.trend,
-            v.design,
-        )
-        for v in verdicts
-    ]
+    return [Difference(baseline=baseline[v.task], contender=contender[v.task], **asdict(v)) for v in verdicts]
 
 
 def difference(
@@ -288,10 +221,6 @@ def _judged(d: Difference) -> str:
 
 def _service(a: Aggregate) -> str:
     return " / ".join("—" if a.service.get(p) is None else f"{a.service[p]:,.1f}" for p in ("p50", "p90", "p99"))
-
-
-def _could_find(d: Difference) -> str:
-    return f"±{d.smallest:.1%}" if d.smallest is not None else "—"
 
 
 def rows(
@@ -397,30 +326,20 @@ def markdown(
         ]
         for d in found:
             errors = f"{d.baseline.error_rate:.1%} → {d.contender.error_rate:.1%}"
+            could = "—" if d.smallest is None else f"±{d.smallest:.1%}"
             lines.append(
-                f"| {d.task} | {_agg(d.baseline)} | {_agg(d.contender)} | {d.change:+.1%} | {_judged(d)} | {_could_find(d)} "
+                f"| {d.task} | {_agg(d.baseline)} | {_agg(d.contender)} | {d.change:+.1%} | {_judged(d)} | {could} "
                 f"| {d.verdict}{f' ({d.basis})' if t_rule and d.basis else ''} | {_service(d.baseline)} → {_service(d.contender)} "
                 f"| {errors} | {d.baseline.load_side or '—'} → {d.contender.load_side or '—'} |"
             )
         lines.append("")
         lines += [f"- {d.task}: {d.trend}" for d in found if d.trend]
         per_side = min([min(d.baseline.n, d.contender.n) for d in found] or [1])
-        lines += [
-            "",
-            "Figures are Rally's median throughput per task (higher is better). "
-            + footnote(
-                method,
-                margin,
-                calibration,
-                per_side,
-                any(d.design == "blocks" for d in found),
-                any(d.baseline.primary and d.contender.primary for d in found) and len(found) > 1,
-                any(d.design == "pairs" for d in found),
-            ),
-            "",
-        ]
-    for note in notes or []:
-        lines.append(f"- {note}")
+        designs = {d.design for d in found}
+        primary = any(d.baseline.primary and d.contender.primary for d in found) and len(found) > 1
+        said = footnote(method, margin, calibration, per_side, "blocks" in designs, primary, "pairs" in designs)
+        lines += ["", f"Figures are Rally's median throughput per task (higher is better). {said}", ""]
+    lines += [f"- {note}" for note in notes or []]
     return "\n".join(lines) + "\n"
 
 
@@ -438,13 +357,10 @@ def render(
     """The comparison as markdown, csv, json or a self-contained html page."""
     if fmt in ("markdown", "html"):
         text = markdown(baseline_name, baseline, contenders, margin, notes, method, calibration, floors)
-        if fmt == "markdown":
-            return text
-
-        return html.page(f"ingestlab compare: {baseline_name}", text, [])
+        return text if fmt == "markdown" else html.page(f"ingestlab compare: {baseline_name}", text, [])
     table = rows(baseline_name, baseline, contenders, margin, method, floors)
-    per_side = min([min(r["baseline_n"], r["contender_n"]) for r in table] or [1])
     if fmt == "json":
+        per_side = min([min(r["baseline_n"], r["contender_n"]) for r in table] or [1])
         designs = {r["design"] for r in table}
         primary = any(r["primary_task"] for r in table) and len({r["task"] for r in table}) > 1
         said = footnote(method, margin, calibration, per_side, "blocks" in designs, primary, "pairs" in designs)

@@ -6,10 +6,8 @@ class IngestlabError(Exception):
 
 
 class RaceFailed(IngestlabError):
-    """The benchmark tool ran and its race failed (a request's error, a lost node): what the race measured, not a
-    mistake in what it was given. ``cause`` is the one line that says why (what Rally said: see
-    :mod:`ingestlab.rally.failure`); the message's first line names it too, so anything that reports a failed race's
-    first line reports its cause."""
+    """The benchmark tool ran and its race failed (a request's error, a lost node), not a mistake in what it was given.
+    ``cause`` is the one line that says why (:mod:`ingestlab.rally.failure`); the message's first line names it too."""
 
     def __init__(self, message: str, cause: str | None = None):
         super().__init__(message)

@@ -1,13 +1,7 @@
-"""The ledger: every measured run the docs quote, written once, in ``ledger/`` at the repository's top (one JSON file per
-run), and rendered into the docs from there (`python -m devtools.docs.render`, `make docs`).
-
-An entry holds the run's id (a race id, or a stamp), its date, the commit and machine it ran on, the command, the
-versions, the conditions a reader needs to read the figures right (sizes, what a ratio is of), and the figures it
-produced, each named, with its unit. The pack's commands append their own entry (a study's report, the benches) when
-they run from a checkout, outside test mode, unless ``INGESTLAB_LEDGER=off`` (the test suite sets it); ``ingestlab
-ledger add`` records a figure measured outside the pack (the time ``make test`` took), and entries transcribed from
-the docs of an earlier commit say so in their ``source``.
-"""
+"""The ledger: every measured run the docs quote, one JSON file per run in the repository's ``ledger/``, rendered into
+the docs from there (`make docs`). An entry holds the run's id, date, commit, machine, command, versions, the
+conditions a reader needs and its named figures with units. The pack's commands append their own entry when they run
+from a checkout outside test mode, unless ``INGESTLAB_LEDGER=off``; ``ingestlab ledger add`` records one by hand."""
 
 from __future__ import annotations
 
@@ -97,13 +91,10 @@ def find(run: str, entries: dict[str, Entry] | None = None) -> Entry:
 
 def commit() -> str | None:
     """The checkout's commit (``+`` when it has changes beyond it), or None outside a checkout."""
+    git = ["git", "-C", str(paths.REPO_ROOT)]
     try:
-        head = subprocess.run(
-            ["git", "-C", str(paths.REPO_ROOT), "rev-parse", "--short=7", "HEAD"], capture_output=True, text=True, timeout=10
-        )
-        dirty = subprocess.run(
-            ["git", "-C", str(paths.REPO_ROOT), "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, timeout=10
-        )
+        head = subprocess.run([*git, "rev-parse", "--short=7", "HEAD"], capture_output=True, text=True, timeout=10)
+        dirty = subprocess.run([*git, "status", "--porcelain", "--untracked-files=no"], capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
         return None
     if head.returncode != 0:
@@ -112,8 +103,7 @@ def commit() -> str | None:
 
 
 def target() -> Path | None:
-    """Where a command's entry goes: ``INGESTLAB_LEDGER`` (a directory, or ``off``), else the checkout's ``ledger/``
-    when the pack runs from one, else nowhere."""
+    """Where a command's entry goes: ``INGESTLAB_LEDGER`` (a directory, or ``off``), else a checkout's ``ledger/``."""
     configured = os.environ.get(VARIABLE)
     if configured:
         return None if configured.lower() == "off" else Path(configured)

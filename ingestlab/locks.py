@@ -1,6 +1,5 @@
-"""Exclusive locks between the pack's processes, for what two of them may set up at the same moment (two commands
-started at once on a fresh machine, or tests on several workers): a lock file beside what it guards, held by one
-process at a time; the others wait, then find it done."""
+"""Exclusive locks between the pack's processes, for what two of them may set up at the same moment: a lock file
+beside what it guards; the others wait, then find it done."""
 
 from __future__ import annotations
 
@@ -23,7 +22,5 @@ def held(lock_file: Path):
 
 
 def editable_install():
-    """For ``pip install -e`` of this checkout: its build writes ``ingestlab.egg-info`` into the checkout itself, so two at
-    once (the service venv, OSB's, a test's) read each other's half-written metadata. The lock lies in the checkout
-    (ignored by git), so it goes when the checkout goes."""
+    """For ``pip install -e`` of this checkout, whose build writes ``ingestlab.egg-info`` into it: two at once would clash."""
     return held(paths.REPO_ROOT / ".editable-install.lock")

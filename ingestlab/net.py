@@ -7,19 +7,14 @@ import socket
 import time
 from pathlib import Path
 
-# Ports for a listener started a moment after it is chosen (Rally's and OSB's actor systems): below the kernel's range
-# for outgoing connections (32768-60999 unless set otherwise) and apart from the pack's nodes (9200/9300, 29xxx).
+# Ports for a listener bound a moment after it is chosen: below the outgoing connections' range, apart from the nodes'
 LISTENER_PORTS = range(20000, 29000)
 EPHEMERAL_RANGE_FILE = Path("/proc/sys/net/ipv4/ip_local_port_range")
 
 
 def free_port(address: str = "127.0.0.1") -> int:
-    """A port nothing holds now on ``address``, for a listener that binds it later.
-
-    Not the kernel's pick: that comes from the range outgoing connections take their local ports from, so one made
-    between the pick and the bind (the client's to a node, an actor's to another) could hold it. That happened in CI
-    (dad25c9): esrally found its actor port taken, could not start its actor system and the race failed. A port below
-    that range is one no outgoing connection takes; the kernel's pick is the fallback only if none there is free."""
+    """A port nothing holds now on ``address``, for a listener that binds it later: one below the kernel's range for
+    outgoing connections' local ports, which one made before the bind could take; the kernel's pick only as a fallback."""
     low, high = ephemeral_range()
     candidates = [p for p in LISTENER_PORTS if not low <= p <= high]
     for port in random.SystemRandom().sample(candidates, min(64, len(candidates))):

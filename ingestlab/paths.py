@@ -1,9 +1,5 @@
-"""Where ingestlab keeps its state: distributions, node data, Rally homes, results.
-
-Everything lives under one directory, ``INGESTLAB_HOME``. Elasticsearch runs as a
-non-root service user, which must be able to read the distribution and write its
-data, so when we run as root the default is outside root's private home.
-"""
+"""Where ingestlab keeps its state: everything under ``INGESTLAB_HOME``; when run as root the default lies outside
+root's private home, so that Elasticsearch's non-root service user can read and write it."""
 
 import os
 from pathlib import Path

@@ -1,25 +1,45 @@
-"""Stopping processes: the one way the pack ends what it started (nodes, daemons, a race); and finding them by a
-variable the pack put in their environment (:func:`carrying`).
-
-Each signal of a sequence is sent to every process still alive, then up to ``grace`` seconds pass
-for them to go before the next, harsher one. ``pids_now`` is asked anew each time, so processes that
-come and go (a namespace's, a lab's) are all caught.
-"""
+"""Stopping processes, the one way the pack ends what it started: each signal of a sequence goes to every process
+still alive, then up to ``grace`` seconds pass before the next; ``pids_now`` is asked anew each time. And finding
+processes by a variable the pack put in their environment (:func:`carrying`)."""
 
 from __future__ import annotations
 
 import os
 import signal
+import threading
 import time
+from contextlib import suppress
 from pathlib import Path
 from typing import Callable, Iterable
 
 POLITE = (signal.SIGTERM, signal.SIGKILL)
 
 
+class Poller:
+    """Calls ``look()`` every ``interval`` seconds from a thread while its ``with`` block runs."""
+
+    interval: float = 1.0
+
+    def look(self) -> None:
+        raise NotImplementedError
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.interval):
+            self.look()
+
+    def __enter__(self):
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
 def carrying(*markers: bytes) -> dict[bytes, list[int]]:
-    """Per marker (``NAME=value``), the processes other than this one with it among their environment variables (one
-    pass over /proc)."""
+    """Per marker (``NAME=value``), the processes other than this one with it among their environment variables."""
     found: dict[bytes, list[int]] = {m: [] for m in markers}
     mine = os.getpid()
     for entry in Path("/proc").iterdir():
@@ -36,9 +56,7 @@ def carrying(*markers: bytes) -> dict[bytes, list[int]]:
 
 
 def started(pid: int | None) -> int | None:
-    """When a process started (clock ticks after boot, ``/proc/PID/stat``): with its PID, what names one process. PIDs are
-    used again (``pid_max`` is 32768 on some machines, and a long test run wraps it), so a PID kept for later must be
-    kept with this, and checked before it is signalled."""
+    """When a process started (``/proc/PID/stat``): PIDs are used again, so one kept for later is kept with this."""
     if not pid:
         return None
     try:
@@ -48,8 +66,7 @@ def started(pid: int | None) -> int | None:
 
 
 def alive(pid: int | None, since: int | None = None) -> bool:
-    """Whether ``pid`` runs; with ``since`` (its :func:`started`), whether it is still that process and not a later one
-    that was given its PID."""
+    """Whether ``pid`` runs; with ``since`` (its :func:`started`), whether it is still that process."""
     if not pid:
         return False
     if since is not None and started(pid) != since:
@@ -75,10 +92,8 @@ def stop(pids_now: Callable[[], Iterable[int]], grace: float = 30.0, signals=POL
         if i and on_escalate:
             on_escalate(sig, pids)
         for pid in pids:
-            try:
+            with suppress(ProcessLookupError):
                 os.kill(pid, sig)
-            except ProcessLookupError:
-                pass
         deadline = time.monotonic() + (grace if sig != signal.SIGKILL else 5.0)
         while time.monotonic() < deadline and any(alive(p) for p in pids_now()):
             time.sleep(0.2)

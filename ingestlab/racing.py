@@ -1,6 +1,5 @@
-"""Race a track: check what the race is given against the track, then run esrally — benchmark-only against
-given hosts, on load-driver hosts, or through Rally's own from-distribution pipeline — and return the race
-as one :class:`~ingestlab.rally.results.RaceResult`. Every command that races goes through :func:`race`."""
+"""Race a track: check what the race is given against the track, then run esrally (against given hosts, on load-driver
+hosts, or through Rally's from-distribution pipeline) or OSB. Every command that races goes through :func:`race`."""
 
 from __future__ import annotations
 
@@ -23,8 +22,7 @@ from ingestlab.rally.results import RaceResult
 
 @dataclass(frozen=True)
 class Target:
-    """Where a race goes: ``hosts`` (Rally's --target-hosts) with ``client_options``; ``drivers``: load-driver
-    hosts (a lab of test hosts); ``distribution``: Rally provisions the node itself (version, car, car_params)."""
+    """Where a race goes: ``hosts`` with ``client_options``, load-driver hosts, or a node Rally provisions itself."""
 
     hosts: str | None = None
     client_options: str | None = None
@@ -36,12 +34,6 @@ class Target:
 
 
 FULL_SIZE_TAGS = {"size": "full"}  # the user tags of a race at its article's own size (``--full-size``)
-
-
-def is_full_size(race: dict) -> bool:
-    """Whether a stored race (Rally's race.json) ran at its article's own size: it carries ``FULL_SIZE_TAGS``."""
-    tags = race.get("user-tags") or {}
-    return all(tags.get(k) == v for k, v in FULL_SIZE_TAGS.items())
 
 
 @dataclass(frozen=True)
@@ -157,10 +149,8 @@ def _monitored(request: RaceRequest, track, lab, log, stream: bool) -> RaceResul
 
 
 def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: preflight.ClusterFacts, options: Options, log=print):
-    """What a version cannot run is named, not dropped: tasks whose API the cluster lacks are left out with
-    Rally's --exclude-tasks and the race is tagged ``unavailable:<operation type>``; a 6.x cluster gets the
-    mapping type its indices need (``mapping_type``, where the track reads it). The race is tagged with the
-    cluster's node count (``nodes``), which Rally does not record for a benchmark-only race."""
+    """Tasks whose API the cluster lacks are left out (``--exclude-tasks``) and the race tagged ``unavailable``; a 6.x
+    cluster gets the track param ``mapping_type`` its indices need; the race is tagged with the cluster's ``nodes``."""
     # heavy: imports runners.compat, which loads the client (elasticsearch, ~0.3 s); the CLI starts without it
     from ingestlab.runners.operations.reindex_api import MODULE as REINDEX_MODULE
     from ingestlab.runners.operations.reindex_api import NAME as REINDEX
@@ -168,13 +158,8 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
     if facts.nodes:
         request.user_tags = {**request.user_tags, "nodes": str(facts.nodes)}
 
-    if (
-        facts.distribution == "elasticsearch"
-        and facts.major is not None
-        and facts.major < 7
-        and "mapping_type" in track.defaults
-        and "mapping_type" not in track.given
-    ):
+    six = facts.distribution == "elasticsearch" and facts.major is not None and facts.major < 7
+    if six and "mapping_type" in track.defaults and "mapping_type" not in track.given:
         track = track.with_params({**track.given, "mapping_type": "_doc"})
         request.track_params = track.given
         log("[ingestlab] Elasticsearch 6.x: the track's indices get the mapping type _doc (track param mapping_type)")
@@ -183,8 +168,7 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
         request.exclude_tasks = ",".join(filter(None, [request.exclude_tasks, f"type:{REINDEX}"]))
         request.user_tags = {**request.user_tags, "unavailable": REINDEX}
         log(
-            f"[ingestlab] {facts.distribution.capitalize()} {facts.version} here has no {REINDEX_MODULE} module: "
-            f"the {REINDEX} tasks are left out "
-            f"(--exclude-tasks=type:{REINDEX}) and reported as not available on this distribution"
+            f"[ingestlab] {facts.distribution.capitalize()} {facts.version} here has no {REINDEX_MODULE} module: the {REINDEX} tasks "
+            f"are left out (--exclude-tasks=type:{REINDEX}) and reported as not available on this distribution"
         )
     return track

@@ -1,12 +1,6 @@
-"""The cross-version study: each Elasticsearch (or OpenSearch) version in turn on this same machine, the studies raced
-on it (OpenSearch through opensearch-benchmark), and one report of each study's headline ratios and fitted cost-model
-parameters per version beside the figure the study published on its own version (ratios made as the article made its
-own, so the hardware cancels out). Every row names its distribution's flavour: full, or an integration-test zip and
-what the pack added to it.
-
-What a version cannot run is named in its cell (e.g. no ``_reindex`` in the 8.19/9.x integration-test zips),
-never left blank or drawn as 0.
-"""
+"""The cross-version study: each Elasticsearch (or OpenSearch) version in turn on this machine, the studies raced on it,
+and one report of each study's headline ratios and fitted parameters per version beside the published figure. What a
+version cannot run is named in its cell (e.g. no ``_reindex`` in an integration-test zip), never left blank or 0."""
 
 from __future__ import annotations
 
@@ -23,8 +17,6 @@ from ingestlab.report import writer
 from ingestlab.studies import Study
 from ingestlab.studies.base import Headline
 
-DEFAULT_VERSIONS = ("6.8.23", "7.17.29", "8.19.7", "9.2.0")
-DEFAULT_STUDIES = ("posts", "refresh", "dvf", "wikipedia")
 SHAPE = {"name": "ingestlab-versions", "http_port": 29260, "transport_port": 29360, "heap": "1g"}
 
 
@@ -152,11 +144,8 @@ def label(version: str) -> str:
 
 def markdown(studies: list[Study], versions: list[str], cells: list[Cell], stamp: str, full: bool, test_mode: bool) -> str:
     by = {(c.version, c.study): c for c in cells}
-    size = (
-        "full size"
-        if full
-        else "small sizes (each study's smallest race that measures its headline)" + (", test mode" if test_mode else "")
-    )
+    small = "small sizes (each study's smallest race that measures its headline)" + (", test mode" if test_mode else "")
+    size = "full size" if full else small
     lines = [
         f"# The studies across versions and engines ({stamp})",
         "",
@@ -166,9 +155,8 @@ def markdown(studies: list[Study], versions: list[str], cells: list[Cell], stamp
     ]
     for study in studies:
         published = study.published_figures()
-        keys = [h for c in cells if c.study == study.name for h in c.headlines]
         seen: dict[str, Headline] = {}
-        for h in keys:
+        for h in (h for c in cells if c.study == study.name for h in c.headlines):
             seen.setdefault(h.key, h)
         if not seen:
             lines += [f"## {study.name}", "", *(f"- {label(v)}: {_value(by.get((v, study.name)), '')}" for v in versions), ""]
@@ -218,40 +206,23 @@ def _panels(study: Study, versions: list[str], cells: list[Cell]) -> list:
 
 
 def charts(studies: list[Study], versions: list[str], cells: list[Cell]) -> list:
-    """All studies' headline ratios in one figure (version on the x axis, the published figure as a line at the
-    study's own version's value), then one figure per study."""
+    """All studies' headline ratios by version in one figure, then one figure per study."""
     from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
+
+    def figure(title: str, panels: list, here: str, published: str | None, name: str | None = None) -> tuple:
+        lines = plot.version_lines(panels, versions, ylabel="ratio (×)", title=title, caption_here=here, caption_published=published)
+        return name or title, lines
 
     per_study = [(study, _panels(study, versions, cells)) for study in studies]
     everything = [p for _, panels in per_study for p in panels]
     out = []
     if len(per_study) > 1 and everything:
-        out.append(
-            (
-                "Every study's headline ratio by version",
-                plot.version_lines(
-                    everything,
-                    versions,
-                    ylabel="ratio (×)",
-                    title="The studies across versions and engines: headline ratios",
-                    caption_here=machine.one_line() + "; one node per version, 1 GB heap, each version alone in turn",
-                    caption_published="dashed: each study's own published ratio, on the version it ran",
-                ),
-            )
-        )
+        here = machine.one_line() + "; one node per version, 1 GB heap, each version alone in turn"
+        published = "dashed: each study's own published ratio, on the version it ran"
+        title = "The studies across versions and engines: headline ratios"
+        out.append(figure(title, everything, here, published, name="Every study's headline ratio by version"))
     for study, panels in per_study:
         if panels:
-            out.append(
-                (
-                    f"{study.name}: headline ratios by version",
-                    plot.version_lines(
-                        panels,
-                        versions,
-                        ylabel="ratio (×)",
-                        title=f"{study.name}: headline ratios by version",
-                        caption_here=machine.one_line(),
-                        caption_published=plot.published_line(study.published_figures()),
-                    ),
-                )
-            )
+            title = f"{study.name}: headline ratios by version"
+            out.append(figure(title, panels, machine.one_line(), plot.published_line(study.published_figures())))
     return out

@@ -1,5 +1,5 @@
 """A node warmed before any race counts: races of one setup, not kept, until ``agree`` in a row agree within
-``tolerance`` (a fresh 7.17.29 node's eventdata throughput rose 5× over its first six identical races here)."""
+``tolerance`` (a fresh node's throughput rises over its first races)."""
 
 from __future__ import annotations
 

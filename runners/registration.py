@@ -1,7 +1,5 @@
-"""What a track's ``track.py`` calls: registers the pack's runners (:mod:`~ingestlab.runners.operations`), their
-parameter sources (:mod:`~ingestlab.runners.param_sources`, one module of the same name each) and the corpus
-processor (:mod:`~ingestlab.runners.track_processors`) with Rally. Every runner is registered through
-:func:`~ingestlab.runners.utils.failures.reporting_failures`."""
+"""What a track's ``track.py`` calls: registers the pack's runners (each through
+:func:`~ingestlab.runners.utils.failures.reporting_failures`), their parameter sources and the corpus processor."""
 
 from ingestlab.runners import compat
 from ingestlab.runners.operations import (
@@ -24,42 +22,37 @@ from ingestlab.runners.utils import transport_log, worker_name
 from ingestlab.runners.utils.failures import reporting_failures
 
 
+def _register(registry, param_source, *runners) -> None:
+    """Each (name, runner) of ``runners`` with ``param_source``."""
+    for name, runner in runners:
+        registry.register_param_source(name, param_source)
+        registry.register_runner(name, reporting_failures(runner), async_runner=True)
+
+
 def register_fresh_index_load(registry) -> None:
-    registry.register_param_source(fresh_index_load.NAME, FreshIndexLoadParamSource)
-    registry.register_runner(fresh_index_load.NAME, reporting_failures(fresh_index_load.FreshIndexLoad()), async_runner=True)
+    _register(registry, FreshIndexLoadParamSource, (fresh_index_load.NAME, fresh_index_load.FreshIndexLoad()))
 
 
 def register_time_to_searchable(registry) -> None:
-    registry.register_param_source(time_to_searchable.NAME, TimeToSearchableParamSource)
-    registry.register_runner(time_to_searchable.NAME, reporting_failures(time_to_searchable.TimeToSearchable()), async_runner=True)
+    _register(registry, TimeToSearchableParamSource, (time_to_searchable.NAME, time_to_searchable.TimeToSearchable()))
 
 
 def register_corpus_load(registry) -> None:
     """``corpus-load`` and the index set-up/check operations that go around it."""
-    registry.register_param_source(corpus_load.NAME, CorpusLoadParamSource)
-    registry.register_runner(corpus_load.NAME, reporting_failures(corpus_load.CorpusLoad()), async_runner=True)
+    _register(registry, CorpusLoadParamSource, (corpus_load.NAME, corpus_load.CorpusLoad()))
     _register_index_lifecycle(registry)
 
 
 def register_reindex(registry) -> None:
-    """``reindex-api`` and ``sliced-scroll-reindex`` (one parameter source for both), plus ``corpus-load``
-    and the index set-up/check operations to fill the source index."""
-    for name, runner in (
-        (reindex_api.NAME, reindex_api.ReindexApi()),
-        (sliced_scroll_reindex.NAME, sliced_scroll_reindex.SlicedScrollReindex()),
-    ):
-        registry.register_param_source(name, ReindexParamSource)
-        registry.register_runner(name, reporting_failures(runner), async_runner=True)
+    """``reindex-api`` and ``sliced-scroll-reindex``, plus ``corpus-load`` and the index operations to fill the source."""
+    reindex = (reindex_api.NAME, reindex_api.ReindexApi())
+    _register(registry, ReindexParamSource, reindex, (sliced_scroll_reindex.NAME, sliced_scroll_reindex.SlicedScrollReindex()))
     register_corpus_load(registry)
 
 
 def _register_index_lifecycle(registry) -> None:
-    for name, runner in (
-        (index_lifecycle.RECREATE, index_lifecycle.RecreateIndex()),
-        (index_lifecycle.CHECK, index_lifecycle.CheckDocCount()),
-    ):
-        registry.register_param_source(name, IndexLifecycleParamSource)
-        registry.register_runner(name, reporting_failures(runner), async_runner=True)
+    recreate = (index_lifecycle.RECREATE, index_lifecycle.RecreateIndex())
+    _register(registry, IndexLifecycleParamSource, recreate, (index_lifecycle.CHECK, index_lifecycle.CheckDocCount()))
 
 
 def register_rally_corpora(registry) -> None:
@@ -71,8 +64,7 @@ def register_rally_corpora(registry) -> None:
 
 def register_corpora(registry) -> None:
     """The track makes its generated corpus on first use and checks a supplied one
-    (:mod:`~ingestlab.runners.track_processors.corpora`), then Rally prepares every corpus as it always does.
-    (Registering a processor replaces Rally's own preparation, so it is registered again after ours.)"""
+    (:mod:`~ingestlab.runners.track_processors.corpora`), then Rally prepares every corpus as it always does."""
     transport_log.restore()  # every track registers its corpora: the one place each worker passes
     worker_name.mark()  # a race's footprint can then give the workers' own peak RSS
     compat.register_processor(registry, CorpusProcessor())

@@ -10,7 +10,7 @@ and warmed again for each: a node restarted before every race would measure its 
 What a quota does to the throughput is measured, not assumed (an earlier calibration's "10 % change" of the quota made
 the node 3.3 % slower): each dose's change against the whole core, with Welch's interval over all its races; then
 ``compare``'s default rule judges disjoint comparisons of 1, 3 and more races a side (A/A within a dose, whole core
-against each dose) by :func:`ingestlab.verdicts.calibration.dose_response`. The group is taken away when the races end,
+against each dose) by :func:`dose_response`. The group is taken away when the races end,
 also after a failure; one a crashed run left is taken away before the next starts.
 """
 
@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import random
 import shlex
+import statistics
 import time
 from contextlib import contextmanager
 
 from ingestlab import calibrate, cgroup_v1, ledger
 from ingestlab.errors import IngestlabError
-from ingestlab.verdicts import calibration
+from ingestlab.verdicts import calibration, stats
 from ingestlab.verdicts.noise import calibration_dir
 from ingestlab.warmup import warm_up
 
@@ -266,3 +267,46 @@ def markdown(data: dict) -> str:
             cells = [calibrate.rate_cell(*counts[what]) if what in counts else "—" for what in ("false_alarms", "found")]
             lines.append(f"| {d} | {size} | " + " | ".join(cells) + " |")
     return "\n".join(lines) + "\n"
+
+
+def dose_response(values: dict[str, list[float]], seed: int = 1) -> dict:
+    """``values``: each dose's race medians, the baseline first. Per dose: its races, median, σ, false alarms among its
+    own races, and (for the others) its change against the baseline (Welch) and how often disjoint comparisons find it."""
+    doses = list(values)
+    base = values[doses[0]]
+    spread = calibration.sigma(base)
+    chosen = calibration.sizes(calibration.races_a_side(spread, len(base)) if spread else {}, 2 * min(len(v) for v in values.values()))
+    out = {}
+    for dose in doses:
+        own = values[dose]
+        alarms = calibration.rates(own, tuple(s for s in chosen if 2 * s <= len(own)), seed)
+        got = {
+            "races": len(own),
+            "median": statistics.median(own) if own else None,
+            "sigma": calibration.sigma(own),
+            "rates": {s: {"false_alarms": c["false_alarms"]} for s, c in alarms.items()},
+        }
+        if dose != doses[0]:
+            w = stats.welch(base, own)
+            got["change"] = {k: getattr(w, k) if w else None for k in ("change", "low", "high", "p")}
+            for s in chosen:
+                if s <= min(len(base), len(own)):
+                    got["rates"].setdefault(str(s), {})["found"] = found(base, own, s, seed)
+        out[dose] = got
+    return {"by_dose": out, "sizes": [str(s) for s in chosen]}
+
+
+def found(base: list[float], cont: list[float], size: int, seed: int = 1) -> list[int]:
+    """[k, n]: disjoint comparisons of ``size`` baseline races against ``size`` contender races (each side's races
+    shuffled once, seeded, and cut in turn) that the default rule calls slower; with fewer than 3 a side against the
+    baseline's races outside the comparison."""
+    a_order, b_order = list(range(len(base))), list(range(len(cont)))
+    random.Random(seed).shuffle(a_order)
+    random.Random(seed + 1).shuffle(b_order)
+    k = n = 0
+    for i in range(0, min(len(base), len(cont)) - size + 1, size):
+        a, b = a_order[i : i + size], b_order[i : i + size]
+        rest = [base[j] for j in range(len(base)) if j not in a]
+        k += calibration._call([base[j] for j in a], [cont[j] for j in b], calibration._floor(rest, size)) == "slower"
+        n += 1
+    return [k, n]

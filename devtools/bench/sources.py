@@ -119,7 +119,7 @@ def keep(night: str, track: str, task: str, sides: list, pairs: tuple) -> Path:
                 "setup": str((setup[0].get("user-tags") or {}).get("nightly-setup")),
                 "setup_version": versions(setup),
                 "reference_version": versions(reference),
-                "full_size": racing.is_full_size(setup[0]),
+                "full_size": is_full_size(setup[0]),
                 "raced": [str(setup[0].get("race-timestamp")), str(setup[-1].get("race-timestamp"))],
                 "machine": machine.describe(),
                 "pairs": [[math.exp(b), math.exp(c)] for b, c in pairs],  # (reference, setup) figures of each pair, in race order
@@ -149,7 +149,7 @@ def nightly_kind(nights: list[str], track: str) -> tuple[str, bool, str]:
                 if tags.get("nightly-side") == "reference":
                     references.setdefault(str((race.get("cluster") or {}).get("distribution-version")), set()).add(night)
                     continue
-                sizes.setdefault(racing.is_full_size(race), set()).add(night)
+                sizes.setdefault(is_full_size(race), set()).add(night)
                 setups.setdefault(str(tags.get("nightly-setup")), set()).add(night)
     if len(references) > 1:
         raise IngestlabError(
@@ -197,3 +197,9 @@ def _pairs(name: str, sides: list, track: str, task: str, names: tuple[str, str]
 def _paired_sessions(kept: list, label: str) -> tuple[float, str, tuple]:
     sigma = sigma_around(tuple(tuple(c - b for b, c in pairs) for _, pairs in kept))
     return sigma, label + ", ".join(name for name, _ in kept), tuple(pairs for _, pairs in kept)
+
+
+def is_full_size(race: dict) -> bool:
+    """Whether a stored race (Rally's race.json) ran at its article's own size: it carries ``racing.FULL_SIZE_TAGS``."""
+    tags = race.get("user-tags") or {}
+    return all(tags.get(k) == v for k, v in racing.FULL_SIZE_TAGS.items())

@@ -47,16 +47,8 @@ def cmd_hosts(args) -> int:
                 "test hosts run Elasticsearch nodes and Rally's load-driver daemons only; for OpenSearch, "
                 "`ingestlab cluster up --engine opensearch [--nodes 3]`"
             )
-
-        profile = hardware.from_options(
-            cpus=args.cpus,
-            memory=args.memory,
-            disk=args.disk,
-            link=args.link,
-            driver_cpus=args.driver_cpus,
-            scale=args.scale,
-            coordinator_cpus=args.coordinator_cpus,
-        )
+        emulated = ("cpus", "memory", "disk", "link", "driver_cpus", "scale", "coordinator_cpus")
+        profile = hardware.from_options(**{k: getattr(args, k) for k in emulated})
         lab.up(
             count=args.hosts,
             prefix=args.prefix,
@@ -73,14 +65,8 @@ def cmd_hosts(args) -> int:
         if not args.host:
             raise IngestlabError(f"{args.action} needs --host NAME, e.g. h2")
         host = lab.set_link(args.prefix, args.host, up=args.action == "restore")
-        print(
-            f"[ingestlab] {host.name} ({host.address}) "
-            + (
-                "reconnected"
-                if args.action == "restore"
-                else f"cut off (link {host.veth} down); `ingestlab hosts restore --host {host.name}` reconnects it"
-            )
-        )
+        cut = f"cut off (link {host.veth} down); `ingestlab hosts restore --host {host.name}` reconnects it"
+        print(f"[ingestlab] {host.name} ({host.address}) " + ("reconnected" if args.action == "restore" else cut))
     else:
         print(json.dumps(lab.status(args.prefix), indent=2))
     return 0

@@ -29,15 +29,9 @@ def cmd_ledger(args) -> int:
             print(f"{entry.short}  {entry.date[:10]}  {entry.commit or '?'}  {entry.kind}: {figures}")
         return 0
     figures = dict(figure(f) for f in args.figure)
-    out = ledger.record(
-        args.run,
-        args.kind,
-        args.command,
-        figures,
-        conditions=args.conditions or "",
-        where=ledger.target() or ledger.directory(),
-        source=args.source or "measured outside the pack; added with `ingestlab ledger add`",
-    )
+    source = args.source or "measured outside the pack; added with `ingestlab ledger add`"
+    where = ledger.target() or ledger.directory()
+    out = ledger.record(args.run, args.kind, args.command, figures, conditions=args.conditions or "", where=where, source=source)
     print(f"[ingestlab] ledger entry {out} ({machine.one_line()})")
     return 0
 

@@ -4,22 +4,15 @@ a race target (with the credentials of the pack's own secured cluster, never pri
 from __future__ import annotations
 
 import argparse
-import json
 
 from ingestlab import racing
 from ingestlab.cluster import lifecycle
 from ingestlab.cluster.versions import DEFAULT_OPENSEARCH, DEFAULT_VERSION, DISTRIBUTIONS, ENGINES, OPENSEARCH, spec_for
 from ingestlab.errors import IngestlabError
 from ingestlab.hosts import lab
+from ingestlab.sweep.grid import parse_value
 
 VERSIONS = sorted({*DISTRIBUTIONS, *OPENSEARCH}, key=lambda v: tuple(int(x) for x in v.split(".")))
-
-
-def parse_value(text: str):
-    try:
-        return json.loads(text)
-    except json.JSONDecodeError:
-        return text
 
 
 def pairs(items: list[str] | None, sep: str, what: str) -> dict:

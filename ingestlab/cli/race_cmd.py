@@ -40,19 +40,11 @@ def _to_ledger(study, result, out: Path) -> Path | None:
     conditions = "; ".join(
         filter(None, [f"challenge {result.challenge}" if result.challenge else "", ", ".join(f"{k}={v}" for k, v in sorted(given.items()))])
     )
-    versions = {
-        "engine": result.tags.get("engine", "elasticsearch"),
-        "version": result.es_version,
-        "rally": result.race.get("rally-version"),
-    }
+    engine = result.tags.get("engine", "elasticsearch")
+    versions = {"engine": engine, "version": result.es_version, "rally": result.race.get("rally-version")}
+    source = f"report {out.relative_to(out.parents[2]) if len(out.parents) > 2 else out}/results.json"
     return ledger.record(
-        result.race_id,
-        f"{study.name} study",
-        "ingestlab " + " ".join(sys.argv[1:]),
-        figures,
-        versions,
-        conditions,
-        source=f"report {out.relative_to(out.parents[2]) if len(out.parents) > 2 else out}/results.json",
+        result.race_id, f"{study.name} study", "ingestlab " + " ".join(sys.argv[1:]), figures, versions, conditions, source=source
     )
 
 

@@ -20,14 +20,9 @@ def _command(words: list[str], program: str = "ingestlab") -> str:
     """The command line as given (``program`` and its ``words``), client options (they may hold credentials) left out."""
     out, skip = shlex.split(program), False
     for w in words:
-        if skip:
-            skip = False
-            continue
-        if w == "--client-options":
-            skip = True
-            continue
-        if not w.startswith("--client-options="):
+        if not skip and w != "--client-options" and not w.startswith("--client-options="):
             out.append(w)
+        skip = w == "--client-options" and not skip  # the next word is its value
     return shlex.join(out)
 
 
@@ -37,13 +32,9 @@ def target_for(args, study, shape: dict, stack: ExitStack) -> racing.Target:
     if getattr(args, "target_hosts", None) or getattr(args, "hosts", None):
         return options.target(args)
     version = options.engine_version(args, study.default_version if study else None)
-    cluster = stack.enter_context(
-        lifecycle.running(
-            lifecycle.Shape(
-                **shape, nodes=getattr(args, "nodes", 1), version=version, heap=lifecycle.validate_heap(args.heap), engine=args.engine
-            )
-        )
-    )
+    heap = lifecycle.validate_heap(args.heap)
+    chosen = lifecycle.Shape(**shape, nodes=getattr(args, "nodes", 1), version=version, heap=heap, engine=args.engine)
+    cluster = stack.enter_context(lifecycle.running(chosen))
     return racing.Target(hosts=cluster.hosts, client_options=cluster.client_options(), engine=cluster.engine)
 
 

@@ -14,8 +14,7 @@ from ingestlab.studies import wikipedia_hosts as wh
 
 
 def cmd_nightly(args, overhead=None) -> int:
-    """``overhead``: what measures the pack's cost on each setup's cluster, ``(hosts, url, log)`` → pack ÷ minimal
-    client per task, kept and judged in the history like any figure (see :func:`ingestlab.nightly.run`); None: not measured."""
+    """``overhead``: what measures the pack's cost on each setup's cluster (see :func:`ingestlab.nightly.run`)."""
     from ingestlab import nightly  # heavy: numpy and scipy; the CLI starts without them
 
     history = Path(args.history) if args.history else None
@@ -52,12 +51,13 @@ def cmd_nightly(args, overhead=None) -> int:
 
 def cmd_corpora(args) -> int:
     chosen = [studies.get(t.strip()) for t in args.tracks.split(",") if t.strip()]
+    stamps = [s.strip() for s in (args.report or "").split(",") if s.strip()]
     if args.report and args.emulated:
-        for stamp in (s.strip() for s in args.report.split(",") if s.strip()):
+        for stamp in stamps:
             corpora_hardware.report(stamp, chosen)
         return 0
     if args.report:
-        corpora.report([s.strip() for s in args.report.split(",") if s.strip()], chosen)
+        corpora.report(stamps, chosen)
         return 0
     extra: dict = {}
     for key, value in options.pairs(args.track_param, "=", "track param").items():

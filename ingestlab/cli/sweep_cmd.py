@@ -16,6 +16,7 @@ def cmd_sweep(args) -> int:
     if args.report:
         state = sweep_state.load(args.report)
     else:
+        engine = getattr(args, "engine", "elasticsearch")
         if args.resume is not None:
             state = sweep_state.load(args.resume or None)
         else:
@@ -24,7 +25,6 @@ def cmd_sweep(args) -> int:
             study = studies.get(args.study) if args.study else None
             track = Path(args.track_path) if args.track_path else study.track
             provisioned = not args.target_hosts
-            engine = getattr(args, "engine", "elasticsearch")
             cluster = (
                 {
                     "version": options.engine_version(args) if engine != "elasticsearch" else args.version,
@@ -50,11 +50,7 @@ def cmd_sweep(args) -> int:
                 study.name if study else None,
             )
             print(f"[ingestlab] sweep {state['id']}: {len(sweep_state.planned(state))} runs over {state['track']}")
-        target = (
-            racing.Target(hosts=args.target_hosts, client_options=args.client_options, engine=getattr(args, "engine", "elasticsearch"))
-            if args.target_hosts
-            else None
-        )
+        target = racing.Target(hosts=args.target_hosts, client_options=args.client_options, engine=engine) if args.target_hosts else None
         if target is None and state.get("cluster") is None:
             raise IngestlabError(
                 f"sweep {state['id']} raced against given hosts, which a sweep does not store "

@@ -1,5 +1,5 @@
 """``ingestlab compare``, ``ab`` and ``calibrate``: verdicts on stored races, A/B races in one command, and the
-measured error rates and noise floors the verdicts lean on."""
+error rates and noise floors the verdicts lean on."""
 
 from __future__ import annotations
 
@@ -15,9 +15,8 @@ from ingestlab.redline import compare as searches
 
 
 def _races(selector: str, study: str | None, test_mode: bool, notes: list[str], home: Path | None = None) -> tuple[str, list[dict]]:
-    """``RACE_ID`` or ``key:value`` (every stored race with that tag, of the study if given), without the races
-    that do not belong in an aggregate (failed requests; test mode, unless ``test_mode``), each named in ``notes``.
-    ``home``: a Rally home whose races to read (its own rally.ini says where: files, or an Elasticsearch metrics store)."""
+    """``RACE_ID`` or ``key:value`` (every stored race with that tag, of the study if given), without the races that
+    do not belong in an aggregate, each named in ``notes``; ``home``: a Rally home whose races to read."""
     from ingestlab import compare  # heavy: numpy and scipy; the CLI starts without them
 
     if ":" in selector:
@@ -52,8 +51,13 @@ def _compare_redline(args) -> int:
         raise IngestlabError(f"--format {args.format}: redline searches compare as markdown or json")
     base, others = searches.load(args.baseline), [searches.load(c) for c in args.contender]
     text = json.dumps(searches.as_json(base, others), indent=2) if args.format == "json" else "\n".join(searches.lines(base, others))
+    return _output(args, text, "\n")
+
+
+def _output(args, text: str, tail: str = "") -> int:
+    """The comparison printed, or written to ``--output`` (``tail`` after it)."""
     if args.output:
-        Path(args.output).write_text(text + "\n")
+        Path(args.output).write_text(text + tail)
         print(f"[ingestlab] comparison written to {args.output} ({args.format})")
     else:
         print(text)
@@ -95,26 +99,18 @@ def cmd_compare(args) -> int:
         calibration,
         floors,
     )
-    if args.output:
-        Path(args.output).write_text(text)
-        print(f"[ingestlab] comparison written to {args.output} ({args.format})")
-    else:
-        print(text)
-    return 0
+    return _output(args, text)
 
 
 def _floors(found: list[dict], tasks) -> dict:
-    """Each task's noise floor for sides of one or two races from the calibrations ``found`` (newest first): the one
-    file given, or the floor spanning every calibration session of the setup here
-    (:func:`ingestlab.verdicts.noise.floor_across`)."""
+    """Each task's noise floor for sides of one or two races from the calibrations ``found`` (newest first)."""
     from ingestlab.verdicts import noise  # heavy: numpy and scipy; the CLI starts without them
 
     return {task: noise.floor_across(found, task, "this machine") for task in tasks} if found else {}
 
 
 def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
-    """A side whose races were load driver bound in a task (ingestlab.rally.load_side): its figure there measured the
-    load driver, not the cluster."""
+    """A note for each side whose races were load driver bound in a task (ingestlab.rally.load_side)."""
     return [
         f"{name}: load driver bound in {task} ({bound} of {seen} races): its figures there measure the load driver, not the cluster"
         for name, races in sides
@@ -141,18 +137,10 @@ def cmd_ab(args) -> int:
     base, cont = ab.side("baseline", args.baseline, track, challenge), ab.side("contender", args.contender, track, challenge)
     if base == ab.Side("baseline", cont.params, cont.cluster):
         raise IngestlabError("--baseline and --contender are the same setup")
+    given = Path(args.calibration) if args.calibration else None
+    tolerance = args.tolerance / 100.0 if args.tolerance else None
     stamp, found, notes = ab.run(
-        study.track,
-        challenge,
-        task,
-        base,
-        cont,
-        args.races,
-        args.seed,
-        args.agree,
-        Path(args.calibration) if args.calibration else None,
-        args.target_hosts,
-        args.tolerance / 100.0 if args.tolerance else None,
+        study.track, challenge, task, base, cont, args.races, args.seed, args.agree, given, args.target_hosts, tolerance
     )
     sides, left = [], []
     for name in ("baseline", "contender"):  # as compare takes them: a race with failed requests is left out and named
@@ -160,13 +148,7 @@ def cmd_ab(args) -> int:
         sides.append(kept)
         left += out
     base_agg = compare.aggregate(sides[0])
-    every, _ = noise.judged_against(
-        study.track.name,
-        challenge,
-        base.cluster.get("version") or None,
-        Path(args.calibration) if args.calibration else None,
-        params=base.params,
-    )  # ab.run named any left out
+    every, _ = noise.judged_against(study.track.name, challenge, base.cluster.get("version") or None, given, params=base.params)
     floors = _floors(every, base_agg)
     print(
         compare.render(
@@ -183,8 +165,7 @@ def cmd_ab(args) -> int:
 
 
 def calibration_setup(args) -> dict:
-    """The setup a calibration races (``--track``/``--challenge``/``--task`` and ``--track-param``, else the default
-    one), once the warm-up's settings are checked."""
+    """The setup a calibration races (``--track``, ``--challenge``, ``--task``, ``--track-param``, else the default one)."""
     from ingestlab import calibrate  # heavy: numpy and scipy; the CLI starts without them
 
     _check_agree(args)
@@ -317,8 +298,7 @@ def _add_calibrate(sub) -> None:
 
 
 def add_calibration_flags(cal, target_hosts: bool = True) -> None:
-    """The flags of a calibration's races: how many, the warm-up, the node, and the setup raced (see
-    :func:`calibration_setup`); ``target_hosts``: also ``--target-hosts``, a running cluster instead of the node."""
+    """The flags of a calibration's races (see :func:`calibration_setup`); ``target_hosts``: also ``--target-hosts``."""
     cal.add_argument(
         "--races",
         type=int,

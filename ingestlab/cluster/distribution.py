@@ -1,11 +1,6 @@
-"""Elasticsearch distributions from Maven Central, unpacked once and cached.
-
-A distribution is an artifact that Maven resolves (``mvn dependency:get``: the user's
-mirror settings apply, no host is hard-coded here), plus optional extra modules
-assembled from the ``org.elasticsearch.plugin:<module>-client`` jars and their
-runtime dependencies, each with a ``plugin-descriptor.properties``, and where the zip lacks
-``GET /`` the pack's own root endpoint module, compiled here (:mod:`ingestlab.cluster.root_endpoint`).
-"""
+"""Elasticsearch distributions from Maven Central (``mvn dependency:get``: the user's mirror settings apply), unpacked
+once and cached, with any extra modules assembled from their published jars and, where the zip lacks ``GET /``, the
+pack's root endpoint (:mod:`ingestlab.cluster.root_endpoint`)."""
 
 from __future__ import annotations
 

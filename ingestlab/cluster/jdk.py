@@ -1,8 +1,5 @@
-"""Which JDK runs a given Elasticsearch: the first installed one whose major fits the version.
-
-Looked at, in order: ``ES_JAVA_HOME``, ``JAVA_HOME``, the ``java`` on PATH, then every JDK in the
-system's JVM folder. A JDK's major is read from its ``release`` file (``JAVA_VERSION="21.0.5"``).
-"""
+"""Which JDK runs a given Elasticsearch: the first of ``ES_JAVA_HOME``, ``JAVA_HOME``, the ``java`` on PATH and the
+system's JVMs whose ``release`` file names a major that fits."""
 
 from __future__ import annotations
 
@@ -31,21 +28,17 @@ def major(java_home: Path) -> int | None:
 
 
 def candidates() -> list[Path]:
-    found: list[Path] = []
-    for var in ("ES_JAVA_HOME", "JAVA_HOME"):
-        if os.environ.get(var):
-            found.append(Path(os.environ[var]))
+    found = [Path(os.environ[var]) for var in ("ES_JAVA_HOME", "JAVA_HOME") if os.environ.get(var)]
     java = shutil.which("java")
     if java:
         found.append(Path(os.path.realpath(java)).parent.parent)
     for root in JVM_DIRS:
         if root.is_dir():
             found += sorted(p for p in root.iterdir() if p.is_dir() and (p / "bin" / "java").exists())
-    unique: list[Path] = []
+    unique: dict[Path, Path] = {}
     for c in found:
-        if c.resolve() not in [u.resolve() for u in unique]:
-            unique.append(c)
-    return unique
+        unique.setdefault(c.resolve(), c)
+    return list(unique.values())
 
 
 def java_home_for(spec: DistributionSpec) -> Path:

@@ -1,10 +1,6 @@
-"""Start, watch and stop local Elasticsearch clusters of 1..N nodes on loopback, or one node per test host.
-
-One unpacked distribution is shared read-only by all nodes; each node has its own config copy, data,
-logs and ports under ``INGESTLAB_HOME/clusters/<cluster>/<node>`` (or ``--data-dir``). The cluster's
-layout and PIDs are kept in ``cluster.json`` (:mod:`ingestlab.cluster.model`), so ``down`` and ``status``
-work from any later process. :func:`running` is the one way code holds a cluster for the length of a block.
-"""
+"""Start, watch and stop local Elasticsearch clusters of 1..N nodes on loopback, or one node per test host; the
+cluster's layout and PIDs are kept in ``cluster.json``, so ``down`` and ``status`` work from any later process.
+:func:`running` holds a cluster for the length of a block."""
 
 from __future__ import annotations
 
@@ -103,11 +99,9 @@ def _check_free(cluster: Cluster) -> None:
 
 
 def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: dict | None = None) -> Cluster:
-    """Provision and start a cluster; returns once it is green. Stops what it started on failure.
-
-    Node directories are emptied at every start. ``hosts``: test hosts
-    (:class:`ingestlab.hosts.namespaces.Host`), one node on each, all on the same ports; ``placement``: per host
-    name, the node's ``data_path`` and ``launcher`` (its emulated disk and cgroups)."""
+    """Provision and start a cluster (node directories emptied); returns once it is green, stops what it started on
+    failure. ``hosts``: test hosts, one node on each, all on the same ports; ``placement``: per host name, the node's
+    ``data_path`` and ``launcher`` (its emulated disk and cgroups)."""
     if shape.nodes < 1:
         raise IngestlabError("a cluster needs at least one node")
     validate_heap(shape.heap)
@@ -163,9 +157,8 @@ def stop(cluster: Cluster, timeout: float = 60, log=lambda *_: None) -> None:
 
 @contextmanager
 def running(shape: Shape, keep: bool = False, drop_data: bool = False, log=print):
-    """A cluster for the length of a ``with`` block: up before it, stopped after it (unless ``keep``). ``drop_data``:
-    then empty its nodes' data directories too (their next start would anyway), so a full-size setup's indices do
-    not hold the disk the next setup needs; logs and config stay."""
+    """A cluster for the length of a ``with`` block: up before it, stopped after it (unless ``keep``); ``drop_data``
+    then empties its nodes' data directories too, so its indices do not hold the disk the next setup needs."""
     cluster = up(shape, log=log)
     try:
         yield cluster

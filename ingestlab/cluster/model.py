@@ -14,8 +14,7 @@ from ingestlab.errors import IngestlabError
 from ingestlab.procs import alive
 
 DEFAULT_CLUSTER = "ingestlab"
-# below the kernel's ephemeral range (32768-60999 by default): a client connection can never hold one of the
-# pack's ports as its own local port for as long as it lives (39300 once did, failing a start in CI)
+# below the kernel's ephemeral range (32768-60999 by default), so no client connection's local port can hold one
 DEFAULT_HTTP_PORT = 29200
 DEFAULT_TRANSPORT_PORT = 29300
 
@@ -74,8 +73,7 @@ class Cluster:
         return credentials.client_options() if credentials else None
 
     def get_json(self, path: str, node: "Node | None" = None, timeout: float = 5.0, body: bytes | None = None) -> dict:
-        """A request to one node (default: the first) with the cluster's credentials, if it is secured; a
-        POST when ``body`` is given."""
+        """A request to one node (default: the first) with the cluster's credentials; a POST when ``body`` is given."""
         return http_json((node or self.nodes[0]).url + path, timeout=timeout, credentials=self.credentials(), body=body)
 
     @property

@@ -98,8 +98,7 @@ def drop_data(node: Node) -> int:
 
 
 def _pid_in(pid_file: Path) -> int | None:
-    """The PID a node wrote, or None while there is none: the node creates the file before it writes the number,
-    and a read in between found it empty (CI failed on `int('')`)."""
+    """The PID a node wrote, or None while there is none (the file may exist empty before the number is written)."""
     try:
         text = pid_file.read_text().strip()
     except FileNotFoundError:
@@ -145,8 +144,7 @@ def start(
     cmd = [str(es_home / "bin" / spec.artifact), "-d", "-p", str(pid_file)]
     cmd += [f"-E{k}={v}" for k, v in node_settings(spec, cluster, node).items()]
     kwargs = {} if user.is_current else {"user": user.uid, "group": user.gid, "extra_groups": []}
-    if node.namespace:  # join the node's cgroups, if any (`ip netns exec` hides /sys/fs/cgroup), enter the namespace as
-        # root, then drop to the service user
+    if node.namespace:  # join its cgroups (`ip netns exec` hides /sys/fs/cgroup), enter the namespace, drop to the user
         cmd = [*node.launcher, "ip", "netns", "exec", node.namespace, *user.drop_privileges(), *cmd]
         kwargs = {}
     with open(node.log_file, "ab") as out:
@@ -162,9 +160,7 @@ def start(
 
 
 def meet_bootstrap_checks(log=print) -> None:
-    """A node bound to a non-loopback address enforces the production bootstrap checks. The file limit
-    must already be high enough; the kernel's map count is raised here, machine-wide, as Elasticsearch's
-    docs ask. (Test hosts on a loopback-class subnet, the default, need neither.)"""
+    """For nodes on non-loopback addresses (bootstrap checks): check the file limit, raise the map count machine-wide."""
     soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
     if hard < PRODUCTION_FILE_LIMIT:
         raise IngestlabError(

@@ -1,12 +1,6 @@
-"""The pack's root endpoint module, built from its own source at provisioning time.
-
-Elasticsearch's ``GET /`` lives in the ``rest-root`` module, which the 8.19 and 9.x integration-test zips
-leave out and Maven Central does not publish; Rally (and any client's ``info()``) needs it. The module's
-source (``root_endpoint/RootEndpointPlugin.java``) answers ``GET /`` and ``HEAD /`` from the node's own
-build and cluster state, as a full distribution does. It is compiled with the JDK the version runs on,
-against the distribution's own jars (the published server jar ``org.elasticsearch:elasticsearch:<v>`` is one
-of them), and installed as ``modules/ingestlab-root-endpoint`` of the cached distribution.
-"""
+"""The pack's root endpoint module (``GET /`` and ``HEAD /``, which Rally needs and the 8.19 and 9.x integration-test
+zips lack), compiled from ``root_endpoint/RootEndpointPlugin.java`` against the distribution's own jars and
+installed as ``modules/ingestlab-root-endpoint``."""
 
 from __future__ import annotations
 

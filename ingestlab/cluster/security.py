@@ -1,10 +1,6 @@
-"""A secured local cluster: x-pack security with basic auth, and TLS on HTTP and transport.
-
-``openssl`` makes a throw-away CA and one certificate for 127.0.0.1 (shared by the nodes); each node
-gets a copy in its config dir (Elasticsearch reads key material only from there) and a keystore
-holding the ``elastic`` user's bootstrap password. The password is generated here and kept in
-``credentials.json`` beside the cluster (mode 0600), never in ``cluster.json`` and never printed.
-"""
+"""A secured local cluster: x-pack security with basic auth and TLS, from a throw-away CA made by ``openssl``. The
+``elastic`` password is generated here and kept in ``credentials.json`` (mode 0600), never in ``cluster.json`` and
+never printed."""
 
 from __future__ import annotations
 
@@ -70,42 +66,12 @@ def create(cluster_dir: Path) -> Credentials:
     require_tool("openssl", "to make the TLS certificates of a secured cluster")
     tls = Path(cluster_dir) / "tls"
     tls.mkdir(parents=True, exist_ok=True)
-    _openssl(
-        "req",
-        "-x509",
-        "-newkey",
-        "rsa:2048",
-        "-nodes",
-        "-keyout",
-        "ca.key",
-        "-out",
-        CA_FILE,
-        "-days",
-        "30",
-        "-subj",
-        "/CN=ingestlab local CA",
-        cwd=tls,
-    )
+    new_ca = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", "ca.key", "-out", CA_FILE]
+    _openssl(*new_ca, "-days", "30", "-subj", "/CN=ingestlab local CA", cwd=tls)
     _openssl("req", "-newkey", "rsa:2048", "-nodes", "-keyout", NODE_KEY, "-out", "node.csr", "-subj", "/CN=127.0.0.1", cwd=tls)
     (tls / "san.ext").write_text("subjectAltName=IP:127.0.0.1,DNS:localhost\n")
-    _openssl(
-        "x509",
-        "-req",
-        "-in",
-        "node.csr",
-        "-CA",
-        CA_FILE,
-        "-CAkey",
-        "ca.key",
-        "-CAcreateserial",
-        "-out",
-        NODE_CERT,
-        "-days",
-        "30",
-        "-extfile",
-        "san.ext",
-        cwd=tls,
-    )
+    sign = ["x509", "-req", "-in", "node.csr", "-CA", CA_FILE, "-CAkey", "ca.key", "-CAcreateserial", "-out", NODE_CERT]
+    _openssl(*sign, "-days", "30", "-extfile", "san.ext", cwd=tls)
     os.chmod(tls / CA_FILE, 0o644)
     credentials = Credentials(user=USER, password=secrets.token_urlsafe(18), ca_certs=str(tls / CA_FILE))
     f = credentials_file(cluster_dir)

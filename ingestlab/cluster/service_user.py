@@ -26,8 +26,7 @@ class ServiceUser:
         return self.uid == os.geteuid()
 
     def drop_privileges(self) -> list[str]:
-        """A command prefix that runs the rest as this user (for a process root starts elsewhere, e.g. in a
-        network namespace with ``ip netns exec``); empty when we are this user already."""
+        """A command prefix that runs the rest as this user (e.g. after ``ip netns exec``); empty when we are it."""
         return [] if self.is_current else ["setpriv", f"--reuid={self.uid}", f"--regid={self.gid}", "--clear-groups", "--"]
 
     def chown(self, path: Path) -> None:

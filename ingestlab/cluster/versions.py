@@ -69,11 +69,6 @@ class DistributionSpec:
         return f"{self.group_id}:{self.artifact}:{self.version}:zip"
 
     @property
-    def mapping_type(self) -> str | None:
-        """Elasticsearch 6.x needs a mapping type (the tracks are typeless): ``_doc``, as 7.x names the one type."""
-        return "_doc" if self.engine == "elasticsearch" and self.major < 7 else None
-
-    @property
     def java_text(self) -> str:
         low, high = self.java
         return f"{low}" if low == high else (f"{low} or newer" if high >= 99 else f"{low} to {high}")
@@ -153,19 +148,18 @@ def spec_for(version: str, engine: str = "elasticsearch") -> DistributionSpec:
         return known[version]
     except KeyError:
         product = "OpenSearch" if engine == "opensearch" else "Elasticsearch"
+        where = (
+            "from Maven Central; 9.2.1, for one, did not resolve there"
+            if engine == "elasticsearch"
+            else "integration-test zips from Maven Central"
+        )
         raise IngestlabError(
-            f"unknown {product} version {version!r}; these can be provisioned here: {', '.join(known)} "
-            + (
-                "(from Maven Central; 9.2.1, for one, did not resolve there)"
-                if engine == "elasticsearch"
-                else "(integration-test zips from Maven Central)"
-            )
+            f"unknown {product} version {version!r}; these can be provisioned here: {', '.join(known)} ({where})"
         ) from None
 
 
 def resolve(version: str) -> DistributionSpec:
-    """A version as the cross-version commands take it: ``9.2.0``, or ``opensearch:2.19.0`` (a bare OpenSearch version
-    is found too: the two engines' version lists do not overlap)."""
+    """A version as the cross-version commands take it: ``9.2.0``, ``opensearch:2.19.0``, or a bare OpenSearch version."""
     engine, _, bare = version.rpartition(":")
     if engine:
         return spec_for(bare, engine)

@@ -1,12 +1,6 @@
-"""A Rally corpus file as the pack writes every one of them, generated or converted.
-
-    <name>.json          one document per line (or action + document with ``includes-action-and-meta-data``)
-    <name>-1k.json       its first 1,000 documents: what Rally's ``--test-mode`` reads instead
-    <name>.json.bz2      optional archive (compressed in a second thread: the bz2 module releases the GIL)
-    <name>.meta.json     the entry: exact document count and bytes, and where the documents came from
-
-Everything is written beside the target as ``.tmp`` and renamed into place when complete, so a reader
-never sees half a file. Rally's ``.offset`` files of an older file of the same name are removed.
+"""A Rally corpus file as the pack writes every one: ``<name>.json``, its ``-1k`` file (what ``--test-mode`` reads),
+an optional ``.bz2`` archive and the entry ``<name>.meta.json`` (exact count, bytes, origin). Everything is written as
+``.tmp`` and renamed into place when complete; Rally's ``.offset`` files of an older file of the name are removed.
 """
 
 from __future__ import annotations
@@ -71,9 +65,6 @@ class _Compressor:
         except BaseException as e:  # reported by close()
             self.error = e
 
-    def put(self, chunk: bytes) -> None:
-        self.queue.put(chunk)
-
     def close(self) -> None:
         self.queue.put(None)
         self.thread.join()
@@ -103,7 +94,7 @@ class _Stream:
             chunk = b"".join(self.buffer)
             self.file.write(chunk)
             if self.compressor:
-                self.compressor.put(chunk)
+                self.compressor.queue.put(chunk)
             self.bytes += len(chunk)
             self.buffer, self.buffered = [], 0
 
@@ -137,10 +128,8 @@ class _Stream:
 class CorpusWriter:
     """Documents in, a complete corpus file (and its -1k file and entry) out, or nothing at all.
 
-    ``write(item)`` takes one document's bytes (a whole line, newline included, or action line plus
-    document line when ``action_lines`` is set); ``write_block`` many at once. ``one_k``: also write the -1k file
-    (not for a file that is itself one). ``compress``: also write ``.bz2`` archives. ``progress(documents)`` is
-    called every :data:`PROGRESS_EVERY_S` seconds while documents arrive (a line in a pipe for a long making)."""
+    ``write(item)`` takes one document's lines, newline included (action line too with ``action_lines``);
+    ``write_block`` many at once. ``progress(documents)`` is called every :data:`PROGRESS_EVERY_S` seconds."""
 
     def __init__(
         self,
@@ -166,9 +155,8 @@ class CorpusWriter:
         if self.small is not None and self.docs < TEST_MODE_DOCS:
             self.small.write(item)
         self.docs += 1
-        if self.progress is not None and not self.docs & 0x3FF and time.monotonic() >= self._next_report:
-            self._next_report = time.monotonic() + PROGRESS_EVERY_S
-            self.progress(self.docs)
+        if not self.docs & 0x3FF:
+            self._report_progress()
 
     def write_block(self, block: bytes, docs: int) -> None:
         """``docs`` whole documents at once, as they stand in a corpus file (e.g. one made in parts)."""
@@ -186,9 +174,8 @@ class CorpusWriter:
             self.progress(self.docs)
 
     def shared_fd(self) -> int | None:
-        """The corpus file's descriptor for a child process to append documents to (see :meth:`written_by_other`),
-        with everything written so far in the file; None when an archive is written too (its compressor needs every
-        byte in this process)."""
+        """The corpus file's descriptor for a child process to append to (:meth:`written_by_other`), all written so far
+        flushed; None when an archive is written too (its compressor needs every byte here)."""
         if self.full.compressor is not None:
             return None
         self.full.sync()
@@ -203,8 +190,7 @@ class CorpusWriter:
         return max(0, TEST_MODE_DOCS - self.docs) if self.small is not None else 0
 
     def written_by_other(self, docs: int, size: int, head: bytes) -> None:
-        """``docs`` documents of ``size`` bytes appended to the corpus file by another process; ``head``: those of
-        them that go into the -1k file."""
+        """``docs`` documents of ``size`` bytes another process appended; ``head``: those that go into the -1k file."""
         self.full.bytes += size
         if self.small is not None and self.docs < TEST_MODE_DOCS and head:
             self.small.write(head)
@@ -250,8 +236,7 @@ def write_corpus(
 
 
 def import_file(source: Path, target: Path) -> CorpusFile:
-    """A real Rally corpus file (``documents.json`` or ``.json.bz2``) streamed in as a pack corpus: counted,
-    with its -1k file and entry."""
+    """A real Rally corpus file (``.json`` or ``.json.bz2``) streamed in as a pack corpus, with its -1k file and entry."""
     if not Path(source).is_file():
         raise IngestlabError(f"{source}: no such file")
     opener = bz2.open if Path(source).suffix == ".bz2" else open

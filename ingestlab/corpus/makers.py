@@ -1,13 +1,7 @@
-"""Generated corpora, made on first use: one name per generator, deterministic for its seed.
+"""Generated corpora, made on first use (:func:`make`): one name per generator, deterministic for its seed.
 
-A corpus a track declares as generated (``"meta": {"ingestlab.generator": …, "ingestlab.seed": …}`` on its
-documents) is made by :func:`make` the first time anything needs it — Rally itself through the tracks'
-corpus processor, or ``ingestlab corpus``. The file streams to ``.tmp`` and is renamed into place when
-complete, under an exclusive lock beside it, so load-driver processes or hosts that start the same
-missing corpus at once make it once: the first makes it, the others wait and then find it complete.
-
-Where a real file is converted instead (DVF, a Wikipedia dump), the DVF and Wikipedia makers go
-through the same converters: a generated file is read exactly as a user's real one is.
+A corpus is made under an exclusive lock beside it, so processes or hosts that need the same missing corpus at once
+make it once. The DVF and Wikipedia makers go through the converters of real files, as a user's real file does.
 """
 
 from __future__ import annotations
@@ -88,10 +82,15 @@ def maker(name: str) -> Maker:
         raise IngestlabError(f"unknown corpus generator {name!r}; the pack has {', '.join(MAKERS)}") from None
 
 
-def is_current(target: Path, generator: str, docs: int, seed: int, **options) -> bool:
+def _made_from(target: Path, source: dict) -> dict | None:
+    """The entry of ``target`` when it says the file was made from ``source`` (and maybe more), else None."""
     meta = read_meta(target) if target.is_file() else None
-    wanted = _source(generator, docs, seed, **options)
-    return bool(meta) and {k: meta.get("source", {}).get(k) for k in wanted} == wanted and meta.get("document-count") == docs
+    return meta if meta and {k: meta.get("source", {}).get(k) for k in source} == source else None
+
+
+def is_current(target: Path, generator: str, docs: int, seed: int, **options) -> bool:
+    meta = _made_from(target, _source(generator, docs, seed, **options))
+    return meta is not None and meta.get("document-count") == docs
 
 
 def _locked(target: Path):
@@ -102,10 +101,8 @@ def _locked(target: Path):
 def make(
     target: Path, generator: str, docs: int, seed: int | None = None, log: Callable[[str], None] = print, **options
 ) -> CorpusFile | None:
-    """Make ``target`` with ``docs`` documents unless it is there already; None when it was.
-
-    A target named ``…-1k.json`` is a test-mode file: it is made alone, without a -1k file of its own.
-    ``options`` are the generator's own (e.g. ``format`` for DVF); any other is an error naming it."""
+    """Make ``target`` with ``docs`` documents unless it is there already; None when it was. A ``…-1k.json`` target is
+    made without a -1k file of its own; ``options`` are the generator's own (e.g. ``format`` for DVF)."""
     spec = maker(generator)
     unknown = set(options) - set(spec.options)
     if unknown:
@@ -132,11 +129,15 @@ def make(
         made = spec.write(target, docs, seed, not target.stem.endswith("-1k"), progress, log, **options)
         if made.documents != docs:
             raise IngestlabError(f"corpus {target}: generator {generator} made {made.documents:,} documents, not the {docs:,} asked for")
-        log(
-            f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
-            f"in {time.perf_counter() - start:,.1f} s"
-        )
+        _log_made(log, made, start)
         return made
+
+
+def _log_made(log: Callable[[str], None], made: CorpusFile, start: float) -> None:
+    log(
+        f"[ingestlab] made {made.path.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
+        f"in {time.perf_counter() - start:,.1f} s"
+    )
 
 
 def _convert_dvf(found: Path, target: Path, source: dict, log) -> CorpusFile:
@@ -173,22 +174,13 @@ def convert_supplied(found: Path, converter: str, target: Path, log: Callable[[s
     if converter not in CONVERTERS:
         raise IngestlabError(f"unknown corpus converter {converter!r}; the pack has {', '.join(CONVERTERS)}")
     stamp = _input_stamp(found)
-
-    def current() -> bool:
-        meta = read_meta(target) if target.is_file() else None
-        return bool(meta) and {k: meta.get("source", {}).get(k) for k in stamp} == stamp
-
-    if current():
+    if _made_from(target, stamp):
         return target
     with _locked(target):
-        if not current():
+        if not _made_from(target, stamp):
             log(f"[ingestlab] converting {found} into {target} ({converter}) ...")
             start = time.perf_counter()
-            made = CONVERTERS[converter](found, target, stamp, log)
-            log(
-                f"[ingestlab] made {target.name}: {made.documents:,} documents, {made.uncompressed_bytes / 1e6:,.1f} MB "
-                f"in {time.perf_counter() - start:,.1f} s"
-            )
+            _log_made(log, CONVERTERS[converter](found, target, stamp, log), start)
     return target
 
 
@@ -207,7 +199,6 @@ def generated_sets(rendered_track: dict) -> list[tuple[dict, dict]]:
 
 
 def make_as_declared(target: Path, docs: int, spec: dict, log: Callable[[str], None] = print) -> CorpusFile | None:
-    """:func:`make` for a document set as a track declares it: ``spec`` holds ``generator``, ``seed`` and the
-    generator's own options."""
+    """:func:`make` for a document set as a track declares it (``generator``, ``seed`` and the generator's options)."""
     options = {k: v for k, v in spec.items() if k not in ("generator", "seed")}
     return make(target, spec["generator"], docs, spec.get("seed"), log=log, **options)

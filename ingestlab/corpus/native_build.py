@@ -1,9 +1,6 @@
-"""The converters' compiled parts (Rust crates of the standard library only, beside the Python that uses them), built
-on first use with cargo, offline, into ``INGESTLAB_HOME/native/<name>-<hash of the crate's sources>``.
-
-A build whose sources changed goes to a new directory and removes the older ones; without cargo, or when the build
-fails, :func:`build` says why once on stderr and returns None, and the converter does the whole work in Python. Each
-converter's environment variable (``auto``, the default, or ``python``) chooses: :func:`wanted`.
+"""The converters' compiled parts (Rust crates), built on first use with cargo, offline, into
+``INGESTLAB_HOME/native/<name>-<hash of the crate's sources>``; without cargo, or when the build fails, :func:`build`
+says why once on stderr and returns None, and the converter works in Python.
 """
 
 from __future__ import annotations
@@ -46,14 +43,11 @@ def _cargo() -> str | None:
 SHARED = Path(__file__).parent  # Rust the crates share (``*.rs`` here), which they include by path
 
 
-def _sources(crate: Path) -> list[Path]:
-    return [crate / "Cargo.toml", crate / "Cargo.lock", *sorted((crate / "src").glob("*.rs")), *sorted(SHARED.glob("*.rs"))]
-
-
 def build(crate: Path, name: str, artifact: str, what: str) -> Path | None:
     """The crate's ``artifact`` (its path under ``release/``), built first if the crate's sources changed; None: the
     caller does the work in Python (``what``, in the warning, says what that means)."""
-    digest = hashlib.sha256(b"".join(p.read_bytes() for p in _sources(crate))).hexdigest()[:12]
+    sources = [crate / "Cargo.toml", crate / "Cargo.lock", *sorted((crate / "src").glob("*.rs")), *sorted(SHARED.glob("*.rs"))]
+    digest = hashlib.sha256(b"".join(p.read_bytes() for p in sources)).hexdigest()[:12]
     target = paths.home() / "native" / f"{name}-{digest}"
     built = target / "release" / artifact
     if built.is_file():

@@ -1,10 +1,6 @@
-"""A large generated corpus made in parts, in parallel: each part in a process of its own, then joined in order.
-
-A generator whose documents are a function of their number (and the seed) makes any run of them alone, so a corpus
-of N documents is the same file whether it is made in one pass or in parts on several cores. Each part runs as
-``python -m ingestlab.corpus.parts GENERATOR SEED START COUNT OUT`` (a fresh interpreter: no state of the caller —
-a Rally actor, say — is inherited), at most one per core at a time, and the parts are then written into the corpus
-with its -1k file and entry, as any corpus is (:class:`~ingestlab.corpus.files.CorpusWriter`).
+"""A large generated corpus made in parts, in parallel, then joined in order: the same file as one pass makes, since each
+document is a function of its number and the seed. Each part runs as ``python -m ingestlab.corpus.parts GENERATOR SEED
+START COUNT OUT`` (a fresh interpreter: nothing of the caller, a Rally actor say, is inherited), one per core at a time.
 """
 
 from __future__ import annotations
@@ -64,8 +60,7 @@ def make(
     workers: int | None = None,
     part_docs: int | None = None,
 ) -> CorpusFile:
-    """Make ``target`` from parts (of ``part_docs``, default the generator's own) made at once by up to ``workers``
-    processes (default: one per core)."""
+    """Make ``target`` from parts of ``part_docs`` (default: the generator's) made by up to ``workers`` processes."""
     parts = parts_of(generator, docs, part_docs)
     workers = max(1, min(workers or os.cpu_count() or 1, len(parts)))
     started = time.monotonic()

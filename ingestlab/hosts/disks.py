@@ -1,11 +1,7 @@
-"""Emulated disks for test hosts: loop devices over sparse files, throttled in bytes/s and IOPS, one per host or
-several striped into a RAID0 (btrfs: no device-mapper or md is needed), mounted where the host's node keeps its data.
-
-The throttles are set in the root ``blkio`` group for each loop device (``major:minor``), which limits buffered
-writeback too, not only direct I/O. Everything is found again from the lab's directory alone: loop devices by their
-backing files, mounts by their mount points, so :func:`remove` cleans up after a crash as well as after ``hosts down``.
-Needs root, util-linux's ``losetup`` and ``btrfs-progs``' ``mkfs.btrfs``.
-"""
+"""Emulated disks for test hosts: throttled loop devices over sparse files (the root ``blkio`` group's throttles, which
+limit buffered writeback too), one per host or several striped as a btrfs RAID0, mounted where the node keeps its
+data. Found again from the lab's directory alone, so :func:`remove` cleans up after a crash. Needs root, ``losetup``
+and ``mkfs.btrfs``."""
 
 from __future__ import annotations
 
@@ -13,6 +9,7 @@ import json
 import os
 import shutil
 import subprocess
+from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,15 +62,12 @@ def throttle(number: str, disk: Disk) -> None:
 
 def unthrottle(number: str) -> None:
     for limit in LIMITS:
-        try:
+        with suppress(OSError):  # no limit set for it
             (BLKIO / f"blkio.throttle.{limit}").write_text(f"{number} 0\n")
-        except OSError:
-            pass  # no limit set for it
 
 
 def create(directory: Path, host: str, disk: Disk, owner: tuple[int, int]) -> Mounted:
-    """``disk.devices`` throttled loop devices for ``host``, one btrfs over them, mounted at ``directory/mnt/host``
-    and owned by ``owner`` (uid, gid). On failure, what was made for this host is taken away again."""
+    """``host``'s throttled loop devices under one btrfs at ``directory/mnt/host``, owned by ``owner``; undone on failure."""
     images = directory / "disks"
     images.mkdir(parents=True, exist_ok=True)
     mount = directory / "mnt" / host
@@ -99,12 +93,8 @@ def create(directory: Path, host: str, disk: Disk, owner: tuple[int, int]) -> Mo
 
 
 def _mounts_under(directory: Path) -> list[str]:
-    found = []
-    for line in Path("/proc/mounts").read_text().splitlines():
-        point = line.split()[1].replace("\\040", " ")
-        if Path(point).is_relative_to(directory):
-            found.append(point)
-    return sorted(found, reverse=True)
+    points = [line.split()[1].replace("\\040", " ") for line in Path("/proc/mounts").read_text().splitlines()]
+    return sorted((p for p in points if Path(p).is_relative_to(directory)), reverse=True)
 
 
 def _loops_over(directory: Path) -> list[tuple[str, str]]:
@@ -125,8 +115,7 @@ def existing(directory: Path) -> list[str]:
 
 
 def remove(directory: Path, only_host: str | None = None) -> list[str]:
-    """Throttles off (so what is still dirty is written at full speed), unmount, detach the loop devices, delete the
-    files: everything of the lab's disks, or of one host's."""
+    """Throttles off, unmount, detach the loop devices, delete the files: of the lab's disks, or of one host's."""
     removed = []
     loops = [(d, f) for d, f in _loops_over(directory) if only_host is None or Path(f).name.startswith(f"{only_host}-d")]
     for device, _ in loops:

@@ -1,36 +1,23 @@
-"""Fidelity monitor of an emulated lab, as Mininet-HiFi's: while a race runs, per host and per role (node, load
-driver) the CPU used against its quota, how often the quota throttled it, and how long its threads waited for a
-CPU they were entitled to; disk bytes and IOPS against each device's limits; the memory peak against the limit; the
-link's traffic and drops against its rate; and what processes outside the lab took of the machine.
-
-The emulation *held* when every share got what it was entitled to: the shares fit the machine, no group waited for
-CPU beyond a small margin while its quota left it room, the machine was not saturated by processes outside the lab,
-no device served more than its throttle allows over a few seconds, and the kernel killed no process for memory (usage
-reaching the memory limit is not a fault: the page cache is reclaimed there, as on a machine with that much memory;
-the count is shown). Otherwise the verdict names what broke it, and the race is marked
-like an invalid one.
-
-Waiting is read each second from every thread's scheduler statistics (``/proc/<tid>/schedstat``: time runnable but
-not running). A group's threads also wait while its quota throttles it, by design; so only the waiting in seconds in
-which the group was not throttled at all counts as contention (a lower bound of it, never a false alarm).
-"""
+"""Fidelity monitor of an emulated lab: while a race runs, each host's and role's CPU against its quota, its throttling
+and waiting for CPU (``/proc/<tid>/schedstat``, counted only in seconds it was not throttled), disk rates against each
+throttle, memory against the limit, link traffic and drops, and what processes outside the lab took. The emulation
+*held* when every share got what it was entitled to; otherwise the race is marked like an invalid one."""
 
 from __future__ import annotations
 
 import os
-import threading
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ingestlab.hosts import cgroups, disks, links
+from ingestlab.procs import Poller
 
 STARVED_LIMIT = 0.10  # a group that waited for CPU, unthrottled, for more than 10 % of its entitlement: the emulation broke
 SATURATED_LIMIT = 0.10  # seconds with the machine saturated while processes outside the lab took more than the spare CPU
 SATURATED = 0.95
 OVER_LIMIT = 1.10  # a device serving more than 110 % of its throttle
-# a device's peak rate is taken over windows this long: the throttle lets a large bio through whole once its budget
-# allows, so one second can see several MB on a 5 MB/s device while every few seconds keep to the limit
+# a device's peak rate is taken over windows this long: the throttle lets a large bio through whole once its budget allows
 DISK_WINDOW_S = 5.0
 
 
@@ -61,7 +48,7 @@ def _machine_busy_ns() -> int:
     return busy * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
 
 
-class Monitor:
+class Monitor(Poller):
     """``with Monitor(lab) as m:`` around a race; ``m.report`` afterwards."""
 
     def __init__(self, lab, interval: float = 1.0):
@@ -72,11 +59,9 @@ class Monitor:
         self.disks = {d["host"]: d for d in lab.disks}
         self.peak_disk: dict = {}
         self._disk_history: list = []  # (time, device counters), the newest at least a window old first
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
         self.report: dict = {}
 
-    def _look(self) -> None:
+    def look(self) -> None:
         used = 0
         for w in self.watched:
             waited = 0
@@ -119,10 +104,6 @@ class Monitor:
                 moved = sum(c.get(key, {}).values()) - sum(before.get(key, {}).values())
                 self.peak_disk[(number, key)] = max(self.peak_disk.get((number, key), 0), moved / span)
 
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            self._look()
-
     def __enter__(self) -> "Monitor":
         self.started = time.monotonic()
         self.machine_first = _machine_busy_ns()
@@ -134,14 +115,12 @@ class Monitor:
         self.spare = max(0.0, self.cores - quotas)
         self.disk_first = disks.counters()
         self.link_first = {h.name: links.counters(h) for h in self.lab.hosts} if self.hardware.link_bits else {}
-        self._look()
-        self._thread.start()
-        return self
+        self.look()
+        return super().__enter__()
 
     def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
-        self._look()
+        super().__exit__()
+        self.look()
         self.report = self._verdict(time.monotonic() - self.started)
 
     def _verdict(self, seconds: float) -> dict:

@@ -1,19 +1,6 @@
-"""Hardware profiles of emulated test hosts: CPU bandwidth, memory, a disk class (one device or a RAID0 of several)
-and a link, each a number a report can print.
-
-A profile is either given option by option (``--cpus 0.5 --memory 3g --disk raid0:4xhdd --link 1gbit``) or derived
-from a study's machines with ``--scale``: the study's cores, memory, disk and network shrunk by one factor (the
-cores a host gets here ÷ the study's cores), so that CPU, disk and network stand in the study's ratio to each other.
-
-Disk classes carry a device's sustained throughput and IOPS (read and write alike). The devices behind them are loop
-files on this machine's disk, throttled (:mod:`ingestlab.hosts.disks`): a class faster than this machine's own disk
-cannot be reached, which the fidelity monitor then reports.
-
-The IOPS throttle counts I/Os as the block layer issues them, before any merging a real disk would do, and a striped
-RAID0 cuts a stream into 64 KiB pieces. A real disk streams sequentially at its full throughput whatever its IOPS, so
-the IOPS throttle is never set below throughput ÷ 64 KiB: sequential transfers are bound by throughput, as on the
-real device, and only small I/O by the IOPS figure (above the class's own where the class's would bind a stream).
-"""
+"""Hardware profiles of emulated test hosts: CPU bandwidth, memory, a disk class (one device or a RAID0) and a link,
+given option by option or, with ``--scale``, a study's machine shrunk by one factor (the cores a host gets here ÷ the
+study's cores). The IOPS throttle is never below throughput ÷ 64 KiB, so streams stay bound by throughput."""
 
 from __future__ import annotations
 
@@ -97,8 +84,7 @@ def parse_rate(text: str) -> int:
 
 @dataclass(frozen=True)
 class Hardware:
-    """One test host's hardware. ``driver_cpus``: the CPU bandwidth of the Rally load driver on that host (its own
-    cgroup: a node never lends its cores to the client, nor the client to the node)."""
+    """One test host's hardware. ``driver_cpus``: the CPU bandwidth of the host's Rally load driver, in its own cgroup."""
 
     cpus: float | None = None  # cores of CPU bandwidth (cgroup quota); None: not limited
     memory_bytes: int | None = None
@@ -136,20 +122,16 @@ class Hardware:
         return max(1, round(self.cpus)) if self.cpus is not None else None
 
     def label(self) -> str:
-        parts = []
-        if self.cpus is not None:
-            parts.append(f"{self.cpus:g} cores")
-        if self.memory_bytes is not None:
-            parts.append(f"{self.memory_bytes / (1 << 30):,.2f} GiB (heap {self.heap})")
-        if self.disk is not None:
-            parts.append(self.disk.label)
-        if self.link_bits is not None:
-            parts.append(f"link {self.link_bits / 1e6:,.1f} Mbit/s")
-        if self.driver_cpus is not None:
-            parts.append(f"load driver {self.driver_cpus:g} cores")
-        if self.coordinator_cpus is not None:
-            parts.append(f"the coordinator's load driver {self.coordinator_cpus:g} cores")
-        return ", ".join(parts) + (f" (scaled from {self.source})" if self.source != "given" else "") if parts else "this machine, shared"
+        parts = [
+            f"{self.cpus:g} cores" if self.cpus is not None else None,
+            f"{self.memory_bytes / (1 << 30):,.2f} GiB (heap {self.heap})" if self.memory_bytes is not None else None,
+            self.disk.label if self.disk is not None else None,
+            f"link {self.link_bits / 1e6:,.1f} Mbit/s" if self.link_bits is not None else None,
+            f"load driver {self.driver_cpus:g} cores" if self.driver_cpus is not None else None,
+            f"the coordinator's load driver {self.coordinator_cpus:g} cores" if self.coordinator_cpus is not None else None,
+        ]
+        text = ", ".join(p for p in parts if p)
+        return text + (f" (scaled from {self.source})" if self.source != "given" else "") if text else "this machine, shared"
 
     def tag(self) -> str:
         """The profile in a Rally user tag (no ',' or ':'), e.g. ``0.5cpu-1.0gb-raid0x4hdd-41.7mbit``."""
@@ -174,14 +156,10 @@ class Hardware:
         if not data:
             return cls()
         disk = data.get("disk")
+        plain = {k: v for k, v in data.items() if k in ("cpus", "memory_bytes", "link_bits", "driver_cpus", "coordinator_cpus", "source")}
         return cls(
-            cpus=data.get("cpus"),
-            memory_bytes=data.get("memory_bytes"),
+            **plain,
             disk=Disk(disk["kind"], disk["devices"], disk.get("scale", 1.0)) if disk else None,
-            link_bits=data.get("link_bits"),
-            driver_cpus=data.get("driver_cpus"),
-            coordinator_cpus=data.get("coordinator_cpus"),
-            source=data.get("source", "given"),
             notes=tuple(data.get("notes") or ()),
         )
 
@@ -248,8 +226,7 @@ def from_options(
     scale: str | None = None,
     coordinator_cpus: float | None = None,
 ) -> Hardware:
-    """The profile the ``hosts up`` options describe; with ``scale``, the study's machine at ``cpus`` cores (given options
-    then override the scaled ones). ``coordinator_cpus``: the coordinator's load driver apart from the hosts' own."""
+    """The profile the ``hosts up`` options describe; with ``scale``, the study's machine at ``cpus`` cores, overridden."""
     for name, value in (("--cpus", cpus), ("--driver-cpus", driver_cpus), ("--coordinator-cpus", coordinator_cpus)):
         if value is not None and not 0.01 <= value <= 64:
             raise IngestlabError(f"{name} {value}: a number of cores between 0.01 and 64")

@@ -1,25 +1,10 @@
-"""A lab of test hosts on one machine: N network namespaces, each running one Elasticsearch node and one
-Rally daemon (``esrallyd``), with the coordinating daemon in the root namespace.
+"""A lab of test hosts on one machine: N network namespaces, each with one Elasticsearch node (the pack's, or with
+``provision="rally"`` Rally's) and one Rally daemon, and the coordinating daemon in the root namespace, all on one
+free actor port; races join with ``--load-driver-hosts``. Every process it starts carries ``INGESTLAB_LAB=<prefix>``,
+so :func:`down` needs only the prefix, also after a crash. With a hardware profile, each host's node, load driver,
+disk and link are emulated (:mod:`ingestlab.hosts.emulation`) and checked (:mod:`ingestlab.hosts.fidelity`).
 
-The nodes come from the pack's own provisioning (:mod:`ingestlab.cluster.nodes`), or with
-``provision="rally"`` from Rally's: ``esrally install/start/stop`` with the pack's car configs on each
-host (:mod:`ingestlab.hosts.rally_provisioning`), as the README describes for real machines.
-
-Races then use Rally's own distribution: ``esrally race --load-driver-hosts=<host addresses>`` joins the
-coordinator, which places each client's worker on a host's daemon. All daemons share one actor port (the
-coordinator's), chosen free here, so a lab never collides with another Rally on 1900. Every process the
-lab starts carries ``INGESTLAB_LAB=<prefix>`` in its environment: :func:`down` finds them by it (and by
-namespace), so tear-down needs nothing but the prefix, also after a crash half-way through :func:`up`.
-
-With a hardware profile (:mod:`ingestlab.hosts.hardware`), each host also gets its own hardware: its node in a
-cgroup with the profile's CPU quota and memory limit (heap and ``node.processors`` sized to them), its data on the
-profile's disk (throttled loop devices, several striped as RAID0: :mod:`ingestlab.hosts.disks`), its link shaped
-(:mod:`ingestlab.hosts.links`), and its Rally daemon in a cgroup of its own with the load driver's CPU share. A
-``coordinator`` group holds the load driver of a race that runs outside the hosts. :mod:`ingestlab.hosts.fidelity`
-checks during each race that the emulation held.
-
-State: ``INGESTLAB_HOME/hosts/<prefix>/lab.json``; daemon logs, disk images, mounts and the per-host runner stats beside it.
-"""
+State: ``INGESTLAB_HOME/hosts/<prefix>/lab.json``; daemon logs, disk images, mounts and runner stats beside it."""
 
 from __future__ import annotations
 
@@ -148,10 +133,10 @@ def require(prefix: str = namespaces.DEFAULT_PREFIX) -> Lab:
 
 
 def _start_daemon(lab: Lab, host: Host | None, log) -> None:
-    address = host.address if host else lab.coordinator
-    env = dict(os.environ)
-    env.update(
+    address, name = (host.address, host.name) if host else (lab.coordinator, "coordinator")
+    env = allocator.with_settings(
         {
+            **os.environ,
             # one Rally home for all: the race's own config and results paths are the same on every "host"
             "RALLY_HOME": str(ensure_rally_home()),
             PORT_VARIABLE: str(lab.actor_port),
@@ -160,7 +145,6 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
             LAB_VARIABLE: lab.prefix,
         }
     )
-    env = allocator.with_settings(env)
     cmd = [
         sys.executable,
         "-m",
@@ -172,9 +156,9 @@ def _start_daemon(lab: Lab, host: Host | None, log) -> None:
     ]
     if host:
         cmd = namespaces.in_namespace(host, cmd)
-    cmd = lab.driver_launcher(host.name if host else "coordinator") + cmd  # joined outside: `ip netns exec` hides /sys/fs/cgroup
+    cmd = lab.driver_launcher(name) + cmd  # joined outside: `ip netns exec` hides /sys/fs/cgroup
     log(f"[ingestlab] starting esrallyd on {host.name if host else 'the coordinator'} ({address}:{lab.actor_port})")
-    daemon_log = lab.directory / f"esrallyd-{host.name if host else 'coordinator'}.log"
+    daemon_log = lab.directory / f"esrallyd-{name}.log"
     with open(daemon_log, "ab") as out:  # the daemon outlives this call: no pipe of ours may stay open in it
         proc = subprocess.run(
             cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=paths.REPO_ROOT, timeout=120
@@ -197,9 +181,8 @@ def up(
     log=print,
     hardware: hw.Hardware | None = None,
 ) -> Lab:
-    """Make the hosts, a cluster of one node per host, a Rally daemon per host and the coordinator's.
-    ``heap`` is for the pack's provisioning; with ``provision="rally"`` the ``car`` (of car-configs) sets it.
-    ``hardware``: each host's emulated hardware (then the heap is half its memory).
+    """Make the hosts, a cluster of one node per host, a Rally daemon per host and the coordinator's. ``heap`` is for
+    the pack's provisioning (with ``provision="rally"`` the ``car`` sets it; with ``hardware``, half its memory).
     Whatever fails, everything made so far is removed again before the error is raised."""
     if provision not in PROVISIONERS:
         raise IngestlabError(f"provision with one of {', '.join(PROVISIONERS)}, not {provision!r}")
@@ -286,9 +269,7 @@ def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
     removed += namespaces.delete(prefix)  # the links' shapers go with the links
     removed += disks.remove(lab_dir(prefix))
     removed += cgroups.remove(prefix)
-    state = lab_dir(prefix) / "lab.json"
-    if state.is_file():
-        state.unlink()
+    (lab_dir(prefix) / "lab.json").unlink(missing_ok=True)
     left = leftovers(prefix)
     log(f"[ingestlab] lab {prefix} down: removed " + (", ".join(removed) or "nothing (none was up)"))
     if left:

@@ -1,27 +1,20 @@
-"""Shaped links for test hosts: a token-bucket filter (``tc qdisc … tbf``) on both ends of a host's veth pair — the
-bridge side for what the host receives, the host's ``eth0`` for what it sends — so its link carries at most the
-profile's rate each way. The qdiscs go with the links; :func:`remove` takes them off explicitly too."""
+"""Shaped links for test hosts: a token-bucket filter (``tc … tbf``) on both ends of a host's veth pair, so its link
+carries at most the profile's rate each way. The qdiscs go with the links."""
 
 from __future__ import annotations
 
 import json
 import shutil
-import subprocess
+from functools import partial
 
-from ingestlab.errors import IngestlabError
-from ingestlab.hosts.namespaces import Host
+from ingestlab.hosts.namespaces import Host, run
 
 
 def unavailable_reason() -> str | None:
     return None if shutil.which("tc") else "iproute2's `tc` is missing (apt-get install iproute2)"
 
 
-def _tc(*args: str, namespace: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
-    cmd = ["tc", *(["-n", namespace] if namespace else []), *args]
-    proc = subprocess.run(cmd, capture_output=True, text=True)
-    if check and proc.returncode != 0:
-        raise IngestlabError(f"`{' '.join(cmd)}` failed: {proc.stderr.strip()}")
-    return proc
+_tc = partial(run, "tc")
 
 
 def ends(host: Host) -> list[tuple[str, str | None]]:
@@ -31,22 +24,9 @@ def ends(host: Host) -> list[tuple[str, str | None]]:
 
 def shape(host: Host, bits_per_s: int) -> None:
     burst = max(bits_per_s // 8 // 100, 32 << 10)  # 10 ms at the rate, at least 32 KiB
+    tbf = ["root", "tbf", "rate", f"{bits_per_s}bit", "burst", str(burst), "latency", "100ms"]
     for device, namespace in ends(host):
-        _tc(
-            "qdisc",
-            "replace",
-            "dev",
-            device,
-            "root",
-            "tbf",
-            "rate",
-            f"{bits_per_s}bit",
-            "burst",
-            str(burst),
-            "latency",
-            "100ms",
-            namespace=namespace,
-        )
+        _tc("qdisc", "replace", "dev", device, *tbf, namespace=namespace)
 
 
 def remove(host: Host) -> None:

@@ -1,21 +1,7 @@
-"""Test hosts on one machine: Linux network namespaces joined by veth pairs to one bridge.
-
-Every host is a namespace ``<prefix>-hN`` with its own loopback and one address ``<subnet>.(10+N)``
-on ``eth0``, whose peer ``<prefix>-vN`` sits on the bridge ``<prefix>-br`` in the root namespace.
-The bridge holds ``<subnet>.1``: the coordinator's address, reachable from every host. Nothing is
-routed or forwarded beyond the bridge, so traffic stays between the namespaces made here.
-
-The default subnet is loopback-class (127.213.0.0/24): Elasticsearch treats a node whose addresses are all
-loopback as a development node and skips its production bootstrap checks, one of which (a file limit of
-65535) needs CAP_SYS_RESOURCE that containers often lack. The kernel routes 127/8 between interfaces only
-with ``route_localnet``, which is set on the bridge, the veths and in each namespace, and each namespace's
-catch-all ``local 127.0.0.0/8`` route is removed (lo keeps 127.0.0.1), so the other hosts' addresses leave by eth0.
-The root namespace's only change is the bridge's own /24 route, which goes with the bridge.
-
-Everything is named by the prefix, so :func:`delete` finds all of it again from any later process,
-also after a failure half-way through :func:`create`. Needs root (CAP_NET_ADMIN, CAP_SYS_ADMIN) and
-iproute2's ``ip``.
-"""
+"""Test hosts on one machine: network namespaces ``<prefix>-hN`` (address ``<subnet>.(10+N)`` on ``eth0``) joined by
+veths ``<prefix>-vN`` to the bridge ``<prefix>-br``, which holds the coordinator's ``<subnet>.1``. The default subnet
+is loopback-class, so Elasticsearch skips its production bootstrap checks; 127/8 is routed between them with
+``route_localnet``. Everything is named by the prefix, so :func:`delete` finds it again. Needs root and ``ip``."""
 
 from __future__ import annotations
 
@@ -25,6 +11,7 @@ import shutil
 import subprocess
 import uuid
 from dataclasses import dataclass
+from functools import partial
 
 from ingestlab import procs
 from ingestlab.errors import IngestlabError
@@ -53,10 +40,6 @@ def check_names(prefix: str, subnet: str) -> None:
 
 def bridge_name(prefix: str) -> str:
     return f"{prefix}-br"
-
-
-def is_loopback_class(subnet: str) -> bool:
-    return subnet.startswith("127.")
 
 
 def _route_localnet(interface: str, namespace: str | None = None) -> None:
@@ -90,12 +73,16 @@ def unavailable_reason() -> str | None:
     return None
 
 
-def _ip(*args: str, namespace: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
-    cmd = ["ip", *(["-n", namespace] if namespace else []), *args]
+def run(tool: str, *args: str, namespace: str | None = None, check: bool = True) -> subprocess.CompletedProcess:
+    """iproute2's ``tool`` (``ip``, ``tc``) in ``namespace`` (None: the root's); an error naming it if it fails and ``check``."""
+    cmd = [tool, *(["-n", namespace] if namespace else []), *args]
     proc = subprocess.run(cmd, capture_output=True, text=True)
     if check and proc.returncode != 0:
         raise IngestlabError(f"`{' '.join(cmd)}` failed: {proc.stderr.strip()}")
     return proc
+
+
+_ip = partial(run, "ip")
 
 
 def existing_namespaces(prefix: str) -> list[str]:
@@ -117,7 +104,7 @@ def create(prefix: str, subnet: str, count: int) -> list[Host]:
         raise IngestlabError(f"test hosts with prefix {prefix!r} exist already; remove them with `ingestlab hosts down --prefix {prefix}`")
     hosts = hosts_for(prefix, subnet, count)
     bridge = bridge_name(prefix)
-    loopback = is_loopback_class(subnet)
+    loopback = subnet.startswith("127.")
     try:
         _ip("link", "add", bridge, "type", "bridge")
         if loopback:
@@ -150,9 +137,7 @@ def pids_in(namespace: str) -> list[int]:
 
 
 def delete(prefix: str, timeout: float = 30.0) -> list[str]:
-    """Stop every process left in the prefix's namespaces, then remove namespaces, veths and bridge.
-
-    Returns what it removed. Safe to call when nothing (or only part) exists."""
+    """Stop the processes left in the prefix's namespaces, remove namespaces, veths and bridge; what it removed (safe if none)."""
     removed = []
     namespaces = existing_namespaces(prefix)
     procs.stop(lambda: [p for ns in namespaces for p in pids_in(ns)], grace=timeout)

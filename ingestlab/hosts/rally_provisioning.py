@@ -1,7 +1,5 @@
-"""Nodes on the test hosts provisioned by Rally itself, as on real machines: ``esrally install`` with the
-pack's car configs (``--team-path``), then ``esrally start`` and, at tear-down, ``esrally stop``, each run
-inside the host's namespace as the service user (Elasticsearch and Rally's provisioning refuse root).
-Offline: the pack's distribution is placed in Rally's cache first, as for ``from-distribution``."""
+"""Nodes on the test hosts provisioned by Rally itself, as on real machines: ``esrally install``/``start``/``stop``
+with the pack's car configs, inside each host's namespace as the service user, offline (:mod:`ingestlab.rally.service`)."""
 
 from __future__ import annotations
 
@@ -34,8 +32,7 @@ class _Esrally:
 
 
 def install_and_start(hosts: list, version: str, car: str, installations: dict, log=print) -> None:
-    """One node per host; fills ``installations`` ({host name: installation id}) as it goes, so that a
-    failure half-way still leaves what to stop. Returns once every node is started, not yet joined."""
+    """One node per host, started, not yet joined; fills ``installations`` ({host: id}) as it goes, for a later stop."""
     esrally = _Esrally(version, log)
     seeds = ",".join(f"{h.address}:{TRANSPORT_PORT}" for h in hosts)
     masters = ",".join(f"node-{i}" for i in range(1, len(hosts) + 1))
@@ -68,12 +65,10 @@ def install_and_start(hosts: list, version: str, car: str, installations: dict, 
 
 
 def stop(hosts: list, installations: dict, version: str, log=print) -> list[str]:
-    """``esrally stop`` on every host that has an installation; what it stopped. Failures are left to the
-    namespace tear-down, which stops every process still in the namespaces."""
+    """``esrally stop`` on every host that has an installation; what it stopped (the namespaces' tear-down does the rest)."""
     esrally = _Esrally(version, log)
     stopped = []
     for host in hosts:
-        if host.name in installations:
-            if esrally(host, ["stop", f"--installation-id={installations[host.name]}"]).returncode == 0:
-                stopped.append(f"node on {host.name} (esrally stop)")
+        if host.name in installations and esrally(host, ["stop", f"--installation-id={installations[host.name]}"]).returncode == 0:
+            stopped.append(f"node on {host.name} (esrally stop)")
     return stopped

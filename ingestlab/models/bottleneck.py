@@ -1,17 +1,10 @@
 """The bottleneck law of operational analysis: a system completes no more work per second than the least of its
 resources' capacity ÷ demand, where a resource's demand per unit of work is what it was busy for over the work done
-(the utilisation law, U = X · D, read backwards). On emulated hosts both sides are measured: the fidelity monitor
-reads every resource's use over a race (node CPU, disk IOPS and MB/s, link traffic, the load driver's CPU) and the
-emulation sets its capacity (quotas, throttles, link rates), so a race's demands predict another setup's rate from
-that setup's capacities alone: more nodes add node CPU, disks and links; a RAID0 adds IOPS and MB/s; a replica
-doubles the copies each document costs the nodes. Where a prediction misses, the demand that changed is the reason,
-and the monitor of the other race shows it.
+(the utilisation law, U = X · D, read backwards). On emulated hosts the fidelity monitor measures the use and the
+emulation sets the capacity, so one race's demands predict another setup's rate from its capacities alone.
 
-The work is document copies for the nodes' resources (a document with one replica is indexed twice) and documents
-for the load driver (it sends each once). A race's use is over the whole race (its setup steps, and the merges and
-flushes after the last bulk, count), so a bound in documents per second is lower than the bulk task's own median:
-the law's ratios between setups are what carry over, and a race's busiest resource (use ÷ capacity, the utilisation
-law's U) is the one that binds it. The link counts each host's busier direction.
+The work is document copies for the nodes' resources (a replica indexes a document twice) and documents for the load
+driver. Use is over the whole race, so a bound is below the bulk task's own median: the ratios between setups carry over.
 """
 
 from __future__ import annotations

@@ -1,11 +1,6 @@
 """time = requests × r + documents × c (+ refreshes × f): what a request, a document and a refresh cost, fitted by least
-squares, each with its 95 % confidence interval.
-
-A study's cells differ in how many requests carry their documents (the index API: one per document; bulk size b:
-one per b) and in whether each request refreshes: the fit splits each cell's time into those parts, so two machines
-can be compared part by part instead of by one ratio that mixes them. Intervals come from the fit's own residuals
-(Student's t on the parameters' standard errors); with no residual degrees of freedom there is no interval, and a
-fit with fewer cells than parameters is refused.
+squares, each with its 95 % confidence interval (Student's t on the fit's own residuals). With no residual degrees of
+freedom there is no interval, and a fit with fewer cells than parameters is refused.
 """
 
 from __future__ import annotations
@@ -103,22 +98,19 @@ def fit(cells: list[Cell], terms: tuple[str, ...] = ("request", "document")) -> 
 
 def compare_sentence(here: Fit, there: Fit, what: str = "the speed-ups") -> str:
     """One sentence on where two machines differ, part by part: per document and per request (and per refresh)."""
-    parts = []
-    for term, noun in (("document", "per document"), ("request", "per request"), ("refresh", "per refresh")):
+    ratios = {}
+    for term in ("document", "request", "refresh"):
         a, b = here.per(term), there.per(term)
-        if a is None or b is None or b.value <= 0 or a.value <= 0:
-            continue
-        r = a.value / b.value
-        parts.append((term, noun, r))
-    if not parts:
+        if a is not None and b is not None and a.value > 0 and b.value > 0:
+            ratios[term] = a.value / b.value
+    if not ratios:
         return ""
-    phrases = []
-    for term, noun, r in parts:
-        if abs(r - 1) <= 0.10:
-            phrases.append(f"{noun} within {abs(r - 1):.0%}")
-        else:
-            phrases.append(f"{noun} {max(r, 1 / r):,.1f}× {'slower' if r > 1 else 'faster'} here")
-    ratios = {term: r for term, _, r in parts}
+    phrases = [
+        f"per {term} within {abs(r - 1):.0%}"
+        if abs(r - 1) <= 0.10
+        else f"per {term} {max(r, 1 / r):,.1f}× {'slower' if r > 1 else 'faster'} here"
+        for term, r in ratios.items()
+    ]
     why = ""
     if "request" in ratios and "document" in ratios:
         if ratios["request"] > ratios["document"] * 1.1:

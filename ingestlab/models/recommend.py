@@ -1,12 +1,9 @@
 """What a sweep recommends, from the same models the studies use: the smallest bulk size within 5 % of the modelled
-maximum throughput, and the number of clients at the peak N* with its throughput — each with its uncertainty, or
-the reason the points cannot support a fit (too few, or a poor fit), never a number the data do not carry.
+maximum throughput, and the clients at the Universal Scalability Law's peak N*, each with its uncertainty or the reason
+the points cannot carry a fit, never a number the data do not carry.
 
-Bulk size: with the clients fixed, a document costs ``c`` and a request ``r``, so 1/throughput = c + r/b; the maximum
-is 1/c, and throughput is within 5 % of it from b* = 19·r/c on. The interval of b* is the delta method on
-log b* = log r − log c with the fit's covariance of r and c (their estimates are negatively correlated: drawing them
-apart overstated the spread) and its own degrees of freedom; there is none where the fit is exact or r's interval
-reaches 0 (a bound: said in words). Clients: N* of the Universal Scalability Law, its interval from σ and κ together.
+Bulk size: 1/throughput = c + r/b, within 5 % of the maximum 1/c from b* = 19·r/c on; b*'s interval is the delta
+method on log r − log c with the fit's covariance of r and c (they are negatively correlated).
 """
 
 from __future__ import annotations

@@ -1,12 +1,8 @@
 """Gunther's Universal Scalability Law, X(N) = λN / (1 + σ(N−1) + κN(N−1)), fitted to throughput at N clients (or
-nodes, or load drivers): λ the throughput of one, σ the contention (the serial part), κ the coherency cost (the
-crosstalk that makes more N slower beyond the peak N* = √((1−σ)/κ)).
+nodes, or load drivers): λ the throughput of one, σ the contention, κ the coherency cost (peak N* = √((1−σ)/κ)).
 
-Fitted with scipy's bounded least squares (λ > 0, 0 ≤ σ ≤ 1, κ ≥ 0) on the relative errors, intervals from the
-fit's covariance (Student's t), and N*'s from σ and κ together (the delta method on log N*, their covariance kept).
-Three parameters need at least three points for a value and five (2 degrees of freedom) for an interval; a parameter
-at its bound (σ at 0 or 1, κ at 0) has none either: the covariance does not hold there. Fewer points, or a fit that
-explains too little (R² < 0.8), is refused with the reason, never printed as if it held.
+Bounded least squares (λ > 0, 0 ≤ σ ≤ 1, κ ≥ 0) on relative errors, intervals from the covariance (Student's t), N*'s
+by the delta method on log N*. A parameter at its bound has no interval; fewer than 3 points, or R² < 0.8, is refused.
 """
 
 from __future__ import annotations
@@ -101,6 +97,7 @@ def fit(points: list[tuple[float, float]]) -> Usl:
         raise CannotFit(f"the law explains too little of these points (R² {r_squared:.2f} < {MIN_R_SQUARED})")
     parameters = []
     held = dof >= MIN_DOF and np.all(np.isfinite(covariance))
+    why = "exact: 3 points for 3 parameters" if dof == 0 else f"{dof} degree of freedom: no interval"
     for i, name in enumerate(("λ", "σ", "κ")):
         bound = (name == "σ" and (values[i] <= 1e-9 or values[i] >= 1 - 1e-9)) or (name == "κ" and values[i] <= KAPPA_ZERO)
         if held and not bound:
@@ -109,14 +106,7 @@ def fit(points: list[tuple[float, float]]) -> Usl:
             high = values[i] + half if name != "σ" else min(values[i] + half, 1.0)
             parameters.append(Parameter(name, float(values[i]), float(low), float(high)))
         else:
-            why = (
-                "at its bound: no interval"
-                if bound
-                else "exact: 3 points for 3 parameters"
-                if dof == 0
-                else f"{dof} degree of freedom: no interval"
-            )
-            parameters.append(Parameter(name, float(values[i]), None, None, why))
+            parameters.append(Parameter(name, float(values[i]), None, None, "at its bound: no interval" if bound else why))
     return Usl(*parameters, points, r_squared, covariance if held else None, dof)
 
 

@@ -1,23 +1,8 @@
-"""Change points in the nightly history, found by Apache Otava (the former Hunter): E-Divisive means with a
-significance test, over each task's series of nights, per setup.
-
-Otava pins its own dependencies (a newer ``requests`` and ``tabulate`` than esrally allows), so it lives in a virtual
-environment of its own under ``INGESTLAB_HOME/tools/otava``, made once (from the package index, as everything else),
-and is asked over a pipe: the series go in as JSON, the change points come back as JSON. Nothing of it is imported
-into the pack's own interpreter, so esrally's pins stand.
-
-A change point at index *i* of a series says the nights from *i* on differ from those before, with the p-value of
-that split and the relative change of the means. A *regression* is a change point that lowers a task's figure
-(throughput: higher is better); a headline ratio is drawn, not judged.
-
-Otava runs in its **permutation mode** (E-Divisive with a permutation test, Matteson and James), with enough
-permutations that its p-value holds after the choice of split: each permutation chooses its own best split, so a
-split chosen because it looks best is judged against splits chosen the same way. Its default mode judges the chosen
-split by a t-test that does not know it was chosen (0.8 % false change points per analysis at 6 nights, 2.6 % at 30,
-against the 0.1 % asked). A change point also needs at least ``MIN_SEGMENT`` nights on each side and a change of at
-least ``MIN_MAGNITUDE`` of the mean. How often that calls a change in a series with none, and how soon it finds a real
-step, is measured by simulation (``python -m devtools.bench changepoints``).
-"""
+"""Change points in the nightly history, found by Apache Otava: E-Divisive means over each task's series of nights,
+per setup. Otava runs in an environment of its own (its pins clash with esrally's), asked over a pipe in JSON. It runs
+in its permutation mode, whose p-value holds after the choice of split (its default t-test does not know the split was
+chosen); a change point also needs ``MIN_SEGMENT`` nights each side and a change of ``MIN_MAGNITUDE`` of the mean. A
+regression is a change point that lowers a task's figure."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
-"""The nightly history: an SQLite file with one row per (night, setup, study, task) — Rally's median
-throughput, or a study's headline ratio (task ``headline:<key>``) — and the annotations people add to nights.
-Files written before setups existed are read as the setup ``default``."""
+"""The nightly history: an SQLite file with one row per (night, setup, study, task), Rally's median throughput or a
+headline ratio (task ``headline:<key>``), the annotations people add to nights, and the change points seen."""
 
 from __future__ import annotations
 
@@ -48,9 +47,8 @@ def record_change_points(
     tonight: str,
     nights: list[str] | None = None,
 ) -> list[tuple[str, float, float]]:
-    """Keep the change points (night where the new level starts, change, p-value) found tonight; those not seen on an
-    earlier night are returned: new tonight. One within ``SAME_WITHIN`` nights (of ``nights``, the series' nights in
-    order) of a known one, in the same direction, is that one: as history grows, the split moves a night or two."""
+    """Keep the change points (night where the new level starts, change, p-value) found tonight and return those new
+    tonight; one within ``SAME_WITHIN`` nights (of ``nights``, in order) of a known one, in the same direction, is that one."""
     nights = nights or []
     position = {n: i for i, n in enumerate(nights)}
     known = list(db.execute("SELECT night, change FROM changepoints WHERE setup = ? AND study = ? AND task = ?", (setup, study, task)))
@@ -102,12 +100,9 @@ def series(db: sqlite3.Connection, study: str, setup: str = "default") -> dict[s
 
 
 def regressions(db, study: str, night: str, figures: dict[str, float], margin: float | None, setup: str = "default") -> list[dict]:
-    """Tonight's figure of every task the previous nights had, judged against those nights: a **regression** is a figure
-    below the nights' one-sided prediction bound (log figures, t with nights − 1 degrees of freedom: each night is one
-    figure, the unit of replication), with Holm's correction over the study's tasks of the night at ``DROP_LEVEL``, and
-    a drop of at least ``margin`` (``MIN_DROP`` unless given). With fewer than ``NIGHTS_NEEDED`` previous nights, or
-    nights with no spread, a task is shown and not judged, and its row says why. A task those nights had and tonight
-    lacks is a row of its own (``missing``)."""
+    """Tonight's figure of every task the previous nights had, judged against those nights: a **regression** is below
+    their one-sided prediction bound (:func:`stats.below_history`), after Holm over the night's tasks at ``DROP_LEVEL``,
+    and a drop of at least ``margin`` (``MIN_DROP`` unless given). A row says why a task is not judged, or ``missing``."""
     smallest = MIN_DROP if margin is None else margin
     out = []
     for task, past in previous(db, study, night, setup).items():

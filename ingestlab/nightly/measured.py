@@ -1,12 +1,6 @@
-"""What the nightly's rules were measured to do on this machine, quoted where a night applies them.
-
-``python -m devtools.bench changepoints --nightly NIGHT …`` simulates the change-point rule and the drop rule on nights the
-nightly raced; each such run is kept (``results/changepoints/<run>.json``) with the configuration its nights were raced
-in: the track and task, the setup, the version of the reference raced beside it (or none), full size or test mode, and the races a night
-simulated. A night judging a series of that configuration quotes the newest run of it from this machine (the same CPU
-and cores, the rules as they are now): each rate with its exact interval, its run and its command. Where none
-matches, it says so and gives the command that would measure it: a verdict never borrows another configuration's
-rates."""
+"""What the nightly's rules were measured to do on this machine (``python -m devtools.bench changepoints``), quoted
+where a night applies them: the newest simulation of the night's own configuration under today's rules, never another
+configuration's rates."""
 
 from __future__ import annotations
 
@@ -21,7 +15,7 @@ from ingestlab.verdicts.stats import clopper_pearson
 
 @dataclass(frozen=True)
 class Basis:
-    """How a series of nights was raced: a simulation drawn from such nights speaks for a night raced the same way."""
+    """How a series of nights was raced: a simulation of such nights speaks for a night raced the same way."""
 
     track: str
     task: str

@@ -1,5 +1,5 @@
-"""The night's races: the setups (clusters the pack provisions, or running ones), how each study is raced on them
-(small in test mode, or at its article's own size), and the races of one setup, each beside one of a reference's."""
+"""The night's races: the setups, how each study is raced on them, and the races of one setup, each beside one of a
+reference's."""
 
 from __future__ import annotations
 
@@ -52,9 +52,8 @@ class Setup:
 
 @dataclass(frozen=True)
 class Sizing:
-    """How each study is raced: ``repeat`` times a night; small in test mode (the study's small parameters and
-    challenge), or with ``full_size`` at the article's own size (its full-size parameters, the challenge that
-    measures its headlines, not in test mode); ``include_tasks``: Rally's ``--include-tasks``, only these tasks."""
+    """How each study is raced: ``repeat`` times a night, small in test mode or with ``full_size`` at the article's own
+    size; ``include_tasks``: Rally's ``--include-tasks``."""
 
     repeat: int = 1
     full_size: bool = False
@@ -85,8 +84,8 @@ class Sizing:
 def clusters(
     stack: ExitStack, setup: Setup, target: racing.Target | None, reference: Setup | None, studies: list[Study], sizing: Sizing, log
 ) -> tuple[racing.Target, str, racing.Target | None]:
-    """The setup's target and URL, and the reference's target (provisioned beside it, both up the whole night); a node
-    provisioned for full-size races gets the largest heap and every node setting the studies ask for at that size."""
+    """The setup's target and URL, and the reference's target (both up the whole night); a node for full-size races
+    gets the largest heap and every node setting the studies ask for."""
     wanted = max((s.full_size_heap for s in studies), key=parse_size) if sizing.full_size and studies else "1g"
     settings = {k: v for s in studies for k, v in s.full_size_settings.items()} if sizing.full_size else {}
 
@@ -118,10 +117,8 @@ def race_setup(
     log,
     reference: Setup | None = None,
 ) -> tuple[dict, dict, dict]:
-    """The night's races on one setup, ``sizing.repeat`` of each study (and the pack's overhead measured there by
-    ``overhead``, when given: ``(hosts, url, log)`` → pack ÷ minimal client per task); with a ``reference``, each of its
-    races beside one of the reference's, in turn (the setup first in odd pairs, the reference first in even ones), so
-    that the night's shift falls on both alike."""
+    """The night's races on one setup, ``sizing.repeat`` of each study, and ``overhead`` measured there when given;
+    with a ``reference``, each race beside one of the reference's, taking turns to go first."""
     results, costs, beside = {}, {}, {}
     repeat = sizing.repeat
 

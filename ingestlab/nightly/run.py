@@ -1,10 +1,7 @@
-"""One night: each setup (a provisioned cluster: version, node count, heap; or the given hosts) in turn, every
-study raced on it (``repeat`` times: each task's figure is then the median of its races) small in test mode, or at its
-article's own size (``full_size``: a series of its own in the history), its figures and headline ratios stored,
-judged against the previous nights of the same setup, and one report with trend charts written. With a reference
-(``--reference``), each of a setup's races has one of the reference's beside it, and the night is judged on the
-setup's figures over the reference's, kept as a setup of their own (``<setup> ÷ <reference>``): a shift of the
-machine that both share cancels. The races themselves: ``races``."""
+"""One night: each setup in turn, every study raced on it (small in test mode, or at its article's own size), its
+figures stored, judged against the previous nights of the same setup, and one report with trend charts written. With a
+reference raced beside each race, the night is judged on the setup's figures over the reference's, kept as a setup of
+their own (``<setup> ÷ <reference>``), so that a shift of the machine both share cancels."""
 
 from __future__ import annotations
 
@@ -64,9 +61,8 @@ class _Night:
     races: dict = field(default_factory=dict)
 
     def judge(self, name: str, study: str, figures: dict, race_id: str, es_version: str | None, counted: bool = True, shifts: bool = True):
-        """Tonight's ``figures`` of ``study`` on the setup ``name`` kept and judged against its previous nights (the drop rule,
-        and change points unless not ``shifts``); ``counted``: whether what they find counts in the night's verdict. (Its
-        rows, series, change points and those new tonight.)"""
+        """Tonight's ``figures`` of ``study`` on the setup ``name`` kept and judged against its previous nights (change
+        points too where ``shifts``); ``counted``: whether what they find counts in the night's verdict."""
         rows = history.regressions(self.db, study, self.night, figures, self.margin, name)
         history.store(self.db, self.night, name, study, figures, race_id, es_version)
         self.db.commit()
@@ -90,23 +86,11 @@ class _Night:
         published: dict | None = None,
         line: str | None = None,
     ) -> None:
-        """The trend chart of the setup ``name``'s ``series`` over the nights: the annotations of the setup ``notes_of``,
-        tonight's missing tasks, the change points, and ``published`` headlines where there are some."""
-        self.charts.append(
-            (
-                title,
-                trends.chart(
-                    study,
-                    name,
-                    series,
-                    history.annotations(self.db, notes_of),
-                    published or {},
-                    [r["task"] for r in rows if r["missing"]],
-                    line or machine.one_line(),
-                    {t: [(n, c) for n, c, _ in p] for t, p in points.items()},
-                ),
-            )
-        )
+        """The trend chart of the setup ``name``'s ``series`` over the nights, with the annotations of the setup ``notes_of``."""
+        notes, missing = history.annotations(self.db, notes_of), [r["task"] for r in rows if r["missing"]]
+        marks = {t: [(n, c) for n, c, _ in p] for t, p in points.items()}
+        png = trends.chart(study, name, series, notes, published or {}, missing, line or machine.one_line(), marks)
+        self.charts.append((title, png))
 
     def cost(self, setup: Setup, costs: dict) -> None:
         rows, series, _, _ = self.judge(setup.name, OVERHEAD_STUDY, costs, "", None, shifts=False)  # the drop rule alone, as ever
@@ -136,17 +120,9 @@ class _Night:
             _history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + measured_here + kept + report.markdown
         )
         self.charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
-        self.trend(
-            f"{where}: trends over the nights",
-            study.name,
-            setup.name,
-            series,
-            rows,
-            points,
-            setup.name,
-            {k: h.published for k, h in headlines.items()},
-            f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}",
-        )
+        line = f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}"
+        marks = {k: h.published for k, h in headlines.items()}
+        self.trend(f"{where}: trends over the nights", study.name, setup.name, series, rows, points, setup.name, marks, line)
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
             self.beside(setup, study, figures, beside, reference, published)

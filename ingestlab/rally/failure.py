@@ -1,23 +1,20 @@
 """Why a race failed, in one line: the cause Rally gave, never its help text.
 
-A failed ``esrally race`` prints ``[ERROR] Cannot race. <cause>`` and then a block of help ("Getting further help: *
-Check the log files in … for errors. …"). Where its output was captured, the cause is the text between the two. Where it
-went to a terminal, the cause is read from Rally's log: every line there carries the process that wrote it
-(``…/PID:1234 …``), and several races on one machine share the log, so only the records of this race's own processes
-count: the exception that ended the race (the last line of the traceback esrally's main process logged), else the first
-error one of its processes logged. Exceptions logged by some process while the race ran are the last resort, named as
-such, and then the exit code.
-"""
+From captured output: the text between ``Cannot race.`` and Rally's help block. Else from Rally's log, counting only
+the records of this race's own processes (several races share the log): the exception that ended the race, else the
+first error logged. Exceptions any process logged meanwhile are the last resort, named as such, then the exit code."""
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
 
+from ingestlab.rally.home import EXCEPTION_LINE
+
 CANNOT = re.compile(r"Cannot (?:race|execute-test|run)\.\s*(.*)", re.S)  # Rally's "Cannot race.", OSB's test runs
 HELP = re.compile(r"^\s*Getting further help:", re.M)
 RECORD = re.compile(r"^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d,\d+ (?:\S+/)?PID:(\d+) (\S+) ([A-Z]+) (.*)$")
-EXCEPTION_LINE = re.compile(r"^[A-Za-z_]\w*(?:\.\w+)+: \S")  # "esrally.exceptions.RallyError: ..."
+
 ENDING = ("Cannot run subcommand", "A fatal error occurred while running subcommand")  # esrally's main process, at the end
 ANSI = re.compile(r"\x1b\[[0-9;]*m")
 
@@ -46,12 +43,10 @@ def records(text: str) -> list[Record]:
 def from_output(output: str) -> str | None:
     """The cause Rally printed (``Cannot race. …`` up to its help block), in one line; None when it printed none."""
     text = ANSI.sub("", output or "")
-    found = None
-    for found in CANNOT.finditer(text):
-        pass  # the last: Rally prints it once, at the end
-    if found is None:
+    found = list(CANNOT.finditer(text))
+    if not found:
         return None
-    cause = HELP.split(found.group(1), maxsplit=1)[0]
+    cause = HELP.split(found[-1].group(1), maxsplit=1)[0]  # the last: Rally prints it once, at the end
     return " ".join(cause.split()) or None
 
 

@@ -1,27 +1,14 @@
-"""What a race cost the machine besides time: the peak memory of Rally's own processes, and the disk its
-indices took.
-
-:class:`ProcessPeaks` watches the esrally process and everything it starts (its actor system: the driver, the
-load-driver workers, which thespian detaches from the esrally process, so they are found by a variable of the race's
-own in their environment) once a second and keeps each process's peak resident set size (``VmHWM``, which the
-kernel keeps itself, so a short peak between two looks is not missed), and which of them are load-driver workers
-(the pack's tracks give a worker the kernel name ``rally-worker``: see ``runners/utils/worker_name.py``). With load-driver
-hosts of a lab on this machine, the workers run under the hosts' Rally daemons, which started before the race: those
-are found by the lab's own variable (``workers_marker``), and of them only the processes named as workers count.
-A worker's RSS also holds the file pages it maps: Rally's own bulk reads a corpus file through mmap, so a worker
-streaming a 2 GB pmc file shows GBs of RSS that are page cache, not its memory. So each look also reads a worker's
-anonymous resident memory (``RssAnon``: its heap and stacks), whose largest value seen is kept beside the peak (a
-sample once a second: a peak shorter than that can be missed, which VmHWM never misses).
-:func:`indices_bytes` asks the cluster how much disk its indices use (every copy: primaries and replicas).
-"""
+"""What a race cost the machine besides time: the disk its indices took, and the peak memory (``VmHWM``) of Rally's
+own processes, found by a variable of the race's in their environment (a lab's host daemons by ``workers_marker``),
+and of the load-driver workers among them (named ``rally-worker``), with their largest ``RssAnon`` seen (a worker's
+RSS also holds the corpus pages Rally's bulk maps)."""
 
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path
 
-from ingestlab.procs import carrying
+from ingestlab.procs import Poller, carrying
 from ingestlab.rally import preflight
 
 WORKER_NAME = "rally-worker"  # runners/utils/worker_name.py: the name a pack track gives each load-driver worker
@@ -56,12 +43,7 @@ def status_kib(pid: int, *fields: str) -> dict[str, int]:
         lines = Path(f"/proc/{pid}/status").read_text().splitlines()
     except OSError:
         return {}
-    found = {}
-    for line in lines:
-        key, _, rest = line.partition(":")
-        if key in fields:
-            found[key] = int(rest.split()[0])
-    return found
+    return {key: int(rest.split()[0]) for key, _, rest in (line.partition(":") for line in lines) if key in fields}
 
 
 def kernel_name(pid: int) -> str | None:
@@ -71,9 +53,8 @@ def kernel_name(pid: int) -> str | None:
         return None
 
 
-class ProcessPeaks:
-    """Peak RSS of ``pid``, its descendants and the processes carrying ``marker`` in their environment, and of the
-    workers among the processes carrying ``workers_marker``, while the ``with`` block runs (polled every ``interval`` s)."""
+class ProcessPeaks(Poller):
+    """Peak RSS of ``pid``, its descendants, the processes carrying ``marker`` and the workers carrying ``workers_marker``."""
 
     def __init__(self, pid: int, interval: float = 1.0, marker: str | None = None, workers_marker: str | None = None):
         self.pid, self.interval = pid, interval
@@ -82,8 +63,6 @@ class ProcessPeaks:
         self.peaks: dict[int, int] = {}
         self.anonymous: dict[int, int] = {}  # a worker's largest RssAnon seen (KiB)
         self.workers: set[int] = set()
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
     def look(self) -> None:
         found = carrying(*(m for m in (self.marker, self.workers_marker) if m))
@@ -99,27 +78,17 @@ class ProcessPeaks:
             if p in self.workers and kib.get("RssAnon", 0) > self.anonymous.get(p, 0):
                 self.anonymous[p] = kib["RssAnon"]
 
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.look()
-
     def __enter__(self) -> "ProcessPeaks":
         self.look()
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
+        return super().__enter__()
 
     def pids(self) -> set[int]:
         """Every process of the race seen while it ran (this one's own left out)."""
         return set(self.peaks) - {os.getpid()}
 
     def summary(self) -> dict:
-        """The largest process's peak and every process's, in MiB (largest first), leaving out this one's own; and the
-        load-driver workers' peaks (``workers_mib``, largest first; empty when no worker was named, e.g. a track
-        not of the pack) and their largest anonymous memory seen (``workers_anonymous_mib``, largest first)."""
+        """The largest process's peak and every process's, in MiB (largest first; this one's own left out), and the
+        workers' peaks (``workers_mib``) and largest anonymous memory seen (``workers_anonymous_mib``), largest first."""
         mine = os.getpid()
         values = sorted((kib / 1024 for p, kib in self.peaks.items() if p != mine), reverse=True)
         workers = sorted((kib / 1024 for p, kib in self.peaks.items() if p in self.workers and p != mine), reverse=True)

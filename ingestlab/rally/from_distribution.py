@@ -9,22 +9,20 @@ import subprocess
 import uuid
 from pathlib import Path
 
-from ingestlab import machine, net
+from ingestlab import net
 from ingestlab.cluster import service_user
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import home as rally_home
 from ingestlab.rally.command import RaceRequest, build_command, redacted
 from ingestlab.rally.launcher import PORT_VARIABLE
-from ingestlab.rally.results import RaceResult
+from ingestlab.rally.results import finished
 from ingestlab.rally.service import TEAM_PATH, service_rally
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
-from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
 
 def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaults", car_params: str | None = None, track=None, log=print):
-    """Race ``request`` (its track, challenge, params, tags) on a node Rally provisions from the pack's car
-    configs; returns the stored race as a :class:`~ingestlab.rally.results.RaceResult`."""
+    """Race ``request`` on a node Rally provisions from the pack's car configs; the stored race."""
     user, venv, home, env = service_rally(version, log=log)
     service_user.check_reachable(user, Path(request.track_path))
     race_id = str(uuid.uuid4())
@@ -59,11 +57,4 @@ def run(request: RaceRequest, version: str = DEFAULT_VERSION, car: str = "defaul
     race_file = rally_home.race_json(race_id, home)
     if proc.returncode != 0 or not race_file.is_file():
         raise IngestlabError(f"the from-distribution race failed (exit {proc.returncode}); Rally's log: {rally_home.rally_log(home)}")
-    race = json.loads(race_file.read_text())
-    return RaceResult(
-        race=race,
-        runner_stats=read_runner_stats(stats_file),
-        machine=machine.describe(),
-        track=track.with_params(race.get("track-params", {}) or {}) if track else None,
-        rally_home=home,
-    )
+    return finished(json.loads(race_file.read_text()), stats_file, track, rally_home=home)

@@ -83,8 +83,7 @@ def data_cache(home: Path | None = None) -> Path:
 
 
 def corpus_dirs(track: Path, corpus: str, home: Path | None = None) -> list[str]:
-    """Where Rally looks for a corpus file of a track raced with ``--track-path`` in this Rally home: the track's own
-    folder, then its data cache."""
+    """Where Rally looks for a corpus file of a track raced with ``--track-path``: its folder, then the data cache."""
     return [str(track), str(data_cache(home) / corpus)]
 
 
@@ -103,20 +102,24 @@ def log_size(home: Path | None = None) -> int:
 EXCEPTION_LINE = re.compile(r"^[A-Za-z_]\w*(?:\.\w+)+: \S")  # "thespian.actors.InvalidActorAddress: ActorAddr-..."
 
 
-def log_since(since: int, home: Path | None = None) -> str:
-    """What Rally's log gained after offset ``since`` ("" without a log)."""
+def read_from(path: Path, offset: int) -> str:
+    """What a log file gained after byte ``offset`` ("" without the file)."""
     try:
-        with open(rally_log(home), "rb") as log:
-            log.seek(since)
+        with open(path, "rb") as log:
+            log.seek(offset)
             return log.read().decode("utf-8", "replace")
     except OSError:
         return ""
 
 
+def log_since(since: int, home: Path | None = None) -> str:
+    """What Rally's log gained after offset ``since`` ("" without a log)."""
+    return read_from(rally_log(home), since)
+
+
 def errors_logged(since: int, home: Path | None = None, most: int = 4, text: str | None = None) -> list[str]:
-    """The exceptions Rally's log gained after offset ``since`` (or in ``text``), each once and at most ``most``.
-    Another Rally on the same home logs into the same file, so these are what was logged while the race ran, not only
-    its own (:mod:`ingestlab.rally.failure` tells its own apart)."""
+    """The exceptions Rally's log gained after offset ``since`` (or in ``text``), each once and at most ``most``: any
+    Rally's on the same home, not only the race's own (:mod:`ingestlab.rally.failure` tells those apart)."""
     found = []
     for line in (log_since(since, home) if text is None else text).splitlines():
         if EXCEPTION_LINE.match(line) and line not in found:

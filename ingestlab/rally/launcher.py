@@ -1,41 +1,11 @@
-"""Run esrally with its actor system on a port of our choosing instead of the fixed 1900, and with a line
-of progress per finished task that reaches a pipe too.
+"""Run esrally (or opensearch-benchmark, Rally's fork, hooked alike) stock but for the pack's hooks: its actor system on
+``INGESTLAB_RALLY_ACTOR_PORT`` instead of the fixed 1900 (so two Rallies never collide; the others are named, not
+refused) and, with ``INGESTLAB_ACTOR_TOKEN``, deaf to other actor systems' messages; polling for a task's end every
+``INGESTLAB_RALLY_WAKEUP_S`` (default 0.5; Rally's is 5), for a preparation step every
+``INGESTLAB_RALLY_PREPARE_WAKEUP_S`` (0.1), and ending after ``INGESTLAB_RALLY_EXIT_GRACE_S`` (0.5; Rally's is 3), which
+leaves what Rally measures unchanged; with ``INGESTLAB_PROGRESS``, a JSON line per finished task (:mod:`.progress`).
 
-Rally's actor system (thespian) binds 127.0.0.1:1900, and Rally joins whatever already listens there, so
-two Rally processes on one machine collide. This launcher moves the pack's own Rally processes to
-``INGESTLAB_RALLY_ACTOR_PORT`` before esrally starts; everything else is stock esrally. Rally refuses to race
-while any other Rally process lives, because they would share port 1900; on a port of its own that reason is
-gone, so the launcher lets the race start and says which other Rally processes share the machine (the actor
-processes of a race that just ended linger a few seconds; a second benchmark would share the CPU). Use:
-``python -m ingestlab.rally.launcher race ...``, or ``python -m ingestlab.rally.launcher daemon start
---node-ip=... --coordinator-ip=...`` for ``esrallyd`` (every daemon of one distributed setup must use the
-same port: it is also the coordinator's).
-
-Rally's workers look every 5 s whether their task has finished (every 0.5 s in test mode), so each task of a
-race ends up to 5 s after its last request: a study of 18 tasks idles for a minute and a half. With
-``INGESTLAB_RALLY_WAKEUP_S`` (default 0.5, the interval Rally uses itself in test mode; ``5`` restores Rally's
-own) the pack's races poll as often outside test mode too. What Rally measures is unchanged: it times each
-request in the workers' executor, not at these wake-ups.
-The steps of a track's preparation (its processors, run by Rally's task-execution actors) are looked at
-every 0.5 s too, each step one wake-up at least: ``INGESTLAB_RALLY_PREPARE_WAKEUP_S`` (default 0.1) sets it.
-
-A race ends with Rally waiting 3 s for messages still on their way to its actor system, then looking once a second
-whether the system has shut down: ~4 s a race. With ``INGESTLAB_RALLY_EXIT_GRACE_S`` (default 0.5; ``3`` restores
-Rally's) the pack's races wait that long, then look every 0.1 s. The race's results are all written before then.
-
-Rally draws its progress only on a terminal. With ``INGESTLAB_PROGRESS`` set, Rally's driver (in an actor
-process forked from this one, so it carries the hook) appends a JSON line to that file whenever tasks
-finish, with Rally's own figures for them: median throughput and its unit, the count of measured and of
-warm-up samples, the error rate. ``ingestlab`` prints a line from each (:mod:`ingestlab.rally.progress`).
-
-With ``INGESTLAB_ACTOR_TOKEN`` set, the actor system hears only messages that carry that token: another actor system on the
-machine (another race, whose actor just gave up a port one of ours now holds) cannot end one of its workers
-(``compat.isolate_actor_system``). A race's token is its id; a lab's daemons and the races on them share the lab's.
-
-opensearch-benchmark (2.4) is Rally's fork: its coordinator, workers, task-execution actors and end of a run are Rally's
-with other names, so the launcher hooks it the same way (its own actor-port probe aside): the same intervals, the
-same short end, and the same progress lines, from which the pack keeps each task's latency samples.
-"""
+Use: ``python -m ingestlab.rally.launcher race ...``, or ``... daemon start --node-ip=... --coordinator-ip=...``."""
 
 import json
 import os
@@ -54,9 +24,7 @@ DEFAULT_GRACE_S = 0.5
 
 
 def _seconds(variable: str, default: float, least: float = 0.0) -> float:
-    """The number of seconds an environment variable sets (``default`` when unset or empty); anything but a finite
-    number ≥ ``least`` is an error that names the variable (an interval needs a ``least`` > 0: at 0 its actor
-    would wake without pause)."""
+    """The seconds ``variable`` sets (``default`` when unset or empty); a ValueError naming it unless finite and ≥ ``least``."""
     raw = os.environ.get(variable, "").strip()
     if not raw:
         return default

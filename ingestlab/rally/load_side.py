@@ -1,33 +1,17 @@
-"""Which side of a race was at its limit: the load driver's workers or the cluster's nodes.
-
-A bulk-size × clients figure measured with a saturated load driver measures the driver. While a race runs,
-:class:`LoadSide` looks once a second at the CPU time of each load-driver worker (the processes
-:class:`~ingestlab.rally.footprint.ProcessPeaks` names as workers: a Rally worker is one Python process, so at most
-one core, or less when its cgroup has a CPU quota; a quota the workers share with the rest of Rally, as the pack's
-emulated load driver does, counts for the group as a whole, from its ``cpuacct.usage``) and of each node (read here
-from ``/proc`` when the node runs on this machine, else from ``_nodes/stats``: the process's CPU time, and the CPU
-quota of its cgroup when it has one, else its allocated processors). A node on this machine (its process id is a
-``java`` here, whose cgroup quota is then read here too) shares the cores with the driver: what it could have had is
-the machine's cores less what the workers used.
-
-Each is judged over the same seconds, task by task: a task's span runs from Rally's join point before it to the one
-after it (the pack's progress hook sees both), and only seconds in which the load driver's workers ran count (not
-Rally starting and stopping, nor the node before and after); a side's figure is the median of its per-second CPU shares
-then. A side is *at its limit* when its
-busiest member's median reaches :data:`SATURATED` of what it could use. The verdict: ``load driver bound`` when a worker was at its limit
-while every node had headroom; ``cluster bound`` when a node was at its limit; ``neither at its limit`` otherwise (a
-race held to a target rate below the knee, or one waiting on the disk or the network).
-"""
+"""Which side of a race was at its limit: the load driver's workers or the cluster's nodes. :class:`LoadSide` samples
+once a second each worker's CPU time (against one core, or its cgroup's quota) and each node's (from ``/proc`` when
+it runs here, else ``_nodes/stats``). Each task is judged on the median shares over its span: ``cluster bound`` when a
+node reached :data:`SATURATED` of what it could use, ``load driver bound`` when only a worker did, else neither."""
 
 from __future__ import annotations
 
 import os
 import statistics
-import threading
 import time
 from pathlib import Path
 
 from ingestlab.cgroup_v1 import group_quota, groups_of, quota_cores, usage_seconds
+from ingestlab.procs import Poller
 from ingestlab.rally import preflight
 from ingestlab.rally.footprint import kernel_name
 
@@ -46,8 +30,7 @@ def cpu_seconds(pid: int) -> float | None:
 
 
 def _series(samples: list[tuple[float, float]], step: int = 1) -> dict[float, float]:
-    """CPU shares (cores) by the time of the look that ends each interval, between looks ``step`` apart (a node's own
-    statistics are cached for a second: 3 apart)."""
+    """CPU shares (cores) by the time of the look ending each interval, between looks ``step`` apart."""
     return {t2: (c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[step:]) if t2 > t1}
 
 
@@ -57,7 +40,7 @@ def during(series: dict[float, float], window: set[float]) -> float | None:
     return statistics.median(kept) if kept else None
 
 
-class LoadSide:
+class LoadSide(Poller):
     """Samples the workers ``peaks`` finds and the nodes of ``target_hosts`` once a second while the block runs."""
 
     def __init__(self, peaks, target_hosts: str | None, client_options: str | None = None, interval: float = 1.0):
@@ -72,8 +55,6 @@ class LoadSide:
         if target_hosts:
             self._options = preflight.parse_client_options(client_options)
             self._url = preflight.base_url(target_hosts.split(",")[0].strip(), self._options)
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _node_stats(self) -> dict:
         try:
@@ -140,24 +121,15 @@ class LoadSide:
                 if quota and period and int(quota) > 0:
                     self.node_facts.setdefault(node_id, {})["quota"] = int(quota) / int(period)
 
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            self.look()
-
     def __enter__(self) -> "LoadSide":
         if self._url:
             self._node_facts()
-        self._thread.start()
-        return self
-
-    def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
+        return super().__enter__()
 
     def summary(self, spans: dict[str, tuple[float, float]] | None = None) -> dict:
-        """Each worker's and node's median CPU share (cores) against what it could use, and the verdict (see the
-        module), over each task's span (``spans``: task → wall-clock start and end, from Rally's join points) under
-        ``tasks``; the longest task's also at the top. Without spans: over the seconds the workers ran."""
+        """Each worker's and node's median CPU share (cores) against what it could use, and the verdict, per task
+        (``spans``: task → wall-clock start and end) under ``tasks``, the longest task's also at the top; without spans,
+        over the seconds the workers ran."""
         series = {pid: _series(samples) for pid, samples in self.workers.items()}
         ran = {t for one in series.values() for t in one}
         per_task = {task: self._judged(series, {t for t in ran if start < t <= end + 1.0}) for task, (start, end) in (spans or {}).items()}
@@ -203,8 +175,7 @@ def _round(v: float | None) -> float | None:
 
 
 def verdict(workers: list[dict], nodes: list[dict]) -> dict:
-    """``{"verdict": ..., "why": ...}`` from the summaries of the workers and nodes (see the module); no verdict when
-    either side was not seen (a race of a track whose workers are not named, or a cluster that was not asked)."""
+    """``{"verdict": ..., "why": ...}`` from the workers' and nodes' summaries; no verdict when either side was not seen."""
     workers = [w for w in workers if w["cores"] is not None]  # a member with no measured second is not judged (not as 0)
     nodes = [n for n in nodes if n["cores"] is not None]
     if not workers or not nodes:
@@ -248,8 +219,7 @@ def in_words(races: list[dict]) -> dict[str, str]:
 
 
 def driver_bound(races: list[dict]) -> dict[str, tuple[int, int]]:
-    """Task → (races in which the load driver was at its limit while the cluster had headroom, races that say), from the
-    footprints stored beside the races (``ingestlab-footprint``; a race without one says nothing)."""
+    """Task → (races in which the load driver was bound, races that say), from their stored footprints."""
     out: dict[str, tuple[int, int]] = {}
     for race in races:
         for task, said in _task_verdicts(race).items():

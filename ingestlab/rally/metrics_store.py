@@ -1,8 +1,5 @@
-"""Races kept in an Elasticsearch metrics store, where a user's own ``rally.ini`` puts them (``[reporting]
-datastore.type = elasticsearch``): Rally writes each race's document, the same as its race.json, into
-``rally-races-*`` (the race id as the document id). The pack reads them from there as it reads race.json files, with
-the store's host, port, TLS and credentials from that rally.ini — never printed.
-"""
+"""Races kept in an Elasticsearch metrics store (a user's ``rally.ini`` with ``datastore.type = elasticsearch``), read
+from ``rally-races-*`` as race.json files are, with the store's address and credentials from that rally.ini."""
 
 from __future__ import annotations
 

@@ -1,11 +1,6 @@
-"""Before Rally starts: does an Elasticsearch answer at the target hosts, and does it take the credentials?
-A wrong address or password then fails in a second with the host named and what to do, instead of a
-traceback from inside Rally.
-
-The client options are read with Rally's own parser, so TLS (``use_ssl``, ``verify_certs``, ``ca_certs``)
-and auth (``basic_auth_user``/``basic_auth_password``, ``api_key``) mean here what they mean to Rally.
-Error messages name the host and the user, never a password or key.
-"""
+"""Before Rally starts: does an Elasticsearch answer at the target hosts, and does it take the credentials? A wrong
+address or password fails in a second, naming the host, never a password or key. The client options are read with
+Rally's own parser, so TLS and auth options mean here what they mean to Rally."""
 
 from __future__ import annotations
 
@@ -78,11 +73,15 @@ class ClusterFacts:
         return bool(self.modules) and module not in self.modules
 
 
-def _get_json(url: str, authorization: str | None, context, timeout: float, method: str = "GET"):
+def _request(url: str, authorization: str | None, method: str = "GET") -> urllib.request.Request:
     request = urllib.request.Request(url, method=method)
     if authorization:
         request.add_header("Authorization", authorization)
-    with urllib.request.urlopen(request, timeout=timeout, context=context) as response:
+    return request
+
+
+def _get_json(url: str, authorization: str | None, context, timeout: float, method: str = "GET"):
+    with urllib.request.urlopen(_request(url, authorization, method), timeout=timeout, context=context) as response:
         return json.loads(response.read())
 
 
@@ -96,18 +95,14 @@ def get_json(url: str, options: dict, timeout: float = 5.0, method: str = "GET")
 
 
 def check_hosts(target_hosts: str, client_options: str | None = None, timeout: float = 5.0) -> ClusterFacts:
-    """Every host answers and takes the credentials; then the cluster's version (``GET /``, which Rally reads too)
-    and the modules every node has."""
+    """Every host answers and takes the credentials; then the cluster's version (``GET /``) and common modules."""
     options = parse_client_options(client_options)
     tls = options.get("use_ssl") in (True, "true")
     context = _ssl_context(options)
     authorization = _authorization(options)
     for host in (h.strip() for h in target_hosts.split(",") if h.strip()):
-        request = urllib.request.Request(_url(host, tls), method="GET")
-        if authorization:
-            request.add_header("Authorization", authorization)
         try:
-            with urllib.request.urlopen(request, timeout=timeout, context=context):
+            with urllib.request.urlopen(_request(_url(host, tls), authorization), timeout=timeout, context=context):
                 pass
         except urllib.error.HTTPError as e:
             if e.code == 401 and authorization:

@@ -1,16 +1,13 @@
-"""A line per finished task while Rally races, on a terminal and in a pipe alike.
-
-The launcher's hook (:mod:`ingestlab.rally.launcher`) appends Rally's own figures for each finished task
-to a file; :class:`Progress` follows that file in a thread and prints each task as it ends, with the time
-since the race started. A task whose samples all fell inside its warm-up says so: it has no figure.
-"""
+"""A line per finished task while Rally races, on a terminal and in a pipe alike: :class:`Progress` follows the file
+the launcher's hook appends Rally's figures to, and prints each task as it ends."""
 
 from __future__ import annotations
 
 import json
-import threading
 import time
 from pathlib import Path
+
+from ingestlab.procs import Poller
 
 
 def warmup_only(figure: dict) -> bool:
@@ -37,8 +34,7 @@ def line(event: dict, started: float) -> str:
 
 
 def per_task(events: list[dict], key: str) -> dict[str, list]:
-    """Each finished task's ``key`` figures (``throughput_samples``, ``latency_samples``) from the hook's events, where
-    it has any."""
+    """Each finished task's ``key`` figures (``throughput_samples``, ``latency_samples``), where it has any."""
     return {f["task"]: f[key] for event in events for f in event["tasks"] if f.get(key)}
 
 
@@ -48,7 +44,7 @@ def read(path: Path) -> list[dict]:
     return [json.loads(raw) for raw in path.read_text().splitlines() if raw.strip()] if path.is_file() else []
 
 
-class Progress:
+class Progress(Poller):
     """Follows ``path`` from a thread while a race runs; ``with Progress(path, log): ...``."""
 
     def __init__(self, path: Path, log=print, interval: float = 0.5):
@@ -56,10 +52,8 @@ class Progress:
         self.started = time.time()
         self.events: list[dict] = []
         self._offset = 0
-        self._stop = threading.Event()
-        self._thread = threading.Thread(target=self._run, daemon=True)
 
-    def _drain(self) -> None:
+    def look(self) -> None:
         if not self.path.is_file():
             return
         with open(self.path) as f:
@@ -72,15 +66,6 @@ class Progress:
                 self.events.append(event)
                 self.log(line(event, self.started))
 
-    def _run(self) -> None:
-        while not self._stop.wait(self.interval):
-            self._drain()
-
-    def __enter__(self) -> "Progress":
-        self._thread.start()
-        return self
-
     def __exit__(self, *exc) -> None:
-        self._stop.set()
-        self._thread.join()
-        self._drain()
+        super().__exit__()
+        self.look()

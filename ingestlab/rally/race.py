@@ -1,10 +1,5 @@
-"""Run ``esrally race`` offline in the pack's own RALLY_HOME and return the race as one value.
-
-The command is stock esrally (:mod:`ingestlab.rally.command`) on a free actor port. While it runs, a line
-per finished task is printed (:mod:`ingestlab.rally.progress`), and with load-driver hosts a watch stops
-the race when one drops out (:mod:`ingestlab.rally.driver_watch`). The race comes back as a
-:class:`~ingestlab.rally.results.RaceResult`: race.json, runner stats, the track as rendered, the machine.
-"""
+"""Run ``esrally race`` offline in the pack's own RALLY_HOME on a free actor port, print a line per finished task,
+stop the race when a load-driver host drops out, and return it as a :class:`~ingestlab.rally.results.RaceResult`."""
 
 from __future__ import annotations
 
@@ -18,7 +13,7 @@ import uuid
 from dataclasses import dataclass
 from pathlib import Path
 
-from ingestlab import allocator, machine, net, paths, procs
+from ingestlab import allocator, net, paths, procs
 from ingestlab.errors import IngestlabError, RaceFailed
 from ingestlab.rally import failure
 from ingestlab.rally import home as rally_home
@@ -28,10 +23,9 @@ from ingestlab.rally.footprint import ProcessPeaks, indices_bytes
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE, TOKEN_VARIABLE
 from ingestlab.rally.load_side import LoadSide
 from ingestlab.rally.progress import Progress, per_task
-from ingestlab.rally.results import RaceResult
+from ingestlab.rally.results import RaceResult, finished
 from ingestlab.rally.trackinfo import TrackInfo
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS_VARIABLE
-from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
 
 @dataclass
@@ -50,18 +44,16 @@ class Outcome:
 
 
 def environment(race_id: str, home: Path, actor_port: int, progress: Path, token: str | None = None) -> dict:
-    env = dict(os.environ)
-    env.update(
-        {
-            "RALLY_HOME": str(home),
-            PORT_VARIABLE: str(actor_port),
-            # its actor system hears its own messages only (a lab's daemons and races share the lab's token)
-            TOKEN_VARIABLE: token or race_id,
-            PROGRESS_VARIABLE: str(progress),
-            # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
-            RUNNER_STATS_VARIABLE: str(rally_home.runner_stats_file(race_id, home)),
-        }
-    )
+    env = {
+        **os.environ,
+        "RALLY_HOME": str(home),
+        PORT_VARIABLE: str(actor_port),
+        # its actor system hears its own messages only (a lab's daemons and races share the lab's token)
+        TOKEN_VARIABLE: token or race_id,
+        PROGRESS_VARIABLE: str(progress),
+        # the pack's runners append per-call figures Rally's race.json does not keep (client CPU, bytes) here
+        RUNNER_STATS_VARIABLE: str(rally_home.runner_stats_file(race_id, home)),
+    }
     return allocator.with_settings(env)  # big request bodies from the heap, not a fresh mmap each
 
 
@@ -119,8 +111,7 @@ def execute(request: RaceRequest, log=print, stream: bool = True, home: Path | N
 
 
 def task_spans(events: list[dict], started_at: float) -> dict[str, tuple[float, float]]:
-    """Each finished task's wall-clock span: from the join point before it (the race's start for the first) to the
-    one after it, as the progress hook wrote them."""
+    """Each finished task's wall-clock span, from the join point before it (the race's start for the first) to the next."""
     spans, previous = {}, started_at
     for event in sorted(events, key=lambda e: e["time"]):
         for figures in event["tasks"]:
@@ -146,8 +137,7 @@ def _wait(proc: subprocess.Popen, watch, log, grace: float = 20.0) -> tuple[int,
 
 
 def _stop_race(proc: subprocess.Popen, marker: str, grace: float = 20.0) -> None:
-    """Stop esrally (SIGINT first: it cancels the race and ends its actor system) and then any actor it left behind
-    (thespian detaches them: found by the race's own variable in their environment)."""
+    """Stop esrally (SIGINT first: it cancels the race), then any actor it left behind (found by the race's variable)."""
     procs.stop(lambda: [proc.pid] if proc.poll() is None else [], grace=grace, signals=(signal.SIGINT, signal.SIGTERM, signal.SIGKILL))
     mark = marker.encode()
     procs.stop(lambda: procs.carrying(mark)[mark], grace=5.0)
@@ -177,11 +167,4 @@ def run(request: RaceRequest, track: TrackInfo | None = None, log=print, stream:
         "indices_bytes": indices_bytes(request.target_hosts, request.client_options) if request.target_hosts else None,
     }
     rally_home.footprint_file(outcome.race_id, home).write_text(json.dumps(footprint))  # for every later report of the race
-    return RaceResult(
-        race=race,
-        runner_stats=read_runner_stats(rally_home.runner_stats_file(outcome.race_id, home)),
-        machine=machine.describe(),
-        track=track.with_params(race.get("track-params", {}) or {}) if track else None,
-        rally_home=home,
-        footprint=footprint,
-    )
+    return finished(race, rally_home.runner_stats_file(outcome.race_id, home), track, rally_home=home, footprint=footprint)

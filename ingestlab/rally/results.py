@@ -1,9 +1,6 @@
-"""What a race leaves, as one value that flows forward: :class:`RaceResult` — Rally's race.json, the pack's
-runner stats, the effective track parameters, the machine, and the track as rendered for the race.
-
-:func:`load` reads a stored race back into the same value, from the pack's Rally home or a user's
-own (a race plain ``esrally`` ran), so a report never rebuilds paths or looks up again what the race knew.
-"""
+"""What a race leaves, as one value: :class:`RaceResult` (race.json, the pack's runner stats, the effective track
+parameters, the machine, the rendered track); :func:`load` reads a stored race back from the pack's Rally home or a
+user's own."""
 
 from __future__ import annotations
 
@@ -133,6 +130,12 @@ class RaceResult:
         }
 
 
+def finished(race: dict, stats_file: Path, track: TrackInfo | None, **fields) -> RaceResult:
+    """A race just run: its race.json, runner stats, this machine, and the track rendered with the race's parameters."""
+    track = track.with_params(race.get("track-params", {}) or {}) if track else None
+    return RaceResult(race=race, runner_stats=read_runner_stats(stats_file), machine=machine.describe(), track=track, **fields)
+
+
 def races_dir(home: Path | None = None) -> Path:
     return rally_paths.races_dir(home)
 
@@ -160,8 +163,7 @@ def _read_race(f: Path) -> dict:
 
 
 def load_race(race_id: str, home: Path | None = None) -> tuple[dict, Path]:
-    """race.json of a stored race and the Rally home it was found in (the pack's, then the user's own); from the
-    Elasticsearch metrics store where that home's rally.ini keeps its races there."""
+    """race.json of a stored race (or its metrics store document) and the Rally home it was found in (the pack's first)."""
     for h in _homes(home):
         f = rally_paths.race_json(race_id, h)
         if f.is_file():
@@ -190,8 +192,7 @@ def of(race: dict, home: Path | None = None, track_path: Path | None = None) -> 
 
 
 def races_with_tags(tags: dict, rally_home: Path | None = None) -> list[dict]:
-    """Every stored race whose user tags include ``tags``, oldest first (from race.json files, or from the
-    Elasticsearch metrics store the Rally home's rally.ini names)."""
+    """Every stored race (race.json, or the metrics store's) whose user tags include ``tags``, oldest first."""
     store = metrics_store.datastore(rally_home) if rally_home else None
     root = races_dir(rally_home)
     candidates = metrics_store.races(store) if store else [_read_race(f) for f in (root.glob("*/race.json") if root.is_dir() else [])]

@@ -1,16 +1,7 @@
-"""esrally run as the pack's service user, offline: what Rally's own provisioning needs here.
-
-Rally's ``from-distribution`` pipeline and ``esrally install/start/stop`` on test hosts both need three
-things Rally cannot do by itself, offline and as root:
-
-- the distribution in Rally's cache: the pack's assembled Elasticsearch is packed as
-  ``elasticsearch-<version>-ingestlab.tar.gz``, the last segment of the URL the team's car names,
-  so Rally (``release.cache = true``) never tries to download it;
-- a non-root user for Rally (Elasticsearch refuses root, and so does this pipeline): the pack's service user;
-- a Python ≥ 3.11.4 that user can read, with esrally and the pack installed: a copy of the running
-  interpreter under ``INGESTLAB_HOME`` (root's own, e.g. under ``/root/.pyenv``, is not readable by
-  other users) and a venv made from it.
-"""
+"""esrally run as the pack's service user, offline, for Rally's own provisioning (``from-distribution``, and
+``esrally install/start/stop`` on test hosts): the pack's distribution placed in Rally's cache (so it is never
+downloaded), the service user (Elasticsearch refuses root), and a venv with esrally and the pack made from a copy of
+this interpreter under ``INGESTLAB_HOME`` (root's own is not readable by other users)."""
 
 from __future__ import annotations
 
@@ -100,8 +91,7 @@ def _service_venv(user: service_user.ServiceUser, venv: Path, log) -> Path:
 
 
 def service_rally(version: str, log=print) -> tuple[service_user.ServiceUser, Path, Path, dict]:
-    """What running esrally as the service user takes: (user, its venv, its RALLY_HOME with the distribution
-    placed, the environment for esrally). Shared by this pipeline and ``esrally install/start/stop`` on test hosts."""
+    """What running esrally as the service user takes: (user, its venv, its RALLY_HOME, the environment for esrally)."""
     user = service_user.ensure_service_user()
     service_user.check_reachable(user, TEAM_PATH)
     venv = service_venv(user, log=log)
@@ -117,8 +107,7 @@ def service_rally(version: str, log=print) -> tuple[service_user.ServiceUser, Pa
         "JAVA_HOME": str(java_home),
         "JAVA17_HOME": str(java_home),
         "LANG": "C.UTF-8",
-        # a shared-library build of Python finds its libpython through an RPATH into root's home, which the
-        # service user cannot read: point it at the copy's lib/ instead of the system's older libpython
+        # a shared-library Python's RPATH points into root's home, which the service user cannot read: use the copy's lib/
         "LD_LIBRARY_PATH": _lib_dir(venv),
     }
     return user, venv, rally_home, env

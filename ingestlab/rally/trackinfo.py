@@ -1,14 +1,7 @@
-"""What a Rally track declares and does, read once by rendering it with Rally's own template loader.
-
-- its parameters: every name its templates read (track.json with all ``rally.collect`` parts, and the
-  index bodies), each with its literal ``| default(…)`` where it has one;
-- its challenges and their schedules: each task's name, operation (as rendered), clients, iterations,
-  warm-up and tags, for the parameters a race was given.
-
-Studies, sweeps and reports take task names, grid values and defaults from here, so nothing restates
-them in Python. A track path without ``track.json``, a parameter the templates never read, a value of
-another kind than its default, or a challenge the track lacks is an error naming it, before Rally starts.
-"""
+"""What a Rally track declares, read by rendering it with Rally's own template loader: every parameter its templates
+read (with its literal ``| default(…)``), and its challenges and their schedules for the parameters a race was given.
+Studies, sweeps and reports take task names and defaults from here; a wrong path, unknown parameter, value of the
+wrong kind or unknown challenge is an error naming it, before Rally starts."""
 
 from __future__ import annotations
 

@@ -1,13 +1,7 @@
-"""Two or more redline searches side by side: each side's sustainable rate as the bracket its search ended with — the
-knee lies at or above the highest rate whose probes all met the target and below the lowest rate above it that failed —
-and a verdict only where the brackets do not overlap.
-
-A side may hold several searches of one setup (a comma-separated list): its bracket is then the hull of theirs, from
-the lowest sustained rate to the highest failed one, so how far a second search on a fresh node moved widens the
-interval instead of hiding in it. One search a side says nothing of that, and the lines say so.
-A search that found no sustainable rate has no lower end (the target was never met), one that never failed has no
-upper end (met at every step, or stopped when the load driver was at its limit): an open end is shown as open, never
-as 0 or as the last rate probed."""
+"""Two or more redline searches side by side: each side's sustainable rate as the bracket its search ended with (at or
+above the highest rate whose probes all met the target, below the lowest above it that failed), and a verdict only
+where the brackets do not overlap. A side of several searches of one setup takes the hull of their brackets; an open
+end is shown as open, never as 0."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
 """The redline search over clients or bulk size at full speed (``ingestlab redline --over clients|bulk_size``): how many
-clients (or how large a bulk) before the latency target breaks, with no rate offered — every probe sends as fast as its
-clients can, so Rally's latency there is the requests' own time, queueing inside the cluster included.
-
-The steps are whole numbers: the climb doubles from 1 client (from an eighth of the track's bulk size), bisection
-stops at neighbours or within the resolution, and the answer needs its probes as in :mod:`ingestlab.redline.search`.
-Over clients, the Universal Scalability Law is fitted to the full-speed throughput of every client count probed
-(each count's median): its predicted peak N* is set beside the measured answer, and where it cannot be fitted (fewer
-than three counts, a poor fit) the report says why."""
+clients (or how large a bulk) before the latency target breaks, every probe sending as fast as its clients can. The
+steps are whole numbers; over clients, the Universal Scalability Law fitted to each client count's median throughput
+sets its predicted peak N* beside the measured answer (or says why it could not be fitted)."""
 
 from __future__ import annotations
 
@@ -108,29 +103,16 @@ def run(
             this, chosen = (step, n) if over == "clients" else (_bulk_step(step, track, n), clients)
             return probes.raced(this, n, lambda: probes.race(this, None, chosen, tags))
 
+        shared = {"floor": 1, "resolution": resolution, "probes": probes_per_step, "most": most, "whole": True}
         if over == "clients":
-            settings = search.Settings(
-                start=1,
-                ceiling=most_clients,
-                floor=1,
-                resolution=resolution,
-                probes=probes_per_step,
-                most=most,
-                unit="clients",
-                ceiling_is="--max-clients",
-                whole=True,
-            )
+            settings = search.Settings(start=1, ceiling=most_clients, unit="clients", ceiling_is="--max-clients", **shared)
         else:
             settings = search.Settings(
                 start=max(1, step.bulk_size // 8),
                 ceiling=step.bulk_size * 32,
-                floor=1,
-                resolution=resolution,
-                probes=probes_per_step,
-                most=most,
                 unit="docs a bulk",
                 ceiling_is="32 times the track's bulk size",
-                whole=True,
+                **shared,
             )
         outcome = search.search(one, settings, log)
     finally:
@@ -170,12 +152,5 @@ def to_ledger(result: dict, command: str, race) -> None:
     fit = result.get("usl") or {}
     if fit.get("peak") is not None:
         figures["usl-peak"] = ledger.Figure(round(fit["peak"], 1), "clients", "the USL's N* from every client count probed")
-    runs.record(
-        result,
-        f"{result['stamp']}-redline-{result['over'].replace('_', '-')}",
-        "redline-over",
-        command,
-        figures,
-        race,
-        f"over {result['over']} at full speed",
-    )
+    name = f"{result['stamp']}-redline-{result['over'].replace('_', '-')}"
+    runs.record(result, name, "redline-over", command, figures, race, f"over {result['over']} at full speed")

@@ -1,13 +1,9 @@
 """One step of the search: race the track's redline challenge at an offered rate, and judge the race.
 
-The offered rate (documents per second) becomes Rally's ``target-throughput`` (bulk requests per second, all clients
-together: the rate ÷ the task's bulk size), through the track parameter ``target_throughput``. Rally then times each
-request from when the schedule meant to send it, so a request that waits behind the schedule counts its wait: past the
-knee the latency grows (a step whose requests all left within the target of their schedule delivered its rate, so
-the achieved rate is reported, not judged: Rally's mean of its throughput samples can sit some per cent under the
-offered rate while every request kept its schedule). A step is judged on that latency percentile and the error
-rate; a race whose load driver was at its limit while the cluster had headroom (:mod:`ingestlab.rally.load_side`) is
-neither a pass nor a fail.
+The offered rate becomes Rally's ``target-throughput`` (bulk requests per second: the rate ÷ the bulk size), so Rally
+times each request from when the schedule meant to send it and past the knee the latency grows. A step is judged on
+that latency percentile and the error rate (the achieved rate is reported, not judged); a race whose load driver was
+at its limit (:mod:`ingestlab.rally.load_side`) is neither a pass nor a fail.
 """
 
 from __future__ import annotations
@@ -25,8 +21,7 @@ from ingestlab.redline.target import LatencyTarget
 TARGET_PARAM, CLIENTS_PARAM, PERIOD_PARAM = "target_throughput", "redline_clients", "redline_time_period"
 MOST_CLIENTS = 32
 LEAST_REQUESTS, LEAST_PER_CLIENT = 20, 5  # a probe measures at least this many requests; each client sends at least this many
-TARGETS_A_PROBE = 10  # a probe lasts at least this many latency targets: a schedule that fell behind by the target within
-# it still delivered at least 90 % of the offered rate (one of 15 s at a 6 s target could pass at 60 %)
+TARGETS_A_PROBE = 10  # a probe lasts this many latency targets: one that fell behind by the target still delivered 90 %
 
 
 @dataclass(frozen=True)
@@ -46,11 +41,9 @@ class Step:
 
 
 def plan(rate: float, step: Step, service_s: float | None, least: int) -> tuple[int, float]:
-    """Clients and time period of a probe at ``rate``. Clients enough that the schedule can deliver it: a client sends
-    one request at a time, so at twice the full-speed service time per request it keeps up with 1 ÷ (2 × service time)
-    requests per second; and no more than ``least`` when fewer give each its :data:`LEAST_PER_CLIENT` requests (a
-    client with nothing to send measures nothing). A period long enough for :data:`LEAST_REQUESTS` requests, and at
-    least :data:`TARGETS_A_PROBE` times the latency target."""
+    """Clients and time period of a probe at ``rate``: clients enough to keep up at twice the full-speed service time,
+    but no more than ``least`` when fewer give each its :data:`LEAST_PER_CLIENT` requests; a period long enough for
+    :data:`LEAST_REQUESTS` requests and at least :data:`TARGETS_A_PROBE` latency targets."""
     ops = rate / step.bulk_size
     period = max(step.period, math.ceil(LEAST_REQUESTS / ops), math.ceil(TARGETS_A_PROBE * step.latency.ms / 1000.0))
     keep_up = math.ceil(ops * service_s * 2) if service_s else 1
@@ -66,15 +59,9 @@ def race(step: Step, rate: float | None, clients: int, tags: dict, period: float
         params[TARGET_PARAM] = round(rate / step.bulk_size, 6)
     if period is not None and period != step.period:
         params[PERIOD_PARAM] = period
-    return racing.race(
-        step.track_path,
-        step.target,
-        racing.Options(
-            challenge=step.challenge, params=params, tags={**step.tags, **tags}, on_error="continue" if step.error_rate > 0 else "abort"
-        ),
-        log=log,
-        stream=False,
-    )
+    on_error = "continue" if step.error_rate > 0 else "abort"
+    options = racing.Options(challenge=step.challenge, params=params, tags={**step.tags, **tags}, on_error=on_error)
+    return racing.race(step.track_path, step.target, options, log=log, stream=False)
 
 
 def nearest_rank(samples: list[float], percentile: float) -> float | None:

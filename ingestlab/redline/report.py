@@ -34,6 +34,11 @@ def _median(values: list) -> float | None:
 
 STEP_NAMES = {None: "offered docs/s", "clients": "clients", "bulk_size": "docs a bulk"}  # a step, as a column names it
 STEP_UNITS = {None: "docs/s", "clients": "clients", "bulk_size": "docs a bulk"}  # after a step's value
+AXIS_NAMES = {
+    None: "offered rate (documents per second)",
+    "clients": "clients (full speed)",
+    "bulk_size": "bulk size (documents, full speed)",
+}
 
 
 def _over_lines(result: dict) -> list[str]:
@@ -121,10 +126,8 @@ def lines(result: dict) -> list[str]:
     out += emulation_lines(result)
     out += [
         "",
-        (
-            f"| {STEP_NAMES[over]} | probes | passed | p50 ms | p90 ms | {key} ms (median, lowest–highest) "
-            "| requests a probe | achieved docs/s | load side |"
-        ),
+        f"| {STEP_NAMES[over]} | probes | passed | p50 ms | p90 ms | {key} ms (median, lowest–highest) "
+        "| requests a probe | achieved docs/s | load side |",
         "|---:|---:|---:|---:|---:|---:|---:|---:|---|",
     ]
     for rate_, ps in steps(result):
@@ -132,12 +135,10 @@ def lines(result: dict) -> list[str]:
         seen = [v for v in ours if v is not None]
         spread = f"{_n(_median(ours))} ({_n(min(seen))}–{_n(max(seen))})" if len(seen) > 1 else _n(_median(ours))
         verdicts = sorted({(p.get("load_side") or {}).get("verdict") or MISSING for p in ps})
+        p50, p90 = (_n(_median([p["latency_ms"].get(k) for p in ps])) for k in ("p50", "p90"))
         out.append(
-            f"| {_n(rate_)} | {len(ps)} | {sum(p['outcome'] == 'pass' for p in ps)} | "
-            f"{_n(_median([p['latency_ms'].get('p50') for p in ps]))} | "
-            f"{_n(_median([p['latency_ms'].get('p90') for p in ps]))} | {spread} | {_n(_median([p.get('requests') for p in ps]))} | "
-            f"{_n(_median([p['throughput'] for p in ps]))} | "
-            f"{', '.join(verdicts)} |"
+            f"| {_n(rate_)} | {len(ps)} | {sum(p['outcome'] == 'pass' for p in ps)} | {p50} | {p90} | {spread} "
+            f"| {_n(_median([p.get('requests') for p in ps]))} | {_n(_median([p['throughput'] for p in ps]))} | {', '.join(verdicts)} |"
         )
     tool = "opensearch-benchmark's" if result.get("engine") == "opensearch" else "Rally's"
     sent = (
@@ -174,31 +175,16 @@ def chart(result: dict) -> bytes:
         ax.plot(*zip(*medians), style, color=drawn.get_facecolor()[0], label=f"{name} latency (median of the probes)")
     ax.axhline(result["latency_target"]["ms"], color="red", linewidth=1, label=f"target {key} <= {result['latency_target']['ms']:g} ms")
     over = result.get("over")
-    if result.get("rate") is not None:
-        ax.axvline(
-            result["rate"],
-            color="green",
-            linewidth=1.5,
-            label=f"highest that kept the target: {result['rate']:,.0f} {STEP_UNITS[over]}"
-            if over
-            else f"sustainable {result['rate']:,.0f} docs/s",
-        )
-    if result["full_speed"].get("rate") and not over:
-        ax.axvline(
-            result["full_speed"]["rate"],
-            color="grey",
-            linestyle="--",
-            linewidth=1,
-            label=f"full speed {result['full_speed']['rate']:,.0f} docs/s",
-        )
+    rate, full = result.get("rate"), result["full_speed"].get("rate")
+    if rate is not None:
+        said = f"highest that kept the target: {rate:,.0f} {STEP_UNITS[over]}" if over else f"sustainable {rate:,.0f} docs/s"
+        ax.axvline(rate, color="green", linewidth=1.5, label=said)
+    if full and not over:
+        ax.axvline(full, color="grey", linestyle="--", linewidth=1, label=f"full speed {full:,.0f} docs/s")
     ax.set_yscale("log")
     ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _: f"{v:g}"))
     ax.yaxis.set_minor_formatter(FuncFormatter(lambda v, _: f"{v:g}" if str(f"{v:g}")[0] in "25" else ""))
-    ax.set_xlabel(
-        {None: "offered rate (documents per second)", "clients": "clients (full speed)", "bulk_size": "bulk size (documents, full speed)"}[
-            result.get("over")
-        ]
-    )
+    ax.set_xlabel(AXIS_NAMES[over])
     ax.set_ylabel("latency (ms, Rally's: from the scheduled send)")
     ax.set_title(f"Redline: {result['track']}, bulk size {result['bulk_size']}, search {result['stamp']}")
     ax.legend(fontsize=8)

@@ -1,6 +1,6 @@
-"""Drive a redline search on one cluster: check the track can be paced, warm the node at full speed (those races give the
-full-speed rate the result is set beside), search, and leave the cluster as it was found (the index the probes wrote is
-deleted). The result is kept as ``results/redline/<stamp>/redline.json`` beside its chart."""
+"""Drive a redline search on one cluster: check the track can be paced, warm the node at full speed, search, and
+leave the cluster as it was found (the probes' index deleted); the result is kept as
+``results/redline/<stamp>/redline.json``."""
 
 from __future__ import annotations
 
@@ -84,19 +84,11 @@ def prepare(
         track = track.with_params(params)
     track.check(unknown=True)
     task = paced_task(track, challenge)
-    step = probes.Step(
-        Path(track_path),
-        challenge,
-        task.name,
-        task.param("bulk-size"),
-        params,
-        target,
-        latency,
-        error_rate,
-        {"redline": stamp, **({"study": label} if label else {})},
-        float(task.time_period),
+    tags = {"redline": stamp, **({"study": label} if label else {})}
+    size = task.param("bulk-size")
+    return track, probes.Step(
+        Path(track_path), challenge, task.name, size, params, target, latency, error_rate, tags, float(task.time_period)
     )
-    return track, step
 
 
 def warm(step: probes.Step, clients: int, agree: int, tolerance: float, name: str, log, races: list) -> Warm:
@@ -155,9 +147,7 @@ def common(
         "probes": [asdict(p) for p in outcome.probes],
         "es_version": races[-1].es_version if races else None,
         "machine_line": here_line(races[-1]) if races else None,
-        "seconds": round(
-            time.monotonic() - began, 1
-        ),  # warm-up and search (a node the command provisions: its start and stop not included)
+        "seconds": round(time.monotonic() - began, 1),  # warm-up and search (not a provisioned node's start and stop)
     }
 
 
@@ -183,16 +173,19 @@ def prober(step: probes.Step, w: Warm, clients: int):
     return one
 
 
+def _ask(target: racing.Target, path: str, **how):
+    """The first host's answer to ``path`` (JSON), with the target's client options."""
+    options = preflight.parse_client_options(target.client_options)
+    return preflight.get_json(preflight.base_url(target.hosts.split(",")[0].strip(), options) + path, options, timeout=30, **how)
+
+
 def red_halt(target: racing.Target, number: int) -> None:
     """Stop the search (:class:`search.Halt`) when the cluster is red: a probe on it would judge the cluster's fault,
     not its rate. A cluster that does not answer is left to the probe's race, which names the error."""
     if not target.hosts:
         return
-    options = preflight.parse_client_options(target.client_options)
     try:
-        health = preflight.get_json(
-            preflight.base_url(target.hosts.split(",")[0].strip(), options) + "_cluster/health", options, timeout=30
-        )
+        health = _ask(target, "_cluster/health")
     except OSError:
         return
     if (health or {}).get("status") == "red":
@@ -204,13 +197,8 @@ def red_halt(target: racing.Target, number: int) -> None:
 
 
 def rate_settings(w: Warm, resolution: float, probes_per_step: int, most: int) -> search.Settings:
-    """The search over offered rates, on the grid a dense scan probes: the full-speed rate times whole powers of
-    ``1 + resolution``, from the full-speed rate (the anchor), up to 32 times it, down to a 256th.
-
-    The knee lies at or just below full speed (the rate of the same clients at no schedule), so the search starts there
-    and gallops down from a failed step (:mod:`ingestlab.redline.search`). Started at half of full speed and doubling,
-    it spent five probes above full speed, all failing (ledger: 20261128T045055-bench-redline); started at an eighth,
-    two more on steps far below any knee measured here."""
+    """The search over offered rates: the full-speed rate times whole powers of ``1 + resolution``, from the full-speed
+    rate (the anchor: the knee lies at or just below it), up to 32 times it, down to a 256th."""
     return search.Settings(
         start=w.full, ceiling=w.full * 32, floor=w.full / 256, resolution=resolution, probes=probes_per_step, most=most, anchor=w.full
     )
@@ -284,15 +272,8 @@ def to_ledger(result: dict, command: str, race) -> None:
             "what its probes achieved (median): below the offered rate, the schedule fell behind",
         )
     figures.update(emulation_figures(result))
-    record(
-        result,
-        f"{result['stamp']}-redline",
-        "redline",
-        command,
-        figures,
-        race,
-        f"bulk size {result['bulk_size']}, {result['full_speed']['clients']} client(s) at full speed",
-    )
+    setup = f"bulk size {result['bulk_size']}, {result['full_speed']['clients']} client(s) at full speed"
+    record(result, f"{result['stamp']}-redline", "redline", command, figures, race, setup)
 
 
 def emulation_figures(result: dict) -> dict:
@@ -309,33 +290,21 @@ def emulation_figures(result: dict) -> dict:
 
 def record(result: dict, run: str, kind: str, command: str, figures: dict, race, setup: str) -> None:
     """A search's ledger entry: its figures, the engine and Rally that raced it, its setup and why it stopped."""
-    versions = {
-        "engine": result["engine"],
-        "version": result["es_version"],
-        "rally": (race.race or {}).get("rally-version") if race else None,
-    }
-    ledger.record(
-        run,
-        kind,
-        command,
-        figures,
-        versions,
-        conditions=(
-            f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, {setup}, resolution "
-            f"{result['resolution']:.0%}, {result['probes_per_step']} probes a step; stopped: {result['stopped']}"
-        ),
-        source=f"results/redline/{result['stamp']}/redline.json",
+    rally = (race.race or {}).get("rally-version") if race else None
+    versions = {"engine": result["engine"], "version": result["es_version"], "rally": rally}
+    conditions = (
+        f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, {setup}, resolution "
+        f"{result['resolution']:.0%}, {result['probes_per_step']} probes a step; stopped: {result['stopped']}"
     )
+    ledger.record(run, kind, command, figures, versions, conditions=conditions, source=f"results/redline/{result['stamp']}/redline.json")
 
 
 def _delete_index(target: racing.Target, index: str | None, log) -> None:
     """The probes' index goes (the cluster is left as it was found); a cluster that does not answer is named, not hidden."""
     if not index or not index.startswith("ingestlab-redline-") or not target.hosts:
         return
-
-    options = preflight.parse_client_options(target.client_options)
     try:
-        preflight.get_json(preflight.base_url(target.hosts.split(",")[0].strip(), options) + index, options, timeout=30, method="DELETE")
+        _ask(target, index, method="DELETE")
     except urllib.error.HTTPError as e:
         if e.code != 404:
             log(f"[ingestlab] could not delete the probes' index {index}: HTTP {e.code}")

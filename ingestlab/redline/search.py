@@ -1,24 +1,13 @@
-"""The search over offered rates: which step to probe next, and what the probes add up to.
+"""The search over steps (offered rates, clients or bulk sizes): which step to probe next, and what the probes add up to.
 
-1. **Climb** from the first step, doubling, to the first step whose probe fails (or, when the first fails, halve
-   down to the first that passes): a bracket ``[passed, failed]``.
-2. **Bisect** the bracket (geometric midpoints) until the failed step is within ``resolution`` of the passed one.
-3. **Confirm**: the passed step needs ``probes`` passing probes in all. Its later probes are spread (passed, failed,
-   passed, …: the failed step is probed again in between), so a node that drifts during the search does not pass for
-   a knee. A confirming probe that fails makes that step the failed end and the search goes on below it.
-
-With an ``anchor`` (the offered-rate search: the full-speed rate, where the knee lies at or just below) the steps are
-the anchor times whole powers of ``1 + resolution``, the grid a dense scan probes; the search starts at the anchor,
-climbs by 1, 2, 4, … steps while probes pass, and from a failed step gallops down 1, 2, 4, … steps to the first that
-passes (or to a step already passed), then bisects on the grid. A knee near full speed is then bracketed in two or
-three probes, where doubling from half of full speed spent five above it (ledger: 20261128T045055-bench-redline).
-The probe between two of the answer's probes is then the step below the answer, where the search goes next should a
-confirmation fail (:meth:`_Search.confirm`).
+1. **Bracket**: climb from the first step, doubling (on the grid of an ``anchor``: 1, 2, 4, … grid steps), to the first
+   that fails; from a failed step, halve (or gallop down on the grid) to the first that passes.
+2. **Bisect** the bracket until the failed step is within ``resolution`` of the passed one.
+3. **Confirm**: the passed step needs ``probes`` passing probes, spread with other steps between them, so a node that
+   drifts does not pass for a knee; a confirming probe that fails makes it the failed end and the search goes on below.
 
 The result is the highest rate whose probes *all* met the target, the lowest step above it that failed, and why the
-search stopped. A probe of a step where the load driver was at its limit is neither a pass nor a fail: the search
-stops there and says so (what lies above it was not measured). :func:`search` only decides: it is given a function
-that races one step."""
+search stopped; a probe where the load driver was at its limit stops the search. :func:`search` only decides."""
 
 from __future__ import annotations
 
@@ -195,9 +184,7 @@ class _Search:
 
     def confirm(self, lo: float, hi: float) -> float | None:
         """None when ``lo`` kept passing to its last probe; else ``lo`` (a probe of it failed). Two of ``lo``'s probes are
-        never back to back: another step is probed between them, the failed step ``hi`` or, on the grid, the step below
-        ``lo``: where the search goes next if a probe of ``lo`` fails, so the probe that spreads is not spent (a fail
-        there keeps that step out of the answer, as the dense scan's does)."""
+        never back to back: the failed step ``hi`` or, on the grid, the step below ``lo`` is probed between them."""
         while len(self.of(lo)) < self.s.probes:
             if self.history[-1].rate == lo:
                 below = self.at(self.index(lo) - 1) if self.s.anchor else None
@@ -213,11 +200,8 @@ class _Search:
             failed = self.confirm(lo, hi)
             if failed is None:
                 within = "the next step up" if self.s.whole and hi - lo <= 1 else f"within {self.s.resolution:.0%} above it"
-                return (
-                    lo,
-                    hi,
-                    (f"{lo:,.0f} {self.s.unit} met the target in all {len(self.of(lo))} of its probes, and {hi:,.0f} ({within}) failed"),
-                )
+                probes = len(self.of(lo))
+                return lo, hi, f"{lo:,.0f} {self.s.unit} met the target in all {probes} of its probes, and {hi:,.0f} ({within}) failed"
             hi = failed
             below = [p.rate for p in self.history if p.rate < hi and self.all_passed(p.rate)]
             if self.s.anchor:

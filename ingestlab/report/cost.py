@@ -51,10 +51,7 @@ def predictions(here: linear.Fit | None, there: linear.Fit | None, scale: float 
         return []
     lines = [f"| cell | this machine: measured / model ({unit}) | published: measured / model ({unit}) |", "|---|---:|---:|"]
     for label, sides in rows.items():
-        cells = []
-        for side in ("here", "there"):
-            m = sides.get(side)
-            cells.append(f"{m[0] * scale:,.1f} / {m[1] * scale:,.1f}" if m else "—")
+        cells = [f"{m[0] * scale:,.1f} / {m[1] * scale:,.1f}" if m else "—" for m in (sides.get("here"), sides.get("there"))]
         lines.append(f"| {label} | " + " | ".join(cells) + " |")
     return lines
 

@@ -47,32 +47,24 @@ def charts(result: RaceResult) -> list:
     for name, t in result.tasks.items():
         by_unit.setdefault(t.unit or "", []).append((name, t))
     for unit, tasks in by_unit.items():
-        out.append(
-            (
-                f"Throughput per task ({unit})",
-                plot.grouped_bars(
-                    [n for n, _ in tasks],
-                    {"median": [t.throughput_median for _, t in tasks], "max": [t.throughput_max for _, t in tasks]},
-                    ylabel=f"throughput ({unit})",
-                    title=f"race {result.race_id[:8]}: throughput ({unit})",
-                    caption_here=here,
-                    caption_published=None,
-                ),
-            )
+        image = plot.grouped_bars(
+            [n for n, _ in tasks],
+            {"median": [t.throughput_median for _, t in tasks], "max": [t.throughput_max for _, t in tasks]},
+            ylabel=f"throughput ({unit})",
+            title=f"race {result.race_id[:8]}: throughput ({unit})",
+            caption_here=here,
+            caption_published=None,
         )
+        out.append((f"Throughput per task ({unit})", image))
     names = list(result.tasks)
-    out.append(
-        (
-            "Service time per task",
-            plot.grouped_bars(
-                names,
-                {p: [result.tasks[n].service_time(p) for n in names] for p in ("p50", "p90", "p99")},
-                ylabel="ms",
-                logy=True,
-                title=f"race {result.race_id[:8]}: service time",
-                caption_here=here,
-                caption_published=None,
-            ),
-        )
+    image = plot.grouped_bars(
+        names,
+        {p: [result.tasks[n].service_time(p) for n in names] for p in ("p50", "p90", "p99")},
+        ylabel="ms",
+        logy=True,
+        title=f"race {result.race_id[:8]}: service time",
+        caption_here=here,
+        caption_published=None,
     )
+    out.append(("Service time per task", image))
     return out

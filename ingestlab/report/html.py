@@ -1,8 +1,5 @@
-"""A self-contained HTML report: the Markdown report rendered, with each chart embedded as a PNG data URI after the
-report's title and its opening paragraph (the "why" sentence), before its tables.
-
-A small inline script records, once the page has loaded, how many images decoded (``data-images-loaded``
-on ``<body>``), so a headless browser can check the page really shows its charts.
+"""A self-contained HTML report: the Markdown rendered, each chart embedded as a PNG data URI after the title and
+opening paragraph; an inline script records how many images decoded (``data-images-loaded`` on ``<body>``).
 """
 
 from __future__ import annotations

@@ -1,7 +1,5 @@
-"""Chart helpers: matplotlib without a display, PNG bytes out, and the caption every chart carries
-(this machine and the published study, hardware and versions), since absolute figures differ by hardware.
-
-A missing value is never drawn as 0: its bar is left out and a dash marks the gap.
+"""Chart helpers: matplotlib without a display, PNG bytes out, and the caption every chart carries (this machine and
+the published study). A missing value is never drawn as 0: its bar is left out and a dash marks the gap.
 """
 
 from __future__ import annotations
@@ -84,19 +82,10 @@ def bars(ax, positions, values, width, horizontal: bool, **style) -> None:
     """Bars where there is a value; a dash at the base where there is none."""
     for pos, value in zip(positions, values):
         if value is None:
-            ax.annotate(
-                MISSING,
-                (0, pos) if horizontal else (pos, 0),
-                ha="left" if horizontal else "center",
-                va="center" if horizontal else "bottom",
-                color=style.get("color", "#444444"),
-                fontsize=9,
-            )
+            where = {"xy": (0, pos), "ha": "left", "va": "center"} if horizontal else {"xy": (pos, 0), "ha": "center", "va": "bottom"}
+            ax.annotate(MISSING, color=style.get("color", "#444444"), fontsize=9, **where)
             continue
-        if horizontal:
-            ax.barh(pos, value, width, **style)
-        else:
-            ax.bar(pos, value, width, **style)
+        (ax.barh if horizontal else ax.bar)(pos, value, width, **style)
         style.pop("label", None)  # one legend entry per series, on its first drawn bar
 
 
@@ -123,13 +112,11 @@ def paired_bars(
         ax.set_yticks(positions, labels, fontsize=7)
         ax.invert_yaxis()
         ax.set_xlabel(ylabel)
-        if reference is not None:
-            ax.axvline(reference, color="#888888", linewidth=0.8)
     else:
         ax.set_xticks(positions, labels, rotation=15, fontsize=8)
         ax.set_ylabel(ylabel)
-        if reference is not None:
-            ax.axhline(reference, color="#888888", linewidth=0.8)
+    if reference is not None:
+        (ax.axvline if horizontal else ax.axhline)(reference, color="#888888", linewidth=0.8)
     ax.set_title(title)
     if ax.get_legend_handles_labels()[0]:  # none when every value is missing (a chart of ratios to a row not raced)
         ax.legend()
@@ -264,26 +251,11 @@ def version_lines(
         kept = [(versions.index(v), y) for v, y, _ in points if y is not None]
         ax.plot([x for x, _ in kept], [y for _, y in kept], marker="o", color=HERE, label="this machine")
         for x, y in kept:
-            ax.annotate(
-                f"{y:,.2f}×" if y < 10 else f"{y:,.0f}×",
-                (x, y),
-                textcoords="offset points",
-                xytext=(0, 6),
-                ha="center",
-                fontsize=7,
-                color=HERE,
-            )
-        for v, y, why in points:
-            if y is None:
-                ax.annotate(
-                    MISSING + "\n" + "\n".join(textwrap.wrap(why or "not measured", 14)),
-                    (versions.index(v), 0.03),
-                    xycoords=("data", "axes fraction"),
-                    ha="center",
-                    va="bottom",
-                    fontsize=6,
-                    color="#444444",
-                )
+            text = f"{y:,.2f}×" if y < 10 else f"{y:,.0f}×"
+            ax.annotate(text, (x, y), textcoords="offset points", xytext=(0, 6), ha="center", fontsize=7, color=HERE)
+        for x, why in [(versions.index(v), why) for v, y, why in points if y is None]:
+            text = MISSING + "\n" + "\n".join(textwrap.wrap(why or "not measured", 14))
+            ax.annotate(text, (x, 0.03), xycoords=("data", "axes fraction"), ha="center", va="bottom", fontsize=6, color="#444444")
         if published_value is not None:
             ax.axhline(published_value, color=PUBLISHED, linestyle="--", label=published_label or "published")
         ax.set_xticks(range(len(versions)), versions, fontsize=7)

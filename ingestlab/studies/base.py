@@ -1,23 +1,10 @@
-"""What a study is: one track folder (``tracks/<name>/``) and one module here that reports its races.
+"""What a study is: one track folder (``tracks/<name>/``) and one module here whose ``STUDY`` (a :class:`Study`)
+turns a race of that track, as rendered for it, into tables and charts beside the published figures.
 
-A study module defines ``STUDY``, an instance of a :class:`Study` subclass. The track declares what runs
-(tasks, grids, defaults); the study reads that from the track as rendered for a race
-(:class:`~ingestlab.rally.trackinfo.TrackInfo`, carried by the :class:`~ingestlab.rally.results.RaceResult`)
-and turns the race into tables and charts beside the published figures. Nothing about the track is
-restated here.
-
-The protocol, each part optional but ``markdown``:
-
-- ``small_params``: the track parameters of a small race (the nightly);
-- ``headline_params``: the smallest race that still measures the headlines (the cross-version study; default:
-  ``small_params``);
-- ``markdown(result, published, load_side)`` and ``charts(result, published)``: the report;
-- ``headlines(result, published)``: the study's headline ratios, for the cross-version study and the nightly;
-- ``published``: the name of its data file in :mod:`ingestlab.published`;
-- ``default_version``: the Elasticsearch a demo (or the study's own multi-race commands) provisions: the study's
-  own version line where the pack can run it, else the newest that runs the whole study; the track's README says why;
-- ``full_size``: the track parameters that race the study at its article's own size (``--full-size``), and
-  ``full_size_heap``, the heap a node the pack provisions for it gets.
+Only ``markdown(result, published, load_side)`` is required. ``small_params``: a small race (the nightly);
+``headline_params``: the smallest race that measures the headlines (default ``small_params``); ``headlines``: the
+study's headline ratios; ``published``: its data file in :mod:`ingestlab.published`; ``default_version``: the
+Elasticsearch it provisions; ``full_size``/``full_size_heap``: the race at the article's own size (``--full-size``).
 """
 
 from __future__ import annotations
@@ -62,23 +49,15 @@ def fitted_headlines(here, there, terms: dict[str, tuple[str, float, str]]) -> l
     ``{"request": ("cost per request", 1e3, " ms")}``; ``here``/``there`` the fits on this race and on the article's
     figures (None where the cells do not determine one: shown as missing)."""
 
-    def value(fit, term):
+    def value(fit, term, scale):
         parameter = fit.per(term) if fit else None
         return parameter.value * scale if parameter else None
 
-    out = []
-    for term, (label, scale, unit) in terms.items():
-        out.append(
-            Headline(
-                f"fitted-{term}",
-                f"fitted {label} ({unit.strip()})",
-                value(here, term),
-                value(there, term),
-                None if here else "too few cells for the model",
-                unit=unit,
-            )
-        )
-    return out
+    why = None if here else "too few cells for the model"
+    return [
+        Headline(f"fitted-{term}", f"fitted {label} ({unit.strip()})", value(here, term, scale), value(there, term, scale), why, unit=unit)
+        for term, (label, scale, unit) in terms.items()
+    ]
 
 
 class Study:

@@ -1,7 +1,6 @@
-"""Study 5, Rally corpora (tracks/eventdata, tracks/geonames, tracks/pmc): indexing throughput per corpus and
-cluster shape, beside the published table, as ratios (3 nodes ÷ 1 node, 1 replica ÷ 0 replicas) since absolute
-docs/s depend on the hardware. One study over three tracks: each races alone, and :func:`scaling` races all
-three on 1 node, then on 3 nodes with 0 and 1 replica, as the study did.
+"""Study 5, Rally corpora (tracks/eventdata, geonames, pmc): indexing throughput per corpus and cluster shape beside
+the published table, as ratios (3 nodes ÷ 1, 1 replica ÷ 0). Each track races alone; :func:`scaling` races all three
+on 1 node, then on 3 nodes with 0 and 1 replica, as the study did.
 """
 
 from __future__ import annotations
@@ -32,14 +31,8 @@ def indexing(result: RaceResult) -> dict[str, dict]:
     for t in result.schedule:
         r = result.tasks.get(t.name)
         if t.operation_type == "bulk" and r:
-            out[t.name] = {
-                "median": r.throughput_median,
-                "min": r.throughput_min,
-                "max": r.throughput_max,
-                "p90": r.service_time("p90"),
-                "p99": r.service_time("p99"),
-                "error_rate": r.error_rate,
-            }
+            out[t.name] = {"median": r.throughput_median, "min": r.throughput_min, "max": r.throughput_max}
+            out[t.name].update(p90=r.service_time("p90"), p99=r.service_time("p99"), error_rate=r.error_rate)
     return out
 
 
@@ -61,20 +54,12 @@ class Corpus(Study):
     default_version = "9.2.0"  # the study ran 5.2, which the pack cannot provision: the newest line instead
 
     def __init__(
-        self,
-        name: str,
-        title: str,
-        small_params: dict,
-        full_size: dict,
-        stored_bytes_per_doc: dict[int, float] | None = None,
-        file_bytes_per_doc: float = 0,
+        self, name: str, title: str, small_params: dict, full_size: dict, stored_bytes_per_doc: dict | None = None, file_bytes_per_doc=0
     ):
         self.name, self.title, self.small_params = name, title, small_params
         self.docs_param = next(iter(full_size))  # the track parameter that sets its documents
-        # Rally's own corpus size, and the 120 s warm-up of the races the article ran with Rally's defaults
-        self.full_size = {**full_size, "warmup_time_period": 120}
-        # disk per document, measured in the pack's full-size races (see corpora_room): one copy of the index per
-        # cluster's node count (1, 3), and the corpus file the pack makes (0: generated on the fly)
+        self.full_size = {**full_size, "warmup_time_period": 120}  # Rally's own corpus size and default warm-up
+        # disk per document (see corpora_room): an index copy per node count (1, 3); the corpus file (0: generated on the fly)
         self.stored_bytes_per_doc, self.file_bytes_per_doc = stored_bytes_per_doc or {}, file_bytes_per_doc
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
@@ -115,11 +100,7 @@ class Corpus(Study):
         return "\n".join(lines) + "\n"
 
 
-# Bytes per document and copy, per node count, from the full-size races (Elasticsearch 9.2.0), the sizes the disk check
-# exists for: one node, its index at the race's end (2026-11-25T185718); three nodes, the larger of eventdata's and
-# geonames' half- and full-size races' ends (2026-11-25T203218, 2026-11-25T215909) and, for pmc, the disk's fullest
-# moment in its full-size race (2026-11-26T025454: 35.0 GiB used at the lowest free space over 574,199 articles in two
-# copies; 30.0 KB at its end). The corpus files as the pack made them.
+# bytes per document and copy per node count, and of the corpus file, from the pack's full-size races (Elasticsearch 9.2.0)
 EVENTDATA = Corpus(
     "eventdata",
     "Rally corpora: eventdata (nginx logs generated on the fly)",
@@ -191,10 +172,8 @@ def scaling_markdown(
         "## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)",
         "",
         *([opening, ""] if opening else []),
-        (
-            "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) "
-            "| 1 replica ÷ 0: here / published |"
-        ),
+        "| corpus | 1 node | 3 nodes | 3 nodes, 1 replica | 3 nodes ÷ 1 node: here / published (RAID0 ÷ RAID0) "
+        "| 1 replica ÷ 0: here / published |",
         "|---|---:|---:|---:|---:|---:|",
     ]
     for track, r in results.items():
@@ -221,8 +200,6 @@ def scaling_markdown(
         "- Published RAID0 of 4 disks ÷ a single disk, 1 node: "
         + (", ".join(raid) or "—")
         + "; not measured here (one disk: the car mixins and `data_paths` race it on real disks).",
-    ]
-    lines += [
         f"- This machine: {machine_line}"
         + (f"; {versions}" if versions else "")
         + ". All nodes of the 3-node cluster share this machine's cores and disk, "
@@ -354,22 +331,9 @@ def scaling(
                 if shape["nodes"] == 1:
                     params["number_of_replicas"] = 0
                 log(f"[ingestlab] rally corpora: {study.name} on {shape['nodes']} node(s), {challenge}")
-                result = racing.race(
-                    study.track,
-                    racing.Target(hosts=cluster.hosts),
-                    racing.Options(
-                        challenge=challenge,
-                        params=params,
-                        tags={
-                            "study": study.name,
-                            "corpora": stamp,
-                            "nodes": str(shape["nodes"]),
-                            **(racing.FULL_SIZE_TAGS if full_size else {}),
-                        },
-                        test_mode=test_mode,
-                    ),
-                    log=log,
-                )
+                tags = {"study": study.name, "corpora": stamp, "nodes": str(shape["nodes"]), **(racing.FULL_SIZE_TAGS if full_size else {})}
+                options = racing.Options(challenge=challenge, params=params, tags=tags, test_mode=test_mode)
+                result = racing.race(study.track, racing.Target(hosts=cluster.hosts), options, log=log)
                 table.add(study.name, shape["nodes"], result)
     return table.write(stamp, test_mode, log)
 

@@ -1,7 +1,5 @@
 """Why study 5's emulated ratios come out as they do: the bottleneck law (:mod:`ingestlab.models.bottleneck`) on the
-fidelity monitor's readings of each race — what bound each race (its busiest resource), its demands per document copy,
-and each of the article's ratios predicted from the race it divides by — as the report's opening, its tables and the
-run's ledger entry.
+fidelity monitor's readings of each race, as the report's opening, its tables and the run's ledger entry.
 """
 
 from __future__ import annotations
@@ -42,20 +40,37 @@ def model(rows: dict, setups: dict) -> dict:
             if own is not None:
                 per[c] = {"own": own[0].busiest(), "demands": own[0].demands(own[1], own[2]), "capacity": own[0].capacity}
         ratios = {}
-        for label, a, b in RATIOS:
-            if a not in per or b not in per:
-                ratios[label] = None
-                continue
-            base = per[b]["demands"]
-            top, bottom = (
-                bottleneck.bound(base, per[a]["capacity"], COPIES.get(a, 1)),
-                bottleneck.bound(base, per[b]["capacity"], COPIES.get(b, 1)),
-            )
+        for label, a, b in RATIOS:  # b's demands at a's capacities and at its own
+            both = a in per and b in per
+            top = both and bottleneck.bound(per[b]["demands"], per[a]["capacity"], COPIES.get(a, 1))
+            bottom = both and bottleneck.bound(per[b]["demands"], per[b]["capacity"], COPIES.get(b, 1))
             ratios[label] = (
                 {"value": top.rate / bottom.rate, "from": b, "binds": (top.resource, bottom.resource)} if top and bottom else None
             )
         out[track] = {"per": per, "ratios": ratios}
     return out
+
+
+def ratio_table(rows: dict, published: dict, fitted: dict | None = None) -> list[str]:
+    """The article's ratios per track, measured beside published; with ``fitted`` (:func:`model`'s), its tracks and the
+    predicted ratio between them."""
+    words = "measured / predicted / published" if fitted is not None else "here / published"
+    lines = ["| corpus | " + " | ".join(f"{label}: {words}" for label, _, _ in RATIOS) + " |", "|---|" + "---:|" * len(RATIOS)]
+    for track in rows if fitted is None else fitted:
+        pub = published["figures"].get(track, {})
+        cells = [
+            " / ".join(
+                fmt(x, ",.2f", "×")
+                for x in (
+                    ratio(rows[track].get(a, {}).get("median"), rows[track].get(b, {}).get("median")),
+                    *([] if fitted is None else [(fitted[track]["ratios"][label] or {}).get("value")]),
+                    ratio(pub.get(a), pub.get(b)),
+                )
+            )
+            for label, a, b in RATIOS
+        ]
+        lines.append(f"| {track} | " + " | ".join(cells) + " |")
+    return lines
 
 
 def model_lines(fitted: dict, rows: dict, published: dict) -> list[str]:
@@ -72,10 +87,8 @@ def model_lines(fitted: dict, rows: dict, published: dict) -> list[str]:
         "with the highest use ÷ capacity bound its race. Each ratio is *predicted* from the race it divides by: that race's "
         "demands at the other setup's capacities.",
         "",
-        (
-            "| corpus | setup | measured docs/s | the race's busiest resource (use ÷ capacity) "
-            "| demand per copy ÷ 1 node, 1 disk: node CPU / disk IOPS / disk MB/s |"
-        ),
+        "| corpus | setup | measured docs/s | the race's busiest resource (use ÷ capacity) "
+        "| demand per copy ÷ 1 node, 1 disk: node CPU / disk IOPS / disk MB/s |",
         "|---|---|---:|---|---|",
     ]
     for track, m in fitted.items():
@@ -91,20 +104,7 @@ def model_lines(fitted: dict, rows: dict, published: dict) -> list[str]:
                 f"| {own[0] + ' (' + fmt(own[1], '.0%') + ')' if own else '—'}{' — the 3-node race, both tasks' if c in RACED_IN else ''} "
                 f"| {relative} |"
             )
-    lines += [
-        "",
-        "| corpus | " + " | ".join(f"{label}: measured / predicted / published" for label, _, _ in RATIOS) + " |",
-        "|---|" + "---:|" * len(RATIOS),
-    ]
-    for track, m in fitted.items():
-        pub = published["figures"].get(track, {})
-        cells = [
-            f"{fmt(ratio(rows[track].get(a, {}).get('median'), rows[track].get(b, {}).get('median')), ',.2f', '×')} / "
-            f"{fmt((m['ratios'][label] or {}).get('value'), ',.2f', '×')} / {fmt(ratio(pub.get(a), pub.get(b)), ',.2f', '×')}"
-            for label, a, b in RATIOS
-        ]
-        lines.append(f"| {track} | " + " | ".join(cells) + " |")
-    lines.append("")
+    lines += ["", *ratio_table(rows, published, fitted), ""]
     for track, m in fitted.items():
         for label, r in m["ratios"].items():
             if r:
@@ -172,11 +172,8 @@ def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict,
                 )
             predicted = (this.get("ratios") or {}).get(label)
             if predicted:
-                figures[f"{track}-{_slug(label)}-predicted"] = ledger.Figure(
-                    round(predicted["value"], 3),
-                    "×",
-                    f"{track}: {label}, predicted by the bottleneck law from the race of {predicted['from']}",
-                )
+                what = f"{track}: {label}, predicted by the bottleneck law from the race of {predicted['from']}"
+                figures[f"{track}-{_slug(label)}-predicted"] = ledger.Figure(round(predicted["value"], 3), "×", what)
         first = ((this.get("per") or {}).get(ONE_NODE) or {}).get("demands") or {}
         for c, p in (this.get("per") or {}).items():
             if p["own"] and c not in RACED_IN:
@@ -190,14 +187,13 @@ def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict,
                     )
     version = next((r.get("distribution-version") or r.get("cluster", {}).get("distribution-version") for r in races), None)
     sizes = ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items())
-    return ledger.record(
-        stamp,
-        "corpora emulated",
-        "ingestlab " + " ".join(sys.argv[1:]),
-        figures,
-        {"engine": "elasticsearch", "version": version, "rally": races[0].get("rally-version")},
+    note = (
         f"study 5 on emulated hosts scaled from the article's machines; documents {sizes}; "
         + (f"each new lab warmed up by a race of {warmed_with}, not kept; " if warmed_with else "no warm-up race; ")
-        + f"the emulation held in {len(races)} of {len(races)} races",
-        source=f"results/rally-corpora-hardware/{stamp}/results.json",
+        + f"the emulation held in {len(races)} of {len(races)} races"
+    )
+    versions = {"engine": "elasticsearch", "version": version, "rally": races[0].get("rally-version")}
+    command = "ingestlab " + " ".join(sys.argv[1:])
+    return ledger.record(
+        stamp, "corpora emulated", command, figures, versions, note, source=f"results/rally-corpora-hardware/{stamp}/results.json"
     )

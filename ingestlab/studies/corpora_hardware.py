@@ -1,14 +1,7 @@
-"""Study 5 on emulated hardware: the article's four configurations — 1 node on one plain disk, 1 node on a RAID0 of
-4 disks, 3 nodes on RAID0 with 0 and with 1 replica — raced on test hosts whose CPU, memory, disks and network are
-the article's machines scaled to this one (:func:`ingestlab.hosts.hardware.scaled`, ``study5``), each host the same,
-one Rally load driver in a CPU share of its own. Every race carries the fidelity monitor's verdict.
-
-The report sets each ratio the article's own way beside it (throughput, and Rally's p90/p99 service time): nodes as
-3-node RAID0 ÷ 1-node RAID0, disks as RAID0 ÷ one disk on 1 node, a replica as 1 ÷ 0 on 3 nodes.
-
-Each configuration's lab is new, and its first race is a warm-up whose figures are not kept: on a fresh lab the
-nodes' JVMs spend minutes of their 0.45-core quota warming up (measured: the same 3-node geonames race took 2.2–2.6x
-the node CPU per document and ran at a quarter of the speed when it came first; whichever task ran first lost).
+"""Study 5 on emulated hardware: the article's four configurations (1 node on one disk, 1 node on a RAID0 of 4, 3
+nodes on RAID0 with 0 and 1 replica) raced on test hosts scaled from the article's machines to this one
+(:func:`ingestlab.hosts.hardware.scaled`, ``study5``), each ratio beside the article's, every race with the fidelity
+monitor's verdict. Each configuration's lab is new, and a first race, not kept, warms its nodes' JVMs.
 """
 
 from __future__ import annotations
@@ -34,7 +27,7 @@ from ingestlab.studies.corpora import (
     counted_documents,
     node_scaling_lines,
 )
-from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model, model_lines, opening, to_ledger
+from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model, model_lines, opening, ratio_table, to_ledger
 
 # (configuration, hosts, RAID0 devices, challenge); the 3-node race sweeps 0 and 1 replica in one race
 SETUPS = (
@@ -42,26 +35,18 @@ SETUPS = (
     (ONE_NODE_RAID, 1, 4, "append-no-conflicts-index-only"),
     (THREE_NODES, 3, 4, "append-replica-sweep"),
 )
-# per track, a corpus that runs for minutes on a 0.45-core host with a 5.6 MB/s disk (Rally's own sizes would take
-# days here: eventdata ran 902 docs/s on one such disk); pmc at 10,000 articles gives Rally 11-13 throughput samples
-# per task (measured: at 2,000, four bulks per task, it kept one or two and the rows meant nothing)
+# per track, a corpus that runs for minutes on a scaled host (Rally's own sizes would take days here)
 SIZES = {"eventdata": {"eventdata_docs": 100_000}, "geonames": {"geonames_docs": 200_000}, "pmc": {"pmc_docs": 10_000}}
-# a scaled host is ~27x slower than the study's: a pmc bulk of 500 articles (15 MB) outlasts Rally's 60 s default
-# request timeout on one emulated disk (the study's own P99 there was 19 s); the client waits as long as the host needs
-CLIENT_OPTIONS = "timeout:1200"
+CLIENT_OPTIONS = "timeout:1200"  # a scaled host is slow: a large bulk outlasts Rally's 60 s default request timeout
 LAB = {"prefix": "inglh", "subnet": "127.213.30"}
-# 3 hosts x 0.45 + the coordinator's load driver 0.5 = 1.85 of this machine's 2 cores; the hosts' own daemons drive
-# nothing here, so they get no share of their own (the fidelity monitor still counts what they use)
-CPUS, DRIVER_CPUS = 0.45, 0.5
+CPUS, DRIVER_CPUS = 0.45, 0.5  # per host, and the coordinator's load driver: within this machine's 2 cores
 
 
 def _row(result, task: str) -> dict:
     r = result.tasks.get(task)
-    return {
-        "median": r.throughput_median if r else None,
-        "p90": r.service_time("p90") if r else None,
-        "p99": r.service_time("p99") if r else None,
-    }
+    if r is None:
+        return {"median": None, "p90": None, "p99": None}
+    return {"median": r.throughput_median, "p90": r.service_time("p90"), "p99": r.service_time("p99")}
 
 
 def run(
@@ -88,29 +73,14 @@ def run(
             )
             if warmed_with:
                 log(f"[ingestlab] study 5 on emulated hosts: warming up the new lab ({configuration}) with {warmed_with}; not kept")
-                racing.race(
-                    tracks[0].track,
-                    target,
-                    racing.Options(
-                        challenge="append-no-conflicts-index-only",
-                        params=params[warmed_with],
-                        tags={"study": warmed_with, "corpora-hardware-warm-up": stamp},
-                    ),
-                    log=log,
-                )
+                tags = {"study": warmed_with, "corpora-hardware-warm-up": stamp}
+                options = racing.Options(challenge="append-no-conflicts-index-only", params=params[warmed_with], tags=tags)
+                racing.race(tracks[0].track, target, options, log=log)
             for study in tracks:
                 log(f"[ingestlab] study 5 on emulated hosts: {study.name}, {configuration}")
-                racing.race(
-                    study.track,
-                    target,
-                    racing.Options(
-                        challenge=challenge,
-                        params=params[study.name],
-                        test_mode=test_mode,
-                        tags={"study": study.name, "corpora-hardware": stamp, "configuration": configuration.replace(",", ";")},
-                    ),
-                    log=log,
-                )
+                tags = {"study": study.name, "corpora-hardware": stamp, "configuration": configuration.replace(",", ";")}
+                options = racing.Options(challenge=challenge, params=params[study.name], test_mode=test_mode, tags=tags)
+                racing.race(study.track, target, options, log=log)
         finally:
             labs.down(LAB["prefix"], log=log)
     return report(stamp, tracks, measured=not test_mode, log=log)
@@ -180,36 +150,22 @@ def markdown(
     fitted: dict | None = None,
 ) -> str:
     """``fitted``: the bottleneck law's fits (:func:`model`'s of ``rows`` and ``setups``), where the caller has them."""
-    configurations = CONFIGURATIONS
     fitted = model(rows, setups or {}) if fitted is None else fitted
     first = opening(fitted)
     lines = [
         "## Study 5 on emulated hardware: median docs/s (Rally's p90 / p99 service time, ms)" + (" — test mode" if test_mode else ""),
         "",
         *([first, ""] if first else []),
-        "| corpus | " + " | ".join(configurations) + " |",
-        "|---|" + "---:|" * len(configurations),
+        "| corpus | " + " | ".join(CONFIGURATIONS) + " |",
+        "|---|" + "---:|" * len(CONFIGURATIONS),
     ]
     for track, measured in rows.items():
-        cells = []
-        for c in configurations:
-            m = measured.get(c, {})
-            cells.append(f"{fmt(m.get('median'), ',.0f')} ({fmt(m.get('p90'), ',.0f')} / {fmt(m.get('p99'), ',.0f')})")
+        shown = [measured.get(c, {}) for c in CONFIGURATIONS]
+        cells = [f"{fmt(m.get('median'), ',.0f')} ({fmt(m.get('p90'), ',.0f')} / {fmt(m.get('p99'), ',.0f')})" for m in shown]
         lines.append(f"| {track} | " + " | ".join(cells) + " |")
     lines += [
         "",
-        "| corpus | " + " | ".join(f"{label}: here / published" for label, _, _ in RATIOS) + " |",
-        "|---|" + "---:|" * len(RATIOS),
-    ]
-    for track, measured in rows.items():
-        pub = published["figures"].get(track, {})
-        cells = [
-            f"{fmt(ratio(measured.get(a, {}).get('median'), measured.get(b, {}).get('median')), ',.2f', '×')} / "
-            f"{fmt(ratio(pub.get(a), pub.get(b)), ',.2f', '×')}"
-            for _, a, b in RATIOS
-        ]
-        lines.append(f"| {track} | " + " | ".join(cells) + " |")
-    lines += [
+        *ratio_table(rows, published),
         "",
         "- Hardware per host, scaled from the article's machines to this one: " + "; ".join(f"{c}: {p}" for c, p in profiles.items()) + ".",
     ]

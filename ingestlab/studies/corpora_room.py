@@ -1,15 +1,7 @@
-"""Whether study 5's indices and corpus files fit on this machine's disks at the sizes asked, told before the
-first race rather than an hour into one.
-
-A track's indices grow with its documents, and the pack knows each track's size per document and copy from its own
-full-size races, per node count (:attr:`Corpus.stored_bytes_per_doc`: pmc's articles took 45.6 KB a copy on one node
-but 32.7 KB at the fullest moment on three, where more merges ran); a three-node race holds two copies at its end (its
-1-replica step), a one-node race one. A smaller race can hold more per document at its end (segments not yet merged:
-pmc at half size held 42.3 KB a copy on three nodes), but at such sizes the whole index is far smaller than the room
-the full size needed. A corpus file the pack has not made yet takes its own room in Rally's data
-cache. Elasticsearch stops every write once its disk is 95 % full (the flood-stage watermark, its default), so that
-last 5 % is not counted as room. The sizes are estimates from this machine's races (Elasticsearch 9.2.0, the
-tracks' mappings), and a different version or mapping may differ: ``--skip-disk-check`` races anyway.
+"""Whether study 5's indices and corpus files fit on this machine's disks at the sizes asked, told before the first
+race rather than an hour into one. Sizes are estimated from the pack's own full-size races per document, copy and node
+count (:attr:`Corpus.stored_bytes_per_doc`); the last 5 % before Elasticsearch's flood stage does not count as room.
+``--skip-disk-check`` races anyway.
 """
 
 from __future__ import annotations
@@ -63,25 +55,10 @@ def needs(tracks, params: dict[str, dict], nodes: int, home: Path | None = None)
             or "corpus_file" in p
             or any((Path(d) / f"{t.name}-{docs}.json").exists() for d in corpus_dirs(t.track, t.name, home))
         )
-        out.append(
-            Need(
-                t.name,
-                t.docs_param,
-                docs,
-                nodes,
-                copies,
-                round(indexed * _per_doc(t, nodes) * copies),
-                0 if made else round(docs * t.file_bytes_per_doc),
-            )
-        )
+        measured = t.stored_bytes_per_doc  # per node count; a count not raced takes the largest measured
+        index_bytes = round(indexed * measured.get(nodes, max(measured.values(), default=0)) * copies)
+        out.append(Need(t.name, t.docs_param, docs, nodes, copies, index_bytes, 0 if made else round(docs * t.file_bytes_per_doc)))
     return out
-
-
-def _per_doc(track, nodes: int) -> float:
-    """Bytes a copy of ``track``'s index takes per document on ``nodes`` nodes: as measured for that node count, or
-    the largest measured for a count the pack has not raced."""
-    measured = track.stored_bytes_per_doc
-    return measured.get(nodes, max(measured.values(), default=0))
 
 
 def _usable(path: Path) -> tuple[int, int, int]:

@@ -41,8 +41,13 @@ def published_grid(published: dict) -> dict[tuple[int, int], float]:
     return {(f["bulk"], f["clients"]): f["docs_per_s"] for f in published["figures"]}
 
 
-def _label(bulk: int) -> str:
-    return "1 (index API)" if bulk == 1 else str(bulk)
+def rates(result: RaceResult, published: dict) -> tuple:
+    """(bulk sizes, client counts, this machine's docs/s per cell, the published docs/s per cell)."""
+    return *grid_axes(result), {k: v["docs_per_s"] for k, v in measured_grid(result).items()}, published_grid(published)
+
+
+def _sides(here, there) -> tuple:
+    return ("this machine", here), ("published", there)
 
 
 def _grid_table(title: str, bulks, clients, cell) -> list[str]:
@@ -53,8 +58,8 @@ def _grid_table(title: str, bulks, clients, cell) -> list[str]:
         "|---:|" + "---:|" * len(clients),
     ]
     for b in bulks:
-        lines.append(f"| {_label(b)} | " + " | ".join(cell(b, c) for c in clients) + " |")
-    return lines
+        lines.append(f"| {'1 (index API)' if b == 1 else b} | " + " | ".join(cell(b, c) for c in clients) + " |")
+    return [*lines, ""]
 
 
 def models(result: RaceResult, published: dict) -> dict:
@@ -65,18 +70,17 @@ def models(result: RaceResult, published: dict) -> dict:
     from ingestlab.models.linear import Cell  # heavy: scipy, only for the cost models
     from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
-    here, there = measured_grid(result), published_grid(published)
-    bulks, clients = grid_axes(result)
+    bulks, clients, here, there = rates(result, published)
 
     def per_doc(rates: dict) -> list:
         return [Cell(f"bulk {b}", 1.0 / b, 1.0, 1.0 / rates[(b, 1)]) for b in bulks if rates.get((b, 1))]
 
-    out = dict(zip(("here", "why_here"), cost.try_linear(per_doc({k: v["docs_per_s"] for k, v in here.items()}))))
+    out = dict(zip(("here", "why_here"), cost.try_linear(per_doc(here))))
     out.update(zip(("there", "why_there"), cost.try_linear(per_doc(there))))
     bulk = max((b for b in bulks if sum(1 for c in clients if (b, c) in there) >= 2), default=max(bulks, default=None))
     out["usl_bulk"] = bulk
-    out["usl_here"], out["usl_why_here"] = usl.try_fit([(c, here[(bulk, c)]["docs_per_s"]) for c in clients if (bulk, c) in here])
-    out["usl_there"], out["usl_why_there"] = usl.try_fit([(c, there[(bulk, c)]) for c in clients if (bulk, c) in there])
+    for side, rate in (("here", here), ("there", there)):
+        out[f"usl_{side}"], out[f"usl_why_{side}"] = usl.try_fit([(c, rate[(bulk, c)]) for c in clients if (bulk, c) in rate])
     return out
 
 
@@ -89,14 +93,14 @@ class Dvf(Study):
     full_size = {"dvf_rows": 827_106, "bulk_sizes": [1, 10, 100, 1000], "client_counts": [1, 4, 8, 16], "index_api_docs": 10_000}
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
-        bulks, clients = grid_axes(result)
-        here, there = measured_grid(result), published_grid(published)
-        base_here = here.get((1, 1), {}).get("docs_per_s")
-        base_there = there.get((1, 1))
-        study_docs = published["documents"]
         from ingestlab.models.linear import compare_sentence  # heavy: scipy, only for the cost models
         from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
+        bulks, clients = grid_axes(result)
+        here, there = measured_grid(result), published_grid(published)
+        mine = {k: v["docs_per_s"] for k, v in here.items()}
+        base_here, base_there = mine.get((1, 1)), there.get((1, 1))
+        study_docs = published["documents"]
         whole = all(m["whole_task"] for m in here.values()) if here else False
         figure = "documents ÷ first request's start to last request's end" if whole else "Rally's median throughput"
         fitted = models(result, published)
@@ -110,45 +114,31 @@ class Dvf(Study):
             "",
             *([sentence, ""] if sentence else []),
         ]
-        lines += _grid_table("### This machine", bulks, clients, lambda b, c: fmt(here.get((b, c), {}).get("docs_per_s"), ",.0f"))
-        lines += [""]
-        lines += _grid_table(
-            f"### Published (Elasticsearch {published['elasticsearch']}, {published['hardware']})",
-            bulks,
-            clients,
-            lambda b, c: fmt(there.get((b, c)), ",.1f"),
-        )
-        lines += [""]
-
-        def speedup(b, c):
-            return (
-                f"{fmt(ratio(here.get((b, c), {}).get('docs_per_s'), base_here), ',.1f', '×')} / "
-                f"{fmt(ratio(there.get((b, c)), base_there), ',.1f', '×')}"
-            )
-
-        lines += _grid_table("### Speed-up over 1 doc per request, 1 client: this machine / published", bulks, clients, speedup)
-        lines += [""]
-
         estimated = {(e["bulk"], e["clients"]) for e in published.get("estimated_durations", [])}
 
+        def speedup(b, c):
+            return f"{fmt(ratio(mine.get((b, c)), base_here), ',.1f', '×')} / {fmt(ratio(there.get((b, c)), base_there), ',.1f', '×')}"
+
         def duration(b, c):
-            mine, pub = here.get((b, c), {}).get("docs_per_s"), there.get((b, c))
-            return f"{fmt(study_docs / mine / 60 if mine else None, ',.1f')} / {fmt(study_docs / pub / 60 if pub else None, ',.1f')}" + (
+            ours, pub = mine.get((b, c)), there.get((b, c))
+            return f"{fmt(study_docs / ours / 60 if ours else None, ',.1f')} / {fmt(study_docs / pub / 60 if pub else None, ',.1f')}" + (
                 " (estimated)" if (b, c) in estimated and pub else ""
             )
 
-        lines += _grid_table(
-            f"### Minutes to index the study's {study_docs:,} documents at these rates: this machine / published", bulks, clients, duration
-        )
-        lines += ["", "### Cost models", "", "Per document at one client: 1/rate = r/b + c (bulk size b):", ""]
+        for title, cell in (
+            ("### This machine", lambda b, c: fmt(mine.get((b, c)), ",.0f")),
+            (
+                f"### Published (Elasticsearch {published['elasticsearch']}, {published['hardware']})",
+                lambda b, c: fmt(there.get((b, c)), ",.1f"),
+            ),
+            ("### Speed-up over 1 doc per request, 1 client: this machine / published", speedup),
+            (f"### Minutes to index the study's {study_docs:,} documents at these rates: this machine / published", duration),
+        ):
+            lines += _grid_table(title, bulks, clients, cell)
+        lines += ["### Cost models", "", "Per document at one client: 1/rate = r/b + c (bulk size b):", ""]
         lines += cost.linear_table(fitted["here"], fitted["there"], fitted["why_here"], fitted["why_there"])
-        lines += [""] + cost.usl_lines(
-            f"Clients at bulk size {fitted['usl_bulk']}",
-            fitted["usl_here"],
-            fitted["usl_there"],
-            fitted["usl_why_here"],
-            fitted["usl_why_there"],
-        )
+        clients_fit = [fitted[k] for k in ("usl_here", "usl_there", "usl_why_here", "usl_why_there")]
+        lines += ["", *cost.usl_lines(f"Clients at bulk size {fitted['usl_bulk']}", *clients_fit)]
         lines += [
             "",
             f"- {this_machine(result)}. Rally's clients and the node share the machine.",
@@ -181,12 +171,9 @@ class Dvf(Study):
         """Heat maps of the speed-up over 1 doc per request with 1 client: this machine beside the study."""
         from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
-        bulks, clients = grid_axes(result)
-        here, there = measured_grid(result), published_grid(published)
-        base_here, base_there = here.get((1, 1), {}).get("docs_per_s"), there.get((1, 1))
+        bulks, clients, here, there = rates(result, published)
         panels = [
-            ("this machine", [[ratio(here.get((b, c), {}).get("docs_per_s"), base_here) for c in clients] for b in bulks]),
-            ("published", [[ratio(there.get((b, c)), base_there) for c in clients] for b in bulks]),
+            (side, [[ratio(rate.get((b, c)), rate.get((1, 1))) for c in clients] for b in bulks]) for side, rate in _sides(here, there)
         ]
         image = plot.heat_maps(
             panels,
@@ -206,15 +193,11 @@ class Dvf(Study):
         from ingestlab.report import cost, plot  # heavy: scipy and matplotlib, only when drawing charts
 
         fitted = models(result, published)
-        bulks, clients = grid_axes(result)
-        here, there = measured_grid(result), published_grid(published)
+        bulks, clients, here, there = rates(result, published)
         bulk = fitted["usl_bulk"]
 
         def per_doc(fit):
             return (lambda b: fit.predict(1.0 / b, 1.0) * 1e6) if fit else None
-
-        def scaled(fit):
-            return (lambda n: fit.at(n)) if fit else None
 
         panels = [
             {
@@ -225,23 +208,17 @@ class Dvf(Study):
                 "logy": True,
                 "xs": [1, 2, 5, 10, 20, 50, 100, 200, 500, 1000],
                 "points": {
-                    "this machine": [
-                        (b, 1e6 / here[(b, 1)]["docs_per_s"] if here.get((b, 1), {}).get("docs_per_s") else None) for b in bulks
-                    ],
-                    "published": [(b, 1e6 / there[(b, 1)] if there.get((b, 1)) else None) for b in bulks],
+                    side: [(b, 1e6 / rate[(b, 1)] if rate.get((b, 1)) else None) for b in bulks] for side, rate in _sides(here, there)
                 },
-                "curves": {"this machine": per_doc(fitted["here"]), "published": per_doc(fitted["there"])},
+                "curves": dict(_sides(per_doc(fitted["here"]), per_doc(fitted["there"]))),
             },
             {
                 "title": f"bulk size {bulk}",
                 "xlabel": "clients",
                 "ylabel": "docs/s",
                 "xs": [1 + i * 0.25 for i in range(int((max(clients, default=1) - 1) / 0.25) + 1)],
-                "points": {
-                    "this machine": [(c, here.get((bulk, c), {}).get("docs_per_s")) for c in clients],
-                    "published": [(c, there.get((bulk, c))) for c in clients],
-                },
-                "curves": {"this machine": scaled(fitted["usl_here"]), "published": scaled(fitted["usl_there"])},
+                "points": {side: [(c, rate.get((bulk, c))) for c in clients] for side, rate in _sides(here, there)},
+                "curves": {side: fit.at if fit else None for side, fit in _sides(fitted["usl_here"], fitted["usl_there"])},
             },
         ]
         image = cost.curve_chart(

@@ -16,16 +16,8 @@ def documents_per_run(result: RaceResult) -> int | None:
 
 def task_of(result: RaceResult, method: str, bulk_size: int | None = None) -> str | None:
     """The task of the race's schedule that writes with ``method`` (index or bulk) and, for bulk, ``bulk_size``."""
-    return next(
-        (
-            t.name
-            for t in result.schedule
-            if t.operation_type == "fresh-index-load"
-            and t.param("method") == method
-            and (bulk_size is None or t.param("bulk-size") == bulk_size)
-        ),
-        None,
-    )
+    writes = (t for t in result.schedule if t.operation_type == "fresh-index-load" and t.param("method") == method)
+    return next((t.name for t in writes if bulk_size is None or t.param("bulk-size") == bulk_size), None)
 
 
 def rows(result: RaceResult, published: dict) -> list[dict]:
@@ -61,11 +53,8 @@ def rows(result: RaceResult, published: dict) -> list[dict]:
 
 def bulk_sizes(result: RaceResult, published: dict) -> dict[str, int | None]:
     """task → its bulk size (None: the index API, one request per document), from the track as rendered or the data."""
-    sizes = {
-        t.name: (None if t.param("method") == "index" else t.param("bulk-size"))
-        for t in result.schedule
-        if t.operation_type == "fresh-index-load"
-    }
+    writes = [t for t in result.schedule if t.operation_type == "fresh-index-load"]
+    sizes = {t.name: None if t.param("method") == "index" else t.param("bulk-size") for t in writes}
     for f in published["figures"]:
         sizes.setdefault(f["task"], f.get("bulk_size"))
     return sizes
@@ -101,7 +90,6 @@ class Posts(Study):
     published = "posts"
     small_params = {"repetitions": 3}
     headline_params = {"repetitions": 3, "bulk_sizes": [1000]}  # the index API and bulk 1000: the headline's two rows
-    small_challenge = None
     default_version = "6.8.23"  # the study ran 6.0: the nearest line the pack provisions
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:

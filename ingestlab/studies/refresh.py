@@ -1,8 +1,6 @@
-"""Study 2, refresh (tracks/refresh): the single/bulk × refresh table beside the published one, the ratios the
-study highlighted, whether the ordering of the four configurations matches, and the time to searchable.
-
-The cells are the track's own tasks: every ``fresh-index-load`` task is one (docs, method, refresh) cell and
-every ``time-to-searchable`` task one (refresh_interval, refresh) row, as the track rendered them for the race.
+"""Study 2, refresh (tracks/refresh): the single/bulk × refresh table beside the published one, its ratios, whether
+the ordering of the four configurations matches, and the time to searchable. Every ``fresh-index-load`` task is one
+(docs, method, refresh) cell, every ``time-to-searchable`` task one row.
 """
 
 from __future__ import annotations
@@ -60,37 +58,22 @@ def doc_counts(result: RaceResult) -> list[int]:
     return sorted({docs for docs, _, _ in table_tasks(result)})
 
 
-def _written(result: RaceResult, task: str | None, docs: int) -> int:
-    """What one run of a cell wrote, as its runner recorded it; without its records, the cell's count as Rally's test
-    mode cuts a corpus."""
-    recorded = documents_written(result, task) if task else None
-    return recorded if recorded is not None else (min(docs, TEST_MODE_DOCS) if result.test_mode else docs)
-
-
 def cells(result: RaceResult, published: dict) -> dict[tuple[int, str, str], Cell]:
-    measured = result.tasks
     tasks = table_tasks(result)
     figures = {(f["docs"], f["method"], f["refresh"]): f["elapsed_ms"] for f in published["figures"]}
     out = {}
     for docs in doc_counts(result):
         for method, refresh in COLUMNS:
-            task = tasks.get((docs, method, refresh))
-            r = measured.get(task) if task else None
-            pub = figures.get((docs, method, refresh))
+            key = (docs, method, refresh)
+            task, pub = tasks.get(key), figures.get(key)
+            r = result.tasks.get(task) if task else None
             if r is None and pub is None:
                 continue
-            written = _written(result, task, docs)
-            out[(docs, method, refresh)] = Cell(
-                docs=docs,
-                written=written,
-                method=method,
-                refresh=refresh,
-                median_ms=typical_ms(r, written) if r else None,
-                fastest_ms=(written / r.throughput_max * 1000.0) if r and r.throughput_max else None,
-                error_rate=r.error_rate if r else 0.0,
-                published_ms=pub,
-                task=task,
-            )
+            recorded = documents_written(result, task) if task else None  # else the cell's count, as Rally's test mode cuts it
+            written = recorded if recorded is not None else (min(docs, TEST_MODE_DOCS) if result.test_mode else docs)
+            median_ms = typical_ms(r, written) if r else None
+            fastest_ms = (written / r.throughput_max * 1000.0) if r and r.throughput_max else None
+            out[key] = Cell(docs, written, method, refresh, median_ms, fastest_ms, r.error_rate if r else 0.0, pub, task)
     return out
 
 
@@ -115,11 +98,9 @@ def _table_section(result: RaceResult, table: dict, published: dict) -> list[str
     for docs in doc_counts(result):
         written = next((c.written for c in table.values() if c.docs == docs and c.median_ms is not None), docs)
         label = f"{docs:,}" if written == docs else f"{docs:,} (wrote {written:,})"
-        row = []
-        for c in columns:
-            cell = table.get((docs, *c))
-            row.append("not run" if cell is None or cell.median_ms is None else f"{_ms(cell.median_ms)} ({_ms(cell.fastest_ms)})")
-        lines.append(f"| {label} | " + " | ".join(row) + " |")
+        row = [table.get((docs, *c)) for c in columns]
+        shown = ["not run" if c is None or c.median_ms is None else f"{_ms(c.median_ms)} ({_ms(c.fastest_ms)})" for c in row]
+        lines.append(f"| {label} | " + " | ".join(shown) + " |")
     lines += [
         "",
         f"### Published: Elasticsearch {published['elasticsearch']}, {published['client']}, ms",
@@ -251,10 +232,8 @@ class Refresh(Study):
         lines += [
             "",
             f"- {this_machine(result)}.",
-            (
-                f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, "
-                f"{published['hardware']}; {published['method']}."
-            ),
+            f"- Published: Elasticsearch {published['elasticsearch']}, {published['client']}, "
+            f"{published['hardware']}; {published['method']}.",
             "- single + refresh=wait_for waits for a scheduled refresh per document (about one refresh_interval each); "
             + (
                 f"it runs only up to `single_wait_for_max_docs` documents (not run here for {', '.join(f'{d:,}' for d in skipped)})."
@@ -273,55 +252,39 @@ class Refresh(Study):
         table = cells(result, published)
 
         def relative(key: str) -> dict:
+            def value(d, m, r):
+                return getattr(table[(d, m, r)], key) if (d, m, r) in table else None
+
             return {
-                column_label(m, r): [
-                    (
-                        d,
-                        ratio(
-                            getattr(table[(d, m, r)], key) if (d, m, r) in table else None,
-                            getattr(table[(d, "bulk", "none")], key) if (d, "bulk", "none") in table else None,
-                        ),
-                    )
-                    for d in doc_counts(result)
-                ]
+                column_label(m, r): [(d, ratio(value(d, m, r), value(d, "bulk", "none"))) for d in doc_counts(result)]
                 for m, r in STUDY_COLUMNS
             }
 
-        out = [
-            (
-                "Time relative to bulk, per doc count",
-                plot.line_panels(
-                    [("this machine", relative("median_ms")), ("published", relative("published_ms"))],
-                    xlabel="documents",
-                    ylabel="time ÷ bulk's time at the same doc count",
-                    title="refresh: each configuration's time relative to bulk",
-                    caption_here=plot.here_line(result),
-                    caption_published=plot.published_line(published),
-                    logx=True,
-                    logy=True,
-                ),
-            )
-        ]
+        image = plot.line_panels(
+            [("this machine", relative("median_ms")), ("published", relative("published_ms"))],
+            xlabel="documents",
+            ylabel="time ÷ bulk's time at the same doc count",
+            title="refresh: each configuration's time relative to bulk",
+            caption_here=plot.here_line(result),
+            caption_published=plot.published_line(published),
+            logx=True,
+            logy=True,
+        )
+        out = [("Time relative to bulk, per doc count", image)]
         rows = searchable(result)
         if rows:
-            out.append(
-                (
-                    "Time to searchable",
-                    plot.grouped_bars(
-                        [f"{r.interval_ms} ms\n{r.refresh}" for r in rows],
-                        {p: [r.percentiles.get(p) for r in rows] for p in ("p50", "p90", "p99")},
-                        ylabel="ms from write to searchable",
-                        logy=True,
-                        colors=["#2ca02c", plot.HERE, "#d62728"],
-                        title=(
-                            "Time to searchable by refresh_interval and refresh mode "
-                            "(the pack's addition; the article's is its refresh=true columns)"
-                        ),
-                        caption_here=plot.here_line(result),
-                        caption_published="the article left refresh=wait_for and refresh_interval out on purpose",
-                    ),
-                )
+            image = plot.grouped_bars(
+                [f"{r.interval_ms} ms\n{r.refresh}" for r in rows],
+                {p: [r.percentiles.get(p) for r in rows] for p in ("p50", "p90", "p99")},
+                ylabel="ms from write to searchable",
+                logy=True,
+                colors=["#2ca02c", plot.HERE, "#d62728"],
+                title="Time to searchable by refresh_interval and refresh mode "
+                "(the pack's addition; the article's is its refresh=true columns)",
+                caption_here=plot.here_line(result),
+                caption_published="the article left refresh=wait_for and refresh_interval out on purpose",
             )
+            out.append(("Time to searchable", image))
         out += self.model_chart(result, published)
         return out
 

@@ -29,16 +29,8 @@ def searchable(result: RaceResult) -> list[Searchable]:
             # without its records (plain esrally), the schedule's
             warm = t.clients * (iterations(result, t.name, warmup=True) or 0)
             samples = len(counted) - warm if counted else t.clients * (iterations(result, t.name) or 0)
-            out.append(
-                Searchable(
-                    int(t.param("phase-jitter-ms")),
-                    str(t.param("refresh")),
-                    samples,
-                    r.service_time_ms,
-                    r.error_rate,
-                    counted=bool(counted),
-                )
-            )
+            interval, refresh = int(t.param("phase-jitter-ms")), str(t.param("refresh"))
+            out.append(Searchable(interval, refresh, samples, r.service_time_ms, r.error_rate, counted=bool(counted)))
     return out
 
 
@@ -61,11 +53,8 @@ def section(result: RaceResult) -> list[str]:
         "|---:|---|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
-        p = r.percentiles
-        lines.append(
-            f"| {r.interval_ms:,} ms | {r.refresh} | {r.samples} | {ms(p.get('p50'))} | {ms(p.get('p90'))} "
-            f"| {ms(p.get('p99'))} | {ms(p.get('p100'))} |"
-        )
+        shown = " | ".join(ms(r.percentiles.get(p)) for p in ("p50", "p90", "p99", "p100"))
+        lines.append(f"| {r.interval_ms:,} ms | {r.refresh} | {r.samples} | {shown} |")
     lines += [
         "",
         f"- Each sample writes one probe at a random point of the refresh cycle and then searches for it every {poll} ms, "

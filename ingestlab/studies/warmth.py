@@ -1,13 +1,7 @@
 """Whether a study's cells ran warm, from the runs each cell repeated (the ``fresh-index-load`` runner's records, one
-per run, in the order they ran).
-
-A node that is still warming up (its JIT, caches, the index's first segments) makes each run of a cell faster than
-the one before; a cell raced once on a fresh node — a sweep's first cell, a study's first task — is then slower than
-the same cell would be on a warm node. For each cell with at least :data:`MIN_RUNS` runs (the fewest at which the
-test can reach its level) this module tests its run times for a trend in run order (Mann–Kendall, exact, two-sided,
-5 %, Holm across the race's cells): a cell whose runs grew faster is named *warming*, with its first and last run,
-and its fastest run (what the studies quote) comes from its warm end. A cell with fewer runs cannot tell, and a track
-whose writes are Rally's own bulk keeps no per-run times: both are said, never guessed.
+per run, in run order): each cell with at least :data:`MIN_RUNS` runs is tested for a trend in run order
+(Mann–Kendall, exact, two-sided, 5 %, Holm across the race's cells). A cell whose runs grew faster is *warming*; a cell
+with too few runs, or a track without per-run times, is said so, never guessed.
 """
 
 from __future__ import annotations
@@ -74,13 +68,12 @@ def line(result: RaceResult) -> str:
                 f"{task} grew slower as it went (first {times[0] * 1000:,.0f} ms, last {times[-1] * 1000:,.0f} ms, "
                 f"p = {trend.p:.3f}): something else took the machine, or the index grew costlier"
             )
-        if verdict != "warming":
-            continue
-        parts.append(
-            f"{task} was still warming up: its runs grew faster as it went (first {times[0] * 1000:,.0f} ms, "
-            f"last {times[-1] * 1000:,.0f} ms, p = {trend.p:.3f}), so its fastest run is from its warm end and a "
-            f"single run of it would have read slow"
-        )
+        elif verdict == "warming":
+            parts.append(
+                f"{task} was still warming up: its runs grew faster as it went (first {times[0] * 1000:,.0f} ms, "
+                f"last {times[-1] * 1000:,.0f} ms, p = {trend.p:.3f}), so its fastest run is from its warm end and a "
+                f"single run of it would have read slow"
+            )
     if few:
         parts.append(
             f"{', '.join(few)}: too few runs to see a trend (with {tested or 1} cell(s) corrected together, a cell needs "

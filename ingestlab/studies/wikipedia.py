@@ -1,11 +1,6 @@
 """Study 4, reindexing Wikipedia (tracks/wikipedia): every method's fastest run on this machine beside the
-published table, each side as a ratio to its own best ``_reindex`` time, plus client CPU per document; and
-the scale-out steps (one tool vs. one tool per node) beside the study's as ratios to each side's own
-parallel-bulk run.
-
-Each step's label and the published row it stands beside are the track's (operation ``meta``), as rendered.
-A scale-out run of several clients is the span from its first client's start to its last client's end, from
-the wall-clock times the runner records; the clients of one run overlap, runs of a step never do.
+published table, each side as a ratio to its own best ``_reindex`` time, plus client CPU per document; and the
+scale-out steps (:mod:`.wikipedia_scale_out`). Labels and published rows are the track's (operation ``meta``).
 """
 
 from __future__ import annotations
@@ -15,16 +10,12 @@ from statistics import median
 from ingestlab.rally.results import RaceResult
 from ingestlab.report.common import engine_name, fmt, invalid_lines, ratio, this_machine
 from ingestlab.studies.base import Headline, Study
-from ingestlab.studies.wikipedia_scale_out import scale_out_lines, scale_out_rows, scale_out_steps
+from ingestlab.studies.wikipedia_scale_out import _meta, scale_out_lines, scale_out_rows, scale_out_steps
 
 
 def _cpu(us: float | None) -> str:
     """Client CPU per document; the _reindex API's client only waits, so its figure is well under 1 µs."""
     return fmt(us, ",.0f") if us is None or us >= 1 else "< 1"
-
-
-def _meta(task) -> dict:
-    return task.operation.get("meta") or {}
 
 
 def method_tasks(result: RaceResult) -> list:
@@ -42,31 +33,17 @@ def method_rows(result: RaceResult) -> list[dict]:
     unavailable = result.tags.get("unavailable")
     for t in method_tasks(result):
         r = result.tasks.get(t.name)
+        meta = _meta(t)
+        row = dict(task=t.name, label=meta.get("label", t.name), study_row=meta.get("study-row"), api=t.operation_type == "reindex-api")
         if r is None:
             if t.operation_type == unavailable:  # left out: the distribution lacks the API
-                rows.append(
-                    {
-                        "task": t.name,
-                        "label": _meta(t).get("label", t.name),
-                        "study_row": _meta(t).get("study-row"),
-                        "api": t.operation_type == "reindex-api",
-                        "unavailable": True,
-                        "docs_per_s": None,
-                        "docs": None,
-                        "fastest_s": None,
-                        "cpu_us_per_doc": None,
-                        "mb_per_s": None,
-                        "error_rate": 0.0,
-                    }
-                )
+                missing = dict.fromkeys(("docs_per_s", "docs", "fastest_s", "cpu_us_per_doc", "mb_per_s"))
+                rows.append({**row, "unavailable": True, **missing, "error_rate": 0.0})
             continue
         mine = [s for s in result.runner_stats if s.get("task") == t.name and "error" not in s]  # runs that completed
         rows.append(
             {
-                "task": t.name,
-                "label": _meta(t).get("label", t.name),
-                "study_row": _meta(t).get("study-row"),
-                "api": t.operation_type == "reindex-api",
+                **row,
                 "docs_per_s": r.throughput_max,
                 "docs": mine[0]["docs"] if mine else None,
                 "local_same_shards": bool(t.param("local-shards")) and t.param("dest-shards") is None,
@@ -82,12 +59,9 @@ def method_rows(result: RaceResult) -> list[dict]:
 
 def _method_table(result: RaceResult, rows: list[dict], pub: dict, pub_api: list, best_api: dict | None, best_pub_api: float) -> list[str]:
     """Every one-node method's fastest run beside the published row, each side's speed against its own best _reindex."""
-    lines: list[str] = []
-    lines += [
-        (
-            "| method | this machine: fastest | docs/s | MB/s of _source | speed vs. best _reindex | client CPU µs/doc "
-            "| published | speed vs. best _reindex |"
-        ),
+    lines = [
+        "| method | this machine: fastest | docs/s | MB/s of _source | speed vs. best _reindex | client CPU µs/doc "
+        "| published | speed vs. best _reindex |",
         "|---|---:|---:|---:|---:|---:|---:|---:|",
     ]
     for r in rows:
@@ -119,8 +93,7 @@ class Wikipedia(Study):
     title = "Reindexing Wikipedia: _reindex API vs. sliced scroll + parallel bulk"
     published = "wikipedia"
     small_params = {"wiki_pages": 5000, "source_shards": 2}
-    # the article's document count, 16 primaries and _reindex scroll-size sweep (a scroll page of up to 500,000 documents
-    # needs index.max_result_window raised and a heap that holds such a page and its bulk), one run per method
+    # the article's documents, 16 primaries and _reindex scroll sizes (pages of 500,000 need a larger result window and heap)
     full_size = {
         "wiki_pages": 2_050_717,
         "source_shards": 16,
@@ -129,8 +102,7 @@ class Wikipedia(Study):
         "repetitions": 1,
     }
     full_size_heap = "8g"
-    # Elasticsearch 7.9+ refuses a bulk whose bytes pass indexing pressure's limit (10 % of the heap): a 300,000-page
-    # batch of _reindex is ~790 MB. The article's 5.0 had no such limit; its sweep runs with the limit raised.
+    # Elasticsearch 7.9+ refuses a bulk past indexing pressure's limit (10 % of the heap), which the sweep's largest pass
     full_size_settings = {"indexing_pressure.memory.limit": "50%"}
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
@@ -202,10 +174,8 @@ class Wikipedia(Study):
             )
         lines += [
             f"- {this_machine(result)}; {where}.",
-            (
-                f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, "
-                f"{published['documents']:,} docs / {published['data_gb']} GB."
-            ),
+            f"- Published: Elasticsearch {published['elasticsearch']}, {published['hardware']}, "
+            f"{published['documents']:,} docs / {published['data_gb']} GB.",
             "- Every run recreates the destination and checks its count equals the source's afterwards.",
         ]
         lines += invalid_lines(result)
@@ -223,46 +193,34 @@ class Wikipedia(Study):
 
         pub = {f["key"]: f.get("seconds") for f in published["figures"]}
         out = []
-        rows = method_rows(result)
-        rows = [r for r in rows if not r.get("unavailable")]
+
+        def bars(caption, labels, here, there, ylabel, title, height):
+            kept = dict(result=result, published=published, horizontal=True, height=height, reference=1.0)
+            out.append((caption, plot.paired_bars(labels, here, there, ylabel=ylabel, title=title, **kept)))
+
+        rows = [r for r in method_rows(result) if not r.get("unavailable")]
         if rows:
             best = max((r["docs_per_s"] for r in rows if r["api"] and r["docs_per_s"]), default=None)
             pub_best = min(f["seconds"] for f in published["figures"] if f["kind"] == "reindex-api")
-            out.append(
-                (
-                    "Reindex methods",
-                    plot.paired_bars(
-                        [r["label"] for r in rows],
-                        [ratio(r["docs_per_s"], best) for r in rows],
-                        [ratio(pub_best, pub.get(r["study_row"])) for r in rows],
-                        ylabel="speed ÷ best _reindex of the same side",
-                        title="wikipedia: reindex methods",
-                        result=result,
-                        published=published,
-                        horizontal=True,
-                        height=5.2,
-                        reference=1.0,
-                    ),
-                )
+            bars(
+                "Reindex methods",
+                [r["label"] for r in rows],
+                [ratio(r["docs_per_s"], best) for r in rows],
+                [ratio(pub_best, pub.get(r["study_row"])) for r in rows],
+                "speed ÷ best _reindex of the same side",
+                "wikipedia: reindex methods",
+                5.2,
             )
         table = [r for r in scale_out_rows(result) if r["span_s"]]
         if table and table[0]["task"] == scale_out_steps(result)[0].operation["name"]:
-            out.append(
-                (
-                    "Scale-out: one tool vs. one tool per node",
-                    plot.paired_bars(
-                        [f"{r['label']} ({r['drivers']} host{'s' if r['drivers'] != 1 else ''})" for r in table],
-                        [table[0]["span_s"] / r["span_s"] for r in table],
-                        [ratio(pub.get(table[0]["published"]), pub.get(r["published"])) for r in table],
-                        ylabel="speed ÷ one tool with parallel bulk, same side",
-                        title="wikipedia: one tool vs. one tool per node",
-                        result=result,
-                        published=published,
-                        horizontal=True,
-                        height=4.2,
-                        reference=1.0,
-                    ),
-                )
+            bars(
+                "Scale-out: one tool vs. one tool per node",
+                [f"{r['label']} ({r['drivers']} host{'s' if r['drivers'] != 1 else ''})" for r in table],
+                [table[0]["span_s"] / r["span_s"] for r in table],
+                [ratio(pub.get(table[0]["published"]), pub.get(r["published"])) for r in table],
+                "speed ÷ one tool with parallel bulk, same side",
+                "wikipedia: one tool vs. one tool per node",
+                4.2,
             )
         return out
 

@@ -1,13 +1,7 @@
-"""Study 4 over host counts: the ``scale-out`` challenge raced on 1, 2 and 4 emulated hosts (study 4's nodes scaled
-to this machine, each host a node and a Rally load driver in CPU shares of their own), and the Universal Scalability
-Law fitted over them: one tool per node's rate at N hosts, and ``_reindex``'s without slices (the only ``_reindex``
-of the article's 5.0.0-alpha4). Their quotient at N = 8, from the two fits, is the model's answer to the article's
-headline, 8 nodes' one tool per node against ``_reindex`` (its 248 s → 21 s, as the article made it).
-
-Three host counts carry the law's three parameters exactly (no degree of freedom, so no interval), which the report
-says in words; a fit the bounds keep from the points (σ at 0 when the points rise faster than linear) is named too.
-Each host count's lab is new: its node starts cold, and the steps before one tool per node (``_reindex`` at three
-settings, one tool three ways) warm it.
+"""Study 4 over host counts: the ``scale-out`` challenge raced on 1, 2 and 4 emulated hosts (each a node and a Rally
+load driver), and the Universal Scalability Law fitted over them for one tool per node and for ``_reindex`` without
+slices. Their quotient at N = 8 is the model's answer to the article's headline (8 nodes' one tool per node against
+``_reindex``). Three host counts fit the law exactly (no interval), which the report says in words.
 """
 
 from __future__ import annotations
@@ -22,7 +16,7 @@ from ingestlab.hosts import emulation, hardware
 from ingestlab.hosts import lab as labs
 from ingestlab.rally import results
 from ingestlab.report import writer
-from ingestlab.report.common import fmt
+from ingestlab.report.common import fmt, ratio
 from ingestlab.studies.wikipedia_scale_out import reindex_fastest, scale_out_rows
 
 HOST_COUNTS = (1, 2, 4)
@@ -93,15 +87,10 @@ def model(by_hosts: dict[int, dict], published: dict) -> dict:
 
 
 def markdown(
-    by_hosts: dict[int, dict], verdicts: dict[int, tuple], profile: str, published: dict, machine_line: str, test_mode: bool
+    by_hosts: dict[int, dict], verdicts: dict[int, tuple], profile: str, published: dict, machine_line: str, test_mode: bool, m=None
 ) -> str:
-    return text_of(by_hosts, model(by_hosts, published), verdicts, profile, machine_line, test_mode, published)
-
-
-def text_of(
-    by_hosts: dict[int, dict], m: dict, verdicts: dict[int, tuple], profile: str, machine_line: str, test_mode: bool, published: dict
-) -> str:
-    """The report's text from the fits ``m`` (:func:`model`'s)."""
+    """The report's text; ``m``: the fits (:func:`model`'s), where the caller has them."""
+    m = model(by_hosts, published) if m is None else m
     opening = (
         f"The Universal Scalability Law over {', '.join(map(str, sorted(by_hosts)))} emulated hosts predicts one tool per node at "
         f"**{fmt(m['predicted_ratio'], ',.2f', '×')}** the speed of `_reindex` without slices on {PREDICT_AT} hosts; the article "
@@ -123,7 +112,7 @@ def text_of(
         lines.append(
             f"| {n} | {fmt(r.get('drivers'), 'd')} | {fmt(r.get('docs'), ',')} | {fmt(r.get('tool_s'), ',.2f', ' s')} "
             f"| {fmt(r.get('tool_per_node'), ',.0f')} | {fmt(r.get('reindex_s'), ',.2f', ' s')} | {fmt(r.get('reindex'), ',.0f')} "
-            f"| {fmt(r['tool_per_node'] / r['reindex'] if r.get('tool_per_node') and r.get('reindex') else None, ',.2f', '×')} "
+            f"| {fmt(ratio(r.get('tool_per_node'), r.get('reindex')), ',.2f', '×')} "
             f"| {'held' if held[0] else 'did not hold: ' + '; '.join(held[1]) if held[0] is False else '—'} |"
         )
     lines += [
@@ -161,10 +150,7 @@ def chart(by_hosts: dict[int, dict], m: dict, published: dict, machine_line: str
             "ylabel": "one tool per node ÷ _reindex (speed)",
             "title": "the headline ratio",
             "points": {
-                "this machine": [
-                    (n, r["tool_per_node"] / r["reindex"] if r.get("tool_per_node") and r.get("reindex") else None)
-                    for n, r in sorted(by_hosts.items())
-                ],
+                "this machine": [(n, ratio(r.get("tool_per_node"), r.get("reindex"))) for n, r in sorted(by_hosts.items())],
                 "published": [(PREDICT_AT, m["published_ratio"])],
             },
             "curves": {"this machine": (lambda n: tool.at(n) / api.at(n)) if tool and api else None},
@@ -201,17 +187,9 @@ def run(
         try:
             log(f"[ingestlab] study 4 over host counts: {n} host(s)")
             target = racing.Target(hosts=lab.target_hosts, client_options=CLIENT_OPTIONS, drivers=lab, emulation=lab)
-            racing.race(
-                study.track,
-                target,
-                racing.Options(
-                    challenge="scale-out",
-                    params={**PARAMS, **(params or {})},
-                    test_mode=test_mode,
-                    tags={"study": study.name, "wikipedia-hosts": stamp, "hosts": str(n)},
-                ),
-                log=log,
-            )
+            tags = {"study": study.name, "wikipedia-hosts": stamp, "hosts": str(n)}
+            options = racing.Options(challenge="scale-out", params={**PARAMS, **(params or {})}, test_mode=test_mode, tags=tags)
+            racing.race(study.track, target, options, log=log)
         finally:
             labs.down(LAB["prefix"], log=log)
     return report(stamp, measured=not test_mode, log=log)
@@ -237,7 +215,7 @@ def report(stamp: str, measured: bool = False, log=print) -> str:
     published = published_data.load("wikipedia")
     machine_line = machine.one_line(machine.describe())
     m = model(by_hosts, published)
-    text = text_of(by_hosts, m, verdicts, profile, machine_line, test_mode, published)
+    text = markdown(by_hosts, verdicts, profile, published, machine_line, test_mode, m)
     text += "- Races: " + ", ".join(f"{n} host(s) {ids[n][:8]}" for n in sorted(ids)) + ".\n"
     out = writer.write(
         paths.results_dir() / "wikipedia-hosts" / stamp,
@@ -263,10 +241,8 @@ def to_ledger(stamp: str, by_hosts: dict[int, dict], m: dict, versions: dict, pr
         for key, label, unit in (("tool_per_node", "one tool per node", "docs/s"), ("reindex", "`_reindex` without slices", "docs/s")):
             if r.get(key):
                 figures[f"hosts-{n}-{key.replace('_', '-')}"] = ledger.Figure(round(r[key], 1), unit, f"{n} host(s): {label}")
-        if r.get("tool_per_node") and r.get("reindex"):
-            figures[f"hosts-{n}-ratio"] = ledger.Figure(
-                round(r["tool_per_node"] / r["reindex"], 3), "×", f"{n} host(s): one tool per node ÷ `_reindex` without slices"
-            )
+        if both := ratio(r.get("tool_per_node"), r.get("reindex")):
+            figures[f"hosts-{n}-ratio"] = ledger.Figure(round(both, 3), "×", f"{n} host(s): one tool per node ÷ `_reindex` without slices")
     for key, name in (("tool", "tool-per-node"), ("reindex", "reindex")):
         fit = m[key][0]
         if fit:
@@ -285,12 +261,6 @@ def to_ledger(stamp: str, by_hosts: dict[int, dict], m: dict, versions: dict, pr
         )
     hosts = ",".join(map(str, sorted(by_hosts)))
     pages = ", ".join(sorted({f"{r['docs']:,}" for r in by_hosts.values() if r.get("docs")}))
-    return ledger.record(
-        stamp,
-        "wikipedia hosts",
-        "ingestlab " + " ".join(sys.argv[1:]),
-        figures,
-        versions,
-        f"{hosts} emulated hosts ({profile}); scale-out challenge, {pages} pages, each step once",
-        source=f"results/wikipedia-hosts/{stamp}/results.json",
-    )
+    note = f"{hosts} emulated hosts ({profile}); scale-out challenge, {pages} pages, each step once"
+    command = "ingestlab " + " ".join(sys.argv[1:])
+    return ledger.record(stamp, "wikipedia hosts", command, figures, versions, note, source=f"results/wikipedia-hosts/{stamp}/results.json")

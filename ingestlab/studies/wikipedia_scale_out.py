@@ -1,7 +1,5 @@
-"""Study 4's scale-out steps (challenge ``scale-out``): one tool vs. one tool per node, each step's runs lined up by
-the wall-clock times the runner records (a run of several clients is the span from its first client's start to its
-last client's end; the clients of one run overlap, runs of a step never do), beside the study's rows as ratios to
-each side's own parallel-bulk run; and one tool per node against ``_reindex``, the study's headline made its way.
+"""Study 4's scale-out steps (challenge ``scale-out``): one tool vs. one tool per node, a run being the span from its
+first client's start to its last client's end, beside the study's rows; and one tool per node against ``_reindex``.
 """
 
 from __future__ import annotations
@@ -16,12 +14,11 @@ def _meta(task) -> dict:
 
 def scale_out_steps(result: RaceResult) -> list:
     """The scale-out operations in schedule order (each step once): clients write into a shared destination."""
-    seen, steps = set(), []
+    steps = {}
     for t in result.schedule:
-        if t.operation_type == "sliced-scroll-reindex" and t.param("dest") == "existing" and t.operation["name"] not in seen:
-            seen.add(t.operation["name"])
-            steps.append(t)
-    return steps
+        if t.operation_type == "sliced-scroll-reindex" and t.param("dest") == "existing":
+            steps.setdefault(t.operation["name"], t)
+    return list(steps.values())
 
 
 def _into_more_shards(result: RaceResult, step) -> bool:
@@ -58,8 +55,7 @@ def scale_out_rows(result: RaceResult) -> list[dict]:
         if not mine and not errors:
             continue
         spans = [(max(e["ended_at"] for e in run) - min(e["started_at"] for e in run), run) for run in runs(mine)]
-        best = min(spans, key=lambda s: s[0]) if spans else None
-        run = best[1] if best else []
+        span, run = min(spans, key=lambda s: s[0]) if spans else (None, [])
         out.append(
             {
                 "task": name,
@@ -68,7 +64,7 @@ def scale_out_rows(result: RaceResult) -> list[dict]:
                 "drivers": len({e.get("load_driver", e.get("driver_host")) for e in run}) or None,
                 "clients": len(run) or None,
                 "runs": len(spans),
-                "span_s": best[0] if best else None,
+                "span_s": span,
                 "docs": sum(e["docs"] for e in run) if run else None,
                 "errors": len(errors),
                 "one_tool_raw": step.clients == 1 and bool(step.param("raw")),
@@ -126,13 +122,8 @@ def scale_out_lines(result: RaceResult, published: dict) -> list[str]:
         docs = many["docs"]
         here = [(1, docs / one["span_s"]), (many["drivers"], docs / many["span_s"])]
         there = [(1, published["documents"] / pub["tool-sliced"]), (8, published["documents"] / pub["tool-local"])]
-        lines += cost.usl_lines(
-            "Load drivers (one tool vs. one tool per node)",
-            *usl.try_fit(here)[:1],
-            *usl.try_fit(there)[:1],
-            usl.try_fit(here)[1],
-            usl.try_fit(there)[1],
-        )
+        (here_fit, why_here), (there_fit, why_there) = usl.try_fit(here), usl.try_fit(there)
+        lines += cost.usl_lines("Load drivers (one tool vs. one tool per node)", here_fit, there_fit, why_here, why_there)
     failed = [r for r in table if r["errors"]]
     if failed:
         lines.append("- Failed calls: " + ", ".join(f"{r['task']} ({r['errors']})" for r in failed) + "; see the INVALID lines below.")

@@ -1,10 +1,6 @@
-"""A sweep's grid, read from ``--grid key=v1,v2`` arguments and checked against the track before any race.
-
-Track parameters must be ones the track's templates read, with values of their defaults' kind. Cluster keys
-(``version``, ``nodes``, ``heap``) choose what the pack provisions per cell, and hardware keys (``cpus``, ``memory``,
-``disk``, ``link``) the emulated hardware of every node's test host (:mod:`ingestlab.hosts.hardware`); ``replicas``
-is the track's ``number_of_replicas``. A cell is one combination, written ``key=value;key=value`` (a Rally user tag
-value may hold neither ',' nor ':').
+"""A sweep's grid, read from ``--grid key=v1,v2`` arguments and checked against the track before any race: track
+parameters the track reads, cluster keys (``version``, ``nodes``, ``heap``) and hardware keys (``cpus``, ``memory``,
+``disk``, ``link``: :mod:`ingestlab.hosts.hardware`). A cell is one combination, written ``key=value;key=value``.
 """
 
 from __future__ import annotations

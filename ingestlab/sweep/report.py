@@ -14,6 +14,7 @@ from ingestlab.report.common import fmt
 from ingestlab.sweep.grid import Grid, cell_id, show
 from ingestlab.sweep.state import sweeps_dir
 
+UNREPORTED = ("delete-index", "create-index", "cluster-health", "refresh")  # operation types with no figure to report
 WARMUP_FIX = "every sample fell inside its warm-up (warmup-time-period {0:g} s): use a larger corpus, or a smaller warmup_time_period"
 
 
@@ -23,7 +24,7 @@ def headline_figure(record: dict) -> str:
             continue
         if f.get("warmup_only"):
             return f"{task}: no figure — " + WARMUP_FIX.format(f["warmup_time_period"])
-        if f.get("median") is not None and f.get("operation_type") not in ("delete-index", "create-index", "cluster-health", "refresh"):
+        if f.get("median") is not None and f.get("operation_type") not in UNREPORTED:
             return f"{task} {f['median']:,.1f} {f.get('unit') or ''} (median)".rstrip()
     return "done"
 
@@ -32,11 +33,7 @@ def reported_tasks(state: dict) -> list[str]:
     tasks: list[str] = []
     for run in state["runs"]:
         for task, f in (run.get("figures") or {}).items():
-            if (
-                task not in tasks
-                and not task.startswith(compare.SETUP_PREFIXES)
-                and f.get("operation_type") not in ("delete-index", "create-index", "cluster-health", "refresh")
-            ):
+            if task not in tasks and not task.startswith(compare.SETUP_PREFIXES) and f.get("operation_type") not in UNREPORTED:
                 tasks.append(task)
     return tasks
 
@@ -211,46 +208,27 @@ def charts(state: dict) -> list:
 
         unit = next((e.get("unit") for e in summary.values() if e.get("unit")), "")
         caption = f"sweep {state['id']}, {state['repeat']} repetition(s) per cell; {machine.one_line()}"
+        shown = {"caption_here": caption, "caption_published": None}
         if len(keys) == 2:
             (ky, ys), (kx, xs) = list(grid.items())
             rows = [[median({ky: y, kx: x}) for x in xs] for y in ys]
             best, close, _ = best_and_close(summary)
             notes = [[_spread(summary.get(cell_id({ky: y, kx: x}), {})) for x in xs] for y in ys]
             framed = [(i, j) for i, y in enumerate(ys) for j, x in enumerate(xs) if cell_id({ky: y, kx: x}) in [best, *close]]
+            panel = (f"median {unit} (framed: the best cell and those within noise of it)", rows)
+            xticks, yticks = [show(x) for x in xs], [show(y) for y in ys]
             image = plot.heat_maps(
-                [(f"median {unit} (framed: the best cell and those within noise of it)", rows)],
-                [show(x) for x in xs],
-                [show(y) for y in ys],
-                xlabel=kx,
-                ylabel=ky,
-                title=task,
-                cell_format="{:,.0f}",
-                caption_here=caption,
-                caption_published=None,
-                notes=[notes],
-                framed=[framed],
+                [panel], xticks, yticks, xlabel=kx, ylabel=ky, title=task, cell_format="{:,.0f}", notes=[notes], framed=[framed], **shown
             )
         elif len(keys) == 1:
             ((k, values),) = grid.items()
+            panel = (task, {"median": [(i, median({k: v})) for i, v in enumerate(values)]})
             image = plot.line_panels(
-                [(task, {"median": [(i, median({k: v})) for i, v in enumerate(values)]})],
-                xlabel=k,
-                ylabel=f"median {unit}",
-                title=f"{task} by {k}",
-                caption_here=caption,
-                caption_published=None,
-                xticks=[show(v) for v in values],
+                [panel], xlabel=k, ylabel=f"median {unit}", title=f"{task} by {k}", xticks=[show(v) for v in values], **shown
             )
         else:
-            labels = cells(state)
-            image = plot.grouped_bars(
-                labels,
-                {"median": [median(c) for c in Grid(state["grid"], state["cluster_grid"]).cells()]},
-                ylabel=f"median {unit}",
-                title=task,
-                caption_here=caption,
-                caption_published=None,
-            )
+            medians = {"median": [median(c) for c in Grid(state["grid"], state["cluster_grid"]).cells()]}
+            image = plot.grouped_bars(cells(state), medians, ylabel=f"median {unit}", title=task, **shown)
         out.append((f"{task}: median {unit} per cell", image))
     return out
 

@@ -1,8 +1,6 @@
 """Running a sweep: one Rally race per cell and repetition, tagged ``sweep:<id>`` and ``cell:<k=v;…>`` (so
-``esrally compare`` and ``ingestlab compare`` work on them), the state written after every race.
-
-The state (:mod:`ingestlab.sweep.state`) is saved after every race. A sweep stopped part way (Ctrl-C, a crash, a lost node) continues with
-``ingestlab sweep --resume <id>`` and runs only what has not finished; a failed run stays failed, shown so.
+``esrally compare`` and ``ingestlab compare`` work on them), the state saved after every race so that
+``ingestlab sweep --resume <id>`` runs only what has not finished.
 """
 
 from __future__ import annotations
@@ -117,20 +115,14 @@ def execute(state: dict, target: racing.Target | None, log=print) -> dict:
 
 
 def _setup_failed(state: dict, todo: list, setup: dict, error: Exception, log) -> None:
+    why = str(error).splitlines()[0]
     for cell, rep in todo:
         if {k: cell[k] for k in setup} == setup and (cell_id(cell), rep) not in finished(state):
             state["runs"].append(
-                {
-                    "cell": cell,
-                    "cell_id": cell_id(cell),
-                    "repetition": rep,
-                    "status": "failed",
-                    "error": str(error).splitlines()[0][:500],
-                    "seconds": 0.0,
-                }
+                {"cell": cell, "cell_id": cell_id(cell), "repetition": rep, "status": "failed", "error": why[:500], "seconds": 0.0}
             )
             save(state)
-    log(f"[ingestlab] sweep {state['id']}: setup {setup} failed: {str(error).splitlines()[0]}")
+    log(f"[ingestlab] sweep {state['id']}: setup {setup} failed: {why}")
 
 
 @contextmanager
@@ -149,24 +141,12 @@ def provisioned(state: dict, setup: dict):
             yield racing.Target(hosts=cluster.hosts, engine=cluster.engine)
         return
 
-    profile = hardware.from_options(
-        cpus=hardware_given.get("cpus"),
-        memory=hardware_given.get("memory"),
-        disk=hardware_given.get("disk"),
-        link=hardware_given.get("link"),
-        driver_cpus=extra.get("driver_cpus"),
-        scale=extra.get("scale"),
-    )
+    given = {k: hardware_given.get(k) for k in HARDWARE_KEYS}
+    profile = hardware.from_options(**given, driver_cpus=extra.get("driver_cpus"), scale=extra.get("scale"))
     if base.get("engine", "elasticsearch") != "elasticsearch":
         raise IngestlabError("emulated hardware (the test hosts' lab) provisions Elasticsearch only; drop the hardware keys for OpenSearch")
-    lab = labs.up(
-        count=int(base.get("nodes", 1)),
-        version=base.get("version"),
-        heap=base.get("heap") or "512m",
-        hardware=profile,
-        log=lambda *_: None,
-        **LAB,
-    )
+    nodes, heap = int(base.get("nodes", 1)), base.get("heap") or "512m"
+    lab = labs.up(count=nodes, version=base.get("version"), heap=heap, hardware=profile, log=lambda *_: None, **LAB)
     try:
         yield racing.Target(hosts=lab.target_hosts, emulation=lab, launcher=tuple(lab.driver_launcher("coordinator")))
     finally:
@@ -185,10 +165,7 @@ def _setups(todo: list) -> list[dict]:
 def progress_line(state: dict, record: dict, done_now: int, todo: int, elapsed: float) -> str:
     left = todo - done_now
     eta = elapsed / done_now * left if done_now else 0
-    if record["status"] == "failed":
-        what = f"FAILED: {record['error'][:160]}"
-    else:
-        what = headline_figure(record)
+    what = f"FAILED: {record['error'][:160]}" if record["status"] == "failed" else headline_figure(record)
     return (
         f"[ingestlab] sweep {len(finished(state))}/{len(planned(state))} {record['cell_id']} (run {record['repetition']}): {what} "
         f"— {int(elapsed // 60)}:{int(elapsed % 60):02d} elapsed, about {int(eta // 60)}:{int(eta % 60):02d} to go"

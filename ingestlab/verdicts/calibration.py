@@ -1,23 +1,7 @@
 """What a pool of identical races says of ``compare``'s default rule on this machine (no racing here: see
-:mod:`ingestlab.calibrate`).
-
-- The noise floor of each task: σ of the log race medians over the pool.
-- Error rates, from **disjoint** splits only (no race in two comparisons of one size): for ``n`` races a side, the pool
-  (shuffled once, seeded) is cut into comparisons of ``n`` against ``n`` races. Each A/A comparison is judged as
-  ``compare`` judges (with fewer than 3 a side, against a floor measured on the races outside that comparison: their
-  differences, as ``compare`` reads a calibration's);
-  a false alarm is one called faster or slower. Given another calibration's races (``floor``), comparisons of fewer than 3
-  a side are judged against them instead, as ``compare`` judges later races against the newest calibration: out of
-  sample. The same comparisons with the contender's figures scaled by exactly
-  0.95 and 0.90 (real noise, an exact effect) measure detection: called slower. Every rate has its exact interval.
-- The same rates for the design users run most: **blocks raced one after the other** (``n`` races, then the next
-  ``n``, in race order with their start times, judged as ``compare`` judges sides that did not interleave), so that the
-  machine's drift within a session is in them. Shuffled splits spread drift over both sides; blocks do not.
-- And for the design ``ingestlab ab`` races: **pairs** of consecutive races, the side of each race in a pair drawn at
-  random (seeded), ``n`` pairs a comparison, judged as ``compare`` judges races labelled with their pairs (three pairs
-  or more).
-- How many races a side find a 5 % and a 10 % change with ≥ 90 % power at ≤ 5 % false alarms, from σ.
-"""
+:mod:`ingestlab.calibrate`): each task's noise floor, and false-alarm and detection rates (an exact 5 % and 10 % change
+applied to the contender) over **disjoint** comparisons of shuffled splits, of blocks raced one after the other, and of
+pairs of consecutive races (``ab``'s design), judged as ``compare`` judges them; and races a side each change needs."""
 
 from __future__ import annotations
 
@@ -55,11 +39,9 @@ def blocks(count: int, size: int) -> list[tuple[list[int], list[int]]]:
 
 
 def rates(values: list[float], sizes=(1, 3), seed: int = 1, floor: Floor | None = None, times: list | None = None) -> dict:
-    """For each size: [k, n] of false alarms and of detections of each effect (keys ``false_alarms``, ``detect_5``,
-    ``detect_10``), over disjoint comparisons of the pool's race medians ``values`` (in race order) split at random;
-    with ``times`` (each race's start), the same under ``blocks`` for comparisons of consecutive races. With fewer than 3
-    a side against ``floor`` (earlier calibrations' races: :func:`ingestlab.verdicts.noise.floor_across`) where given,
-    else the pool's other races."""
+    """For each size: [k, n] of ``false_alarms``, ``detect_5`` and ``detect_10`` over disjoint comparisons of the
+    pool's race medians ``values`` (in race order): shuffled splits, ``blocks`` (with ``times``) and ``pairs``. With
+    fewer than 3 a side against ``floor`` where given, else the pool's other races."""
     out = {}
     for size in sizes:
         out[str(size)] = _counts(values, splits(len(values), size, seed), size, floor)
@@ -106,55 +88,6 @@ def _floor(rest: list[float], size: int) -> Floor | None:
     return (
         Floor(spread, len(rest) - 1, "the pool's other races", logs=tuple(stats.logs(rest))) if spread and size < judge.MIN_RACES else None
     )
-
-
-def found(base: list[float], cont: list[float], size: int, seed: int = 1) -> list[int]:
-    """[k, n]: disjoint comparisons of ``size`` baseline races against ``size`` contender races (each side's races
-    shuffled once, seeded, and cut in turn) that the default rule calls slower; with fewer than 3 a side against the
-    baseline's races outside the comparison."""
-    a_order, b_order = list(range(len(base))), list(range(len(cont)))
-    random.Random(seed).shuffle(a_order)
-    random.Random(seed + 1).shuffle(b_order)
-    k = n = 0
-    for i in range(0, min(len(base), len(cont)) - size + 1, size):
-        a, b = a_order[i : i + size], b_order[i : i + size]
-        rest = [base[j] for j in range(len(base)) if j not in a]
-        k += _call([base[j] for j in a], [cont[j] for j in b], _floor(rest, size)) == "slower"
-        n += 1
-    return [k, n]
-
-
-def dose_response(values: dict[str, list[float]], seed: int = 1) -> dict:
-    """``values``: each dose's race medians, the baseline (the whole core) first. Per dose: its races, median, σ, false
-    alarms among its own races, and (for the others) its change against the baseline over all races (Welch, 95 %) and
-    how often disjoint comparisons find it, with 1, 3 and the races ``ab`` would choose for a 10 % change a side."""
-    doses = list(values)
-    base = values[doses[0]]
-    spread = sigma(base)
-    chosen = sizes(races_a_side(spread, len(base)) if spread else {}, 2 * min(len(v) for v in values.values()))
-    out = {}
-    for dose in doses:
-        own = values[dose]
-        alarms = rates(own, tuple(s for s in chosen if 2 * s <= len(own)), seed)
-        got = {
-            "races": len(own),
-            "median": statistics.median(own) if own else None,
-            "sigma": sigma(own),
-            "rates": {s: {"false_alarms": c["false_alarms"]} for s, c in alarms.items()},
-        }
-        if dose != doses[0]:
-            w = stats.welch(base, own)
-            got["change"] = {
-                "change": w.change if w else None,
-                "low": w.low if w else None,
-                "high": w.high if w else None,
-                "p": w.p if w else None,
-            }
-            for s in chosen:
-                if s <= min(len(base), len(own)):
-                    got["rates"].setdefault(str(s), {})["found"] = found(base, own, s, seed)
-        out[dose] = got
-    return {"by_dose": out, "sizes": [str(s) for s in chosen]}
 
 
 def sizes(need: dict, races: int) -> tuple[int, ...]:

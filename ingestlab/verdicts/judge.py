@@ -1,27 +1,8 @@
-"""Each task's verdict in a comparison, with the race as the unit of replication (never a race's own throughput
-samples):
-
-- 3 races or more a side: Welch's test on the log race medians, the change and its interval on that estimator (the
-  ratio of geometric means), Holm's correction across the comparison's tasks; each interval is at the level Holm judged
-  its task at (95 % with one task), so that it excludes no change exactly when the call is a change;
-- fewer: a verdict only against a noise floor measured for that track and task on this machine, named in the row: the
-  differences its identical races showed where the calibration kept them (races here are skewed: a normal curve at
-  their σ holds too few of their differences), else a prediction interval at σ; without one, "not enough races", with
-  how many a side the change seen would need;
-- two sides raced one after the other (the usual way: N races of a baseline, then N of a contender) are fitted as a
-  step between the sides plus a linear drift in race order, the drift seen within the sides. Where that drift explains
-  at least half of the sides' difference, the verdict is on the step beyond the drift (its p doubled: two explanations
-  of one difference were weighed), and "drift, not called" when there is none to speak of; otherwise Welch's verdict
-  stands, with one sentence that a drift of the machine between the two blocks cannot be told from the change.
-  Interleaved sides (``ingestlab ab``) need neither;
-- sides raced in pairs (``ingestlab ab``, each race labelled with its pair): a paired t test on each pair's log ratio,
-  three pairs or more, a pair that lost a race named and left out; a primary task named before the races (the one
-  ``ab`` planned its pairs for) is judged at the plain level, the other tasks corrected among themselves;
-- a side whose races trend in race order is named (Mann–Kendall, exact, Holm across the comparison's sides); a side of
-  fewer races than the test needs to reach its level is "too few races to see a trend", never "no trend".
-
-Each row carries the smallest change the comparison could have found (80 % power at its σ and races, at the
-corrected level)."""
+"""Each task's verdict in a comparison, the race the unit of replication (never a race's own samples): Welch on log
+race medians with 3 races or more a side (Holm across tasks, each interval at the level Holm judged its task at); with
+fewer, only against a measured noise floor; sides raced in pairs (``ab``) by a paired t test, a primary task at the
+plain level; sides raced one after the other fitted as a step plus a drift, judged on the step where the drift explains
+half the difference or more; a side that trends in race order is named (Mann–Kendall)."""
 
 from __future__ import annotations
 
@@ -100,9 +81,8 @@ def _minutes(stamp: str) -> float | None:
 
 
 def blocks(baseline: Side, contender: Side) -> tuple[list[float], list[float]] | None:
-    """Each side's races' starts, in minutes from the first race, when the two sides ran one after the other (no race of
-    one between races of the other); None when they interleaved or their start times are not known. Elapsed time, not
-    race order: a contender raced after another contender, or the next day, is that far from the baseline."""
+    """Each side's races' starts, in minutes from the first race, when the two sides ran one after the other; None when
+    they interleaved or their start times are not known."""
     if not (baseline.times and contender.times):
         return None
     if not (max(baseline.times) < min(contender.times) or max(contender.times) < min(baseline.times)):
@@ -117,8 +97,7 @@ def blocks(baseline: Side, contender: Side) -> tuple[list[float], list[float]] |
 
 
 def _session_trend(baseline: Side, contender: Side) -> str | None:
-    """Two blocks' races, in time order, that rose or fell over the session (Mann–Kendall), in words: a node warming up
-    and a step between the blocks both look so, and racing in blocks cannot tell which."""
+    """Two blocks' races that rose or fell over the session in time order (Mann–Kendall), in words."""
     ordered = [v for _, v in sorted(zip((*baseline.times, *contender.times), (*baseline.values, *contender.values)))]
     found = stats.mann_kendall(ordered)
     if found is None or found.p >= stats.ALPHA:
@@ -165,8 +144,6 @@ def judge(
         order = blocks(base, cont)
         row["blocks"] = bool(order)
         if order:
-            # the step-and-drift fit only with a drift seen within the sides (its own test) that explains at least half
-            # the difference, and with as many races a side as Welch needs: else Welch, and the blocks sentence
             fit = stats.step_and_drift(base.values, cont.values, *order, confidence=1 - stats.ALPHA / 2)
             if fit is not None and min(n_a, n_b) >= MIN_RACES and fit.explained >= DRIFT_SHARE and fit.drift_p < DRIFT_SEEN:
                 row["step"], row["gap"], row["order"] = fit, _race_gap(order), order
@@ -195,11 +172,7 @@ def judge(
             row["welch"] = stats.welch(base.values, cont.values)
             row["p"] = row["welch"].p if row["welch"] else None
         elif floor is not None:
-            row["prediction"] = (
-                stats.against_pool(base.values, cont.values, floor.logs)
-                if floor.logs
-                else stats.against_floor(base.values, cont.values, floor.sigma, floor.df)
-            )
+            row["prediction"] = _predict(base, cont, floor)
             row["p"] = row["prediction"].p if row["prediction"] else None
         prepared.append(row)
         p_values.append(row["p"])
@@ -234,7 +207,7 @@ def _family(task: str, primary: str | None, m: int) -> str:
 
 def _at_level(row: dict, level: float | None) -> None:
     """The row's interval at the level Holm judged it (``level``), so that it excludes no change exactly when the call
-    is a change; with one task that is the plain 95 % (the step's 97.5 %, its p being doubled)."""
+    is a change."""
     if level is None or level == stats.ALPHA:
         row["confidence"] = 1 - stats.ALPHA
         return
@@ -247,11 +220,14 @@ def _at_level(row: dict, level: float | None) -> None:
     elif row.get("welch"):
         row["welch"] = stats.welch(base.values, cont.values, confidence=1 - level)
     elif row.get("prediction"):
-        row["prediction"] = (
-            stats.against_pool(base.values, cont.values, floor.logs, confidence=1 - level)
-            if floor.logs
-            else stats.against_floor(base.values, cont.values, floor.sigma, floor.df, confidence=1 - level)
-        )
+        row["prediction"] = _predict(base, cont, floor, 1 - level)
+
+
+def _predict(base: Side, cont: Side, floor: Floor, confidence: float = 1 - stats.ALPHA) -> stats.Prediction | None:
+    """Two sides judged against a noise floor: the differences of its races where kept, else its σ."""
+    if floor.logs:
+        return stats.against_pool(base.values, cont.values, floor.logs, confidence)
+    return stats.against_floor(base.values, cont.values, floor.sigma, floor.df, confidence)
 
 
 def _side_trends(rows: list[dict], names: tuple[str, str]) -> None:
@@ -286,13 +262,8 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, family: str,
             f"{fit.low:+.1%} to {fit.high:+.1%}), p doubled for the two explanations, {family}"
         )
         if not rejected:
-            return Verdict(
-                task,
-                TREND,
-                change,
-                basis=basis,
-                trend=f"{trend}, and no step beyond it is found; interleave the sides (`ingestlab ab`) to tell them apart",
-            )
+            trend += ", and no step beyond it is found; interleave the sides (`ingestlab ab`) to tell them apart"
+            return Verdict(task, TREND, change, basis=basis, trend=trend)
         call = "faster" if fit.change > 0 else "slower"  # the row's change is the sides' ratio; the step is in its basis
         return Verdict(task, call, change, basis=basis, trend=trend)
     if "welch" in row:
@@ -315,17 +286,9 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, family: str,
         call = ("faster" if pred.change > 0 else "slower") if rejected else "within noise"
         smallest = stats.smallest_change(floor.sigma, n_a, n_b, df=floor.df, alpha=level)
         how = f", read from the differences of its {len(floor.logs)} races (no normal curve)" if floor.logs else ""
-        return Verdict(
-            task,
-            call,
-            pred.change,
-            pred.low,
-            pred.high,
-            f"{n_a} vs {n_b} races against the noise floor σ {floor.sigma:.1%} of {floor.source}{how}, {correction}",
-            smallest,
-            None if rejected else stats.races_needed(change, floor.sigma, alpha=level),
-            trend,
-        )
+        basis = f"{n_a} vs {n_b} races against the noise floor σ {floor.sigma:.1%} of {floor.source}{how}, {correction}"
+        needs = None if rejected else stats.races_needed(change, floor.sigma, alpha=level)
+        return Verdict(task, call, pred.change, pred.low, pred.high, basis, smallest, needs, trend)
     pooled = pooled_sigma(base, cont)
     if pooled:
         needs = stats.races_needed(change, pooled[0], alpha=level)
@@ -335,11 +298,5 @@ def _verdict(row: dict, rejected: bool | None, floor: Floor | None, family: str,
             + f" at the spread these races show (σ {pooled[0]:.1%})"
         )
         return Verdict(task, NOT_ENOUGH, change, basis=why, needs=needs, trend=trend)
-    return Verdict(
-        task,
-        NOT_ENOUGH,
-        change,
-        basis=f"{n_a} vs {n_b} races and no noise floor measured for this task here: race "
-        f"{MIN_RACES} or more a side, or run `ingestlab calibrate` for this track",
-        trend=trend,
-    )
+    why = f"{n_a} vs {n_b} races and no noise floor measured for this task here: race {MIN_RACES} or more a side, or run "
+    return Verdict(task, NOT_ENOUGH, change, basis=why + "`ingestlab calibrate` for this track", trend=trend)

@@ -1,9 +1,6 @@
-"""A between-race noise floor: how far the medians of identical races of one setup spread on this machine (σ of their
-logarithms, and the medians themselves for the task it calibrated), measured by ``ingestlab calibrate`` and kept with the
-rates it measured. A comparison with fewer than 3
-races a side gives a verdict only against such a floor, and names where it came from. A floor holds only for the work
-it measured: one measured on another machine (CPU, cores), Elasticsearch version or track parameters (documents, bulk
-size, clients, …) is refused in one line naming the difference."""
+"""A between-race noise floor: σ of the log medians of identical races of one setup on this machine, measured by
+``ingestlab calibrate``. A comparison of fewer than 3 races a side is judged only against one; a floor of another
+machine, Elasticsearch version or track parameters is refused in one line naming the difference."""
 
 from __future__ import annotations
 
@@ -38,12 +35,11 @@ class Floor:
 
 def _same_machine(found: dict, here: dict) -> str | None:
     """Why a calibration from ``found`` does not hold here, or None."""
-    for key in ("cpu", "cores"):
-        if found.get(key) != here.get(key):
-            return (
-                f"it was measured on {found.get('cpu')} with {found.get('cores')} cores, "
-                f"this machine is {here.get('cpu')} with {here.get('cores')}"
-            )
+    if any(found.get(key) != here.get(key) for key in ("cpu", "cores")):
+        return (
+            f"it was measured on {found.get('cpu')} with {found.get('cores')} cores, "
+            f"this machine is {here.get('cpu')} with {here.get('cores')}"
+        )
     return None
 
 
@@ -61,8 +57,8 @@ def _work(params: dict | None) -> dict:
 
 
 def params_of(found: dict) -> dict | None:
-    """The track parameters a calibration's races ran with: kept in the file, or (a file written before they were kept)
-    read back from the command that ran it, which gives every one; None where neither says."""
+    """The track parameters a calibration's races ran with: kept in the file, or read back from the command that ran
+    it; None where neither says."""
     if "params" in found:
         return found["params"]
     command = found.get("command") or ""
@@ -135,9 +131,8 @@ def find(
     here: dict | None = None,
     params: dict | None = None,
 ) -> tuple[dict | None, list[str]]:
-    """The newest calibration of ``track`` (and ``challenge``) on this machine and ``version`` and with the track
-    parameters ``params`` where given (or the file ``path``, which must match: else an error naming why), and a note for
-    each one left out."""
+    """The newest calibration of ``track`` (and ``challenge``, ``params``) on this machine and ``version`` (or the file
+    ``path``, which must match: else an error naming why), and a note for each one left out."""
     here = here or machine.describe()
     if path is not None:
         data = read(path)
@@ -161,8 +156,8 @@ def find(
 def sessions(
     track: str | None, challenge: str | None, version: str | None, here: dict | None = None, params: dict | None = None
 ) -> tuple[list[dict], list[str]]:
-    """Every calibration of ``track`` (and ``challenge``) on this machine and ``version`` (and track parameters
-    ``params`` where given), newest first (see :func:`floor_across`), and a note for each one left out."""
+    """Every calibration of ``track`` (and ``challenge``, ``params``) on this machine and ``version``, newest first, and
+    a note for each one left out."""
     return _matching(track, challenge, version, here or machine.describe(), newest_only=False, params=params)
 
 
@@ -170,8 +165,7 @@ def judged_against(
     track: str | None, challenge: str | None, version: str | None, path: Path | None = None, params: dict | None = None
 ) -> tuple[list[dict], list[str]]:
     """The calibrations a comparison judges by, newest first: the file ``path`` alone when given (:func:`find`), else
-    every session of the setup here (:func:`sessions`; none on a fresh machine); and a note for each one left out.
-    ``params``: the races' track parameters, which a calibration must share."""
+    every session of the setup here (:func:`sessions`); and a note for each one left out."""
     if path is not None:
         data, notes = find(track, challenge, version, path, params=params)
         return [data], notes
@@ -206,8 +200,7 @@ def _matching(track, challenge, version, here: dict, newest_only: bool, params: 
 
 
 def own_medians(data: dict) -> list[float]:
-    """The race medians of the calibrated task that a calibration raced itself, without those it pooled from earlier
-    calibrations (theirs are older, so they come first): a calibration judged again with ``--races 0`` has none."""
+    """The race medians of the calibrated task that a calibration raced itself, without those it pooled (they come first)."""
     return list(data.get("medians") or ())[(data.get("pooled") or {}).get("races", 0) :]
 
 
@@ -215,15 +208,10 @@ SESSION_LEVEL = 0.95  # a later session's σ stays within the spanning floor's w
 
 
 def floor_across(datas: list[dict], task: str, where: str) -> Floor | None:
-    """The noise floor of ``task`` over several calibration sessions here (``datas``, newest first), for sides of one or
-    two races raced in a later session.
-
-    One session's floor holds for later races only as far as their session is as noisy as its own: σ changes from
-    session to session, and one race a side judged against the session before called too many identical pairs in a
-    noisier session (ledger: calibrations 2026-11-28T082439 and 2026-11-28T085645; docs/record/verdicts.md). So
-    with two or more sessions the floor is each session's log race medians centred on their own mean and scaled to the
-    σ a new session stays within with probability 0.95 (:func:`stats.session_bound`): wide while few sessions say how
-    noise changes, narrower as more do. With one session: that session's floor (:func:`floor_of`)."""
+    """The noise floor of ``task`` over calibration sessions here (``datas``, newest first), for sides of one or two
+    races raced later. σ changes from session to session, so with two or more sessions the floor is each session's log
+    race medians centred on their own mean and scaled to the σ a new session stays within (:func:`stats.session_bound`);
+    with one, that session's floor (:func:`floor_of`)."""
     counted = []
     for data in datas:
         if task == data.get("task"):

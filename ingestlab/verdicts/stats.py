@@ -1,7 +1,5 @@
-"""The statistics behind every verdict, on log race medians (the race is the unit of replication): Welch's interval
-and p-value, Holm's correction across a comparison's tasks, the smallest change a comparison can find (80 % power), how
-many races a side a change needs, a prediction interval against a measured noise floor, Mann–Kendall's trend test in
-race order, and Clopper–Pearson intervals for measured rates."""
+"""The statistics behind every verdict, on log race medians (the race is the unit of replication): tests, intervals,
+power, prediction against a noise floor or a history, trend tests and Clopper–Pearson intervals for measured rates."""
 
 from __future__ import annotations
 
@@ -55,9 +53,8 @@ def welch(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
 
 
 def paired(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
-    """The paired t test on the log ratio of each pair (``baseline[i]`` and ``contender[i]`` raced together, in a random
-    order): the change as the geometric mean ratio, less one, its interval, p; ``se`` of the mean log ratio, ``df`` pairs
-    less one. None with fewer than 2 pairs or when every pair's ratio is the same."""
+    """The paired t test on the log ratio of each pair (``baseline[i]`` and ``contender[i]`` raced together); ``se`` of
+    the mean log ratio, ``df`` pairs less one. None with fewer than 2 pairs or when every pair's ratio is the same."""
     a, b = logs(baseline), logs(contender)
     if len(a) != len(b) or len(a) < 2:
         return None
@@ -72,8 +69,7 @@ def paired(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
 
 
 def holm(p_values: list[float | None], alpha: float = ALPHA) -> list[bool | None]:
-    """Holm's step-down correction: which of the tests reject at family-wise level ``alpha`` (None where no test ran):
-    those whose p is within the level Holm judged them at (:func:`holm_levels`)."""
+    """Holm's step-down correction: which of the tests reject at family-wise level ``alpha`` (None where no test ran)."""
     return [None if p is None else p <= level for p, level in zip(p_values, holm_levels(p_values, alpha))]
 
 
@@ -108,9 +104,8 @@ def smallest_change(sigma: float, n_a: int, n_b: int, df: float | None = None, a
 def races_needed(
     change: float, sigma: float, alpha: float = ALPHA, power: float = POWER, most: int = 1000, paired: bool = False
 ) -> int | None:
-    """Races a side (equal sides) for a test at ``alpha`` to find ``change`` with ``power`` (t quantiles, σ from the
-    races themselves, at least 3); None beyond ``most``. ``paired``: pairs for the paired t test (n − 1 degrees of
-    freedom), a pair's log ratio spreading by σ·√2 (races of a pair no closer than any two races)."""
+    """Races a side (equal sides, at least 3) for a t test at ``alpha`` to find ``change`` with ``power``; None beyond
+    ``most``. ``paired``: pairs for the paired t test, a pair's log ratio spreading by σ·√2."""
     effect = abs(math.log1p(change))
 
     def enough(n: int) -> bool:
@@ -168,10 +163,9 @@ def _prediction(history) -> tuple[float, float, float, int] | None:
 
 
 def below_history(value: float, history, level: float = ALPHA) -> AgainstHistory | None:
-    """Is ``value`` lower than figures like ``history``'s (each one figure of the same setup, e.g. a night's) would be?
-    Log figures, a t prediction with ``len(history) − 1`` degrees of freedom: under no change, a new figure falls below
-    the bound with probability ``level`` exactly for normal log figures. None with fewer than 3 figures of history, a
-    history with no spread, or a value that is not a positive figure."""
+    """Is ``value`` lower than figures like ``history``'s would be? A one-sided t prediction on log figures with
+    ``len(history) − 1`` degrees of freedom at ``level``. None with fewer than 3 figures of history, a history with no
+    spread, or a value that is not a positive figure."""
     predicted = _prediction(history)
     if predicted is None or not value or value <= 0:
         return None
@@ -195,9 +189,7 @@ def history_band(history, level: float = ALPHA) -> tuple[float, float] | None:
 
 def session_bound(sigmas, level: float = 1 - ALPHA) -> float | None:
     """The σ a new session's identical races stay within with probability ``level``, from the σ of k ≥ 2 earlier
-    sessions (each σ of one session's log race medians): a one-sided t prediction on log σ with k − 1 degrees of
-    freedom, the sessions' own spread of σ taken as how noise changes from one session to the next. None for fewer
-    than 2 sessions: one cannot say how the next differs from it."""
+    sessions: a one-sided t prediction on log σ with k − 1 degrees of freedom. None for fewer than 2 sessions."""
     got = logs(sigmas)
     if len(got) < 2:
         return None
@@ -223,11 +215,8 @@ def _null(pool: tuple, n_a: int, n_b: int) -> np.ndarray:
 
 def against_pool(baseline, contender, pool: tuple, confidence: float = 1 - ALPHA) -> Prediction | None:
     """The change of the sides' geometric means judged against the differences that identical races of this setup
-    showed (``pool``: a calibration's log race medians), with no normal curve assumed: races here are skewed, a slow
-    race now and then, so σ's normal tails hold too few of their differences (posts on 7.17.29: 6.7 % of A/A pairs
-    called at a 5 % level). p is the share of the pool's differences at least as large; the interval is the change
-    ± the size of difference beyond which p falls to 1 − ``confidence`` (the same test inverted, so that the interval
-    excludes no change exactly where p is at or below that level)."""
+    showed (``pool``: a calibration's log race medians), no normal curve assumed (races here are skewed). p is the
+    share of the pool's differences at least as large; the interval inverts the same test."""
     a, b = logs(baseline), logs(contender)
     if not a or not b or len(pool) < len(a) + len(b) + 1:
         return None
@@ -254,8 +243,7 @@ class Trend:
 
 
 def fewest_for_trend(alpha: float = ALPHA) -> int:
-    """The fewest races at which Mann–Kendall's two-sided exact p can reach ``alpha`` (a perfectly monotone series):
-    5 at 5 % (at 4 races its smallest p is 2/4! = 0.083)."""
+    """The fewest races at which Mann–Kendall's two-sided exact p can reach ``alpha`` (a perfectly monotone series)."""
     n = 2
     while 2 / math.factorial(n) > alpha:
         n += 1
@@ -263,9 +251,8 @@ def fewest_for_trend(alpha: float = ALPHA) -> int:
 
 
 def mann_kendall(values: list[float]) -> Trend | None:
-    """Mann–Kendall's test for a monotonic trend in ``values`` (in race order): Kendall's τ between race order and value,
-    its exact distribution where no two values tie, the tie-corrected normal approximation where some do. None below
-    :func:`fewest_for_trend` races (no outcome could reach the level: "too few races to see a trend", never "no trend")."""
+    """Mann–Kendall's test for a monotonic trend in ``values`` (in race order), exact where no two values tie. None
+    below :func:`fewest_for_trend` races (no outcome could reach the level)."""
     n = len(values)
     if n < fewest_for_trend():
         return None
@@ -277,9 +264,8 @@ def mann_kendall(values: list[float]) -> Trend | None:
 
 @dataclass(frozen=True)
 class Step:
-    """Two sides raced one after the other, their log medians fitted as a step between the sides plus a linear drift in
-    race order (log median = a + b·contender + c·race): ``b``, the step beyond the drift, with its interval and p; ``c``,
-    the drift per race, seen only within the sides; and the share of the sides' difference that the drift explains."""
+    """Two sides raced one after the other, fitted as log median = a + b·contender + c·race: the step ``b`` beyond the
+    drift ``c``, and the share of the sides' difference that the drift explains."""
 
     change: float  # exp(b) − 1
     low: float

@@ -1,10 +1,7 @@
-"""Everything the pack takes from the load generator that runs it, in one package: Rally (``esrally``, 2.12 and 2.13)
-or opensearch-benchmark (OSB, 2.4, Rally's fork), and their clients (``elasticsearch`` 8, ``opensearch-py`` 2).
-
-The runners and track processors call :func:`request`, :data:`ApiErrors` / :func:`status`, :func:`request_context`,
-:func:`raw_responses` and the loader pieces here; the pack's launcher and track reader call the Rally hooks below.
-Nothing else in the pack imports esrally's or OSB's internals. The first use checks the version that is installed
-and fails with one line naming it and the supported range when it is outside.
+"""Everything the pack takes from the load generator that runs it: Rally (``esrally`` 2.12, 2.13) or opensearch-benchmark
+(OSB 2.4, Rally's fork), and their clients. Nothing else in the pack imports their internals, and they are imported
+inside the functions that use them (the other generator is absent; the pack's CLI starts without them). The first use
+checks the installed version and fails with one line naming it and the supported range when it is outside.
 """
 
 from __future__ import annotations

@@ -3,38 +3,31 @@ request context."""
 
 from __future__ import annotations
 
+from contextlib import suppress
+from importlib import import_module
 from urllib.parse import urlencode
 
-from ingestlab.runners.compat.core import engine
-
-# esrally, opensearch-benchmark, thespian and the clients are imported inside the functions that use them: the
-# generator installed decides which one runs (the other is absent), and the pack's CLI starts without them.
+from ingestlab.runners.compat.core import generator_module
 
 
 def _is_opensearch(es) -> bool:
     return type(es).__module__.startswith(("osbenchmark", "opensearchpy"))
 
 
-# Both generators' async clients send over aiohttp, which adds ``Accept-Encoding: gzip, deflate`` to a request that names
-# none, and Elasticsearch and OpenSearch then compress every response: CPU the node's indexing then lacks (and the
-# client's, to inflate it). The studies' clients asked for no compressed responses, nor does the minimal client
-# ``python -m devtools.bench overhead`` measures against. A runner that wants them names an encoding itself.
+# aiohttp asks for ``gzip, deflate`` when a request names no encoding, and the node then spends CPU compressing every
+# response, which the studies' clients never asked for. A runner that wants compression names an encoding itself.
 IDENTITY = "identity"
 
 
 def _uncompressed_unless_asked(headers: dict | None) -> dict:
-    if headers is None:
-        return {"accept-encoding": IDENTITY}
-    if any(k.lower() == "accept-encoding" for k in headers):
-        return headers
-    return {**headers, "accept-encoding": IDENTITY}
+    headers = headers or {}
+    return headers if any(k.lower() == "accept-encoding" for k in headers) else {**headers, "accept-encoding": IDENTITY}
 
 
 async def request(es, method: str, path: str, params: dict | None = None, headers: dict | None = None, body=None):
-    """One request with the runner's client: Rally's ``perform_request``, or opensearch-py's transport's. (opensearch-py
-    takes a ``timeout`` query parameter for its own request timeout: the query goes into the URL for it instead.)
-
-    Responses come uncompressed unless ``headers`` name an ``accept-encoding`` (see ``IDENTITY``)."""
+    """One request with the runner's client: Rally's ``perform_request``, or opensearch-py's transport's (with the query
+    in the URL: it takes a ``timeout`` parameter as its own). Responses come uncompressed unless ``headers`` name an
+    ``accept-encoding``."""
     headers = _uncompressed_unless_asked(headers)
     if _is_opensearch(es):
         if params:
@@ -45,18 +38,9 @@ async def request(es, method: str, path: str, params: dict | None = None, header
 
 def _error_classes() -> tuple:
     classes = []
-    try:
-        from elasticsearch import ApiError
-
-        classes.append(ApiError)
-    except ImportError:
-        pass
-    try:
-        from opensearchpy.exceptions import TransportError
-
-        classes.append(TransportError)
-    except ImportError:
-        pass
+    for module, name in (("elasticsearch", "ApiError"), ("opensearchpy.exceptions", "TransportError")):
+        with suppress(ImportError, AttributeError):
+            classes.append(getattr(import_module(module), name))
     return tuple(classes)
 
 
@@ -79,8 +63,7 @@ def error_body(error):
 
 
 def raw_responses(es) -> None:
-    """Ask the client to hand this call's responses over as bytes (both generators' clients can; a test's stand-in
-    keeps decoding)."""
+    """Ask the client to hand this call's responses over as bytes (a test's stand-in keeps decoding)."""
     ask = getattr(es, "return_raw_response", None)
     if ask is not None:
         ask()
@@ -88,8 +71,4 @@ def raw_responses(es) -> None:
 
 def request_context():
     """The class that holds a request's timing in a context variable (the client's hooks write it)."""
-    if engine() == "osb":
-        from osbenchmark.context import RequestContextHolder
-    else:
-        from esrally.client.context import RequestContextHolder
-    return RequestContextHolder
+    return generator_module("osbenchmark.context", "esrally.client.context").RequestContextHolder

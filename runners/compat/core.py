@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from functools import lru_cache
-from importlib import metadata
+from importlib import import_module, metadata
 from importlib.util import find_spec
 
 SUPPORTED = {"esrally": ((2, 12), (2, 13)), "opensearch-benchmark": ((2, 4), (2, 4))}  # (lowest, highest) minor
@@ -23,6 +23,11 @@ def engine() -> str:
         return "rally"
 
     return "rally" if find_spec("esrally") is not None else "osb"
+
+
+def generator_module(osb: str, rally: str):
+    """The running generator's module, named as opensearch-benchmark or Rally names it (imported on use)."""
+    return import_module(osb if engine() == "osb" else rally)
 
 
 @lru_cache(maxsize=None)

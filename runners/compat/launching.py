@@ -12,13 +12,9 @@ from types import SimpleNamespace
 
 from ingestlab.runners.compat.core import checked
 
-# esrally, opensearch-benchmark, thespian and the clients are imported inside the functions that use them: the
-# generator installed decides which one runs (the other is absent), and the pack's CLI starts without them.
-
 
 def _note_others(process, finder: str, note) -> None:
-    """The tool's check for other running instances names them (``note``) and lets this one go on: each instance here
-    has an actor port of its own."""
+    """The tool's check for other running instances names them (``note``) and lets this one go on (its own port)."""
     find_others = getattr(process, finder)
 
     def others_noted():
@@ -48,9 +44,8 @@ def move_actor_port(port: int, note) -> None:
 
 
 def _modules() -> SimpleNamespace:
-    """The load generator's modules by what they do here: Rally's, or opensearch-benchmark's (2.4, Rally's fork with
-    other names): ``driver`` (workers and task-execution actors), ``coordinator`` (the actor that gathers the workers'
-    samples at each join point), ``metrics``, ``actor`` and ``main`` (whose ``time`` ends a run)."""
+    """The load generator's modules by what they do here, Rally's or opensearch-benchmark's: ``driver``, ``coordinator``
+    (the actor that gathers the workers' samples at each join point), ``metrics``, ``actor`` and ``main``."""
     if checked() == "osb":
         from osbenchmark import actor, metrics
         from osbenchmark import benchmark as main
@@ -66,8 +61,7 @@ def _modules() -> SimpleNamespace:
 
 def poll_tasks_every(seconds: float, preparation_seconds: float | None = None) -> None:
     """How often Rally's workers look whether their task is done (``seconds``), and its task-execution actors whether a
-    step of the track's preparation is (``preparation_seconds``, None: ``seconds``; Rally: 5 s, 0.5 s in test mode).
-    opensearch-benchmark's ``worker_coordinator`` is that module forked, with the same classes and intervals."""
+    step of the track's preparation is (``preparation_seconds``, None: ``seconds``)."""
     driver = _modules().driver
     driver.Worker.WAKEUP_INTERVAL_SECONDS = seconds
     preparation = seconds if preparation_seconds is None else preparation_seconds
@@ -86,13 +80,10 @@ def poll_tasks_every(seconds: float, preparation_seconds: float | None = None) -
 
 
 def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
-    """After a race, Rally waits 3 s for messages still on their way to its actor system, shuts the system down, then
-    looks once a second whether it is gone: the last ~4 s of every race, a third of a test-mode one. Here it waits
-    ``grace_s`` first, then looks every ``poll_s`` and goes on as soon as the system is gone, never waiting longer than
-    Rally would. The only sleeps of ``esrally.rally`` (2.12, 2.13) are those two waits, in that order: its view of the
-    ``time`` module gets a ``sleep`` that tells them apart (the first one is the grace). opensearch-benchmark's
-    ``benchmark`` (2.4) ends a run the same way (its only other sleep is between ``--test-iterations``, which the pack
-    does not use)."""
+    """After a race, Rally sleeps a grace for messages on their way, shuts its actor system down, then looks once a
+    second whether it is gone. Here the grace is at most ``grace_s``, and the system is looked at every ``poll_s``,
+    never longer than Rally would wait: the main module's ``time`` gets a ``sleep`` that tells its only two waits apart
+    (the first is the grace; OSB's ``benchmark`` ends a run the same way)."""
     found = _modules()
     actor, main = found.actor, found.main
 
@@ -115,8 +106,7 @@ def end_quickly(grace_s: float, poll_s: float = 0.1) -> None:
 
 
 def task_figures(store, name: str) -> dict:
-    """The load generator's own figures of one finished task, from its driver's metrics store (Rally's and
-    opensearch-benchmark's keep the same ones, under the same names)."""
+    """The load generator's own figures of one finished task, from its driver's metrics store."""
     SampleType = _modules().metrics.SampleType
 
     measured = store.get("service_time", task=name, sample_type=SampleType.Normal)
@@ -133,8 +123,7 @@ def task_figures(store, name: str) -> dict:
 
 
 def on_finished_tasks(callback) -> None:
-    """``callback(driver, step, steps, [task names])`` each time the driver has processed the samples of tasks that
-    just finished (a join point)."""
+    """``callback(driver, step, steps, [task names])`` each time the driver has processed a join point's samples."""
     driver_class = _modules().coordinator
     update, post_process = driver_class.update_progress_message, driver_class.post_process_samples
 
@@ -171,8 +160,7 @@ def run_rally(daemon: bool) -> int:
 
 
 def osb_move_actor_port(port: int, note) -> None:
-    """OSB's actor system on ``port`` instead of 1900 (its probe and its convention address say 1900 outright); other
-    OSB processes named (``note``) instead of refused."""
+    """OSB's actor system on ``port`` instead of 1900; other OSB processes named (``note``) instead of refused."""
     from osbenchmark import actor
     from osbenchmark.utils import process
     from thespian.system.transport import TCPTransport
@@ -221,14 +209,10 @@ class _Foreign:
 def isolate_actor_system(token: str) -> bool:
     """Keep this actor system's actors deaf to every other actor system on the machine.
 
-    thespian (Rally's and opensearch-benchmark's actor library) sends a message as (sender, message) with nothing that
-    says which actor system it belongs to, and an actor takes whatever reaches its port, an exit request included. Every
-    actor listens on a port the kernel picks from one pool shared by all actor systems here, so a message one system
-    sends to an actor of its own that has just ended can reach another system's actor that now holds that port: a
-    Rally worker of another race ends, and its race fails with "Worker [0] has exited prematurely". Here every message
-    this process and the actors forked from it send carries ``token``; one that arrives over the wire without it is
-    dropped, with a warning in thespian's log. Messages an actor sends itself never touch the wire and pass as they
-    are. False (and nothing changed) when this thespian lacks the places hooked here."""
+    thespian's messages say nothing of their actor system, and a port an ended actor freed may go to another system's
+    actor, which then takes a message meant for the ended one (another race fails with "Worker [0] has exited
+    prematurely"). Here every message sent over the wire carries ``token``, and one without it is dropped, with a warning
+    in thespian's log. False (and nothing changed) when this thespian lacks the places hooked here."""
     from thespian.system.transport import TCPTransport as tcp
 
     transport = tcp.TCPTransport

@@ -3,20 +3,11 @@ directories and user tags; and, Rally only, reading a track as Rally renders it.
 
 from __future__ import annotations
 
-from importlib import import_module
-
-from ingestlab.runners.compat.core import engine
-
-# esrally, opensearch-benchmark, thespian and the clients are imported inside the functions that use them: the
-# generator installed decides which one runs (the other is absent), and the pack's CLI starts without them.
+from ingestlab.runners.compat.core import engine, generator_module
 
 
 def loader():
-    if engine() == "osb":
-        from osbenchmark.workload import loader as found
-    else:
-        from esrally.track import loader as found
-    return found
+    return generator_module("osbenchmark.workload.loader", "esrally.track.loader")
 
 
 def processor_base():
@@ -49,19 +40,11 @@ def data_dirs(cfg, name: str, corpus: str) -> list[str]:
 
 
 def data_error(message: str) -> Exception:
-    if engine() == "osb":
-        from osbenchmark import exceptions
-    else:
-        from esrally import exceptions
-    return exceptions.DataError(message)
+    return generator_module("osbenchmark.exceptions", "esrally.exceptions").DataError(message)
 
 
 def console_info(message: str) -> None:
-    if engine() == "osb":
-        from osbenchmark.utils import console
-    else:
-        from esrally.utils import console
-    console.info(message, logger=None)
+    generator_module("osbenchmark.utils.console", "esrally.utils.console").info(message, logger=None)
 
 
 def add_user_tags(cfg, tags: dict) -> None:
@@ -70,7 +53,7 @@ def add_user_tags(cfg, tags: dict) -> None:
     if not cfg or not tags:
         return
 
-    config = import_module("osbenchmark.config" if engine() == "osb" else "esrally.config")
+    config = generator_module("osbenchmark.config", "esrally.config")
     if engine() == "osb":  # one string, "key:value,key:value"
         given = cfg.opts("test_run", "user.tag", mandatory=False) or ""
         own = {k: v for k, _, v in (t.partition(":") for t in given.split(",") if t.strip())}

@@ -1,26 +1,20 @@
-"""Runner ``corpus-load``: one request per call, many clients, until the corpus is written.
-
-The parameter source gives each client its own share of the corpus, as prepared request bodies;
-one call sends one of them: a bulk request, or with ``bulk-size: 1`` one document through the
-index API (not a bulk of one). Rejections (HTTP 429) are retried with bounded backoff and counted;
-anything else Elasticsearch refuses fails the call. Rally sums the calls' weights into docs/s.
-Each call's acknowledged documents (count and a sample of ids), retries and error go to the runner
-stats file, so that a check after a fault can prove no acknowledged document was lost.
+"""Runner ``corpus-load``: one request per call (a bulk, or with ``bulk-size: 1`` one document through the index API),
+each client sending its own share of the corpus. Rejections (429) are retried with bounded backoff; anything else
+Elasticsearch refuses fails the call. Each call's acknowledged documents (count and an id sample) go to the runner stats.
 """
 
 from __future__ import annotations
 
 import time
 
+from ingestlab.runners.compat import raw_responses
 from ingestlab.runners.utils.failures import RequestFailed
 from ingestlab.runners.utils.runner_stats import record
-from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one, raw_responses
+from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one
 
 
 def _record(params: dict, stats: WriteStats, started: float, error: str | None = None) -> None:
-    """What this call got acknowledged (count and an id sample) and retried, and when it ran (wall clock: a task's
-    documents ÷ its first request's start to its last one's end is its rate however short it is); kept with
-    ``ingestlab race``."""
+    """What this call got acknowledged and retried, and when it ran (wall clock: a task's rate however short it is)."""
     entry = {
         "task": params.get("operation"),
         "method": NAME,

@@ -1,21 +1,16 @@
-"""Runner ``fresh-index-load``: one call is one run of an indexing study.
-
-Each call recreates the target index (not timed), indexes a fixed set of documents
-with either the single-document index API or bulk requests of a given size (timed),
-then checks that every document is in the index (not timed). It reports its own
-``throughput`` (docs/s of this run), so with ``iterations: N`` Rally's maximum
-throughput is the study's "fastest of N runs" and its service time is the run's
-elapsed time. Rejections (HTTP 429) are retried with bounded backoff; any other
-failure, or a final count that does not match, fails the run loudly.
+"""Runner ``fresh-index-load``: one call is one run of an indexing study. Untimed, it recreates the index; timed, it
+writes a fixed set of documents (index API or bulks); untimed, it checks every one is there. It reports its own
+``throughput``, so with ``iterations: N`` Rally's maximum is the study's "fastest of N runs".
 """
 
 from __future__ import annotations
 
 import time
 
+from ingestlab.runners.compat import raw_responses
 from ingestlab.runners.utils.runner_stats import record
 from ingestlab.runners.utils.timing import untimed
-from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one, raw_responses
+from ingestlab.runners.writing.indexing import Backoff, WriteStats, index_in_bulks, index_one_by_one
 from ingestlab.runners.writing.indices import DocumentsLost, count_documents, recreate_index
 
 NAME = "fresh-index-load"

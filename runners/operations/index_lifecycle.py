@@ -1,7 +1,5 @@
-"""Runners ``recreate-index`` and ``check-doc-count``: recreate an index before a measured task, and check afterwards
-that it holds every document. Their own (untimed-by-design) tasks around a multi-client write task; the parameters
-come from :mod:`~ingestlab.runners.param_sources.index_lifecycle`.
-"""
+"""Runners ``recreate-index`` and ``check-doc-count``: recreate an index before a measured write task, and check
+afterwards that it holds every document."""
 
 from __future__ import annotations
 

@@ -1,12 +1,7 @@
-"""Runner ``reindex-api``: one call is one run of Elasticsearch's own ``_reindex``.
-
-Untimed: recreate the destination, refresh and count the source. Then ``POST _reindex`` with
-``wait_for_completion=false`` and ``source.size`` = ``scroll-size`` (and ``slices``), and the task is polled
-until it ends, however long it runs: each poll waits on the node (``GET _tasks/<id>?wait_for_completion=true``)
-for at most ``poll-timeout`` (default 30s), and a poll that times out is simply made again. The run's time is
-the ``took`` Elasticsearch reports for the reindex itself, not when a poll happened to notice the end. Untimed
-again: the task's result is removed from ``.tasks``, the destination is refreshed and its count must equal the
-source's, and the task must report no failures.
+"""Runner ``reindex-api``: one call is one run of Elasticsearch's own ``_reindex``, started as a task and polled until it
+ends (each poll waits on the node for at most ``poll-timeout``). The run's time is the ``took`` Elasticsearch reports.
+Untimed around it: the destination recreated, the source counted; then the task's result removed from ``.tasks`` and
+the destination's count checked.
 """
 
 from __future__ import annotations
@@ -39,11 +34,6 @@ def poll_timeout(params: dict, operation: str) -> str:
     return value
 
 
-def _timed_out(error) -> bool:
-    """A poll whose wait ran out before the task ended (Elasticsearch answers with a timeout error)."""
-    return http_status(error) in (408, 500, 504) and "timeout" in describe(error).lower()
-
-
 async def wait_for(es, task: str, timeout: str) -> tuple[dict, int]:
     """The completed task's status, and how many polls it took."""
     polls = 0
@@ -54,16 +44,15 @@ async def wait_for(es, task: str, timeout: str) -> tuple[dict, int]:
                 es, "GET", f"/_tasks/{task}", headers=dict(JSON), params={"wait_for_completion": "true", "timeout": timeout}
             )
         except ApiErrors as e:
-            if _timed_out(e):
-                continue
+            if http_status(e) in (408, 500, 504) and "timeout" in describe(e).lower():
+                continue  # the poll's wait ran out before the task ended: poll again
             raise
         if status.get("completed"):
             return status, polls
 
 
 async def forget(es, task: str) -> str | None:
-    """Remove the task's stored result from ``.tasks`` (Elasticsearch keeps every result of a task run with
-    ``wait_for_completion=false``); why not, where it could not be."""
+    """Remove the task's stored result from ``.tasks``; why not, where it could not be."""
     try:
         await request(es, "DELETE", f"/.tasks/_doc/{task}", headers=dict(JSON))
     except ApiErrors as e:

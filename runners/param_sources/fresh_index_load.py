@@ -1,9 +1,5 @@
-"""Parameter source ``fresh-index-load``: the documents every run writes, as request bodies.
-
-A corpus that fits in :data:`~ingestlab.runners.writing.corpus_share.HOLD_BYTES` is read, validated and built into
-request bodies here, once per client and before timing starts, so the runner's timed loop only sends bytes.
-A larger one is read a window at a time during each run, as a client streaming from disk does, so the
-worker's memory stays the same whatever the corpus size.
+"""Parameter source ``fresh-index-load``: the documents every run writes, as request bodies, built once before timing
+when they fit in memory, else read a window at a time during each run (:func:`~ingestlab.runners.writing.corpus_share.held`).
 """
 
 from __future__ import annotations

@@ -17,10 +17,8 @@ from ingestlab.runners.utils.track_lookup import (
 
 class IndexLifecycleParamSource:
     """``index`` (a track index; ``number-of-shards`` overrides its body's), and for the check what the write task
-    before it wrote, with the writer's own parameters: ``doc-count`` (default: the corpus; test mode's -1k corpus
-    caps it) and ``ingest-percentage``; with ``bulk-size`` and ``writer-clients`` (the write task's clients; Rally
-    reserves ``clients`` in an operation) as well, the writer is Rally's ``bulk``
-    (or a source that splits its work as Rally's does), whose percentage applies per client and per bulk."""
+    before it wrote, from the writer's own ``doc-count`` and ``ingest-percentage``; with ``bulk-size`` and
+    ``writer-clients`` too, the writer splits its work as Rally's ``bulk`` does (the percentage per client and bulk)."""
 
     def __init__(self, track, params, **kwargs):
         operation = kwargs.get("operation_name") or params.get("name") or "index-lifecycle"

@@ -1,9 +1,5 @@
-"""Parameter source for both reindex runners (``reindex-api`` and ``sliced-scroll-reindex``).
-
-``source-index`` and ``dest-index`` name track indices; the destination is recreated from its track
-body before every run, with ``dest-shards`` overriding its shard count (local → remote shards).
-Every other parameter passes through, checked by the runner that reads it; ``clients`` is the task's number of
-clients, from the partition Rally gives each.
+"""Parameter source for both reindex runners: ``source-index`` and ``dest-index`` name track indices (``dest-shards``
+overrides the destination's shard count); every other parameter passes through, checked by the runner that reads it.
 """
 
 from __future__ import annotations

@@ -1,8 +1,5 @@
-"""Parameter source ``time-to-searchable``: one probe per call, unique per client and call.
-
-Probe documents come from the track's corpus (read once per client, used round-robin), each
-with an added ``probe`` keyword. The random phase delay is drawn from a per-client seeded
-generator, so a race is repeatable.
+"""Parameter source ``time-to-searchable``: one probe per call, unique per client and call, its documents from the
+track's corpus (round-robin) with an added ``probe`` keyword; the phase delay comes from a per-client seeded generator.
 """
 
 from __future__ import annotations

@@ -1,24 +1,10 @@
 """Track processor ``ingestlab-corpora``: a track brings its corpus itself, with plain esrally too.
 
-A track's document set says in its ``meta`` where its documents come from:
-
-- ``{"ingestlab.generator": "posts", "ingestlab.seed": 2017}``: made on first use by the pack's generator
-  (:mod:`ingestlab.corpus.makers`) with the set's ``document-count`` documents, in Rally's data cache
-  (``<local.dataset.cache>/<corpus>/``), where it stays for every later race (see :func:`generated_target`). In
-  ``--test-mode`` Rally asks for the ``-1k`` file, and only its 1,000 documents are made.
-- ``{"ingestlab.supplied": "<how to make it>"}``: a file the user made (e.g. with ``ingestlab dvf
-  convert``), named by a track parameter. Its count and sizes are read from the entry written beside it
-  (``<name>.meta.json``); a file that is not there stops the race at once, naming the file and the
-  command that makes it. With ``"ingestlab.converter": "dvf"`` (or ``wikipedia``) the parameter may also name the
-  publisher's file as it comes (plain, ``.gz``, ``.bz2``, ``.zip``): it is converted on first use into
-  ``converted-<its name>.json`` beside Rally's corpora, and again only when the file changes.
-
-In ``--test-mode``, documents a track makes on the fly (the ``eventdata`` source's ``docs``, and the ``doc-count`` its
-count check expects) are cut to the 1,000 of a ``-1k`` corpus, as Rally cuts every corpus file.
-
-Registered before Rally's own preparation (``DefaultTrackPreparator``), which then finds the files,
-checks their line counts and writes its offset tables as for any corpus. (The keys are flat, with plain
-values: Rally hashes a document set's meta.)
+A document set's ``meta`` says where its documents come from: ``{"ingestlab.generator": …, "ingestlab.seed": …}``,
+made on first use (:mod:`ingestlab.corpus.makers`) where Rally looks for it (:func:`generated_target`); or
+``{"ingestlab.supplied": "<how to make it>"}``, a file the user made, read from its entry (with
+``"ingestlab.converter"``, also the publisher's file as it comes, converted on first use). In ``--test-mode``, what a
+track makes on the fly is cut to the 1,000 documents of a ``-1k`` corpus, as Rally cuts every corpus file.
 """
 
 from __future__ import annotations
@@ -34,14 +20,6 @@ from ingestlab.errors import IngestlabError
 from ingestlab.runners import compat
 
 LOG = logging.getLogger(__name__)
-
-
-def _test_mode(cfg) -> bool:
-    return compat.test_mode(cfg)
-
-
-def _data_dirs(cfg, track_name: str, corpus_name: str) -> list[str]:
-    return compat.data_dirs(cfg, track_name, corpus_name)
 
 
 def find_supplied(file_name: str, data_dirs: list[str]) -> Path | None:
@@ -96,9 +74,8 @@ def make_document_set(data_dirs: list[str], file_name: str, docs: int, spec: dic
 
 
 def generated_target(data_dirs: list[str], file_name: str) -> Path:
-    """Where a generated corpus file goes: where Rally finds it already (its data directories in order: the track's
-    own, then its data cache), else into Rally's data cache, made once and kept there for every later race (the
-    pack's races use ``INGESTLAB_HOME``'s Rally home) — or the track's directory when the cache is not writable."""
+    """Where a generated corpus file goes: where Rally finds it already (its data directories in order), else into
+    Rally's data cache (the last), kept there for every later race, or the track's directory when that is not writable."""
     for root in data_dirs:
         if (Path(root) / file_name).is_file():
             return Path(root) / file_name
@@ -136,8 +113,7 @@ def cut_made_on_the_fly(track) -> None:
 
 def corpus_tags(track) -> dict:
     """What the race's documents are, as tags on the race: ``corpus:generated`` with the pack's generator(s) and
-    seed(s), or ``corpus:supplied`` (a file the user made): so a race of the pack's geonames never passes for one of
-    rally-tracks' real corpus in ``esrally list races`` or a comparison."""
+    seed(s), or ``corpus:supplied``, so that a race of a generated corpus never passes for one of a real corpus."""
     generated, supplied = [], False
     for corpus in track.corpora:
         for document_set in corpus.documents:
@@ -166,16 +142,16 @@ class CorpusProcessor(compat.processor_base()):
         self.cfg = None  # Rally sets it when it registers the processor
 
     def on_after_load_track(self, track) -> None:
-        if _test_mode(self.cfg):
+        if compat.test_mode(self.cfg):
             cut_made_on_the_fly(track)
         # test mode as a tag too, as `ingestlab race` tags it: a plain `esrally race --test-mode` never passes for a full one
-        compat.add_user_tags(self.cfg, {**corpus_tags(track), **({"test-mode": "true"} if _test_mode(self.cfg) else {})})
+        compat.add_user_tags(self.cfg, {**corpus_tags(track), **({"test-mode": "true"} if compat.test_mode(self.cfg) else {})})
         for corpus in track.corpora:
             for document_set in corpus.documents:
                 how = spec(document_set.meta_data).get("supplied")
                 if how is None:
                     continue
-                data_dirs = _data_dirs(self.cfg, track.name, corpus.name)
+                data_dirs = compat.data_dirs(self.cfg, track.name, corpus.name)
                 converter = spec(document_set.meta_data).get("converter")
                 # Rally reads a source-file named .gz or .bz2 as an archive of the name without it: the user named the archive
                 named = [
@@ -186,7 +162,7 @@ class CorpusProcessor(compat.processor_base()):
                     raise compat.data_error(f"corpus file {named[0]} of track {track.name} does not exist; make it with: {how}")
                 if converter and read_meta(found) is None:  # the publisher's file itself: converted once, kept
                     found = convert_supplied(found, converter, data_dirs)
-                apply_supplied(document_set, found, _test_mode(self.cfg))
+                apply_supplied(document_set, found, compat.test_mode(self.cfg))
 
     def on_prepare_track(self, track, data_root_dir):
         for corpus in track.corpora:
@@ -196,7 +172,7 @@ class CorpusProcessor(compat.processor_base()):
                     yield (
                         make_document_set,
                         {
-                            "data_dirs": _data_dirs(self.cfg, track.name, corpus.name) or [os.path.join(data_root_dir, corpus.name)],
+                            "data_dirs": compat.data_dirs(self.cfg, track.name, corpus.name) or [os.path.join(data_root_dir, corpus.name)],
                             "file_name": document_set.document_file,
                             "docs": document_set.number_of_documents,
                             "spec": wanted,

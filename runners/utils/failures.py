@@ -1,11 +1,6 @@
-"""What the pack's runners do when Elasticsearch refuses or loses documents: a failed request in Rally's
-terms, not a crash of the load driver.
-
-Runners raise a :class:`RequestFailed` (documents refused after retries, a count that does not match,
-a scroll that expired, ...). Registered through :func:`reporting_failures`, such a call returns
-``success: False`` with the error's type and description, and Rally applies ``--on-error``: ``abort``
-ends the race with that description, ``continue`` counts the error (the task's error rate, which marks
-the pack's report INVALID) and races on. Any other exception is a bug and still stops the race.
+"""When Elasticsearch refuses or loses documents, runners raise a :class:`RequestFailed`; registered through
+:func:`reporting_failures`, such a call returns ``success: False`` with the error's type and description, and Rally
+applies ``--on-error``. Any other exception is a bug and still stops the race.
 """
 
 from __future__ import annotations
@@ -48,8 +43,7 @@ class reporting_failures:
 
 
 def describe(error) -> str:
-    """An Elasticsearch error in a line: the root cause's type and reason, whatever shape the body came in
-    (a dict, or bytes when the runner asked for raw responses)."""
+    """An Elasticsearch error in a line: the root cause's type and reason, whether the body came as a dict or bytes."""
     body = error_body(error)
     if hasattr(body, "getvalue"):
         body = body.getvalue()

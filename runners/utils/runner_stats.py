@@ -1,7 +1,5 @@
-"""Per-call figures that Rally's race.json does not keep (client CPU, bytes moved), as JSON lines.
-
-``ingestlab race`` points ``INGESTLAB_RUNNER_STATS`` at a file beside the race's race.json; with plain
-esrally the variable is unset and nothing is written.
+"""Per-call figures that Rally's race.json does not keep, as JSON lines in the file ``INGESTLAB_RUNNER_STATS`` names
+(``ingestlab race`` sets it; with plain esrally nothing is written).
 """
 
 from __future__ import annotations

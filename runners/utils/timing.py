@@ -1,8 +1,5 @@
-"""Keep set-up requests out of Rally's service time.
-
-Rally measures a runner call from its first request's start to its last request's end,
-held in a context variable. Work awaited through :func:`untimed` runs in a child task
-whose context gets a fresh, throw-away request context, so its requests are not timed.
+"""Keep set-up requests out of Rally's service time: work awaited through :func:`untimed` runs in a child task with a
+throw-away request context (where Rally keeps a call's first request start and last request end).
 """
 
 import asyncio

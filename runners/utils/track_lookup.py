@@ -36,9 +36,8 @@ def document_set(track, params: dict, operation: str):
 
 
 def wanted_documents(params: dict, operation: str, documents) -> int:
-    """``doc-count`` of the operation (default: the whole corpus), of which ``ingest-percentage`` (default 100) is
-    written, rounded down. More than the corpus holds is an error naming both numbers — except in Rally's test mode,
-    which cuts every corpus to its ``-1k`` file: there the cut holds."""
+    """``doc-count`` of the operation (default: the whole corpus), of which ``ingest-percentage`` is written, rounded
+    down. More than the corpus holds is an error, except in test mode's ``-1k`` file, where the cut holds."""
     available = documents.number_of_documents
     wanted = positive_int(params, "doc-count", operation, default=available)
     if wanted > available:
@@ -70,13 +69,15 @@ def of_percentage(documents: int, percentage: float, operation: str) -> int:
     return written
 
 
+def rally_client_documents(total: int, client: int, clients: int, bulk_size: int, percentage: float) -> tuple[int, int]:
+    """(first, count) of the documents client ``client`` of Rally's ``bulk`` writes: its share of ``total`` (Rally rounds
+    the borders), and of its bulks the first ``ceil(bulks × percentage / 100)``, the last of them possibly short."""
+    per_client = total / clients
+    start, end = round(per_client * client), round(per_client * (client + 1))
+    return start, min(end - start, math.ceil(math.ceil((end - start) / bulk_size) * percentage / 100) * bulk_size)
+
+
 def rally_bulk_documents(total: int, clients: int, bulk_size: int, percentage: float = 100) -> int:
     """How many of ``total`` documents Rally's ``bulk`` operation writes with ``clients`` clients, ``bulk-size`` and
-    ``ingest-percentage``: each client takes its share (Rally rounds the borders), and of its bulks the first
-    ``ceil(bulks × percentage / 100)``, the last of them possibly short."""
-    written, per_client = 0, total / clients
-    for client in range(clients):
-        docs = round(per_client * (client + 1)) - round(per_client * client)
-        bulks = math.ceil(docs / bulk_size)
-        written += min(docs, math.ceil(bulks * percentage / 100) * bulk_size)
-    return written
+    ``ingest-percentage``."""
+    return sum(rally_client_documents(total, client, clients, bulk_size, percentage)[1] for client in range(clients))

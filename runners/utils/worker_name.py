@@ -1,11 +1,6 @@
-"""Name Rally's load-driver workers so that what watches a race from outside can tell them apart.
-
-Rally's actors are processes of one command line (thespian forks them), so the footprint of a race
-(:mod:`ingestlab.rally.footprint`) could only give the peak RSS of "Rally's largest process". A worker is the
-process whose ``multiprocessing`` name thespian made from Rally's ``Worker`` actor class; :func:`mark` gives such a
-process the kernel name :data:`NAME` (``/proc/<pid>/comm``, what ``ps`` and ``top`` show), once, when the track
-registers there. Nothing else changes: the command line stays as it was. Off Linux, or if the kernel refuses,
-nothing happens."""
+"""Name Rally's load-driver workers (the kernel name :data:`NAME`, what ``ps`` shows) so that a race's footprint
+(:mod:`ingestlab.rally.footprint`) can tell them from Rally's other processes of the same command line. Off Linux, or
+if the kernel refuses, nothing happens."""
 
 from __future__ import annotations
 

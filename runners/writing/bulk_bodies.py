@@ -10,20 +10,10 @@ INDEX_ACTION = b'{"index":{}}\n'
 NEWLINE = b"\n"
 
 
-def _lines(action: bytes, documents) -> bytes:
-    """``action`` (newline included) before every document, each document ending its line; one join."""
-    parts = [NEWLINE] * (3 * len(documents))
-    parts[0::3] = [action] * len(documents)
-    parts[1::3] = documents
-    return b"".join(parts)
-
-
 @dataclass(frozen=True)
 class Batch:
-    """One bulk request: its body and the documents it carries (kept to re-send rejected items).
-
-    ``actions``, when given, holds each document's own action line (e.g. with its ``_id``);
-    otherwise every document gets the plain ``{"index":{}}``."""
+    """One bulk request: its body and the documents it carries (kept to re-send rejected items); ``actions``, when
+    given, holds each document's own action line, else every document gets the plain ``{"index":{}}``."""
 
     body: bytes
     documents: tuple[bytes, ...]
@@ -55,7 +45,10 @@ class Batch:
 
 def bulk_body(documents) -> bytes:
     """``{"index":{}}`` and each document on its own line, in one join (each document copied once)."""
-    return _lines(INDEX_ACTION, documents if isinstance(documents, (list, tuple)) else list(documents))
+    documents = documents if isinstance(documents, (list, tuple)) else list(documents)
+    parts = [NEWLINE] * (3 * len(documents))
+    parts[0::3], parts[1::3] = [INDEX_ACTION] * len(documents), documents
+    return b"".join(parts)
 
 
 def batches(documents: list[bytes], bulk_size: int, actions: list[bytes] | None = None) -> list[Batch]:
@@ -91,8 +84,7 @@ def failed_items(response: dict) -> ItemFailures:
 
 
 def acknowledged_ids(response: dict) -> list:
-    """The ids of the documents a bulk response confirms (per-item status below 300), in order.
-    With ``filter_path`` leaving out ``_id`` they come back as None: counted, not sampled."""
+    """The ids of the documents a bulk response confirms, in order (None where ``filter_path`` left ``_id`` out)."""
     ids = []
     for item in response.get("items", []):
         result = next(iter(item.values()))
@@ -112,13 +104,9 @@ def _string_at(raw: bytes, start: int):
 
 
 def clean_bulk(raw: bytes, documents: int) -> list | None:
-    """For a raw bulk response that reports no error (``"errors":false`` at its head, as Elasticsearch writes it) and
-    holds an item for each of ``documents``: the ids to sample (the first and the last item's; none where
-    ``filter_path`` left ids out). None when the response must be read in full (errors, another layout, a count
-    that does not match).
-
-    Without errors every item succeeded, so the documents are accounted for by counting the items on the bytes (one
-    ``"status":`` each) instead of decoding them one by one."""
+    """For a raw bulk response that reports no error and holds an item for each of ``documents`` (counted on the bytes,
+    not decoded): the first and the last item's ids to sample (none where ``filter_path`` left ids out). None when the
+    response must be read in full (errors, another layout, a count that does not match)."""
     head = raw[:128]
     if b'"errors":false' not in head or b'"items":[' not in head or raw.count(b'"status":') != documents:
         return None

@@ -1,12 +1,7 @@
 """Read documents of a Rally corpus file (one JSON document per line) as raw bytes, lazily, from any line on.
 
-Every line is validated as it is read, as a JSON object in UTF-8, without building it: lines are checked in chunks,
-one msgspec decode of ``[line,line,…]`` into empty structs per chunk (msgspec skips an object's members while
-checking their syntax) plus one UTF-8 check of the chunk. Only a chunk that fails is read again line by line, to
-name the file, the line and what is wrong with it.
-
-:func:`chunks` starts at any line (found by counting newlines in large blocks, as fast as the file reads) and
-yields one validated chunk at a time, so a reader's memory is one chunk whatever the file's size."""
+Lines are validated a chunk at a time, as JSON objects in UTF-8 without building them (one msgspec decode into empty
+structs); only a chunk that fails is read again line by line, to name the file, the line and what is wrong."""
 
 from __future__ import annotations
 

@@ -1,12 +1,6 @@
-"""A client's share of a corpus file, streamed: request bodies are built a window of documents ahead, never
-the whole share, so a load-driver worker's memory stays the same whatever the corpus size.
-
-:class:`Share` names the documents ``[start, start + count)`` of a file (two lines each with
-``includes-action-and-meta-data``). :meth:`Share.batches` and :meth:`Share.documents` read them lazily, one
-validated window (:data:`WINDOW_DOCS` documents, or one bulk when that is larger) at a time, and build that
-window's bulk bodies at once. :func:`held` keeps a share's bodies in memory instead when they fit in
-:data:`HOLD_BYTES`: a task that sends the same documents in every run (``fresh-index-load``) then builds them once,
-before any timing, as a small corpus always was.
+"""A client's share of a corpus file (:class:`Share`), read lazily and built into request bodies a window of documents
+at a time, so a worker's memory stays the same whatever the corpus size; :func:`held` keeps them in memory instead when
+they fit in :data:`HOLD_BYTES`.
 """
 
 from __future__ import annotations
@@ -30,13 +24,9 @@ class Share:
     count: int
     action_lines: bool = False  # the file holds an action line before every document
 
-    @property
-    def _per_doc(self) -> int:
-        return 2 if self.action_lines else 1
-
     def _windows(self, docs: int) -> Iterator[tuple[list[bytes] | None, list[bytes]]]:
         """(action lines or None, documents), ``docs`` documents at a time (fewer at the end)."""
-        per = self._per_doc
+        per = 2 if self.action_lines else 1
         for lines in chunks(self.path, self.start * per, self.count * per, chunk_lines=docs * per):
             if per == 1:
                 yield None, lines
@@ -46,8 +36,7 @@ class Share:
             yield lines[0::2], lines[1::2]
 
     def batches(self, bulk_size: int) -> Iterator[Batch]:
-        """The share as bulks of ``bulk_size`` (the last may be smaller), each document with its own action line
-        where the file has them."""
+        """The share as bulks of ``bulk_size``, each document with its own action line where the file has them."""
         if bulk_size < 1:
             raise ValueError(f"bulk-size must be at least 1, got {bulk_size}")
         window = max(WINDOW_DOCS // bulk_size, 1) * bulk_size  # whole bulks per window

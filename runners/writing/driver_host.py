@@ -1,10 +1,5 @@
-"""The Elasticsearch node on this load driver's own host, and pinning a client's requests to it.
-
-With ``esrally race --load-driver-hosts=…`` on the cluster's own machines, each Rally client runs on one of
-them. A node counts as "on this host" when its HTTP publish address is one of this host's own addresses:
-a route to an own address leaves from that same address (asked of the kernel with an unsent UDP socket).
-The node must be one of Rally's ``--target-hosts``: its connection (TLS, auth and all client options) is
-reused; requests go to it alone while :func:`pinned_to` is active.
+"""The Elasticsearch node on this load driver's own host (its HTTP publish address is one of this host's), and pinning a
+client's requests to it (:func:`pinned_to`: the node must be one of Rally's ``--target-hosts``, whose connection is used).
 """
 
 from __future__ import annotations
@@ -36,6 +31,7 @@ def split_publish_address(publish: str) -> tuple[str, int]:
 
 
 def is_own_address(address: str) -> bool:
+    """A route to an own address leaves from that same address (asked of the kernel with an unsent UDP socket)."""
     with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
         try:
             probe.connect((address, 9))

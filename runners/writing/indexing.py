@@ -1,7 +1,5 @@
-"""Writing documents with the index API or bulk requests, retrying rejections (HTTP 429) with bounded backoff.
-
-Shared by the runners that write: every document handed in is either acknowledged by
-Elasticsearch or the call raises :class:`IndexingFailed` naming what was refused.
+"""Writing documents with the index API or bulk requests, retrying rejections (HTTP 429) with bounded backoff: every
+document handed in is either acknowledged or the call raises :class:`IndexingFailed` naming what was refused.
 """
 
 from __future__ import annotations
@@ -13,7 +11,6 @@ from dataclasses import dataclass, field
 
 import orjson
 
-from ingestlab.runners import compat
 from ingestlab.runners.compat import ApiErrors, pass_built_bodies, request
 from ingestlab.runners.compat import status as http_status
 from ingestlab.runners.utils.failures import RequestFailed, describe
@@ -33,13 +30,8 @@ _JITTER = random.SystemRandom()  # OS entropy: forked load-driver workers do not
 @dataclass(frozen=True)
 class Backoff:
     """Exponential backoff with jitter: attempt *n* waits between half and all of ``initial × 2ⁿ`` (at most
-    ``max_seconds``), so clients rejected together do not all come back at the same moment.
-
-    ``max_retries`` bounds the retries in a row in which Elasticsearch took none of what was sent. A bulk whose
-    retry was partly taken starts again at attempt 0: a node rejects per shard, so a bulk over more shards than
-    its write pool holds loses part of its items each round (the items of the shards that found the queue full),
-    so a large bulk needs many rounds all the while making progress; every round that counts as progress
-    acknowledges at least one document, so the rounds stay bounded by the batch's size."""
+    ``max_seconds``). ``max_retries`` bounds the retries in a row in which Elasticsearch took none of what was sent:
+    a bulk whose retry was partly taken (a node rejects per shard) starts again at attempt 0."""
 
     initial_seconds: float = 0.05
     max_seconds: float = 5.0
@@ -84,17 +76,12 @@ def _no_errors(answer) -> bool:
     return answer == {"errors": False}
 
 
-def _query(refresh: str | None) -> dict | None:
-    return {"refresh": refresh} if refresh else None
-
-
 async def index_one_by_one(
     es, index: str, documents, refresh: str | None, backoff: Backoff, stats: WriteStats, doc_type: str | None = None
 ) -> None:
-    """One ``POST /{index}/_doc`` per document (the single-document index API, not a bulk of one); with a 6.x
-    ``doc_type``, ``POST /{index}/{doc_type}``."""
+    """One ``POST /{index}/_doc`` per document (``/{index}/{doc_type}`` with a 6.x ``doc_type``)."""
     path = f"/{index}/{doc_type or '_doc'}"
-    query = _query(refresh)
+    query = {"refresh": refresh} if refresh else None
     for doc in documents:
         attempt = 0
         while True:
@@ -113,9 +100,8 @@ async def index_one_by_one(
 
 
 def _to_retry(response: dict, batch: Batch, index: str, attempt: int, backoff: Backoff, stats: WriteStats) -> list:
-    """Account for a bulk answer's acknowledged items; the positions to send again (rejected, 429), none when all
-    succeeded. Raises for any other refusal, or when retries ran out: ``attempt`` rounds in a row, this one too,
-    took none of the batch."""
+    """Account for a bulk answer's acknowledged items; the positions to send again (429). Raises for any other
+    refusal, or when ``attempt`` rounds in a row, this one too, took none of the batch."""
     stats.acknowledge(acknowledged_ids(response))
     if not response["errors"]:
         return []
@@ -130,12 +116,6 @@ def _to_retry(response: dict, batch: Batch, index: str, attempt: int, backoff: B
     return failures.rejected
 
 
-def raw_responses(es) -> None:
-    """Ask the client to hand this call's responses over as bytes: the pack reads them with orjson (a bulk without
-    errors only by counting its items), not the client's JSON decoder."""
-    compat.raw_responses(es)
-
-
 def _raw(response) -> bytes | None:
     """The body's bytes when the runner asked Rally's client for raw responses (``es.return_raw_response()``)."""
     if hasattr(response, "getvalue"):
@@ -146,12 +126,8 @@ def _raw(response) -> bytes | None:
 
 
 def _as_dict(response):
-    """Responses arrive as bytes when the runner asked Rally's client for raw responses."""
-    if hasattr(response, "read"):
-        return orjson.loads(response.read())
-    if isinstance(response, (bytes, bytearray)):
-        return orjson.loads(response)
-    return response
+    raw = _raw(response)
+    return response if raw is None else orjson.loads(raw)
 
 
 async def index_in_bulks(
@@ -165,18 +141,13 @@ async def index_in_bulks(
     lean: bool = False,
     doc_type: str | None = None,
 ) -> None:
-    """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent.
-
-    ``gzip_level`` compresses request bodies (``content-encoding: gzip``) and asks for compressed responses.
-
-    ``lean``, for actions that name each document's ``_id`` (a copy's), asks Elasticsearch for ``errors`` alone:
-    ``false`` means every item of the batch succeeded, so the batch is acknowledged whole (the node skips writing an
-    item per document, as the minimal client's copy does). ``true`` does not say which items failed, so the batch is
-    sent again asking for each item's status and error, and that answer decides what is retried or reported (a
-    document written the first time is written again under its own ``_id``: the same document, a new version)."""
+    """One ``POST /{index}/_bulk`` per batch; rejected items (or whole rejected requests) are re-sent. ``gzip_level``
+    compresses both ways. ``lean``, for actions that name each document's ``_id``, asks for ``errors`` alone; when that
+    says some item failed, the batch is sent again asking for each item's status (a document already written is
+    written again under its own ``_id``)."""
     path = f"/{index}/{doc_type}/_bulk" if doc_type else f"/{index}/_bulk"  # 6.x wants the mapping type
     pass_built_bodies(es)  # the bodies are built: the client sends them without copying them twice
-    query = dict(_query(refresh) or {})
+    query = {"refresh": refresh} if refresh else {}
     headers = dict(NDJSON)
     if gzip_level is not None:
         headers["content-encoding"] = headers["accept-encoding"] = "gzip"  # compressed both ways

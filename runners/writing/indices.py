@@ -1,8 +1,4 @@
-"""Recreate an index and count what it holds: the set-up and the check around every write the pack measures.
-
-The runners that recreate and check within one call (``fresh-index-load``, both reindex runners) and the
-``recreate-index`` / ``check-doc-count`` operations (:mod:`~ingestlab.runners.operations.index_lifecycle`) share them.
-"""
+"""Recreate an index and count what it holds: the set-up and the check around every write the pack measures."""
 
 from __future__ import annotations
 

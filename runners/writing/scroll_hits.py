@@ -1,13 +1,7 @@
-"""Scroll pages into bulk items: either by decoding the hits (JSON in, JSON out) or *raw*, moving each
-hit's ``_source`` bytes into the bulk body untouched.
-
-Raw mode reads pages fetched with ``filter_path`` = :data:`SCROLL_FILTER`. The page is
-parsed by msgspec (C) into raw byte spans: each hit's ``_id`` and ``_source`` come back as ``msgspec.Raw``,
-the exact bytes Elasticsearch wrote, never decoded into objects. The page's structs and the spans are not tracked by
-Python's cycle collector (``gc=False``; none can hold a cycle): a page makes no thousand objects for it to walk, which
-in a process holding many (Rally's load driver) cost more than the parse itself. A parser that knows strings, escapes and
-nesting finds where a document ends, so every valid JSON document is moved byte for byte — including ones
-with nested ``_id`` keys or ``},{"_id":`` inside their strings, which a split on bytes would cut apart.
+"""Scroll pages into bulk items: either by decoding the hits (JSON in, JSON out) or *raw*, moving each hit's ``_source``
+bytes into the bulk body untouched. Raw mode parses a page (fetched with ``filter_path`` = :data:`SCROLL_FILTER`) with
+msgspec into ``msgspec.Raw`` spans, the exact bytes Elasticsearch wrote, in structs the cycle collector does not track
+(``gc=False``: none can hold a cycle).
 """
 
 from __future__ import annotations
@@ -88,9 +82,7 @@ def _failure(failures: list) -> str | None:
 
 
 def raw_page(body: bytes) -> Page:
-    """One filtered scroll page, without decoding any document. The sources are spans of the response's own bytes
-    (``msgspec.Raw``: bytes-like, joined and measured as bytes are, nothing copied; unlike memoryviews, not tracked by
-    the cycle collector)."""
+    """One filtered scroll page, without decoding any document: the sources are spans of the response's own bytes."""
     try:
         page = _DECODER.decode(body)
     except (msgspec.ValidationError, msgspec.DecodeError) as e:

@@ -1,12 +1,6 @@
-"""Stream DVF files (either real format, as data.gouv.fr ships them: plain, ``.gz``, ``.bz2`` or a ``.zip``) into a Rally
-corpus, at constant memory. A compressed input is decompressed in a thread of its own (:mod:`ingestlab.corpus.inputs`),
-which feeds the compiled fast path through a pipe.
-
-Writes the corpus as every pack corpus is written (:mod:`ingestlab.corpus.files`): ``<name>.json``, its
-``-1k`` file, optionally ``.bz2`` archives (compressed in a second thread while rows convert), and the
-entry ``<name>.meta.json`` with the exact document count, byte sizes and the files it came from. A bad row is an
-error naming file and line: in strict mode the conversion stops there and writes nothing; otherwise the row is
-skipped, counted, and reported at the end.
+"""Stream DVF files (either real format; plain, ``.gz``, ``.bz2`` or a ``.zip``) into a Rally corpus at constant memory,
+through the compiled fast path (:mod:`.native`) where it is built. A bad row is an error naming file and line: in strict
+mode the conversion stops there and writes nothing; otherwise the row is skipped, counted, and reported at the end.
 """
 
 from __future__ import annotations
@@ -22,39 +16,13 @@ import orjson
 from ingestlab.corpus import inputs
 from ingestlab.corpus.dvf import native
 from ingestlab.corpus.dvf.rows import CONVERTERS, BadRow, native_plan
-from ingestlab.corpus.dvf.sources import (
-    BadInput,
-    as_source,
-    csv_reader,
-    detect_encoding,
-    detect_format,
-    format_of,
-    header_format,
-    is_dvf,
-    sources,
-    text,
-)
+from ingestlab.corpus.dvf.sources import BadInput, as_source, csv_reader, detect_encoding, header_format, sources, text
 from ingestlab.corpus.files import CorpusWriter
 
-__all__ = [
-    "BadInput",
-    "Conversion",
-    "ConvertedBy",
-    "Skipped",
-    "convert",
-    "detect_encoding",
-    "detect_format",
-    "documents",
-    "format_of",
-    "is_dvf",
-    "sources",
-]
+__all__ = ["BadInput", "Conversion", "ConvertedBy", "Skipped", "convert", "detect_encoding", "documents", "sources"]
 
 KEPT_MESSAGES = 20
 csv.field_size_limit(1 << 20)
-
-
-# ---- one file ---------------------------------------------------------------------------------
 
 
 @dataclass
@@ -86,21 +54,17 @@ class ConvertedBy:
 def _convert_natively(
     exe: Path, source: inputs.Source, writer: CorpusWriter, skipped: Skipped, strict: bool, encoding: str, by: ConvertedBy
 ) -> int:
-    """One source through the compiled fast path (:mod:`.native`): it appends its documents to the corpus file (or,
-    with an archive, hands them over) and leaves to Python the rows outside the plain forms it converts, which are
-    converted here, in order, with the Python converter's documents and errors. Returns -1 when it did the whole
-    file, else the number of the last line it did: Python reads on from the next (the header is line 1). A compressed
-    source reaches it through a pipe (:class:`.native.Feed`); what the stream met (a truncated file) wins over what it made
-    of the stream's end."""
+    """One source through the compiled fast path; the rows it leaves to Python are converted here, in order. Returns -1
+    when it did the whole file, else the last line it did (the header is line 1). A compressed source comes through a
+    pipe (:class:`.native.Feed`), and what the stream met (a truncated file) wins over what the fast path made of it."""
     with text(source, encoding) as f:
         fmt = header_format(f, source.label, encoding)
     feed = native.Feed(source) if source.compressed else None
     try:
         done = _run_natively(exe, source, feed, writer, skipped, strict, encoding, fmt, by)
     except BadInput:
-        if feed is not None and feed.error() is not None:
-            raise BadInput(str(source.error(feed.error()))) from None
-        raise
+        if feed is None or feed.error() is None:
+            raise
     if feed is not None and feed.error() is not None:
         raise BadInput(str(source.error(feed.error()))) from None
     return done
@@ -147,9 +111,8 @@ def documents(
     by: ConvertedBy | None = None,
     after_line: int = 1,
 ) -> Iterable[dict]:
-    """The documents of one DVF source (a file, or a member of a ZIP), in order, converted in Python; ``after_line``:
-    from the line after that one (the header is line 1; lines and rows are the same here, which the fast path checked
-    before handing over)."""
+    """The documents of one DVF source, in order, converted in Python from the line after ``after_line`` (the header is
+    line 1)."""
     source = as_source(source)
     label = source.label
     encoding = encoding or detect_encoding(source)
@@ -189,9 +152,6 @@ def documents(
                 raise BadInput(str(e)) from None
 
 
-# ---- writing the corpus ---------------------------------------------------------------------------
-
-
 @dataclass
 class Conversion:
     inputs: list[str]
@@ -220,9 +180,8 @@ def convert(
     one_k: bool = True,
     progress=None,
 ) -> Conversion:
-    """Convert ``paths`` (in order: files, directories of files, plain or compressed) into ``corpus``
-    (``…/<name>.json``), its -1k file (``one_k``) and its entry; ``source`` adds to what the entry says of the
-    documents' origin."""
+    """Convert ``paths`` (files or directories, plain or compressed, in order) into ``corpus``, its -1k file
+    (``one_k``) and its entry; ``source`` adds to what the entry says of the documents' origin."""
     left_out: list[str] = []
     data = sources(paths, left_out)
     skipped = Skipped()

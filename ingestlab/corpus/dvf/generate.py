@@ -1,11 +1,8 @@
 """Realistic DVF files, offline and deterministic for a seed, in either real format.
 
-Sales are drawn as *mutations*: one sale (one date, one price, one commune) that spans one or
-more rows, as in the real files: a house and its outbuilding, a flat and its parking lot, several
-parcels of land. Communes are real (INSEE code, name, département, postcode, coordinates: see
-:mod:`ingestlab.corpus.dvf.reference`) and chosen in proportion to their population. Surfaces and
-prices follow log-normal distributions around typical French values, with prices per m² that
-depend on the département. The rows stream, so a file of any size is written at constant memory.
+A sale (*mutation*: one date, price and commune) spans one or more rows, as in the real files. Communes are real
+(:mod:`ingestlab.corpus.dvf.reference`), drawn by population; surfaces and prices are log-normal around typical French
+values, priced per m² by département. Rows stream, so a file of any size is written at constant memory.
 """
 
 from __future__ import annotations
@@ -195,15 +192,8 @@ class DvfGenerator:
         if kind == "house":
             area = max(20, round(rng.lognormvariate(4.6, 0.35)))
             land = max(50, round(rng.lognormvariate(6.5, 0.8)))
-            parts.append(
-                {
-                    "local": "house",
-                    "area": area,
-                    "rooms": max(1, min(12, round(area / 24) + rng.randint(0, 1))),
-                    "land": ("S", "sols"),
-                    "land_surface": land,
-                }
-            )
+            rooms = max(1, min(12, round(area / 24) + rng.randint(0, 1)))
+            parts.append({"local": "house", "area": area, "rooms": rooms, "land": ("S", "sols"), "land_surface": land})
             if rng.random() < 0.25:
                 parts.append({"local": "outbuilding", "area": None, "rooms": 0, "land": ("S", "sols"), "land_surface": land})
             if rng.random() < 0.2:
@@ -213,40 +203,21 @@ class DvfGenerator:
             area = max(9, round(rng.lognormvariate(4.0, 0.45)))
             carrez = round(area * rng.uniform(0.93, 1.0), 2) if rng.random() < 0.7 else None
             lots = [(str(rng.randint(1, 800)), carrez)]
-            parts.append(
-                {
-                    "local": "flat",
-                    "area": area,
-                    "rooms": max(1, min(8, round(area / 20) + rng.randint(0, 1))),
-                    "lots": lots,
-                    "lot_count": rng.choice((1, 1, 1, 2, 2, 3)),
-                }
-            )
+            rooms = max(1, min(8, round(area / 20) + rng.randint(0, 1)))
+            parts.append({"local": "flat", "area": area, "rooms": rooms, "lots": lots, "lot_count": rng.choice((1, 1, 1, 2, 2, 3))})
             if rng.random() < 0.35:
                 parts.append({"local": "outbuilding", "area": None, "rooms": 0, "lots": [(str(rng.randint(1, 800)), None)], "lot_count": 1})
             price = area * ppm2
         elif kind == "land":
             for _ in range(rng.choice((1, 1, 1, 2, 2, 3, 4))):
-                parts.append(
-                    {
-                        "local": None,
-                        "land": self._pick(rng, self.land_natures),
-                        "land_surface": max(10, round(rng.lognormvariate(7.8, 1.2))),
-                    }
-                )
+                land = self._pick(rng, self.land_natures)
+                parts.append({"local": None, "land": land, "land_surface": max(10, round(rng.lognormvariate(7.8, 1.2)))})
             per_m2 = rng.uniform(40, 200) if nature == "Vente terrain à bâtir" else rng.uniform(0.3, 8)
             price = sum(p["land_surface"] for p in parts) * per_m2
         else:
             area = max(10, round(rng.lognormvariate(5.0, 0.9)))
-            parts.append(
-                {
-                    "local": "commercial",
-                    "area": area,
-                    "rooms": 0,
-                    "lots": [(str(rng.randint(1, 300)), None)] if rng.random() < 0.4 else [],
-                    "lot_count": 0,
-                }
-            )
+            lots = [(str(rng.randint(1, 300)), None)] if rng.random() < 0.4 else []
+            parts.append({"local": "commercial", "area": area, "rooms": 0, "lots": lots, "lot_count": 0})
             price = area * ppm2 * 0.8
         return parts, price
 
@@ -277,39 +248,24 @@ class DvfGenerator:
         if rng.random() > 0.03:  # the real file lacks coordinates for some rows
             location = (round(commune.latitude + rng.gauss(0, 0.01), 6), round(commune.longitude + rng.gauss(0, 0.014), 6))
         disposition = 1 if rng.random() < 0.96 else 2
-        rows = []
-        for part in parts:
-            local = part.get("local")
-            rows.append(
-                Row(
-                    mutation_id=f"{self.year}-{n}",
-                    day=day,
-                    disposition=disposition,
-                    nature=nature,
-                    value=price,
-                    commune=commune,
-                    postcode=postcode,
-                    street_number=number,
-                    suffix=suffix,
-                    street_type=street if kind != "land" else None,
-                    street_words=words if kind != "land" else "LIEU DIT " + words.split(" ")[-1],
-                    street_code=code,
-                    section=section,
-                    plan=plan if local != "outbuilding" else plan + 1,
-                    lots=part.get("lots", []),
-                    lot_count=part.get("lot_count", 0),
-                    local=LOCAL_TYPES[local] if local else None,
-                    built_area=part.get("area") if local else None,
-                    rooms=part.get("rooms") if local else None,
-                    land=part.get("land"),
-                    land_surface=part.get("land_surface"),
-                    location=location,
-                )
+        street_type, street_words = (street, words) if kind != "land" else (None, "LIEU DIT " + words.split(" ")[-1])
+        head = (f"{self.year}-{n}", day, disposition, nature, price, commune, postcode, number, suffix, street_type, street_words, code)
+        return [
+            Row(
+                *head,
+                section=section,
+                plan=plan if part.get("local") != "outbuilding" else plan + 1,
+                lots=part.get("lots", []),
+                lot_count=part.get("lot_count", 0),
+                local=LOCAL_TYPES[part["local"]] if part.get("local") else None,
+                built_area=part.get("area") if part.get("local") else None,
+                rooms=part.get("rooms") if part.get("local") else None,
+                land=part.get("land"),
+                land_surface=part.get("land_surface"),
+                location=location,
             )
-        return rows
-
-
-# ---- writers -------------------------------------------------------------------------------------
+            for part in parts
+        ]
 
 
 def _num(value, comma: bool) -> str:
@@ -319,11 +275,13 @@ def _num(value, comma: bool) -> str:
     return text.replace(".", ",") if comma else text
 
 
+def _lots(r: Row, comma: bool) -> list[str]:
+    """The five (lot number, Carrez area) column pairs."""
+    padded = r.lots[:5] + [("", None)] * (5 - len(r.lots))
+    return [cell for number, carrez in padded for cell in (number, _num(carrez, comma))]
+
+
 def etalab_row(r: Row) -> list[str]:
-    lots = []
-    for i in range(5):
-        number, carrez = r.lots[i] if i < len(r.lots) else ("", None)
-        lots += [number, _num(carrez, False)]
     street = f"{r.street_type[1]} {r.street_words}" if r.street_type else r.street_words
     return [
         r.mutation_id,
@@ -344,7 +302,7 @@ def etalab_row(r: Row) -> list[str]:
         f"{r.commune.code}000{r.section.rjust(2, '0')}{r.plan:04d}",
         "",
         "",
-        *lots,
+        *_lots(r, comma=False),
         str(r.lot_count),
         r.local[0] if r.local else "",
         r.local[1] if r.local else "",
@@ -361,18 +319,8 @@ def etalab_row(r: Row) -> list[str]:
 
 
 def official_row(r: Row) -> list[str]:
-    lots = []
-    for i in range(5):
-        number, carrez = r.lots[i] if i < len(r.lots) else ("", None)
-        lots += [number, _num(carrez, True)]
     return [
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
-        "",
+        *[""] * 7,  # service code, document reference, the five CGI articles
         f"{r.disposition:06d}",
         r.day.strftime("%d/%m/%Y"),
         r.nature,
@@ -390,7 +338,7 @@ def official_row(r: Row) -> list[str]:
         r.section,
         str(r.plan),
         "",
-        *lots,
+        *_lots(r, comma=True),
         str(r.lot_count),
         r.local[0] if r.local else "",
         r.local[1] if r.local else "",

@@ -1,11 +1,8 @@
-"""The DVF converter's compiled fast path (``native/``, Rust, the standard library only), built on first use.
+"""The DVF converter's compiled fast path (``native/``, Rust), built on first use (:mod:`ingestlab.corpus.native_build`).
 
-``binary()`` builds it with cargo (offline, about a second; :mod:`ingestlab.corpus.native_build`) into
-``INGESTLAB_HOME/native/dvf-fast-<hash of its sources>`` and returns it; without cargo, or when the build fails, it
-returns None and the Python converter does the whole work (``INGESTLAB_DVF_CONVERTER=python`` asks for that).
-:class:`Run` runs it on one file: it writes the documents into the corpus file itself and says what it wrote, and
-leaves to Python the rows outside the plain forms it converts (see ``native/src/main.rs``). The plan it is given comes
-from :mod:`.rows`, so the columns and their kinds have one source.
+:class:`Run` runs it on one file: it writes the documents into the corpus file itself and leaves to Python the rows
+outside the plain forms it converts (``native/src/main.rs``). Its plan comes from :mod:`.rows`, so the columns have one
+source. Without cargo, or with ``INGESTLAB_DVF_CONVERTER=python``, Python does the whole work.
 """
 
 from __future__ import annotations
@@ -27,8 +24,8 @@ F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)  # Linux; in fcntl from Pyth
 
 @dataclass
 class Block:
-    """``count`` documents of ``size`` bytes; ``data``: all of them, or (written to the corpus file by the program)
-    the part of them that goes into the -1k file."""
+    """``count`` documents of ``size`` bytes; ``data``: all of them, or (when the program wrote them to the corpus
+    file) those that go into the -1k file."""
 
     count: int
     size: int
@@ -37,9 +34,7 @@ class Block:
 
 @dataclass
 class Row:
-    """A row the fast path leaves to Python: its physical line number and its bytes (without the line end). With the
-    corpus file written by the program, Python answers with :meth:`Run.answer` once it has written the row's
-    document, or not."""
+    """A row left to Python: its line number and bytes (no line end); Python answers with :meth:`Run.answer`."""
 
     line: int
     data: bytes
@@ -63,9 +58,9 @@ def binary() -> Path | None:
 
 class Run:
     """The program on one file. ``frames()`` yields :class:`Block`, :class:`Row` and at most one :class:`Rest`, the
-    last. ``out_fd``: the corpus file's descriptor, which the program appends to (Python's own buffer flushed
-    first); None: the documents come in the blocks. ``head_docs``: how many of the next documents still go into the
-    -1k file."""
+    last. ``out_fd``: the corpus file's descriptor, which the program appends to (None: the documents come in the
+    blocks); ``head_docs``: how many of the next documents still go into the -1k file; ``path``: the file it reads
+    (``/dev/fd/N`` for a pipe, ``input_fd`` N passed on); ``label``: how messages name it."""
 
     def __init__(
         self,
@@ -77,8 +72,6 @@ class Run:
         label: str | None = None,
         input_fd: int | None = None,
     ):
-        """``path``: the file it reads (``/dev/fd/N`` for a pipe: ``input_fd``, N, is passed on); ``label``: how
-        messages name the input (default: ``path``)."""
         self.path = label or str(path)
         fds = tuple(fd for fd in (out_fd, input_fd) if fd is not None)
         self.proc = subprocess.Popen(
@@ -128,8 +121,7 @@ class Run:
             self.close()
 
     def close(self) -> None:
-        """The program ended (killed when it still runs: the reader stopped early, at a strict conversion's bad row
-        or an error) and its pipes closed; again is harmless."""
+        """End the program (killed if the reader stopped early) and close its pipes; again is harmless."""
         if self.proc.poll() is None:
             self.proc.kill()
             self.proc.wait()
@@ -138,14 +130,13 @@ class Run:
 
 
 class Feed:
-    """A compressed source decompressed by a thread of its own into a pipe, which the fast path reads as a file
-    (``path``: ``/dev/fd/N``). The fast path may stop reading early (it hands the rest to Python): the thread then
-    stops at its next write. :meth:`error` is what the stream met (a truncated file), once the thread has ended."""
+    """A compressed source decompressed by a thread of its own into a pipe the fast path reads as ``path``
+    (``/dev/fd/N``). :meth:`error` is what the stream met (a truncated file), once the thread has ended."""
 
     def __init__(self, source: inputs.Source):
         self._source = source
         self.read_fd, write_fd = os.pipe()
-        try:  # a pipe of 1 MiB, not 64 KiB: the two sides then run at once, not in turn (1.21 against 0.83 M rows/s here)
+        try:  # a pipe of 1 MiB, not 64 KiB: the two sides then run at once, not in turn
             fcntl.fcntl(write_fd, F_SETPIPE_SZ, 1 << 20)
         except OSError:
             pass  # more than /proc/sys/fs/pipe-max-size allows: the default works, slower

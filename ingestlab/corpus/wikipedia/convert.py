@@ -1,11 +1,5 @@
-"""Stream a MediaWiki XML export (plain, ``.bz2`` or ``.gz``, schema 0.10/0.11) into a Rally corpus; a multistream
-dump with its index (:mod:`.multistream`) is decompressed on every core.
-
-lxml's ``iterparse`` reads one ``<page>`` at a time and every finished page is cleared, so memory
-stays flat whatever the dump's size. Each page becomes one document, preceded by its bulk action
-line carrying the page id as ``_id`` (the corpus sets ``includes-action-and-meta-data``).
-
-Broken input (malformed XML, a truncated ``.bz2``) stops the conversion with its position; the
+"""Stream a MediaWiki XML export (plain, ``.bz2`` or ``.gz``, schema 0.10/0.11) into a Rally corpus, one page at a
+time (:mod:`.pages`). Broken input (malformed XML, a truncated ``.bz2``) stops the conversion with its position; the
 pages converted before it are kept as a valid, smaller corpus, and the error says so.
 """
 
@@ -87,10 +81,9 @@ def convert(
     workers: int = 1,
     index: Path | None = None,
 ) -> Conversion:
-    """Convert ``dump`` into ``corpus``, its -1k file (``one_k``) and its entry (``<name>.meta.json``, which
-    also says whether the dump was read to its end). ``workers`` > 1 converts on that many cores
-    (:mod:`~ingestlab.corpus.wikipedia.parallel`; not with ``limit``); a multistream dump with its ``index`` (by
-    default the one Wikimedia publishes beside it, when it is there) is decompressed by those workers too."""
+    """Convert ``dump`` into ``corpus``, its -1k file (``one_k``) and its entry (which says whether the dump was read
+    to its end). ``workers`` > 1 converts on that many cores (:mod:`.parallel`; not with ``limit``); a multistream
+    dump with its ``index`` (by default the one beside it) is decompressed by those workers too."""
     dump_source(dump)  # one line for what is no export at all
     index = index or multistream.index_beside(dump)
     if workers > 1 and limit is None:

@@ -1,11 +1,6 @@
-"""A MediaWiki XML export that looks like Japanese Wikipedia, offline and deterministic for a seed.
-
-Words and sentences are real Japanese from mimesis' ``ja`` locale, drawn into pools once per seed.
-Pages mix what a jawiki dump holds: articles with an infobox, bold lead, headings, links (some with
-labels), references, citation templates, lists, tables, images and categories; redirects
-(``#転送``); disambiguation pages (``{{aimai}}``); stubs; and pages in other namespaces
-(Category, Template, Wikipedia). Some names carry an ideographic space (U+3000), as real ones do.
-Pages stream to ``.xml`` or ``.xml.bz2`` at constant memory.
+"""A MediaWiki XML export that looks like Japanese Wikipedia (real Japanese words from mimesis' ``ja`` locale), offline
+and deterministic for a seed: articles, redirects, disambiguation pages, stubs and pages of other namespaces, as a jawiki
+dump holds. Pages stream to ``.xml`` or ``.xml.bz2`` at constant memory.
 """
 
 from __future__ import annotations
@@ -20,14 +15,12 @@ DEFAULT_SEED = 2016
 NAMESPACES = {"0": "", "4": "Wikipedia", "10": "Template", "14": "Category"}
 STUB_TEMPLATES = ["stub", "人物スタブ", "Substub", "Tech-stub", "地理スタブ"]
 HEADINGS = ["概要", "歴史", "経歴", "特徴", "脚注", "関連項目", "外部リンク", "作品"]
-
-
 PART_PAGES = 250_000
 
 
 class WikiGenerator:
     def __init__(self, seed: int = DEFAULT_SEED, vocabulary: int = 20_000, sentences: int = 5_000, part_pages: int = PART_PAGES):
-        from mimesis import Text  # heavy (~0.1 s): only when generating pages
+        from mimesis import Text  # heavy: only when generating pages
         from mimesis.locales import Locale
 
         text = Text(Locale.JA, seed=seed)
@@ -80,8 +73,7 @@ class WikiGenerator:
         return "\n".join(lines)
 
     def _rng(self, part: int) -> random.Random:
-        """Each ``part_pages`` pages (default :data:`PART_PAGES`) draw from a generator of their own, so a part is made
-        alone (in parallel) as it is within the whole export."""
+        """A part's own generator, so that a part made alone (in parallel) is as it is within the whole export."""
         return random.Random(self.seed if part == 0 else self.seed * 1_000_003 + part)
 
     def pages(self, count: int, first: int = 0) -> Iterator[dict]:

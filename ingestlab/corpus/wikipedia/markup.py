@@ -1,13 +1,8 @@
-"""MediaWiki markup to plain text, plus the facts the study's importer kept: categories, links, and
-whether a page is a stub or a disambiguation page.
+"""MediaWiki markup to plain text, plus categories, links, and whether a page is a stub or a disambiguation page.
 
-Whitespace handling never uses ``\\s``: Python's ``\\s`` matches U+3000 (the ideographic space of
-Japanese text), which must survive where the original has it. Only ASCII spaces and tabs are collapsed.
-
-Every pattern that re's search can skip ahead on starts with a literal: re looks for a pattern's literal prefix with a
-fast scan and tries a match only where it occurs, but tries every position of the text for a pattern that starts with a
-repeat (``'{2,5}``) or a line anchor (``^`` in MULTILINE). So the text gets a leading newline, a line's start is
-matched as ``\\n`` and put back, and ``'{2,5}`` is written ``'''?'?'?``: the same matches, 2-4x faster scans.
+Whitespace handling never uses ``\\s``, which matches U+3000 (the ideographic space of Japanese text, kept). Every
+pattern starts with a literal, which re's search scans for quickly: the text gets a leading newline, a line's start
+is matched as ``\\n`` and put back, and ``'{2,5}`` is written ``'''?'?'?``.
 """
 
 from __future__ import annotations
@@ -41,8 +36,8 @@ _TRAILING_SPACES = re.compile(r"[ \t]+\n")
 _LEADING_SPACES = re.compile(r"\n[ \t]+")
 _BLANK_LINES = re.compile(r"\n\n\n+")
 
-# A group as the replacement, without Python 3.11's per-match template expansion (re's Python code, ~15 % of a
-# conversion): itemgetter calls the match's own __getitem__ in C. Only for groups that always take part in a match.
+# A group as the replacement without re's per-match template expansion (in Python): itemgetter calls the match's own
+# __getitem__ in C. Only for groups that always take part in a match.
 _GROUP_1, _GROUP_2 = itemgetter(1), itemgetter(2)
 
 
@@ -104,9 +99,8 @@ def _heading(m: re.Match) -> str:
 
 
 def plain_text(wikitext: str) -> str:
-    """Each pass runs only when its markup occurs at all: a substring test is far cheaper than a regex scan.
-    The leading newline lets a line's first character be found as ``\\n…`` (see the module's doc); the final strip
-    removes it with the rest of the leading whitespace."""
+    """Each pass runs only when its markup occurs at all (a substring test is far cheaper than a regex scan); the final
+    strip removes the leading newline (see the module's doc)."""
     text = "\n" + wikitext
     if "<!--" in text:
         text = _COMMENT.sub("", text)

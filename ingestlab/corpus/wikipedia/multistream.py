@@ -1,10 +1,6 @@
-"""Wikimedia's multistream dumps: ``…-pages-articles-multistream.xml.bz2`` is a run of independent bz2 streams (the
-export's header, then ~100 pages each, then its footer), and ``…-multistream-index.txt.bz2`` lists each page as
-``offset:page id:title``, the offset being where its stream starts in the dump.
-
-:func:`runs` cuts the dump at stream starts into runs of about :data:`RUN_BYTES` compressed bytes; each run goes
-whole to a worker process (:mod:`.parallel`), which decompresses and converts it, so decompression runs on every core;
-the parent only reads the file and writes the corpus lines back in the dump's order.
+"""Wikimedia's multistream dumps: a run of independent bz2 streams (the header, ~100 pages each, the footer) and an
+index beside it (``…-multistream-index.txt.bz2``) of ``offset:page id:title`` lines. :func:`runs` cuts the dump at stream
+starts into runs that workers (:mod:`.parallel`) decompress and convert, so decompression runs on every core.
 """
 
 from __future__ import annotations
@@ -15,15 +11,14 @@ from typing import Iterator
 
 from ingestlab.corpus import inputs
 from ingestlab.corpus.wikipedia.pages import BadDump
-from ingestlab.corpus.wikipedia.parallel import _ROOT, BZ2, BrokenPiece
+from ingestlab.corpus.wikipedia.parallel import _ROOT, BZ2
 
 RUN_BYTES = 1 << 20  # compressed bytes a worker gets at once (~5 MiB of XML)
 INDEX_SUFFIX = "-index.txt.bz2"
 
 
 def index_beside(dump: Path) -> Path | None:
-    """The index Wikimedia publishes beside a multistream dump (``…-multistream.xml.bz2`` →
-    ``…-multistream-index.txt.bz2``), when it is there."""
+    """The index Wikimedia publishes beside a multistream dump (``…-multistream-index.txt.bz2``), when it is there."""
     name = dump.name
     if not name.endswith(".xml.bz2"):
         return None
@@ -96,6 +91,3 @@ def runs(dump: Path, offsets: list[int], run_bytes: int = RUN_BYTES) -> Iterator
             if end > start:
                 d.seek(start)
                 yield BZ2, root, d.read(end - start)
-
-
-__all__ = ["BrokenPiece", "index_beside", "runs", "stream_offsets"]

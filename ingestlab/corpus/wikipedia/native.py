@@ -1,12 +1,6 @@
-"""The Wikipedia converter's compiled part (``native/``, Rust, the standard library only), built on first use
-(:mod:`ingestlab.corpus.native_build`) and loaded with ctypes.
-
-:func:`page_lines` gives a function from a page's fields to its two corpus lines: the same bytes as
-``pages.lines(page_id, pages.page_document(...))``, the plain text, template names, categories and links found
-without Python's regular expressions, the JSON written without dicts, str or orjson. It returns None for a page the
-library gives back (a panic caught there) or whose fields are not UTF-8 (a lone surrogate): Python makes that page.
-Without cargo, or with ``INGESTLAB_WIKIPEDIA_CONVERTER=python``, :func:`page_lines` returns None and Python does
-every page.
+"""The Wikipedia converter's compiled part (``native/``, Rust), built on first use (:mod:`ingestlab.corpus.native_build`)
+and loaded with ctypes: a page's two corpus lines, the same bytes as ``pages.lines(page_id, pages.page_document(...))``.
+Without cargo, or with ``INGESTLAB_WIKIPEDIA_CONVERTER=python``, Python makes every page.
 """
 
 from __future__ import annotations
@@ -32,8 +26,8 @@ def library() -> Path | None:
 
 
 def page_lines() -> Callable[[str, str, str, str, bool], bytes | None] | None:
-    """(page id, title, ns, wikitext, redirect) → the page's corpus lines, or None (Python makes that page); None: no
-    library."""
+    """(page id, title, ns, wikitext, redirect) → the page's corpus lines, or None (a panic caught in the library, or
+    fields that are not UTF-8: Python makes that page); None: no library."""
     path = library()
     if path is None:
         return None

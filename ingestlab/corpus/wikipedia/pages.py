@@ -1,6 +1,5 @@
-"""A MediaWiki XML export's pages, one at a time: lxml's ``iterparse`` reads one ``<page>`` at a time and every finished
-page is cleared, so memory stays flat whatever the dump's size. Each page becomes one document, preceded by its bulk
-action line carrying the page id as ``_id``. Used by the converter (:mod:`.convert`) and its workers (:mod:`.parallel`).
+"""A MediaWiki XML export's pages, one ``<page>`` at a time (each cleared when done: memory stays flat), each as its bulk
+action line (the page id as ``_id``) and its document.
 """
 
 from __future__ import annotations
@@ -60,8 +59,7 @@ def dump_source(path: Path) -> inputs.Source:
 
 
 def open_dump(path: Path):
-    """The export's bytes; a compressed one is decompressed in a thread of its own, ahead of the parser
-    (:mod:`ingestlab.corpus.read_ahead`)."""
+    """The export's bytes; a compressed one is decompressed ahead of the parser, in a thread of its own."""
     return dump_source(path).open()
 
 
@@ -92,9 +90,8 @@ def _kind(tag, kinds: dict) -> str:
 
 
 def _fields(page, kinds: dict) -> tuple[str | None, str | None, str | None, bool, str | None]:
-    """A page's id, title, ns, redirect and first revision's text, in one walk over its children (five ``{*}`` path
-    searches cost a quarter more). Each field is the first child of its local name, in any namespace, as ``findtext``
-    would find it; ``kinds`` caches each full tag's field (:func:`_kind`)."""
+    """A page's id, title, ns, redirect and first revision's text, in one walk over its children: each the first child
+    of its local name, in any namespace, as ``findtext`` would find it; ``kinds`` caches each tag's field."""
     page_id = title = ns = text = None
     redirect = False
     for child in page:

@@ -1,13 +1,7 @@
-"""The Wikipedia converter on every core: the export is cut between ``</page>`` and ``<page>`` into pieces of a
-few MiB, each piece is parsed and converted in a process of its own (wrapped in the export's own root element, so
-its namespace is the export's), and the pieces' corpus lines are written in the export's order. A piece is XML, or
-(a multistream dump: :mod:`.multistream`) a run of whole bz2 streams that the worker decompresses itself, so that
-decompression runs on every core too.
-
-Only well-formed input takes this path to its end. When a piece meets broken XML, the conversion is made again in
-one pass (:func:`~ingestlab.corpus.wikipedia.convert.convert`), whose error names the position in the whole file
-and keeps the pages before it, as it always did. The workers are fresh interpreters fed over pipes: a converter run
-from a Rally actor or a script read from stdin works alike.
+"""The Wikipedia converter on every core: the export is cut between pages into pieces of a few MiB (XML, or a
+multistream dump's runs of bz2 streams), each converted in a worker process (a fresh interpreter fed over pipes) inside
+the export's own root element, and written back in order. Broken input raises :class:`BrokenPiece`: the caller then
+converts in one pass, whose error names the position in the whole file.
 """
 
 from __future__ import annotations
@@ -50,16 +44,14 @@ def pieces(raw, size: int = PIECE_BYTES) -> Iterator[tuple[bytes, bytes, bytes]]
         data = raw.read(size)
         buffer += data
         end = buffer.rfind(b"</page>")
-        if not data:
-            tail = buffer[end + len(b"</page>") :] if end >= 0 else buffer
-            if tail.strip() not in (b"</mediawiki>", b""):
-                raise BrokenPiece("the export does not end with </mediawiki> after its last page")
-            if end >= 0:
-                yield XML, root.group(0), buffer[: end + len(b"</page>")]
-            return
+        cut = end + len(b"</page>") if end >= 0 else 0
+        if not data and buffer[cut:].strip() not in (b"</mediawiki>", b""):
+            raise BrokenPiece("the export does not end with </mediawiki> after its last page")
         if end >= 0:
-            yield XML, root.group(0), buffer[: end + len(b"</page>")]
-            buffer = buffer[end + len(b"</page>") :]
+            yield XML, root.group(0), buffer[:cut]
+            buffer = buffer[cut:]
+        if not data:
+            return
 
 
 def pages_of_streams(compressed: bytes) -> bytes:
@@ -112,8 +104,7 @@ def _receive(stream) -> tuple[bytes, int, int] | None:
 
 
 class _Worker:
-    """``python -m ingestlab.corpus.wikipedia.parallel``: a fresh interpreter (nothing of the caller is inherited)
-    that converts the pieces it is sent, in order, over its stdin and stdout."""
+    """``python -m ingestlab.corpus.wikipedia.parallel``, a fresh interpreter converting the pieces sent to its stdin."""
 
     def __init__(self):
         self.proc = subprocess.Popen(
@@ -174,8 +165,7 @@ def convert_lines(work: Iterable[tuple[bytes, bytes, bytes]], workers: int) -> I
 
 
 def main() -> int:
-    """A worker: read (kind, root NUL piece) frames from stdin, write (lines, pages, XML bytes) frames to stdout, until
-    stdin ends."""
+    """A worker: (kind, root NUL piece) frames from stdin, (lines, pages, XML bytes) frames to stdout, until stdin ends."""
     inp, out = sys.stdin.buffer, sys.stdout.buffer
     while (got := _receive(inp)) is not None:
         kind, (root, _, piece) = got[0][:1], got[0][1:].partition(b"\0")

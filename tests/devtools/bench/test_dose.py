@@ -8,7 +8,6 @@ import pytest
 
 from devtools.bench import dose
 from ingestlab.errors import IngestlabError
-from ingestlab.verdicts import calibration
 
 
 def test_each_block_races_every_dose_once_in_a_seeded_order():
@@ -33,7 +32,7 @@ def _races(n, level, rng, sigma=0.03):
 def test_a_real_ten_per_cent_change_is_measured_with_its_interval_and_found():
     rng = random.Random(4)
     values = {"1": _races(80, 40_000, rng), "0.9": _races(80, 36_000, rng)}
-    got = calibration.dose_response(values)
+    got = dose.dose_response(values)
     change = got["by_dose"]["0.9"]["change"]
     assert change["low"] < -0.10 < change["high"] and change["high"] < -0.08
     three = got["by_dose"]["0.9"]["rates"]["3"]
@@ -47,7 +46,7 @@ def test_a_real_ten_per_cent_change_is_measured_with_its_interval_and_found():
 def test_no_change_is_rarely_found_and_a_missing_median_is_shown_as_missing():
     rng = random.Random(7)
     values = {"1": _races(60, 40_000, rng), "0.95": _races(60, 40_000, rng)}
-    got = calibration.dose_response(values)
+    got = dose.dose_response(values)
     k, n = got["by_dose"]["0.95"]["rates"]["1"]["found"]
     assert n == 60 and k <= 6
     data = {

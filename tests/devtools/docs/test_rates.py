@@ -96,7 +96,7 @@ def test_a_dose_calibration_renders_each_quota_and_its_change_beside_the_rates(m
         "medians": values["1"],
         "rates": calibration.rates(values["1"]),
         "races_a_side": calibration.races_a_side(spread, 60),
-        "dose": {"doses": ["1", "0.8"], "cpu": {"1": {"throttled": None}, "0.8": {"throttled": 0.5}}, **calibration.dose_response(values)},
+        "dose": {"doses": ["1", "0.8"], "cpu": {"1": {"throttled": None}, "0.8": {"throttled": 0.5}}, **dose.dose_response(values)},
     }
     entry = _entry("D", "calibrate", dose._figures(data))
     monkeypatch.setattr(figures, "_entries", lambda: {"D": entry})
