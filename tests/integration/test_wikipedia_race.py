@@ -138,7 +138,7 @@ def test_with_on_error_continue_the_report_marks_every_expired_run_invalid(es_ti
 
 
 def test_a_reindex_that_outlasts_its_poll_timeout_is_polled_to_the_end(es_node):
-    """A ``_reindex`` of 30,000 pages in scroll pages of 100 runs for seconds; with a poll timeout of 1 s the runner
+    """A ``_reindex`` of 15,000 pages in scroll pages of 50 runs for seconds; with a poll timeout of 1 s the runner
     polls several times, times the run by the task's own ``took``, and removes the stored task result."""
     tag = f"it-{uuid.uuid4().hex[:8]}"
     proc = ingestlab(
@@ -151,11 +151,11 @@ def test_a_reindex_that_outlasts_its_poll_timeout_is_polled_to_the_end(es_node):
         "--tag",
         f"run:{tag}",
         "--track-param",
-        "wiki_pages=30000",
+        "wiki_pages=15000",
         "--track-param",
         "source_shards=2",
         "--track-param",
-        "reindex_scroll_sizes=[100]",
+        "reindex_scroll_sizes=[50]",
         "--track-param",
         "reindex_poll_timeout=1s",
         "--track-param",
@@ -168,12 +168,12 @@ def test_a_reindex_that_outlasts_its_poll_timeout_is_polled_to_the_end(es_node):
     )
     assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
     stored = results.latest_race({"study": "wikipedia", "run": tag})
-    runs = [s for s in _reindex_stats(stored) if s["task"] == "reindex-api-scroll-100"]
-    assert len(runs) == 1 and runs[0]["docs"] == 30000
+    runs = [s for s in _reindex_stats(stored) if s["task"] == "reindex-api-scroll-50"]
+    assert len(runs) == 1 and runs[0]["docs"] == 15000
     print(f"[reindex poll] {runs[0]['polls']} polls, took {runs[0]['elapsed_s']:.2f} s, waited {runs[0]['waited_s']:.2f} s")
     assert runs[0]["elapsed_s"] > 1.0 and runs[0]["polls"] >= 2  # it outlasted the poll timeout at least once
     assert runs[0]["elapsed_s"] <= runs[0]["waited_s"] and "tasks_index" not in runs[0]
-    assert get_json(f"{es_node.url}/wiki-poll-dest/_count")["count"] == 30000
+    assert get_json(f"{es_node.url}/wiki-poll-dest/_count")["count"] == 15000
     import urllib.error
     import urllib.request
 

@@ -57,8 +57,8 @@ def test_the_change_point_simulation_takes_a_nights_median_of_its_races():
     import math
     import statistics
 
-    one = simulate.simulate(0.10, series=10, nights=8, step=0.10, after=3, log=lambda *_: None)
-    nine = simulate.simulate(0.10, series=10, nights=8, step=0.10, after=3, log=lambda *_: None, repeat=9)
+    one = simulate.simulate(0.10, series=3, nights=8, step=0.10, after=3, log=lambda *_: None)
+    nine = simulate.simulate(0.10, series=3, nights=8, step=0.10, after=3, log=lambda *_: None, repeat=9)
     assert one["repeat"] == 1 and nine["repeat"] == 9 and "median of 9 race(s)" in simulate.markdown(nine)
     import random
 
@@ -74,9 +74,9 @@ def test_the_change_point_simulation_draws_a_calibrations_own_races_when_given_t
     import math
 
     races = tuple(math.log(v) for v in [100.0] * 18 + [70.0, 72.0])
-    data = simulate.simulate(0.1, series=10, nights=8, step=0.10, after=3, log=lambda *_: None, races=races)
+    data = simulate.simulate(0.1, series=3, nights=8, step=0.10, after=3, log=lambda *_: None, races=races)
     assert data["drawn_from"] == 20 and "each drawn from 20 real races" in simulate.markdown(data)
-    assert simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None)["drawn_from"] == 0
+    assert simulate.simulate(0.1, series=3, nights=8, log=lambda *_: None)["drawn_from"] == 0
 
 
 @pytest.mark.slow
@@ -91,7 +91,7 @@ def test_a_simulated_night_of_sessions_keeps_its_sessions_shift_however_many_rac
     centre = math.exp((math.log(100.0) + math.log(80.0)) / 2)
     seen = {round(night(1000.0), 6) for _ in range(50)}
     assert seen == {round(1000 * 100 / centre, 6), round(1000 * 80 / centre, 6)}
-    data = simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None, sessions=sessions)
+    data = simulate.simulate(0.1, series=3, nights=8, log=lambda *_: None, sessions=sessions)
     assert data["sessions"] == 2 and data["drawn_from"] == 80
     assert abs(data["between"] - abs(math.log(100 / 80)) / math.sqrt(2)) < 1e-12 and data["within"] == 0
     assert "each night one of 2 sessions (calibration sessions) drawn at random" in simulate.markdown(data)
@@ -108,7 +108,7 @@ def test_a_simulated_night_beside_a_reference_cancels_the_shift_both_sides_share
     pairs = (tuple((math.log(100.0), math.log(101.0)) for _ in range(20)), tuple((math.log(80.0), math.log(80.8)) for _ in range(20)))
     night = simulate.paired_night_of(random.Random(1), 5, pairs)
     assert {round(night(1000.0), 6) for _ in range(50)} == {1000.0}
-    data = simulate.simulate(0.1, series=10, nights=8, log=lambda *_: None, pairs=pairs)
+    data = simulate.simulate(0.1, series=3, nights=8, log=lambda *_: None, pairs=pairs)
     assert data["paired"] and data["sessions"] == 2 and data["drawn_from"] == 40
     assert data["between"] < 1e-12 and abs(data["between_one"] - math.log(100 / 80) / math.sqrt(2)) < 1e-12
     assert "a setup and a reference raced in pairs" in simulate.markdown(data)
