@@ -195,7 +195,7 @@ def analyse(kept: list[tuple[float, dict, dict]], task: str, doses: list[float])
         "medians": values,
         "cpu": cpu,
         "races": [{"dose": f"{d:g}", "race_id": race.get("race-id")} for d, race, _ in kept],
-        **calibration.dose_response(values),
+        **dose_response(values),
     }
 
 
