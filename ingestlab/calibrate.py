@@ -2,7 +2,7 @@
 
 The node (on a core of its own where there are two) is warmed up by races not kept, then ``races`` races are kept
 over node processes and :mod:`ingestlab.verdicts.calibration` measures each task's noise floor, false-alarm and
-detection rates on them; the result is a calibration file that ``compare`` reads, and a ledger entry. ``floor_of``:
+detection rates on them; the result is a calibration file that ``compare`` reads. ``floor_of``:
 earlier calibrations whose races judge the small comparisons instead of the pool's own (rates out of sample)."""
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ import time
 from contextlib import contextmanager
 from pathlib import Path
 
-from ingestlab import compare, ledger, machine, paths, racing
+from ingestlab import compare, machine, paths, racing
 from ingestlab.cluster import lifecycle
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
@@ -217,7 +217,6 @@ def run(
     out = writer.write(calibration_dir() / stamp, "ingestlab compare calibration", markdown(data), [], data)
     log(markdown(data))
     log(f"[ingestlab] calibration written to {out}/results.json")
-    to_ledger(data)
     return data
 
 
@@ -270,48 +269,6 @@ def analyse(
         "race_ids": [r.get("race-id") for r in pool],
         "seconds": seconds,
     }
-
-
-def _figures(data: dict) -> dict:
-    out = {"sigma": ledger.Figure(round(data["tasks"][data["task"]]["sigma"] * 100, 2), "%", f"σ of log race medians, {data['task']}")}
-    for size, got in data["rates"].items():
-        for key, (k, n) in ((k, v) for k, v in got.items() if k not in ("blocks", "pairs")):
-            out.update(rate_figures(f"{size}-{key}", f"{size} race(s) a side: {key.replace('_', ' ')}", k, n))
-        for design, how in (("blocks", "in blocks raced one after the other"), ("pairs", "in pairs of consecutive races (ab)")):
-            for key, (k, n) in got.get(design, {}).items():
-                out.update(rate_figures(f"{size}-{design}-{key}", f"{size} race(s) a side, {how}: {key.replace('_', ' ')}", k, n))
-    for effect, need in data["races_a_side"].items():
-        out[f"races-for-{effect}"] = ledger.Figure(need["with_floor"], "races", f"races a side for a {effect} % change (floor)")
-        out[f"races-for-{effect}-welch"] = ledger.Figure(need["welch"], "races", f"races a side for a {effect} % change (Welch, no floor)")
-    out["races"] = ledger.Figure(len(data["medians"]), "races", "races kept")
-    return out
-
-
-def rate_figures(name: str, what: str, k: int, n: int) -> dict:
-    """A measured rate's ledger figures: the rate, its count, of how many, and its exact 95 % interval."""
-    low, high = stats.clopper_pearson(k, n) if n else (None, None)
-    return {
-        name: ledger.Figure(round(100 * k / n, 1) if n else None, "%", f"{what} {k}/{n}"),
-        f"{name}-count": ledger.Figure(k, "comparisons", f"{what}: called"),
-        f"{name}-of": ledger.Figure(n, "comparisons", f"{what}: disjoint comparisons"),
-        f"{name}-low": ledger.Figure(None if low is None else round(100 * low, 1), "%", f"{what}: exact 95 % interval, low"),
-        f"{name}-high": ledger.Figure(None if high is None else round(100 * high, 1), "%", f"{what}: exact 95 % interval, high"),
-    }
-
-
-def to_ledger(data: dict, figures=None) -> None:
-    """The calibration's ledger entry; ``figures``: what makes its figures, when not this module's (a dose calibration's)."""
-    ledger.record(
-        data["stamp"],
-        "calibrate",
-        data["command"],
-        (figures or _figures)(data),
-        data["versions"],
-        data["conditions"],
-        source=f"results/calibration/{data['stamp']}/results.json",
-        info=data.get("machine"),
-        date=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.strptime(data["stamp"], "%Y-%m-%dT%H%M%S")),
-    )
 
 
 def rate_cell(k: int, n: int) -> str:

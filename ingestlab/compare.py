@@ -344,27 +344,20 @@ def markdown(
 
 
 def render(
-    fmt: str,
-    baseline_name: str,
-    baseline: dict[str, Aggregate],
-    contenders: list[tuple[str, dict[str, Aggregate]]],
-    margin: float | None = None,
-    notes: list[str] | None = None,
-    method: str = "t",
-    calibration: dict | None = None,
-    floors: dict | None = None,
+    fmt: str, baseline_name: str, baseline: dict[str, Aggregate], contenders: list[tuple[str, dict[str, Aggregate]]], **options
 ) -> str:
-    """The comparison as markdown, csv, json or a self-contained html page."""
+    """The comparison as markdown, csv, json or a self-contained html page; ``options``: :func:`markdown`'s."""
     if fmt in ("markdown", "html"):
-        text = markdown(baseline_name, baseline, contenders, margin, notes, method, calibration, floors)
+        text = markdown(baseline_name, baseline, contenders, **options)
         return text if fmt == "markdown" else html.page(f"ingestlab compare: {baseline_name}", text, [])
-    table = rows(baseline_name, baseline, contenders, margin, method, floors)
+    margin, method = options.get("margin"), options.get("method", "t")
+    table = rows(baseline_name, baseline, contenders, margin, method, options.get("floors"))
     if fmt == "json":
         per_side = min([min(r["baseline_n"], r["contender_n"]) for r in table] or [1])
         designs = {r["design"] for r in table}
         primary = any(r["primary_task"] for r in table) and len({r["task"] for r in table}) > 1
-        said = footnote(method, margin, calibration, per_side, "blocks" in designs, primary, "pairs" in designs)
-        return json.dumps({"rows": table, "notes": notes or [], "method": method, "footnote": said}, indent=2)
+        said = footnote(method, margin, options.get("calibration"), per_side, "blocks" in designs, primary, "pairs" in designs)
+        return json.dumps({"rows": table, "notes": options.get("notes") or [], "method": method, "footnote": said}, indent=2)
     out = io.StringIO()
     writer = csv.DictWriter(out, fieldnames=list(table[0]) if table else ["baseline", "contender", "task"])
     writer.writeheader()

@@ -1,4 +1,4 @@
-"""What the whole suite shares: no test writes a ledger entry (ingestlab.ledger) into the checkout it runs from; and how
+"""What the whole suite shares: no test writes a ledger entry (devtools.ledger) into the checkout it runs from; and how
 the tests share this machine when pytest-xdist runs them on several workers (``make check`` and ``make test`` run three,
 ``--dist loadfile``: a test file's tests stay on one worker, so its module-scoped nodes and installs are made once).
 Tests marked ``default_ports`` provision a cluster on the pack's default ports and name, and test files marked ``lab``

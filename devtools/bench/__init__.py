@@ -1,5 +1,5 @@
 """The pack's measurements of itself, one command each: ``python -m devtools.bench {overhead,load,changepoints,redline,
-dose,sessions,nightly} …`` (:mod:`devtools.bench.__main__`); each run writes its ledger entry as the pack's commands do."""
+dose,sessions,nightly} …`` (:mod:`devtools.bench.__main__`); each run writes its ledger entry (:mod:`devtools.ledger`)."""
 
 from __future__ import annotations
 

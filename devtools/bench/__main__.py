@@ -9,7 +9,7 @@
     python -m devtools.bench nightly      the nightly, with the pack's cost beside a minimal client (--overhead)
     python -m devtools.bench blocks       compare's rule on sides raced one block after the other, simulated
 
-Each writes its ledger entry (``ingestlab/ledger.py``) as the pack's own commands do, unless ``INGESTLAB_LEDGER=off``.
+Each writes its ledger entry (:mod:`devtools.ledger`), unless ``INGESTLAB_LEDGER=off``.
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def _to_ledger(figures: dict, args):
     """The rates the load bench measured, flattened (``dvf.etalab.rows_per_s``), as a ledger entry."""
     import time
 
-    from ingestlab import ledger
+    from devtools import ledger
 
     flat = {}
 

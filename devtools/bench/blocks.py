@@ -10,7 +10,8 @@ import math
 import random
 import time
 
-from ingestlab import compare, ledger
+from devtools import ledger
+from ingestlab import compare
 from ingestlab.verdicts import stats
 
 CASES = (  # (name, races a side, step, drift across the session)

@@ -20,9 +20,11 @@ import random
 import shlex
 import statistics
 import time
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 
-from ingestlab import calibrate, cgroup_v1, ledger
+from devtools import ledger
+from devtools.ledger import runs
+from ingestlab import calibrate, cgroup_v1
 from ingestlab.errors import IngestlabError
 from ingestlab.verdicts import calibration, stats
 from ingestlab.verdicts.noise import calibration_dir
@@ -66,12 +68,15 @@ def node_group(cluster):
     homes = {n.pid: cgroup_v1.groups_of(n.pid) for n in cluster.nodes}
     try:
         group.create(cpus=None, memory_bytes=None)
-        for pid in homes:
-            group.adopt(pid)
+        for pid in homes:  # every thread of it, in every controller
+            for f in group.procs_files:
+                f.write_text(str(pid))
         yield group
     finally:
-        for pid, home in homes.items():
-            cgroups.move(pid, home)
+        for pid, home in homes.items():  # back in the groups it was in, if it lives
+            for controller in set(home) & set(cgroups.CONTROLLERS):
+                with suppress(OSError):
+                    (cgroups.mounts()[controller] / home[controller].lstrip("/") / "cgroup.procs").write_text(str(pid))
         cgroups.remove(PREFIX)
 
 
@@ -200,7 +205,7 @@ def analyse(kept: list[tuple[float, dict, dict]], task: str, doses: list[float])
 
 
 def _figures(data: dict) -> dict:
-    out = calibrate._figures(data)
+    out = runs.calibration_figures(data)
     dose = data["dose"]
     for d in dose["doses"]:
         key = f"dose{round(float(d) * 100)}"
@@ -219,13 +224,11 @@ def _figures(data: dict) -> dict:
                 )
         for size, counts in got["rates"].items():
             for what, (k, n) in counts.items():
-                out.update(
-                    calibrate.rate_figures(f"{key}-{size}-{what}", f"quota {d}, {size} race(s) a side: {what.replace('_', ' ')}", k, n)
-                )
+                out.update(runs.rate_figures(f"{key}-{size}-{what}", f"quota {d}, {size} race(s) a side: {what.replace('_', ' ')}", k, n))
     for size in dose["sizes"]:  # the A/A comparisons of every quota together: disjoint, each within one quota
         counts = [dose["by_dose"][d]["rates"][size]["false_alarms"] for d in dose["doses"] if size in dose["by_dose"][d]["rates"]]
         out.update(
-            calibrate.rate_figures(
+            runs.rate_figures(
                 f"dose-all-{size}-false_alarms",
                 f"every quota, {size} race(s) a side: false alarms (A/A within a quota)",
                 sum(k for k, _ in counts),
@@ -236,7 +239,7 @@ def _figures(data: dict) -> dict:
 
 
 def to_ledger(data: dict) -> None:
-    calibrate.to_ledger(data, figures=_figures)
+    ledger.record(**runs.calibration(data, _figures))
 
 
 def markdown(data: dict) -> str:

@@ -117,7 +117,7 @@ def report(
 def to_ledger(data: dict, stamp: str, command: str, note: str | None = None) -> None:
     """The run's ledger entry: each task's pack ÷ minimal (the median of its rounds, its 95 % interval where it has one)
     and both sides' client and node CPU per document."""
-    from ingestlab import ledger
+    from devtools import ledger
 
     figures = {}
     for task, got in data.items():

@@ -17,7 +17,8 @@ import math
 import time
 from pathlib import Path
 
-from ingestlab import ledger, paths, racing
+from devtools import ledger
+from ingestlab import paths, racing
 from ingestlab.redline import run as runs
 from ingestlab.redline import search
 from ingestlab.redline.search import DRIVER_BOUND, FAIL, PASS

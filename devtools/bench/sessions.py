@@ -15,7 +15,9 @@ from __future__ import annotations
 import shlex
 import time
 
-from ingestlab import calibrate, ledger
+from devtools import ledger
+from devtools.ledger import runs
+from ingestlab import calibrate
 from ingestlab.errors import IngestlabError
 from ingestlab.verdicts import noise, rates
 
@@ -137,7 +139,7 @@ def to_ledger(data: dict) -> None:
     figures = {}
     for row, got in data["rows"].items():
         for key, (k, n) in got.items():
-            figures.update(calibrate.rate_figures(f"{row}-{key}", f"{row} race(s) a side, summed: {key.replace('_', ' ')}", k, n))
+            figures.update(runs.rate_figures(f"{row}-{key}", f"{row} race(s) a side, summed: {key.replace('_', ' ')}", k, n))
     ledger.record(
         f"{data['stamp']}-sessions",
         "calibrate-sessions",

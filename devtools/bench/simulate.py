@@ -20,7 +20,8 @@ import statistics
 import time
 from pathlib import Path
 
-from ingestlab import ledger, machine
+from devtools import ledger
+from ingestlab import machine
 from ingestlab.nightly import changepoints, history, measured
 from ingestlab.verdicts import stats
 from ingestlab.verdicts.stats import clopper_pearson

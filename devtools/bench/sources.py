@@ -14,7 +14,8 @@ import math
 import statistics
 from pathlib import Path
 
-from ingestlab import compare, ledger, machine, racing
+from devtools import ledger
+from ingestlab import compare, machine, racing
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import results
 from ingestlab.verdicts import noise

@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import re
 
+from devtools import ledger
 from devtools.docs import figures
-from ingestlab import ledger
 from ingestlab.errors import IngestlabError
 
 RUNS = re.compile(r"^<!-- runs: (?P<pairs>[^>]*?) -->$", re.M)

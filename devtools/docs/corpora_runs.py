@@ -9,8 +9,8 @@ A figure a run did not measure is a dash.
 
 from __future__ import annotations
 
+from devtools import ledger
 from devtools.docs import figures
-from ingestlab import ledger
 from ingestlab.errors import IngestlabError
 
 CLUSTERS = (("1-node", "1"), ("3-nodes", "3"))

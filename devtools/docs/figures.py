@@ -1,4 +1,4 @@
-"""Ledger figures in the docs (:mod:`ingestlab.ledger`): a figure, the article's figure beside it, and a run's
+"""Ledger figures in the docs (:mod:`devtools.ledger`): a figure, the article's figure beside it, and a run's
 provenance (id, date, commit, machine), each as a block that ``make docs`` renders from the ledger.
 
     <!-- ingestlab:figure run=86351883 name=bulk1000-over-single -->60.7×<!-- /ingestlab:figure -->
@@ -16,7 +16,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from ingestlab import ledger
+from devtools import ledger
 from ingestlab.errors import IngestlabError
 
 

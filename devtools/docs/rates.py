@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 
+from devtools import ledger
 from devtools.docs import figures
-from ingestlab import ledger
 
 COLUMNS = (("false_alarms", "false alarms (A/A)"), ("detect_5", "an exact 5 % change found"), ("detect_10", "an exact 10 % change found"))
 

@@ -1,5 +1,5 @@
-"""Redline searches in the docs, from their ledger entries (``ingestlab redline`` records one each): one row per run,
-with its command and provenance under the table.
+"""Redline searches in the docs, from their ledger entries (``python -m devtools.ledger record redline STAMP`` makes
+one a search): one row per run, with its command and provenance under the table.
 
     <!-- ingestlab:redline runs=2026-11-27T091500-redline,2026-11-27T093000-redline -->
     <!-- /ingestlab:redline -->

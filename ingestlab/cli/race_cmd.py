@@ -5,7 +5,7 @@ from __future__ import annotations
 import sys
 from pathlib import Path
 
-from ingestlab import ledger, racing, studies
+from ingestlab import racing, studies
 from ingestlab.cli import options
 from ingestlab.cluster import lifecycle
 from ingestlab.cluster.versions import DEFAULT_VERSION
@@ -14,44 +14,21 @@ from ingestlab.rally import results
 from ingestlab.report import generic, writer
 
 
-def present(study, result, load_side: dict | None = None, measured: bool = False) -> None:
-    """The study's report of a race: written (Markdown, HTML with charts, results.json) and printed; ``measured``: the
-    race was run just now, and its headlines go into the ledger (outside test mode)."""
+def present(study, result, load_side: dict | None = None, command: str | None = None) -> None:
+    """The study's report of a race: written (Markdown, HTML with charts, results.json) and printed; ``command``: the
+    command line that ran the race just now, kept in its results.json."""
     print("[ingestlab] drawing the charts ...", flush=True)
     report = study.report(result, load_side)
-    out = writer.write_race(study.name, result, report, {"load_side": load_side})
+    out = writer.write_race(study.name, result, report, {"load_side": load_side, "command": command})
     print()
     print(report.markdown)
     print(f"[ingestlab] report written to {out}/report.md and {out}/report.html ({len(report.charts)} charts)")
-    if measured and not result.test_mode:
-        entry = _to_ledger(study, result, out)
-        if entry:
-            print(f"[ingestlab] ledger entry {entry}")
-
-
-def _to_ledger(study, result, out: Path) -> Path | None:
-    """The race's headlines as a ledger entry (:mod:`ingestlab.ledger`)."""
-    figures = {
-        h.key: ledger.Figure(h.here, h.unit.strip(), h.label, h.published) for h in study.headlines(result, study.published_figures())
-    }
-    if not figures:
-        return None
-    given = result.race.get("track-params", {}) or {}
-    conditions = "; ".join(
-        filter(None, [f"challenge {result.challenge}" if result.challenge else "", ", ".join(f"{k}={v}" for k, v in sorted(given.items()))])
-    )
-    engine = result.tags.get("engine", "elasticsearch")
-    versions = {"engine": engine, "version": result.es_version, "rally": result.race.get("rally-version")}
-    source = f"report {out.relative_to(out.parents[2]) if len(out.parents) > 2 else out}/results.json"
-    return ledger.record(
-        result.race_id, f"{study.name} study", "ingestlab " + " ".join(sys.argv[1:]), figures, versions, conditions, source=source
-    )
 
 
 def cmd_race(args) -> int:
     study = studies.get(args.study)
     result = racing.race(study.track, options.target(args), options.race_options(args, study).tagged(study=study.name))
-    present(study, result, measured=True)
+    present(study, result, command="ingestlab " + " ".join(sys.argv[1:]))
     return 0
 
 
@@ -65,7 +42,7 @@ def cmd_demo(args) -> int:
     with lifecycle.running(shape, keep=args.keep_cluster) as cluster:
         target = racing.Target(hosts=cluster.hosts, client_options=args.client_options, engine=cluster.engine)
         result = racing.race(study.track, target, options.race_options(args, study).tagged(study=study.name))
-    present(study, result, measured=True)
+    present(study, result, command="ingestlab " + " ".join(sys.argv[1:]))
     return 0
 
 

@@ -93,11 +93,11 @@ def cmd_compare(args) -> int:
         f"{name} ({len(baseline)} race{'s' if len(baseline) != 1 else ''})",
         base,
         [(f"{n} ({len(r)} race{'s' if len(r) != 1 else ''})", compare.aggregate(r)) for n, r in contenders],
-        margin,
-        notes + (["test-mode races only: one sample per task, not a measurement"] if args.test_mode else []),
-        args.method,
-        calibration,
-        floors,
+        margin=margin,
+        notes=notes + (["test-mode races only: one sample per task, not a measurement"] if args.test_mode else []),
+        method=args.method,
+        calibration=calibration,
+        floors=floors,
     )
     return _output(args, text)
 

@@ -3,11 +3,9 @@ of the stream (a truncated file) reach the reader where it would have met them."
 
 from __future__ import annotations
 
-import bz2
 import io
 import queue
 import threading
-from pathlib import Path
 from typing import BinaryIO, Callable
 
 CHUNK = 1 << 20
@@ -81,8 +79,3 @@ class ReadAhead(io.RawIOBase):
             self._stop.set()
             self._thread.join()
         super().close()
-
-
-def Bz2Ahead(path: Path) -> ReadAhead:
-    """A ``.bz2`` file, decompressed ahead of the reader."""
-    return ReadAhead(lambda: bz2.open(path, "rb"), Path(path).name)

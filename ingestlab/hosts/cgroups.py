@@ -53,11 +53,6 @@ class Group:
         _write(self.path("cpu") / "cpu.cfs_period_us", PERIOD_US)
         _write(self.path("cpu") / "cpu.cfs_quota_us", int(cpus * PERIOD_US) if cpus is not None else -1)
 
-    def adopt(self, pid: int) -> None:
-        """Move a running process (every thread of it) into the group, in every controller."""
-        for f in self.procs_files:
-            _write(f, pid)
-
     @property
     def procs_files(self) -> list[Path]:
         return [self.path(c) / "cgroup.procs" for c in CONTROLLERS]
@@ -109,14 +104,6 @@ def joining(groups: list[Group], cmd: list[str]) -> list[str]:
     """``cmd`` run by a shell that first moves itself into ``groups`` (every controller), then becomes ``cmd``."""
     files = " ".join(shlex.quote(str(f)) for g in groups for f in g.procs_files)
     return ["sh", "-c", f'for f in {files}; do echo $$ > "$f" || exit 97; done; exec "$@"', "sh", *cmd]
-
-
-def move(pid: int, groups: dict[str, str]) -> None:
-    """Put a process back in its groups (controller → path, as :func:`ingestlab.cgroup_v1.groups_of` gives), if it lives."""
-    for controller in CONTROLLERS:
-        if controller in groups:
-            with suppress(OSError):  # gone meanwhile
-                (mounts()[controller] / groups[controller].lstrip("/") / "cgroup.procs").write_text(str(pid))
 
 
 def existing(prefix: str) -> list[Path]:

@@ -9,7 +9,7 @@ import statistics
 import time
 from pathlib import Path
 
-from ingestlab import ledger, racing
+from ingestlab import racing
 from ingestlab.errors import IngestlabError
 from ingestlab.models import usl
 from ingestlab.redline import probe as probes
@@ -117,40 +117,7 @@ def run(
         outcome = search.search(one, settings, log)
     finally:
         runs._delete_index(target, step.params.get("index_name"), log)
-    result = {**runs.common(stamp, track, step, w, races, resolution, probes_per_step, outcome, began), "over": over}
+    result = {**runs.common(stamp, track, step, w, races, resolution, probes_per_step, outcome, began, command), "over": over}
     if over == "clients":
         result["usl"] = usl_of(result)
-    result = runs.store(result)
-    to_ledger(result, command, races[-1] if races else None)
-    return result
-
-
-def to_ledger(result: dict, command: str, race) -> None:
-    key = f"p{result['latency_target']['percentile']}"
-    unit = "clients" if result["over"] == "clients" else "docs"
-    at = [p for p in result["probes"] if p["rate"] == result["rate"]]
-    figures = {
-        "highest": ledger.Figure(
-            result["rate"],
-            unit,
-            f"highest {result['over'].replace('_', ' ')} whose {len(at)} probes all met {key} "
-            f"<= {result['latency_target']['ms']:g} ms at full speed",
-        ),
-        "failed-above": ledger.Figure(result["failed_above"], unit, "the lowest step above it that failed"),
-        "full-speed": ledger.Figure(
-            round(result["full_speed"]["rate"], 1),
-            "docs/s",
-            f"full speed at {result['full_speed']['clients']} clients, median of {len(result['full_speed']['races'])} warm races",
-        ),
-        "probes": ledger.Figure(len(result["probes"]), "races", "probes the search raced"),
-        "duration": ledger.Figure(result.get("seconds"), "s", "warm-up and search"),
-        "target-ms": ledger.Figure(result["latency_target"]["ms"], "ms", f"the latency target ({key})"),
-    }
-    through = [p["throughput"] for p in at if p.get("throughput")]
-    if through:
-        figures["throughput-at-highest"] = ledger.Figure(round(statistics.median(through), 1), "docs/s", "median of its probes")
-    fit = result.get("usl") or {}
-    if fit.get("peak") is not None:
-        figures["usl-peak"] = ledger.Figure(round(fit["peak"], 1), "clients", "the USL's N* from every client count probed")
-    name = f"{result['stamp']}-redline-{result['over'].replace('_', '-')}"
-    runs.record(result, name, "redline-over", command, figures, race, f"over {result['over']} at full speed")
+    return runs.store(result)

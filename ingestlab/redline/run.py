@@ -11,7 +11,7 @@ import urllib.error
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ingestlab import ledger, paths, racing
+from ingestlab import paths, racing
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import preflight, trackinfo
 from ingestlab.redline import probe as probes
@@ -116,10 +116,12 @@ def common(
     probes_per_step: int,
     outcome: search.Outcome,
     began: float,
+    command: str = "",
 ) -> dict:
-    """What every search's result holds, whatever it searched over."""
+    """What every search's result holds, whatever it searched over; ``command``: the command line that ran it."""
     return {
         "stamp": stamp,
+        "command": command,
         "track": track.name,
         "track_path": str(step.track_path),
         "challenge": step.challenge,
@@ -146,6 +148,7 @@ def common(
         "stopped": outcome.stopped,
         "probes": [asdict(p) for p in outcome.probes],
         "es_version": races[-1].es_version if races else None,
+        "rally_version": (races[-1].race or {}).get("rally-version") if races else None,
         "machine_line": here_line(races[-1]) if races else None,
         "seconds": round(time.monotonic() - began, 1),  # warm-up and search (not a provisioned node's start and stop)
     }
@@ -234,69 +237,7 @@ def run(
         outcome = search.search(prober(step, w, clients), rate_settings(w, resolution, probes_per_step, most), log)
     finally:
         _delete_index(target, step.params.get("index_name"), log)
-    result = store(common(stamp, track, step, w, races, resolution, probes_per_step, outcome, began))
-    to_ledger(result, command, races[-1] if races else None)
-    return result
-
-
-def to_ledger(result: dict, command: str, race) -> None:
-    """The search's ledger entry: the sustainable rate, the failed step above it and the full-speed rate."""
-    key = f"p{result['latency_target']['percentile']}"
-    at = [p for p in result["probes"] if p["rate"] == result["rate"]]
-    figures = {
-        "sustainable": ledger.Figure(
-            None if result["rate"] is None else round(result["rate"], 1),
-            "docs/s",
-            f"highest offered rate whose {len(at)} probes all met {key} <= {result['latency_target']['ms']:g} ms",
-        ),
-        "failed-above": ledger.Figure(
-            None if result["failed_above"] is None else round(result["failed_above"], 1), "docs/s", "the lowest step above it that failed"
-        ),
-        "full-speed": ledger.Figure(
-            round(result["full_speed"]["rate"], 1), "docs/s", f"full speed, median of {len(result['full_speed']['races'])} warm races"
-        ),
-        "probes": ledger.Figure(len(result["probes"]), "races", "probes the search raced"),
-        "duration": ledger.Figure(
-            result.get("seconds"), "s", "warm-up and search (a node the command provisions: its start and stop not included)"
-        ),
-        "target-ms": ledger.Figure(result["latency_target"]["ms"], "ms", f"the latency target ({key})"),
-    }
-    seen = [p["latency_ms"].get(key) for p in at if p["latency_ms"].get(key) is not None]
-    if seen:
-        figures["latency-at-sustainable"] = ledger.Figure(round(max(seen), 1), "ms", f"the highest {key} of its probes")
-    achieved = [p["throughput"] for p in at if p.get("throughput") is not None]
-    if achieved:
-        figures["achieved-at-sustainable"] = ledger.Figure(
-            round(statistics.median(achieved), 1),
-            "docs/s",
-            "what its probes achieved (median): below the offered rate, the schedule fell behind",
-        )
-    figures.update(emulation_figures(result))
-    setup = f"bulk size {result['bulk_size']}, {result['full_speed']['clients']} client(s) at full speed"
-    record(result, f"{result['stamp']}-redline", "redline", command, figures, race, setup)
-
-
-def emulation_figures(result: dict) -> dict:
-    """On emulated hosts: how many probes and full-speed races the emulation held in (none elsewhere)."""
-    held = [p.get("emulation") for p in result["probes"]] + list(result["full_speed"].get("emulation") or [])
-    if all(v is None for v in held):
-        return {}
-    return {
-        "emulation-held": ledger.Figure(
-            sum(v is True for v in held), "races", f"probes and full-speed races the emulation held in, of {len(held)}"
-        )
-    }
-
-
-def record(result: dict, run: str, kind: str, command: str, figures: dict, race, setup: str) -> None:
-    """A search's ledger entry: its figures, the engine and Rally that raced it, its setup and why it stopped."""
-    rally = (race.race or {}).get("rally-version") if race else None
-    versions = {"engine": result["engine"], "version": result["es_version"], "rally": rally}
-    conditions = (
-        f"track {result['track']}, challenge {result['challenge']}, task {result['task']}, {setup}, resolution "
-        f"{result['resolution']:.0%}, {result['probes_per_step']} probes a step; stopped: {result['stopped']}"
-    )
-    ledger.record(run, kind, command, figures, versions, conditions=conditions, source=f"results/redline/{result['stamp']}/redline.json")
+    return store(common(stamp, track, step, w, races, resolution, probes_per_step, outcome, began, command))
 
 
 def _delete_index(target: racing.Target, index: str | None, log) -> None:

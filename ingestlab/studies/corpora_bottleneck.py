@@ -1,13 +1,9 @@
 """Why study 5's emulated ratios come out as they do: the bottleneck law (:mod:`ingestlab.models.bottleneck`) on the
-fidelity monitor's readings of each race, as the report's opening, its tables and the run's ledger entry.
+fidelity monitor's readings of each race, as the report's opening and its tables.
 """
 
 from __future__ import annotations
 
-import re
-import sys
-
-from ingestlab import ledger
 from ingestlab.models import bottleneck
 from ingestlab.report.common import fmt, ratio
 from ingestlab.studies.corpora import ONE_NODE, ONE_NODE_RAID, THREE_NODES, THREE_NODES_REPLICA
@@ -144,56 +140,4 @@ def opening(fitted: dict) -> str | None:
         "below, with what bound each race)."
         if said
         else None
-    )
-
-
-def _slug(text: str) -> str:
-    """A configuration's or a ratio's label as part of a ledger figure's name: lower case, runs of other characters a dash."""
-    return re.sub(r"[^a-z0-9]+", "-", re.sub(r"<!--.*?-->|`|\*", "", text).lower()).strip("-")[:40] or "x"
-
-
-def to_ledger(stamp: str, rows: dict, fitted: dict, published: dict, docs: dict, races: list, warmed_with: str | None):
-    """The run's ledger entry (``fitted``: :func:`model`'s)."""
-    figures = {}
-    for track, measured in rows.items():
-        for c in CONFIGURATIONS:
-            for key, unit, what in (("median", "docs/s", "median"), ("p90", "ms", "p90 service time"), ("p99", "ms", "p99 service time")):
-                value = measured.get(c, {}).get(key)
-                if value is not None:
-                    figures[f"{track}-{_slug(c)}-{key}"] = ledger.Figure(round(value, 1), unit, f"{track}, {c}: {what}")
-        pub = published["figures"].get(track, {})
-        this = fitted.get(track, {})
-        for label, a, b in RATIOS:
-            here = ratio(measured.get(a, {}).get("median"), measured.get(b, {}).get("median"))
-            if here is not None:
-                there = ratio(pub.get(a), pub.get(b))
-                figures[f"{track}-{_slug(label)}"] = ledger.Figure(
-                    round(here, 3), "×", f"{track}: {label}", round(there, 3) if there is not None else None
-                )
-            predicted = (this.get("ratios") or {}).get(label)
-            if predicted:
-                what = f"{track}: {label}, predicted by the bottleneck law from the race of {predicted['from']}"
-                figures[f"{track}-{_slug(label)}-predicted"] = ledger.Figure(round(predicted["value"], 3), "×", what)
-        first = ((this.get("per") or {}).get(ONE_NODE) or {}).get("demands") or {}
-        for c, p in (this.get("per") or {}).items():
-            if p["own"] and c not in RACED_IN:
-                figures[f"{track}-{_slug(c)}-busiest"] = ledger.Figure(
-                    round(100 * p["own"][1], 1), "%", f"{track}, {c}: its race's busiest resource, {p['own'][0]}: use ÷ capacity"
-                )
-            for r in (bottleneck.NODE_CPU, bottleneck.IOPS, bottleneck.DISK_MB):
-                if c not in (ONE_NODE, *RACED_IN) and first.get(r) and p["demands"].get(r):
-                    figures[f"{track}-{_slug(c)}-{_slug(r)}-per-copy"] = ledger.Figure(
-                        round(p["demands"][r] / first[r], 3), "×", f"{track}, {c}: {r} per document copy ÷ that of 1 node, 1 disk"
-                    )
-    version = next((r.get("distribution-version") or r.get("cluster", {}).get("distribution-version") for r in races), None)
-    sizes = ", ".join(f"{t} {fmt(n, ',')}" for t, n in docs.items())
-    note = (
-        f"study 5 on emulated hosts scaled from the article's machines; documents {sizes}; "
-        + (f"each new lab warmed up by a race of {warmed_with}, not kept; " if warmed_with else "no warm-up race; ")
-        + f"the emulation held in {len(races)} of {len(races)} races"
-    )
-    versions = {"engine": "elasticsearch", "version": version, "rally": races[0].get("rally-version")}
-    command = "ingestlab " + " ".join(sys.argv[1:])
-    return ledger.record(
-        stamp, "corpora emulated", command, figures, versions, note, source=f"results/rally-corpora-hardware/{stamp}/results.json"
     )

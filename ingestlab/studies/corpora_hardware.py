@@ -6,7 +6,9 @@ monitor's verdict. Each configuration's lab is new, and a first race, not kept, 
 
 from __future__ import annotations
 
+import sys
 import time
+from dataclasses import dataclass, field
 
 from ingestlab import machine, paths, racing
 from ingestlab import published as published_data
@@ -27,7 +29,7 @@ from ingestlab.studies.corpora import (
     counted_documents,
     node_scaling_lines,
 )
-from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model, model_lines, opening, ratio_table, to_ledger
+from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model, model_lines, opening, ratio_table
 
 # (configuration, hosts, RAID0 devices, challenge); the 3-node race sweeps 0 and 1 replica in one race
 SETUPS = (
@@ -83,57 +85,75 @@ def run(
                 racing.race(study.track, target, options, log=log)
         finally:
             labs.down(LAB["prefix"], log=log)
-    return report(stamp, tracks, measured=not test_mode, log=log)
+    return report(stamp, tracks, command="ingestlab " + " ".join(sys.argv[1:]), log=log)
 
 
-def report(stamp: str, tracks=TRACKS, measured: bool = False, log=print) -> str:
-    """The report of a run from its stored races (tagged ``corpora-hardware:STAMP``), written and printed;
-    ``measured``: just raced, so its figures go into the ledger (when the emulation held in every race)."""
+@dataclass
+class Run:
+    """A run read back from its stored races; ``verdicts``: (track, configuration, held, problems, race id) a race,
+    ``setups``: :func:`model`'s."""
+
+    rows: dict[str, dict[str, dict]]
+    races: list
+    verdicts: list = field(default_factory=list)
+    docs: dict = field(default_factory=dict)
+    profiles: dict = field(default_factory=dict)
+    setups: dict = field(default_factory=dict)
+    test_mode: bool = False
+    warmed_with: str | None = None
+
+
+def stored(stamp: str, tracks=TRACKS) -> Run:
+    """The run ``stamp`` from its stored races (tagged ``corpora-hardware:STAMP``) of ``tracks``."""
     by_name = {t.name: t for t in tracks}
     races = [r for r in results.races_with_tags({"corpora-hardware": stamp}) if r.get("user-tags", {}).get("study") in by_name]
     if not races:
         raise IngestlabError(f"no stored race tagged corpora-hardware:{stamp}")
-    rows: dict[str, dict[str, dict]] = {t.name: {} for t in tracks if any(r["user-tags"]["study"] == t.name for r in races)}
-    verdicts, docs, profiles, setups, test_mode = [], {}, {}, {}, False
+    found = Run({t.name: {} for t in tracks if any(r["user-tags"]["study"] == t.name for r in races)}, races)
     for race in races:
         name, configuration = race["user-tags"]["study"], race["user-tags"]["configuration"].replace(";", ",")
         result = results.load(race["race-id"], track_path=by_name[name].track)
-        test_mode = test_mode or result.test_mode
+        found.test_mode = found.test_mode or result.test_mode
         per_replicas = bulk_task_per_replicas(result)
         if configuration == THREE_NODES:
-            rows[name][THREE_NODES] = _row(result, per_replicas.get(0))
-            rows[name][THREE_NODES_REPLICA] = _row(result, per_replicas.get(1))
+            found.rows[name][THREE_NODES] = _row(result, per_replicas.get(0))
+            found.rows[name][THREE_NODES_REPLICA] = _row(result, per_replicas.get(1))
         else:
-            rows[name][configuration] = _row(result, per_replicas.get(0))
+            found.rows[name][configuration] = _row(result, per_replicas.get(0))
         emulation = result.footprint.get("emulation") or {}
-        verdicts.append((name, configuration, emulation.get("held"), emulation.get("problems", []), result.race_id))
-        profiles[configuration] = (emulation.get("profile") or {}).get("label", "—")
-        docs[name] = counted_documents(result)
-        if emulation and docs[name]:
-            setups.setdefault(name, {})[configuration] = (
+        found.verdicts.append((name, configuration, emulation.get("held"), emulation.get("problems", []), result.race_id))
+        found.profiles[configuration] = (emulation.get("profile") or {}).get("label", "—")
+        found.docs[name] = counted_documents(result)
+        if emulation and found.docs[name]:
+            found.setups.setdefault(name, {})[configuration] = (
                 bottleneck.Setup.of(emulation),
-                docs[name] * len(per_replicas),
-                docs[name] * sum(1 + r for r in per_replicas),
+                found.docs[name] * len(per_replicas),
+                found.docs[name] * sum(1 + r for r in per_replicas),
             )
     warm = results.races_with_tags({"corpora-hardware-warm-up": stamp})
-    warmed_with = warm[0]["user-tags"].get("study") if warm else None
+    found.warmed_with = warm[0]["user-tags"].get("study") if warm else None
+    return found
+
+
+def report(stamp: str, tracks=TRACKS, command: str | None = None, log=print) -> str:
+    """The report of a run from its stored races (tagged ``corpora-hardware:STAMP``), written and printed; ``command``:
+    the command line that raced it just now, kept in its results.json."""
+    found = stored(stamp, tracks)
     published = published_data.load("rally-corpora")
-    fitted = model(rows, setups)
-    text = markdown(rows, published, verdicts, profiles, docs, machine.one_line(machine.describe()), test_mode, warmed_with, setups, fitted)
+    fitted = model(found.rows, found.setups)
+    here = machine.one_line(machine.describe())
+    text = markdown(
+        found.rows, published, found.verdicts, found.profiles, found.docs, here, found.test_mode, found.warmed_with, found.setups, fitted
+    )
     out = writer.write(
         paths.results_dir() / "rally-corpora-hardware" / stamp,
         "ingestlab: study 5 on emulated hardware",
         text,
-        [chart(rows, published)],
-        {"rows": rows, "verdicts": verdicts, "profiles": profiles, "documents": docs},
+        [chart(found.rows, published)],
+        {"rows": found.rows, "verdicts": found.verdicts, "profiles": found.profiles, "documents": found.docs, "command": command},
     )
     log(text)
     log(f"[ingestlab] report written to {out}/report.md and report.html")
-    if measured and verdicts and all(v[2] for v in verdicts):
-        entry = to_ledger(stamp, rows, fitted, published, docs, races, warmed_with)
-        log(f"[ingestlab] ledger entry {entry}" if entry else "[ingestlab] no ledger here: the figures are in the report only")
-    elif measured:
-        log("[ingestlab] not in the ledger: the emulation did not hold in every race")
     return text
 
 

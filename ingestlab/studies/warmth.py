@@ -1,5 +1,5 @@
 """Whether a study's cells ran warm, from the runs each cell repeated (the ``fresh-index-load`` runner's records, one
-per run, in run order): each cell with at least :data:`MIN_RUNS` runs is tested for a trend in run order
+per run, in run order): each cell with enough runs (5 at 5 %) is tested for a trend in run order
 (Mann–Kendall, exact, two-sided, 5 %, Holm across the race's cells). A cell whose runs grew faster is *warming*; a cell
 with too few runs, or a track without per-run times, is said so, never guessed.
 """
@@ -9,7 +9,6 @@ from __future__ import annotations
 from ingestlab.rally.results import RaceResult
 from ingestlab.verdicts import stats
 
-MIN_RUNS = stats.fewest_for_trend()  # the fewest runs at which Mann–Kendall can reach its level (5 at 5 %)
 LEVEL = 0.05
 TOO_FEW = "too few runs"
 METHOD = "fresh-index-load"

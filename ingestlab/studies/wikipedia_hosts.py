@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import sys
 import time
+from dataclasses import dataclass, field
 
-from ingestlab import ledger, machine, paths, racing, studies
+from ingestlab import machine, paths, racing, studies
 from ingestlab import published as published_data
 from ingestlab.errors import IngestlabError
 from ingestlab.hosts import emulation, hardware
@@ -28,7 +29,6 @@ CLIENT_OPTIONS = "timeout:1200"  # a scaled host is slow: a bulk may outlast Ral
 VERSION = "7.17.29"  # the 8.19/9.x zips here answer POST /_reindex with 405
 LAB = {"prefix": "inglw", "subnet": "127.213.40"}
 EXACT = 0.01  # a three-point fit whose points all lie within 1 % of it passes through them
-SYMBOLS = {"λ": "lambda", "σ": "sigma", "κ": "kappa"}
 
 
 def rates(result) -> dict:
@@ -176,8 +176,7 @@ def run(
     test_mode: bool = False,
     log=print,
 ) -> str:
-    """Race the scale-out challenge on a new lab of each host count, then report and (outside test mode) add the run
-    to the ledger."""
+    """Race the scale-out challenge on a new lab of each host count, then report it."""
     study = studies.get("wikipedia")
     stamp = time.strftime("%Y-%m-%dT%H%M%S")
     profile = hardware.from_options(cpus=cpus, memory=memory, driver_cpus=driver_cpus, scale="study4")
@@ -192,75 +191,56 @@ def run(
             racing.race(study.track, target, options, log=log)
         finally:
             labs.down(LAB["prefix"], log=log)
-    return report(stamp, measured=not test_mode, log=log)
+    return report(stamp, command="ingestlab " + " ".join(sys.argv[1:]), log=log)
 
 
-def report(stamp: str, measured: bool = False, log=print) -> str:
-    """The report of a run from its stored races (tagged ``wikipedia-hosts:STAMP``); ``measured``: just raced, so its
-    figures go into the ledger."""
+@dataclass
+class Run:
+    """A run read back from its stored races: per host count its rates, the emulation's verdict (held, problems), race id."""
+
+    by_hosts: dict[int, dict] = field(default_factory=dict)
+    verdicts: dict[int, tuple] = field(default_factory=dict)
+    ids: dict[int, str] = field(default_factory=dict)
+    profile: str = "—"
+    test_mode: bool = False
+    versions: dict = field(default_factory=dict)
+
+
+def stored(stamp: str) -> Run:
+    """The run ``stamp`` from its stored races (tagged ``wikipedia-hosts:STAMP``)."""
     study = studies.get("wikipedia")
     races = results.races_with_tags({"wikipedia-hosts": stamp})
     if not races:
         raise IngestlabError(f"no stored race tagged wikipedia-hosts:{stamp}")
-    by_hosts, verdicts, profile, test_mode, ids, versions = {}, {}, "—", False, {}, {}
+    found = Run()
     for race in races:
         n = int(race["user-tags"]["hosts"])
         result = results.load(race["race-id"], track_path=study.track)
-        by_hosts[n], ids[n] = rates(result), result.race_id
+        found.by_hosts[n], found.ids[n] = rates(result), result.race_id
         emulation = result.footprint.get("emulation") or {}
-        verdicts[n] = (emulation.get("held"), emulation.get("problems", []))
-        profile = (emulation.get("profile") or {}).get("label", profile)
-        test_mode = test_mode or result.test_mode
-        versions = {"engine": "elasticsearch", "version": result.es_version, "rally": result.race.get("rally-version")}
+        found.verdicts[n] = (emulation.get("held"), emulation.get("problems", []))
+        found.profile = (emulation.get("profile") or {}).get("label", found.profile)
+        found.test_mode = found.test_mode or result.test_mode
+        found.versions = {"engine": "elasticsearch", "version": result.es_version, "rally": result.race.get("rally-version")}
+    return found
+
+
+def report(stamp: str, command: str | None = None, log=print) -> str:
+    """The report of a run from its stored races (tagged ``wikipedia-hosts:STAMP``); ``command``: the command line that
+    raced it just now, kept in its results.json."""
+    found = stored(stamp)
     published = published_data.load("wikipedia")
     machine_line = machine.one_line(machine.describe())
-    m = model(by_hosts, published)
-    text = markdown(by_hosts, verdicts, profile, published, machine_line, test_mode, m)
-    text += "- Races: " + ", ".join(f"{n} host(s) {ids[n][:8]}" for n in sorted(ids)) + ".\n"
+    m = model(found.by_hosts, published)
+    text = markdown(found.by_hosts, found.verdicts, found.profile, published, machine_line, found.test_mode, m)
+    text += "- Races: " + ", ".join(f"{n} host(s) {found.ids[n][:8]}" for n in sorted(found.ids)) + ".\n"
     out = writer.write(
         paths.results_dir() / "wikipedia-hosts" / stamp,
         "ingestlab: study 4 over host counts",
         text,
-        [chart(by_hosts, m, published, machine_line)],
-        {"by_hosts": by_hosts, "verdicts": verdicts, "races": ids},
+        [chart(found.by_hosts, m, published, machine_line)],
+        {"by_hosts": found.by_hosts, "verdicts": found.verdicts, "races": found.ids, "command": command},
     )
     log(text)
     log(f"[ingestlab] report written to {out}/report.md and report.html")
-    if measured and all(v[0] for v in verdicts.values()):
-        entry = to_ledger(stamp, by_hosts, m, versions, profile)
-        if entry:
-            log(f"[ingestlab] ledger entry {entry}")
-    elif measured:
-        log("[ingestlab] not in the ledger: the emulation did not hold in every race")
     return text
-
-
-def to_ledger(stamp: str, by_hosts: dict[int, dict], m: dict, versions: dict, profile: str):
-    figures = {}
-    for n, r in sorted(by_hosts.items()):
-        for key, label, unit in (("tool_per_node", "one tool per node", "docs/s"), ("reindex", "`_reindex` without slices", "docs/s")):
-            if r.get(key):
-                figures[f"hosts-{n}-{key.replace('_', '-')}"] = ledger.Figure(round(r[key], 1), unit, f"{n} host(s): {label}")
-        if both := ratio(r.get("tool_per_node"), r.get("reindex")):
-            figures[f"hosts-{n}-ratio"] = ledger.Figure(round(both, 3), "×", f"{n} host(s): one tool per node ÷ `_reindex` without slices")
-    for key, name in (("tool", "tool-per-node"), ("reindex", "reindex")):
-        fit = m[key][0]
-        if fit:
-            for p in (fit.lam, fit.sigma, fit.kappa):
-                figures[f"usl-{name}-{SYMBOLS[p.name]}"] = ledger.Figure(
-                    round(p.value, 6), "docs/s" if p.name == "λ" else "", f"USL over hosts, {name}: {p.name}"
-                )
-    for key, name in (("tool_at", "tool-per-node"), ("reindex_at", "reindex")):
-        if m[key] is not None:
-            figures[f"{name}-at-8"] = ledger.Figure(round(m[key], 1), "docs/s", f"the USL's {name} at 8 hosts")
-    if m["tool"][0] and m["tool"][0].peak is not None:
-        figures["usl-tool-per-node-peak"] = ledger.Figure(round(m["tool"][0].peak, 4), "hosts", "the USL's peak N* of one tool per node")
-    if m["predicted_ratio"] is not None:
-        figures["predicted-ratio-at-8"] = ledger.Figure(
-            round(m["predicted_ratio"], 4), "×", "the USL's one tool per node ÷ `_reindex` at 8 hosts", round(m["published_ratio"], 2)
-        )
-    hosts = ",".join(map(str, sorted(by_hosts)))
-    pages = ", ".join(sorted({f"{r['docs']:,}" for r in by_hosts.values() if r.get("docs")}))
-    note = f"{hosts} emulated hosts ({profile}); scale-out challenge, {pages} pages, each step once"
-    command = "ingestlab " + " ".join(sys.argv[1:])
-    return ledger.record(stamp, "wikipedia hosts", command, figures, versions, note, source=f"results/wikipedia-hosts/{stamp}/results.json")

@@ -95,11 +95,3 @@ def chunks(path: str, first: int = 0, count: int | None = None, chunk_lines: int
 def read_documents(path: str, limit: int | None = None) -> list[bytes]:
     """The first ``limit`` documents of ``path`` (all if None), each validated once, without the newline."""
     return [line for chunk in chunks(path, 0, limit) for line in chunk]
-
-
-def read_action_pairs(path: str, limit: int | None = None) -> tuple[list[bytes], list[bytes]]:
-    """(action lines, documents) of a corpus with ``includes-action-and-meta-data``: two lines per document."""
-    lines = read_documents(path, None if limit is None else 2 * limit)
-    if len(lines) % 2:
-        raise CorpusError(f"{path}:{len(lines)}: an action line without its document (the file has an odd number of lines)")
-    return lines[0::2], lines[1::2]

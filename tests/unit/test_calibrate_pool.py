@@ -55,7 +55,6 @@ def test_races_0_judges_the_pooled_races_again_and_starts_no_node(tmp_path, monk
     for n, kind in enumerate(kinds):
         _store(tmp_path, n, kind, "S1", n, scale=1 + (n % 3) / 20)
     monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
-    monkeypatch.setenv("INGESTLAB_LEDGER", "off")
     stored = calibrate.pooled
     monkeypatch.setattr(calibrate, "pooled", lambda stamps, setup: stored(stamps, setup, tmp_path))
     monkeypatch.setattr(calibrate, "_node", lambda *a, **k: pytest.fail("--races 0 started a node"))
@@ -116,7 +115,6 @@ def test_two_floors_judge_against_the_floor_spanning_their_sessions(tmp_path, mo
     for n, kind in enumerate(["warm-up"] + ["kept"] * 12):
         _store(tmp_path, n, kind, "S1", n, scale=1 + (n % 3) / 20)
     monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
-    monkeypatch.setenv("INGESTLAB_LEDGER", "off")
     stored = calibrate.pooled
     monkeypatch.setattr(calibrate, "pooled", lambda stamps, setup: stored(stamps, setup, tmp_path))
     quiet, noisy = [1000 * (1 + (i % 5) / 100) for i in range(40)], [1000 * (1 + (i % 5) / 25) for i in range(40)]
@@ -144,7 +142,6 @@ def test_floor_of_judges_the_small_comparisons_against_an_earlier_calibrations_r
     for n, kind in enumerate(["warm-up"] + ["kept"] * 12):
         _store(tmp_path, n, kind, "S1", n, scale=1 + (n % 3) / 20)  # spread 10 %: its own races call no pair
     monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
-    monkeypatch.setenv("INGESTLAB_LEDGER", "off")
     stored = calibrate.pooled
     monkeypatch.setattr(calibrate, "pooled", lambda stamps, setup: stored(stamps, setup, tmp_path))
     _floor_file(tmp_path / "results", "F", [1000 * (1 + i / 10000) for i in range(40)])  # an earlier session 0.4 % apart at most

@@ -119,8 +119,8 @@ def test_a_run_goes_into_the_ledger_with_each_tasks_ratio_interval_and_cpu(tmp_p
     """bench overhead writes its figures to the ledger (it did not: issue 45); a missing interval stays missing."""
     import json
 
+    from devtools import ledger
     from devtools.bench import overhead_report
-    from ingestlab import ledger
 
     monkeypatch.setattr(ledger, "target", lambda: tmp_path)
     data = {

@@ -35,7 +35,7 @@ def test_markup_is_what_a_reader_never_sees_and_lines_are_counted_with_the_marke
 
 
 def test_every_run_has_a_place_in_the_record_and_a_link_from_any_page():
-    from ingestlab import ledger
+    from devtools import ledger
 
     entry = ledger.load_all()["cf0ea004"]
     assert record.link(entry, "README.md") == "docs/record/studies.md#cf0ea004-97a6-4ed9-a92f-c3a2a105d07e"

@@ -3,8 +3,9 @@
 import math
 import random
 
+from devtools import ledger
 from devtools.docs import figures, rates
-from ingestlab import calibrate, ledger
+from devtools.ledger import runs
 from ingestlab.verdicts import calibration
 
 MACHINE = {"cpu": "AMD EPYC", "cores": 2, "memory_gib": 23.5}
@@ -34,7 +35,7 @@ def test_a_calibration_renders_each_rate_with_its_count_and_exact_interval(monke
         "rates": calibration.rates(medians),
         "races_a_side": calibration.races_a_side(spread, 120),
     }
-    entry = _entry("2026-11-27T054349", "calibrate", calibrate._figures(data))
+    entry = _entry("2026-11-27T054349", "calibrate", runs.calibration_figures(data))
     monkeypatch.setattr(figures, "_entries", lambda: {entry.run: entry})
     table = rates.calibration({"run": entry.run})
     k, n = data["rates"]["1"]["false_alarms"]

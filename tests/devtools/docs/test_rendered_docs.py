@@ -93,8 +93,8 @@ def test_an_article_block_renders_the_published_figures_as_the_article_wrote_the
 
 
 def test_a_ratio_block_divides_across_two_runs(monkeypatch):
+    from devtools import ledger
     from devtools.docs import figures
-    from ingestlab import ledger
 
     def entry(run, value):
         return ledger.Entry(
@@ -110,21 +110,3 @@ def test_a_ratio_block_divides_across_two_runs(monkeypatch):
     monkeypatch.setattr(figures, "_entries", lambda: {"three": entry("three", 3000.0), "one": entry("one", 1200.0)})
     assert figures.ratio({"run": "three", "of": "sustainable", "over-run": "one", "over": "sustainable", "digits": "2"}) == "2.50×"
     assert figures.ratio({"run": "three", "of": "sustainable", "over": "sustainable"}) == "1.0×"
-
-
-def test_two_runs_that_end_the_same_second_keep_an_entry_each(tmp_path):
-    from ingestlab import ledger
-
-    figures = {"found": ledger.Figure(value=1.0, unit="%", label="found")}
-    info = {"cpu": "test", "cores": 2}
-    first = ledger.record(
-        "2026-11-28T233722-changepoints", "bench changepoints", "a", figures, where=tmp_path, date="2026-11-28T23:37:22Z", info=info
-    )
-    second = ledger.record(
-        "2026-11-28T233722-changepoints", "bench changepoints", "b", figures, where=tmp_path, date="2026-11-28T23:37:22Z", info=info
-    )
-    again = ledger.record(
-        "2026-11-28T233722-changepoints", "bench changepoints", "a", figures, where=tmp_path, date="2026-11-28T23:37:22Z", info=info
-    )
-    assert first != second and again == first and len(list(tmp_path.iterdir())) == 2
-    assert '"run": "2026-11-28T233722-changepoints-2"' in second.read_text() and '"command": "b"' in second.read_text()

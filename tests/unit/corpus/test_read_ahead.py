@@ -4,7 +4,12 @@ import threading
 import pytest
 
 from ingestlab.corpus import read_ahead
-from ingestlab.corpus.read_ahead import Bz2Ahead
+from ingestlab.corpus.read_ahead import ReadAhead
+
+
+def Bz2Ahead(path):
+    """A ``.bz2`` file, decompressed ahead of the reader."""
+    return ReadAhead(lambda: bz2.open(path, "rb"), path.name)
 
 
 @pytest.fixture

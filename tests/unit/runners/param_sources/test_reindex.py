@@ -7,7 +7,6 @@ from ingestlab.runners.param_sources.corpus_load import CorpusLoadParamSource
 from ingestlab.runners.param_sources.reindex import ReindexParamSource
 from ingestlab.runners.utils.params import ParameterError
 from ingestlab.runners.writing.bulk_bodies import Batch
-from ingestlab.runners.writing.corpus_reader import CorpusError, read_action_pairs
 from tests.unit.runners.fake_track import two_index_track
 
 
@@ -60,10 +59,3 @@ def test_resending_part_of_a_batch_keeps_each_documents_action():
     batch = Batch.with_actions([b'{"index":{"_id":"a"}}', b'{"index":{"_id":"b"}}', b'{"index":{"_id":"c"}}'], [b"{}", b'{"x":1}', b"{}"])
     assert batch.subset([1]).body == b'{"index":{"_id":"b"}}\n{"x":1}\n'
     assert Batch.of([b"{}", b'{"y":2}']).subset([1]).body == b'{"index":{}}\n{"y":2}\n'
-
-
-def test_odd_action_corpus_is_an_error(tmp_path):
-    f = tmp_path / "odd.json"
-    f.write_bytes(b'{"index":{}}\n{"n":1}\n{"index":{}}\n')
-    with pytest.raises(CorpusError, match="odd number of lines"):
-        read_action_pairs(str(f))

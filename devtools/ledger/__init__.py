@@ -1,7 +1,9 @@
 """The ledger: every measured run the docs quote, one JSON file per run in the repository's ``ledger/``, rendered into
 the docs from there (`make docs`). An entry holds the run's id, date, commit, machine, command, versions, the
-conditions a reader needs and its named figures with units. The pack's commands append their own entry when they run
-from a checkout outside test mode, unless ``INGESTLAB_LEDGER=off``; ``ingestlab ledger add`` records one by hand."""
+conditions a reader needs and its named figures with units. It is the maintainers' record of the pack's own
+measurements, not part of the installed pack: ``python -m devtools.ledger record KIND ID`` makes a command's entry from
+what the command stored (:mod:`devtools.ledger.runs`), ``add`` records a figure measured outside the pack, and the
+pack's self-measurements (:mod:`devtools.bench`) write their own, unless ``INGESTLAB_LEDGER=off``."""
 
 from __future__ import annotations
 
@@ -103,7 +105,7 @@ def commit() -> str | None:
 
 
 def target() -> Path | None:
-    """Where a command's entry goes: ``INGESTLAB_LEDGER`` (a directory, or ``off``), else a checkout's ``ledger/``."""
+    """Where an entry goes: ``INGESTLAB_LEDGER`` (a directory, or ``off``), else a checkout's ``ledger/``."""
     configured = os.environ.get(VARIABLE)
     if configured:
         return None if configured.lower() == "off" else Path(configured)
