@@ -254,8 +254,9 @@ def cmd_redline(args) -> int:
 
     from devtools.bench import redline_scan
     from ingestlab import studies
-    from ingestlab.cli.redline_cmd import _command, target_for
+    from ingestlab.cli.redline_cmd import target_for
     from ingestlab.redline import target
+    from ingestlab.report import writer
 
     study = studies.get(args.study)
     latency = target.parse(args.latency)
@@ -275,7 +276,7 @@ def cmd_redline(args) -> int:
             probes_per_step=args.probes,
             clients=args.clients,
             label=study.name,
-            command=_command(sys.argv[1:], PROG),
+            command=writer.command_line(sys.argv[1:], PROG),
         )
     print(redline_scan.markdown(result))
     print(f"[ingestlab] bench redline: {result['dir']}/result.json")

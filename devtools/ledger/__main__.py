@@ -50,7 +50,7 @@ def cmd_add(args) -> int:
 
 
 def cmd_record(args) -> int:
-    out = runs.record(args.kind, args.id, args.command)
+    out = runs.record(args.kind, args.id, args.command, replace=args.replace)
     print(f"[ingestlab] ledger entry {out}")
     return 0
 
@@ -69,6 +69,7 @@ def parser() -> argparse.ArgumentParser:
     )
     r.add_argument("id", metavar="ID", help="the race id or stamp the command printed")
     r.add_argument("--command", help="the command line that ran it, where its results do not keep it (a run made before they did)")
+    r.add_argument("--replace", action="store_true", help="write a run that is in the ledger already again (same file)")
     r.set_defaults(func=cmd_record)
     a = actions.add_parser("add", help="add a run's figures measured outside the pack (this machine, commit and date are recorded)")
     a.add_argument("--run", required=True, help="its id: a stamp such as 2026-11-27T0412-make-test")

@@ -31,7 +31,7 @@ SYMBOLS = {"λ": "lambda", "σ": "sigma", "κ": "kappa"}  # a USL parameter in a
 def _stored(path: Path) -> dict:
     """A results file a command wrote, refused in one line when it is not there."""
     if not path.is_file():
-        raise IngestlabError(f"no results file {path}")
+        raise IngestlabError(f"no results file {path}: the command writes it when it reports its run (--command for one it did not)")
     return json.loads(path.read_text())
 
 
@@ -136,7 +136,10 @@ def calibration(data: dict, figures=None, command: str | None = None) -> dict:
 
 def from_calibration(stamp: str, command: str | None = None) -> dict:
     """``ingestlab calibrate``'s run ``stamp`` (its calibration file)."""
-    return calibration(_stored(calibration_dir() / stamp / "results.json"), command=command)
+    data = _stored(calibration_dir() / stamp / "results.json")
+    if "dose" in data:
+        raise IngestlabError(f"calibration {stamp} is a dose bench's: `python -m devtools.bench dose` records its own entry")
+    return calibration(data, command=command)
 
 
 def redline_figures(result: dict) -> dict:
@@ -240,6 +243,7 @@ def redline(result: dict, command: str | None = None) -> dict:
         ),
         "source": f"results/redline/{result['stamp']}/redline.json",
         "date": _date(result["stamp"], "%Y%m%dT%H%M%S"),
+        "info": result.get("machine"),
     }
 
 
@@ -390,9 +394,12 @@ KINDS = {
 }
 
 
-def record(kind: str, run_id: str, command: str | None = None, where: Path | None = None) -> Path:
+def record(kind: str, run_id: str, command: str | None = None, where: Path | None = None, replace: bool = False) -> Path:
     """The entry of ``kind``'s run ``run_id`` written to ``where`` (default: ``INGESTLAB_LEDGER``'s directory, else the
-    checkout's ``ledger/``); its file."""
+    checkout's ``ledger/``); its file. A run already in the ledger is refused unless ``replace``."""
     if kind not in KINDS:
         raise IngestlabError(f"no kind {kind!r} (one of {', '.join(KINDS)})")
-    return ledger.record(**KINDS[kind](run_id, command), where=where or ledger.target() or ledger.directory())
+    entry, where = KINDS[kind](run_id, command), where or ledger.target() or ledger.directory()
+    if not replace and entry["run"] in ledger.load_all(where):
+        raise IngestlabError(f"run {entry['run']} is in the ledger already ({where}): --replace writes it again")
+    return ledger.record(**entry, where=where)

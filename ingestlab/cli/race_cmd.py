@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from ingestlab import racing, studies
@@ -28,7 +27,7 @@ def present(study, result, load_side: dict | None = None, command: str | None = 
 def cmd_race(args) -> int:
     study = studies.get(args.study)
     result = racing.race(study.track, options.target(args), options.race_options(args, study).tagged(study=study.name))
-    present(study, result, command="ingestlab " + " ".join(sys.argv[1:]))
+    present(study, result, command=writer.command_line())
     return 0
 
 
@@ -42,7 +41,7 @@ def cmd_demo(args) -> int:
     with lifecycle.running(shape, keep=args.keep_cluster) as cluster:
         target = racing.Target(hosts=cluster.hosts, client_options=args.client_options, engine=cluster.engine)
         result = racing.race(study.track, target, options.race_options(args, study).tagged(study=study.name))
-    present(study, result, command="ingestlab " + " ".join(sys.argv[1:]))
+    present(study, result, command=writer.command_line())
     return 0
 
 

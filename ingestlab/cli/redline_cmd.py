@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import shlex
 import sys
 from contextlib import ExitStack
 from pathlib import Path
@@ -12,18 +11,9 @@ from ingestlab import paths, racing, studies
 from ingestlab.cli import options
 from ingestlab.cluster import lifecycle
 from ingestlab.errors import IngestlabError
+from ingestlab.report import writer
 
 SHAPE = {"name": "ingestlab-redline", "http_port": 29480, "transport_port": 29580}
-
-
-def _command(words: list[str], program: str = "ingestlab") -> str:
-    """The command line as given (``program`` and its ``words``), client options (they may hold credentials) left out."""
-    out, skip = shlex.split(program), False
-    for w in words:
-        if not skip and w != "--client-options" and not w.startswith("--client-options="):
-            out.append(w)
-        skip = w == "--client-options" and not skip  # the next word is its value
-    return shlex.join(out)
 
 
 def target_for(args, study, shape: dict, stack: ExitStack) -> racing.Target:
@@ -68,7 +58,7 @@ def cmd_redline(args, argv: list[str] | None = None) -> int:
             agree=args.agree,
             tolerance=args.tolerance / 100.0,
             label=study.name if study else None,
-            command=_command(argv or sys.argv[1:]),
+            command=writer.command_line(argv or sys.argv[1:]),
         )
         if args.over == "rate":
             result = run.run(track, latency, where, **common)

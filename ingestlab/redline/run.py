@@ -11,7 +11,7 @@ import urllib.error
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from ingestlab import paths, racing
+from ingestlab import machine, paths, racing
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import preflight, trackinfo
 from ingestlab.redline import probe as probes
@@ -122,6 +122,7 @@ def common(
     return {
         "stamp": stamp,
         "command": command,
+        "machine": machine.describe(),
         "track": track.name,
         "track_path": str(step.track_path),
         "challenge": step.challenge,

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 from pathlib import Path
 
 from ingestlab import paths
@@ -20,8 +22,22 @@ def write(out: Path, title: str, markdown: str, charts: list, data: dict) -> Pat
         (out / f"chart-{i}.png").write_bytes(png)
     (out / "report.md").write_text(markdown)
     (out / "report.html").write_text(html.page(title, markdown, charts))
-    (out / "results.json").write_text(json.dumps(data, indent=2, default=str))
+    kept = out / "results.json"
+    if "command" in data and not data["command"] and kept.is_file():  # a report written again keeps the command that raced it
+        data = {**data, "command": json.loads(kept.read_text()).get("command")}
+    kept.write_text(json.dumps(data, indent=2, default=str))
     return out
+
+
+def command_line(words: list[str] | None = None, program: str = "ingestlab") -> str:
+    """The command line as given (``program`` and its ``words``, else this process's arguments), client options left out:
+    they may hold credentials, and results are never to."""
+    out, skip = shlex.split(program), False
+    for w in sys.argv[1:] if words is None else words:
+        if not skip and w != "--client-options" and not w.startswith("--client-options="):
+            out.append(w)
+        skip = w == "--client-options" and not skip  # the next word is its value
+    return shlex.join(out)
 
 
 def race_dir(name: str, result: RaceResult) -> Path:

@@ -6,7 +6,6 @@ monitor's verdict. Each configuration's lab is new, and a first race, not kept, 
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -85,7 +84,7 @@ def run(
                 racing.race(study.track, target, options, log=log)
         finally:
             labs.down(LAB["prefix"], log=log)
-    return report(stamp, tracks, command="ingestlab " + " ".join(sys.argv[1:]), log=log)
+    return report(stamp, tracks, command=writer.command_line(), log=log)
 
 
 @dataclass

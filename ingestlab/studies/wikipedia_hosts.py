@@ -6,7 +6,6 @@ slices. Their quotient at N = 8 is the model's answer to the article's headline 
 
 from __future__ import annotations
 
-import sys
 import time
 from dataclasses import dataclass, field
 
@@ -191,7 +190,7 @@ def run(
             racing.race(study.track, target, options, log=log)
         finally:
             labs.down(LAB["prefix"], log=log)
-    return report(stamp, command="ingestlab " + " ".join(sys.argv[1:]), log=log)
+    return report(stamp, command=writer.command_line(), log=log)
 
 
 @dataclass

@@ -185,3 +185,40 @@ def test_an_emulated_study_is_refused_unless_the_emulation_held_in_every_race(ho
     monkeypatch.setattr(corpora_hardware, "stored", lambda stamp: five)
     with pytest.raises(IngestlabError, match="corpora --emulated run S ran in test mode"):
         runs.record("corpora-hardware", "S")
+
+
+def test_a_run_in_the_ledger_already_is_refused_unless_replaced_and_a_dose_calibration_is_its_benchs(home, capsys):
+    _write(calibration_dir() / CALIBRATION["stamp"] / "results.json", CALIBRATION)
+    assert command.main(["record", "calibrate", CALIBRATION["stamp"]]) == 0
+    assert command.main(["record", "calibrate", CALIBRATION["stamp"]]) == 2
+    assert "is in the ledger already" in capsys.readouterr().err
+    assert command.main(["record", "calibrate", CALIBRATION["stamp"], "--replace"]) == 0 and len(list((home / "ledger").iterdir())) == 1
+    _write(calibration_dir() / "2026-11-28T010252" / "results.json", {**CALIBRATION, "stamp": "2026-11-28T010252", "dose": {}})
+    with pytest.raises(IngestlabError, match="dose bench's"):
+        runs.record("calibrate", "2026-11-28T010252")
+
+
+def test_a_report_written_again_keeps_the_command_and_no_command_keeps_client_options(tmp_path, monkeypatch):
+    from ingestlab.report import writer
+
+    writer.write(tmp_path, "t", "x", [], {"command": "ingestlab race posts"})
+    writer.write(tmp_path, "t", "y", [], {"command": None, "figure": 1})
+    assert json.loads((tmp_path / "results.json").read_text()) == {"command": "ingestlab race posts", "figure": 1}
+    monkeypatch.setattr("sys.argv", ["ingestlab", "race", "posts", "--client-options", "basic_auth_password:'s3cret'"])
+    assert writer.command_line() == "ingestlab race posts"
+
+
+def test_nothing_installed_imports_the_developers_tools():
+    """The installed packages (ingestlab/, runners/) never import devtools: it is not installed with them."""
+    import ast
+
+    for f in [*paths.REPO_ROOT.joinpath("ingestlab").rglob("*.py"), *paths.REPO_ROOT.joinpath("runners").rglob("*.py")]:
+        for node in ast.walk(ast.parse(f.read_text())):
+            names = (
+                [a.name for a in node.names]
+                if isinstance(node, ast.Import)
+                else [node.module or ""]
+                if isinstance(node, ast.ImportFrom)
+                else []
+            )
+            assert not [n for n in names if n.split(".")[0] == "devtools"], f

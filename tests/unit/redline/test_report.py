@@ -57,9 +57,9 @@ def test_the_chart_is_a_png(tmp_path):
 
 
 def test_the_recorded_command_leaves_out_client_options():
-    from ingestlab.cli.redline_cmd import _command
+    from ingestlab.report.writer import command_line
 
-    got = _command(
+    got = command_line(
         [
             "redline",
             "posts",
