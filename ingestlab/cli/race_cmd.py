@@ -14,8 +14,7 @@ from ingestlab.report import generic, writer
 
 
 def present(study, result, load_side: dict | None = None, command: str | None = None) -> None:
-    """The study's report of a race: written (Markdown, HTML with charts, results.json) and printed; ``command``: the
-    command line that ran the race just now, kept in its results.json."""
+    """The study's report of a race, written (Markdown, HTML, results.json keeping ``command``) and printed."""
     print("[ingestlab] drawing the charts ...", flush=True)
     report = study.report(result, load_side)
     out = writer.write_race(study.name, result, report, {"load_side": load_side, "command": command})

@@ -30,8 +30,7 @@ def write(out: Path, title: str, markdown: str, charts: list, data: dict) -> Pat
 
 
 def command_line(words: list[str] | None = None, program: str = "ingestlab") -> str:
-    """The command line as given (``program`` and its ``words``, else this process's arguments), client options left out:
-    they may hold credentials, and results are never to."""
+    """The command line (``program``, ``words`` or this process's), client options left out: they may hold credentials."""
     out, skip = shlex.split(program), False
     for w in sys.argv[1:] if words is None else words:
         if not skip and w != "--client-options" and not w.startswith("--client-options="):

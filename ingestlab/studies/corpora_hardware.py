@@ -135,8 +135,7 @@ def stored(stamp: str, tracks=TRACKS) -> Run:
 
 
 def report(stamp: str, tracks=TRACKS, command: str | None = None, log=print) -> str:
-    """The report of a run from its stored races (tagged ``corpora-hardware:STAMP``), written and printed; ``command``:
-    the command line that raced it just now, kept in its results.json."""
+    """The report of a run from its stored races (tagged ``corpora-hardware:STAMP``), results.json keeping ``command``."""
     found = stored(stamp, tracks)
     published = published_data.load("rally-corpora")
     fitted = model(found.rows, found.setups)

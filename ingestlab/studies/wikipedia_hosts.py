@@ -225,8 +225,7 @@ def stored(stamp: str) -> Run:
 
 
 def report(stamp: str, command: str | None = None, log=print) -> str:
-    """The report of a run from its stored races (tagged ``wikipedia-hosts:STAMP``); ``command``: the command line that
-    raced it just now, kept in its results.json."""
+    """The report of a run from its stored races (tagged ``wikipedia-hosts:STAMP``), results.json keeping ``command``."""
     found = stored(stamp)
     published = published_data.load("wikipedia")
     machine_line = machine.one_line(machine.describe())
