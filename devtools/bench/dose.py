@@ -68,9 +68,9 @@ def node_group(cluster):
     homes = {n.pid: cgroup_v1.groups_of(n.pid) for n in cluster.nodes}
     try:
         group.create(cpus=None, memory_bytes=None)
-        for pid in homes:  # every thread of it, in every controller
+        for pid in homes:  # every thread of it, in every controller; a refused write named as the pack names it
             for f in group.procs_files:
-                f.write_text(str(pid))
+                cgroups._write(f, pid)
         yield group
     finally:
         for pid, home in homes.items():  # back in the groups it was in, if it lives
