@@ -23,6 +23,7 @@ from ingestlab.rally.footprint import ProcessPeaks
 from ingestlab.rally.home import LATENCY_FILE, errors_logged, read_from
 from ingestlab.rally.launcher import PORT_VARIABLE, PROGRESS_VARIABLE, TOKEN_VARIABLE
 from ingestlab.rally.load_side import LoadSide
+from ingestlab.rally.race import task_spans
 from ingestlab.rally.results import RaceResult, finished
 from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
 
@@ -126,7 +127,7 @@ def run(
         log(f"[ingestlab] {' '.join(cmd)}")
         osb_log = config_dir() / "logs" / "benchmark.log"
         log_start = osb_log.stat().st_size if osb_log.is_file() else 0
-        started = time.monotonic()
+        started, started_at = time.monotonic(), time.time()
         with open(Path(tmp) / "output.txt", "w+") as captured:
             proc = subprocess.Popen(
                 cmd,
@@ -146,7 +147,8 @@ def run(
             captured.seek(0)
             output = "" if stream else captured.read()[-3000:]
         seconds = time.monotonic() - started
-        latency = progress.per_task(progress.read(Path(tmp) / "progress.jsonl"), "latency_samples")
+        events = progress.read(Path(tmp) / "progress.jsonl")
+        latency, spans = progress.per_task(events, "latency_samples"), task_spans(events, started_at)
     found = test_run_file(test_run_id)
     if proc.returncode != 0 or not found.is_file():
         logged = read_from(osb_log, log_start)
@@ -157,7 +159,7 @@ def run(
         )
     if latency:  # beside the test run, as the pack keeps Rally's: a percentile OSB leaves out for too few requests
         found.with_name(LATENCY_FILE).write_text(json.dumps(latency))
-    footprint = {"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary()}
+    footprint = {"seconds": seconds, "rally_memory": peaks.summary(), "load_side": side.summary(spans)}
     return finished(
         as_race(json.loads(found.read_text())), stats_file, track, footprint=footprint, latency_file=found.with_name(LATENCY_FILE)
     )

@@ -8,11 +8,12 @@ from __future__ import annotations
 import os
 import statistics
 import time
+import urllib.error
 from pathlib import Path
 
 from ingestlab.cgroup_v1 import group_quota, groups_of, quota_cores, usage_seconds
 from ingestlab.procs import Poller
-from ingestlab.rally import preflight
+from ingestlab.rally import limits, preflight
 from ingestlab.rally.footprint import kernel_name
 
 SATURATED = 0.85
@@ -51,6 +52,8 @@ class LoadSide(Poller):
         self.group_quota: dict[str, float] = {}
         self.nodes: dict[str, list[tuple[float, float]]] = {}
         self.node_facts: dict[str, dict] = {}
+        self.counters: dict[str, list[tuple[float, dict]]] = {}  # each node's counters (ingestlab.rally.limits)
+        self._stats = list(limits.STATS_PATHS)
         self._url = self._options = None
         if target_hosts:
             self._options = preflight.parse_client_options(client_options)
@@ -58,11 +61,11 @@ class LoadSide(Poller):
 
     def _node_stats(self) -> dict:
         try:
-            return preflight.get_json(
-                self._url + "_nodes/stats/os,process?filter_path=nodes.*.name,nodes.*.process,nodes.*.os.cgroup.cpu",
-                self._options,
-                timeout=2.0,
-            ).get("nodes", {})
+            return preflight.get_json(self._url + self._stats[0], self._options, timeout=2.0).get("nodes", {})
+        except urllib.error.HTTPError as e:
+            if e.code == 400 and len(self._stats) > 1:  # an engine without a metric asked for: ask without it from now on
+                self._stats.pop(0)
+            return {}
         except Exception:  # a node that does not answer for a second is a gap in the samples, not a failed race
             return {}
 
@@ -103,16 +106,17 @@ class LoadSide(Poller):
             used = usage_seconds(group)
             if used is not None:
                 self.groups.setdefault(group, []).append((now, used))
-        remote = False
         for node_id, facts in self.node_facts.items():
             seconds = cpu_seconds(facts["pid"]) if facts.get("local") else None
             if seconds is not None:
                 self.nodes.setdefault(node_id, []).append((now, seconds))
-            remote = remote or not facts.get("local")
-        if self._url and (remote or not self.node_facts):
-            for node_id, node in self._node_stats().items():
-                if self.node_facts.get(node_id, {}).get("local"):
-                    continue
+        for node_id, node in self._node_stats().items() if self._url else ():
+            facts = self.node_facts.setdefault(node_id, {"name": node.get("name", node_id)})
+            try:  # one odd reply is a gap in the counters, never the end of the sampling
+                self.counters.setdefault(node_id, []).append((time.time(), limits.counters(node, facts.get("local", False))))
+            except (TypeError, ValueError, AttributeError):
+                pass
+            if not facts.get("local"):
                 millis = ((node.get("process") or {}).get("cpu") or {}).get("total_in_millis")
                 if millis is not None:
                     self.nodes.setdefault(node_id, []).append((now, millis / 1000.0))
@@ -134,6 +138,10 @@ class LoadSide(Poller):
         ran = {t for one in series.values() for t in one}
         per_task = {task: self._judged(series, {t for t in ran if start < t <= end + 1.0}) for task, (start, end) in (spans or {}).items()}
         per_task = {task: got for task, got in per_task.items() if got["seconds"]}
+        for task, got in per_task.items():  # the node counters' change over the task: what limited its rate
+            start, end = spans[task]
+            changed = {self.node_facts.get(n, {}).get("name", n): limits.change(s, start, end + 1.0) for n, s in self.counters.items()}
+            got["limit"] = limits.judge(got, {n: c for n, c in changed.items() if c})
         if not per_task:
             return {**self._judged(series, ran), "tasks": {}}
         longest = max(per_task, key=lambda task: per_task[task]["seconds"])
@@ -205,7 +213,8 @@ def _task_verdicts(race: dict) -> dict[str, str]:
 
 def in_words(races: list[dict]) -> dict[str, str]:
     """Task → the load side's verdicts over ``races``: the one verdict when every race that says agrees, else each with
-    its count; with how many races said it when some did not (a race without a stored load side says nothing)."""
+    its count; with how many races said it when some did not (a race without a stored load side says nothing); then
+    what limited the rate (:mod:`ingestlab.rally.limits`) and the median node CPU a document, where the races said."""
     per_task: dict[str, list[str]] = {}
     for race in races:
         for task, said in _task_verdicts(race).items():
@@ -215,6 +224,16 @@ def in_words(races: list[dict]) -> dict[str, str]:
         kinds = sorted(set(said), key=said.index)
         words = kinds[0] if len(kinds) == 1 else ", ".join(f"{k} {said.count(k)}" for k in kinds)
         out[task] = words if len(said) == len(races) else f"{words} ({len(said)} of {len(races)} races)"
+        found = [
+            ((race.get("ingestlab-footprint") or {}).get("load_side") or {}).get("tasks", {}).get(task, {}).get("limit") or {}
+            for race in races
+        ]
+        held = sorted({f["resource"] for f in found if f.get("resource")})
+        cost = [f["costs"]["node_cpu_ms_per_doc"] for f in found if "node_cpu_ms_per_doc" in (f.get("costs") or {})]
+        if held:
+            out[task] += f"; limit: {', '.join(held)}"
+        if cost:
+            out[task] += f"; {statistics.median(cost):.3g} ms node CPU a document"
     return out
 
 

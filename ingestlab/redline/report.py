@@ -134,7 +134,7 @@ def lines(result: dict) -> list[str]:
         ours = [p["latency_ms"].get(key) for p in ps]
         seen = [v for v in ours if v is not None]
         spread = f"{_n(_median(ours))} ({_n(min(seen))}–{_n(max(seen))})" if len(seen) > 1 else _n(_median(ours))
-        verdicts = sorted({(p.get("load_side") or {}).get("verdict") or MISSING for p in ps})
+        verdicts = sorted({_side(p.get("load_side") or {}) for p in ps})
         p50, p90 = (_n(_median([p["latency_ms"].get(k) for p in ps])) for k in ("p50", "p90"))
         out.append(
             f"| {_n(rate_)} | {len(ps)} | {sum(p['outcome'] == 'pass' for p in ps)} | {p50} | {p90} | {spread} "
@@ -198,3 +198,9 @@ def write(result: dict) -> Path:
     (out / "redline.md").write_text("\n".join(lines(result)) + "\n\n![latency against offered rate](redline.png)\n")
     (out / "redline.png").write_bytes(chart(result))
     return out / "redline.png"
+
+
+def _side(side: dict) -> str:
+    """A probe's load side and what limited its rate (:mod:`ingestlab.rally.limits`), where they were seen."""
+    limit = (side.get("limit") or {}).get("resource")
+    return (side.get("verdict") or MISSING) + (f" ({limit})" if limit else "")

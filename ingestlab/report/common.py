@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from ingestlab import machine
 from ingestlab.hosts import fidelity
+from ingestlab.rally import limits
 from ingestlab.rally.results import RaceResult
 
 
@@ -115,6 +116,25 @@ def load_side_words(side: dict | None) -> str | None:
     if bound:
         words += f"; load driver bound also in {', '.join(bound)}: those figures measure the load driver"
     return words
+
+
+def limit_lines(result: RaceResult) -> str:
+    """What limited each task's rate (:mod:`ingestlab.rally.limits`), a line a task Rally measured a rate of."""
+    tasks = (result.footprint.get("load_side") or {}).get("tasks") or {}
+    rated = {name for name, r in result.tasks.items() if r.throughput_median is not None}
+    said = [f"- {task}: {words}" for task, got in tasks.items() if task in rated and (words := limits.words(got.get("limit")))]
+    return "\nWhat limited each task's rate (sampled during the race):\n\n" + "\n".join(said) + "\n" if said else ""
+
+
+def held_by(footprint: dict, labels: dict[str, str]) -> str:
+    """A why sentence from what limited each task (``labels``: task → its name in the report), or "" when none said."""
+    tasks = (footprint.get("load_side") or {}).get("tasks") or {}
+    said = [
+        f"{label} by {limit['resource']} ({limit['evidence']})"
+        for task, label in labels.items()
+        if (limit := (tasks.get(task) or {}).get("limit")) and limit.get("resource")
+    ]
+    return ("What held each rate here, as sampled during the race: " + "; ".join(said) + ".") if said else ""
 
 
 def invalid_lines(result: RaceResult) -> list[str]:

@@ -4,7 +4,7 @@ task as tables and charts, with the versions Rally recorded. Nothing here knows 
 from __future__ import annotations
 
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import corpus_words, engine_name, fmt, invalid_lines, load_generator, machine_line
+from ingestlab.report.common import corpus_words, engine_name, fmt, invalid_lines, limit_lines, load_generator, machine_line
 
 
 def markdown(result: RaceResult) -> str:
@@ -35,7 +35,7 @@ def markdown(result: RaceResult) -> str:
         )
     lines += ["", "A dash: Rally recorded no such figure (too few samples for a percentile, or none outside the warm-up)."]
     lines += invalid_lines(result)
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n" + limit_lines(result)
 
 
 def charts(result: RaceResult) -> list:

@@ -18,7 +18,7 @@ from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.corpus.files import TEST_MODE_DOCS
 from ingestlab.rally import trackinfo
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import tables_apart
+from ingestlab.report.common import limit_lines, tables_apart
 
 
 @dataclass(frozen=True)
@@ -96,7 +96,7 @@ class Study:
         from ingestlab.studies import warmth  # heavy: numpy and scipy; the CLI starts without them
 
         figures = self.published_figures()
-        text = self.markdown(result, figures, load_side).rstrip("\n") + "\n" + warmth.line(result) + "\n"
+        text = self.markdown(result, figures, load_side).rstrip("\n") + "\n" + warmth.line(result) + "\n" + limit_lines(result)
         return Report(f"ingestlab: {self.title}", tables_apart(text), self.charts(result, figures) if charts else [])
 
 

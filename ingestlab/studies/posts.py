@@ -5,7 +5,7 @@ from __future__ import annotations
 from math import ceil
 
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import fmt, invalid_lines, this_machine
+from ingestlab.report.common import fmt, held_by, invalid_lines, this_machine
 from ingestlab.studies.base import Headline, Study, corpus_documents, documents_written, fitted_headlines, iterations
 
 
@@ -101,6 +101,7 @@ class Posts(Study):
 
         here, why_here, there, why_there = fits(result, published)
         sentence = compare_sentence(here, there, "the speed-ups over the index API") if here and there else ""
+        sentence = " ".join(filter(None, [sentence, held_by(result.footprint, {r["task"]: r["label"] for r in table})]))
         lines = [
             f"## posts: bulk vs. single index API ({fmt(docs, ',')} docs, fastest of {fmt(runs, 'd')} runs)",
             "",

@@ -70,6 +70,7 @@ def summarize(state: dict, task: str) -> dict[str, dict]:
                 values = [f[p] for f in figs if f.get(p) is not None]
                 entry[p] = statistics.median(values) if values else None
             entry["load_side"] = sorted({f["load_side"] for f in figs if f.get("load_side")})
+            entry["limit"] = sorted({f["limit"] for f in figs if f.get("limit")})
     return out
 
 
@@ -107,7 +108,8 @@ def _row(cell: str, e: dict, verdict: str | None) -> str:
     return (
         f"| {cell} | {e['runs']}{failed} | {a.median:,.1f} | {a.minimum:,.1f} | {a.maximum:,.1f} | {fmt(a.cv, '.1%')} "
         f"| {e['error_rate']:.1%} | {fmt(e.get('p50'), ',.1f')} | {fmt(e.get('p90'), ',.1f')} | {fmt(e.get('p99'), ',.1f')} "
-        f"| {verdict or 'best'} |" + (f" {' / '.join(e['load_side'])} |" if e.get("load_side") else " — |")
+        f"| {verdict or 'best'} | {' / '.join(e.get('load_side') or ['—'])}"
+        + (f"; limit: {', '.join(e['limit'])} |" if e.get("limit") else " |")
     )
 
 

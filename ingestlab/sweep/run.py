@@ -25,7 +25,7 @@ LAB = {"prefix": "inglsw", "subnet": "127.213.20"}  # test hosts of a sweep over
 
 def figures(result) -> dict:
     """Per task of the race: Rally's throughput and service times, whether every sample fell in the warm-up, and which
-    side was at its CPU limit (:mod:`ingestlab.rally.load_side`; none where it was not seen)."""
+    side was at its CPU limit (:mod:`ingestlab.rally.load_side`) and what limited the rate (none where it was not seen)."""
     out = {}
     sides = ((result.footprint or {}).get("load_side") or {}).get("tasks") or {}
     for t in result.schedule:
@@ -46,6 +46,7 @@ def figures(result) -> dict:
             "p99": r.service_time("p99"),
             "operation_type": t.operation_type,
             "load_side": (sides.get(t.name) or {}).get("verdict"),
+            "limit": ((sides.get(t.name) or {}).get("limit") or {}).get("resource"),  # what limited its rate (rally.limits)
         }
     return out
 

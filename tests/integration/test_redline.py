@@ -178,6 +178,7 @@ def test_a_worker_held_to_a_small_cpu_quota_is_load_driver_bound(es_node, quota_
     print(json.dumps(side))
     assert hold.moved and all(w["limit_cores"] == pytest.approx(0.05) for w in side["workers"])  # each worker, and their group
     assert side["verdict"] == "load driver bound", side
+    assert side["limit"]["resource"] == "load driver", side["limit"]  # what limited the rate (issue 64), from the same window
 
 
 @pytest.mark.alone
@@ -197,3 +198,4 @@ def test_a_node_held_to_a_small_cpu_quota_is_cluster_bound(es_node, quota_group)
     print(json.dumps(side))
     assert side["nodes"][0]["on_this_machine"] and side["nodes"][0]["limit_cores"] == pytest.approx(0.3)
     assert side["verdict"] == "cluster bound", side
+    assert side["limit"]["resource"] == "node CPU" and side["limit"]["costs"]["node_cpu_ms_per_doc"] > 0, side["limit"]
