@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-STATS = "_nodes/stats/jvm,thread_pool,indices,fs,process,os{}?filter_path=" + ",".join(
+# the index metrics asked for are the ones used: the node computes no others (segments, fielddata, ...) while measured
+STATS = "_nodes/stats/jvm,thread_pool,indices,fs,process,os{}/indexing,merge,refresh,flush,store?filter_path=" + ",".join(
     "nodes.*." + f
     for f in (
         "name",
