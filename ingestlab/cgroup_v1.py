@@ -64,3 +64,39 @@ def usage_seconds(group: str) -> float | None:
         return int((root / group.lstrip("/") / "cpuacct.usage").read_text()) / 1e9
     except (OSError, ValueError):
         return None
+
+
+BLKIO = Path("/sys/fs/cgroup/blkio")  # the root group's throttles: what an emulated disk (ingestlab.hosts.disks) is held to
+
+
+def write_throttles() -> dict[str, dict[str, int]]:
+    """Each device with a write throttle in the root ``blkio`` group: ``{"7:5": {"bps": .., "iops": .., "bytes": ..,
+    "ios": ..}}``, the throttle's limits (0: none) and the writes it let through so far."""
+    out: dict[str, dict[str, int]] = {}
+    for name, key in (("write_bps_device", "bps"), ("write_iops_device", "iops")):
+        for number, value in _pairs(BLKIO / f"blkio.throttle.{name}"):
+            out.setdefault(number, {"bps": 0, "iops": 0})[key] = int(value)
+    for name, key in (("io_service_bytes", "bytes"), ("io_serviced", "ios")):
+        for number, kind, value in _pairs(BLKIO / f"blkio.throttle.{name}", 3):
+            if number in out and kind == "Write":
+                out[number][key] = int(value)
+    return out
+
+
+def _pairs(path: Path, width: int = 2) -> list[list[str]]:
+    try:
+        return [f for f in (line.split() for line in path.read_text().splitlines()) if len(f) == width]
+    except OSError:
+        return []
+
+
+def throttled_seconds(group: str | None) -> float | None:
+    """How long a ``cpu`` group's quota has held it back so far (``cpu.stat`` throttled_time), or None."""
+    root = mounts().get("cpu")
+    if root is None or group is None:
+        return None
+    try:
+        stat = dict(line.split() for line in (root / group.lstrip("/") / "cpu.stat").read_text().splitlines())
+        return int(stat["throttled_time"]) / 1e9
+    except (OSError, ValueError, KeyError):
+        return None

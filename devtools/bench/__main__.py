@@ -8,6 +8,8 @@
     python -m devtools.bench sessions     several calibration sessions' rates summed
     python -m devtools.bench nightly      the nightly, with the pack's cost beside a minimal client (--overhead)
     python -m devtools.bench blocks       compare's rule on sides raced one block after the other, simulated
+    python -m devtools.bench sampling     what the load side's sampling during a race costs, on and off in pairs
+    python -m devtools.bench limits       the limit verdicts docs/limits.md quotes, a known bottleneck a race
 
 Each writes its ledger entry (:mod:`devtools.ledger`), unless ``INGESTLAB_LEDGER=off``.
 """
@@ -78,6 +80,38 @@ def cmd_overhead(args) -> int:
     finally:
         if in_memory:  # memory, not disk: give it back now, also after an error or Ctrl-C
             shutil.rmtree(in_memory, ignore_errors=True)
+    return 0
+
+
+def cmd_sampling(args) -> int:
+    from devtools.bench import sampling
+    from ingestlab.cluster import lifecycle
+
+    def measure(hosts: str) -> None:
+        data = sampling.run(hosts, args.pairs)
+        text = sampling.report(data)
+        out = sampling.write(text, data)
+        print(text)
+        print(f"[ingestlab] sampling report: {out}/report.md and results.json")
+        sampling.to_ledger(data, out.name, command_line())
+
+    if 0 < args.pairs < 6 or args.pairs < 0:
+        raise IngestlabError(f"--pairs {args.pairs}: at least 6, the fewest with a 95% interval of the median (0: the CPU a look only)")
+    if args.target_hosts:
+        measure(args.target_hosts)
+        return 0
+    with lifecycle.running(options.shape(args, **SHAPE)) as cluster:
+        measure(cluster.hosts)
+    return 0
+
+
+def cmd_limits(args) -> int:
+    import time
+
+    from devtools.bench import limits_cases
+
+    data = limits_cases.run()
+    limits_cases.to_ledger(data, time.strftime("%Y-%m-%dT%H%M", time.gmtime()), command_line())
     return 0
 
 
@@ -506,6 +540,14 @@ def parser() -> argparse.ArgumentParser:
     bl.add_argument("--sigma", type=float, default=3.0, metavar="PERCENT", help="σ of a race's log median (default 3)")
     bl.add_argument("--seed", type=int, default=0)
     bl.set_defaults(func=cmd_blocks)
+    sa = kinds.add_parser("sampling", help="what the load side's sampling during a race costs: the same race on and off, in pairs")
+    sa.add_argument("--pairs", type=int, default=8, help="pairs a task (default 8; at least 6; 0: only the CPU a look takes)")
+    sa.add_argument("--target-hosts", help="measure on this node (default: the pack provisions one)")
+    options.add_shape(sa, nodes=False)
+    sa.set_defaults(func=cmd_sampling)
+    kinds.add_parser("limits", help="the limit verdicts docs/limits.md quotes: a race each with a known bottleneck").set_defaults(
+        func=cmd_limits
+    )
     return top
 
 

@@ -117,7 +117,9 @@ def add(sub) -> None:
     hw = h.add_argument_group("emulated hardware (root, cgroup v1): each host's own, the same for every host")
     hw.add_argument("--cpus", type=float, help="cores of CPU bandwidth for each host's node (cgroup quota); node.processors follows")
     hw.add_argument("--memory", help="memory of each host's node, e.g. 3g (cgroup limit); the heap is half of it")
-    hw.add_argument("--disk", help="hdd, ssd, nvme, or raid0:<n>x<kind> (e.g. raid0:4xhdd): throttled loop devices, striped with btrfs")
+    hw.add_argument(
+        "--disk", help="sc1, hdd, ssd, nvme, or raid0:<n>x<kind> (e.g. raid0:4xhdd): throttled loop devices, striped with btrfs"
+    )
     hw.add_argument("--link", help="each host's link, e.g. 1gbit or 100mbit (tc tbf on both ends)")
     hw.add_argument("--driver-cpus", type=float, help="cores of CPU bandwidth for each host's Rally load driver, and the coordinator's")
     hw.add_argument(

@@ -22,6 +22,7 @@ class DiskClass:
 
 
 DISK_CLASSES = {
+    "sc1": DiskClass("sc1", 12.0, 250, "a cold-HDD cloud volume (EBS sc1, 1 TiB): ~12 MB/s baseline, at most 250 IOPS"),
     "hdd": DiskClass("hdd", 150.0, 150, "a 7,200 rpm disk: ~150 MB/s sequential, ~150 IOPS"),
     "ssd": DiskClass("ssd", 500.0, 20_000, "a SATA SSD: ~500 MB/s, ~20,000 IOPS"),
     "nvme": DiskClass("nvme", 2000.0, 100_000, "an NVMe SSD: ~2,000 MB/s, ~100,000 IOPS"),
@@ -33,7 +34,7 @@ _RATE = re.compile(r"^(\d+(?:\.\d+)?)(kbit|mbit|gbit)$", re.I)
 
 @dataclass(frozen=True)
 class Disk:
-    kind: str  # hdd, ssd, nvme
+    kind: str  # sc1, hdd, ssd, nvme
     devices: int = 1  # > 1: a RAID0 (striped) of that many devices of the kind
     scale: float = 1.0  # the devices' throughput and IOPS × this (see --scale)
 

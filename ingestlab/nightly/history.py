@@ -1,5 +1,6 @@
 """The nightly history: an SQLite file with one row per (night, setup, study, task), Rally's median throughput or a
-headline ratio (task ``headline:<key>``), the annotations people add to nights, and the change points seen."""
+headline ratio (task ``headline:<key>``), the annotations people add to nights, and the change points seen; in a table
+of their own (``COSTS``), each task's costs per document, shown beside its rate and never judged."""
 
 from __future__ import annotations
 
@@ -15,6 +16,8 @@ NIGHTS_NEEDED = 3  # fewer previous nights than this: tonight's figures are show
 MIN_DROP = 0.05  # the smallest drop called a regression, however sure (``--margin`` sets another)
 DROP_LEVEL = 0.05  # family-wise, over one study's tasks of one night (Holm)
 HEADLINE = "headline:"
+COSTS = "costs"  # the table of cost series, as ``figures``: none of previous(), regressions() or change points reads it
+COST = " node CPU µs/doc"  # a task's node CPU per document indexed: the series "<task> node CPU µs/doc" in COSTS
 
 
 def history_path() -> Path:
@@ -27,6 +30,9 @@ def open_history(path: Path) -> sqlite3.Connection:
     db.execute("CREATE TABLE IF NOT EXISTS figures (night TEXT, study TEXT, task TEXT, value REAL, race_id TEXT, es_version TEXT)")
     if "setup" not in [row[1] for row in db.execute("PRAGMA table_info(figures)")]:
         db.execute("ALTER TABLE figures ADD COLUMN setup TEXT NOT NULL DEFAULT 'default'")
+    db.execute(
+        f"CREATE TABLE IF NOT EXISTS {COSTS} (night TEXT, study TEXT, task TEXT, value REAL, race_id TEXT, es_version TEXT, setup TEXT)"
+    )
     db.execute("CREATE TABLE IF NOT EXISTS annotations (night TEXT, text TEXT, setup TEXT)")
     db.execute(
         "CREATE TABLE IF NOT EXISTS changepoints (setup TEXT, study TEXT, task TEXT, night TEXT, change REAL, pvalue REAL, "
@@ -89,11 +95,11 @@ def previous(db: sqlite3.Connection, study: str, before: str, setup: str = "defa
     return {t: compare.Aggregate.of(v) for t, v in per_task.items()}
 
 
-def series(db: sqlite3.Connection, study: str, setup: str = "default") -> dict[str, list[tuple[str, float]]]:
-    """task → [(night, value), …], oldest first."""
+def series(db: sqlite3.Connection, study: str, setup: str = "default", table: str = "figures") -> dict[str, list[tuple[str, float]]]:
+    """task → [(night, value), …], oldest first; ``table=COSTS``: the cost series."""
     out: dict[str, list] = {}
     for night, task, value in db.execute(
-        "SELECT night, task, value FROM figures WHERE study = ? AND setup = ? ORDER BY night", (study, setup)
+        f"SELECT night, task, value FROM {table} WHERE study = ? AND setup = ? ORDER BY night", (study, setup)
     ):
         out.setdefault(task, []).append((night, value))
     return out
@@ -151,8 +157,8 @@ def called_drops(tests: list[tuple[float, float]], smallest: float = MIN_DROP) -
     return [bool(r) and change <= -smallest for (change, _), r in zip(tests, rejected)]
 
 
-def store(db, night: str, setup: str, study: str, figures: dict[str, float], race_id: str, es_version: str | None) -> None:
+def store(db, night: str, setup: str, study: str, figures: dict[str, float], race_id: str, es_version: str | None, table="figures") -> None:
     db.executemany(
-        "INSERT INTO figures (night, study, task, value, race_id, es_version, setup) VALUES (?, ?, ?, ?, ?, ?, ?)",
+        f"INSERT INTO {table} (night, study, task, value, race_id, es_version, setup) VALUES (?, ?, ?, ?, ?, ?, ?)",
         [(night, study, t, v, race_id, es_version, setup) for t, v in figures.items()],
     )

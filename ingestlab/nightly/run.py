@@ -15,7 +15,7 @@ from ingestlab.nightly import changepoints, history, measured, trends
 from ingestlab.nightly.races import Setup, Sizing, race_setup
 from ingestlab.rally.command import tag_value
 from ingestlab.report import writer
-from ingestlab.report.common import engine_name
+from ingestlab.report.common import engine_name, task_limits
 from ingestlab.studies import Study
 
 DEFAULT_STUDIES = ("posts", "refresh", "dvf", "wikipedia")
@@ -42,6 +42,19 @@ def night_figures(study: Study, results: list, published: dict) -> tuple[dict, d
     here = {k: trends.median_or_none([h.here for h in hs]) for k, hs in headlines.items()}
     figures.update({history.HEADLINE + k: v for k, v in here.items() if v is not None})
     return figures, {k: hs[-1] for k, hs in headlines.items()}
+
+
+def night_costs(results: list, figures: dict) -> dict[str, float]:
+    """Each rated task's node CPU per document (µs) of the night, as its series ``<task> node CPU µs/doc``: the median
+    over the races that measured it (one that did not is left out, never counted as 0; none did: no figure)."""
+    per_race = []
+    for r in results:
+        limits = task_limits(r.footprint, [n for n, t in r.tasks.items() if t.throughput_median is not None])
+        per_race.append(
+            {t: ms * 1000 for t, lim in limits.items() if (ms := (lim.get("costs") or {}).get("node_cpu_ms_per_doc")) is not None}
+        )
+    tonight = {t + history.COST: trends.median_or_none([c.get(t) for c in per_race]) for t in figures if not t.startswith(history.HEADLINE)}
+    return {k: v for k, v in tonight.items() if v is not None}
 
 
 @dataclass
@@ -103,6 +116,10 @@ class _Night:
         result, published = results[-1], study.published_figures()
         figures, headlines = night_figures(study, results, published)  # (a headline's drop is a regression)
         rows, series, points, new = self.judge(setup.name, study.name, figures, result.race_id, result.es_version, counted=not beside)
+        tonight = night_costs(results, figures)  # shown beside the rates, never judged: kept apart from the figures
+        history.store(self.db, self.night, setup.name, study.name, tonight, result.race_id, result.es_version, history.COSTS)
+        self.db.commit()
+        costs = history.series(self.db, study.name, setup.name, history.COSTS)
         report, where = study.report(result), f"{study.name} on {setup.name}"
         ids = ", ".join(r.race_id for r in results)
         kept = (
@@ -117,12 +134,18 @@ class _Night:
             )
         measured_here = "" if beside else self.rates_here(setup.name, "", result.race.get("track") or study.name, figures)
         self.sections.append(
-            _history_table(where, rows) + "\n" + _change_point_lines(where, points, new) + measured_here + kept + report.markdown
+            _history_table(where, rows)
+            + "\n"
+            + _change_point_lines(where, points, new)
+            + _cost_table(where, costs, self.night)
+            + measured_here
+            + kept
+            + report.markdown
         )
         self.charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
         line = f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}"
         marks = {k: h.published for k, h in headlines.items()}
-        self.trend(f"{where}: trends over the nights", study.name, setup.name, series, rows, points, setup.name, marks, line)
+        self.trend(f"{where}: trends over the nights", study.name, setup.name, {**series, **costs}, rows, points, setup.name, marks, line)
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
             self.beside(setup, study, figures, beside, reference, published)
@@ -291,6 +314,23 @@ def _plain(row: dict) -> dict:
 def _figure(value: float) -> str:
     """A night's figure: docs/s to a tenth, a ratio (below 10) to three places."""
     return f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
+
+
+def _cost_table(where: str, series: dict, night: str) -> str:
+    """``where``'s cost series: tonight's figure beside the previous nights' median, shown and never judged."""
+    lines = [
+        f"Costs per document on {where}, each a series of its own, shown and not judged:",
+        "",
+        "| series | tonight | previous nights: median (n) | change |",
+        "|---|---:|---:|---:|",
+    ]
+    for name, points in sorted(series.items()):
+        now, past = dict(points).get(night), [v for n, v in points if n < night][-history.NIGHTS_COMPARED :]
+        centre = trends.median_or_none(past)
+        before = "—" if centre is None else f"{_figure(centre)} ({len(past)})"
+        change = f"{now / centre - 1:+.1%}" if now is not None and centre else ""
+        lines.append(f"| {name} | {'—' if now is None else _figure(now)} | {before} | {change} |")
+    return "\n".join(lines) + "\n\n" if series else ""
 
 
 def _history_table(where: str, rows: list[dict], what: str = "") -> str:

@@ -7,7 +7,10 @@ task's costs per document indexed (each copy counted, as the nodes count them)."
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
+
+from ingestlab import cgroup_v1
 
 # the index metrics asked for are the ones used: the node computes no others (segments, fielddata, ...) while measured
 STATS = "_nodes/stats/jvm,thread_pool,indices,fs,process,os{}/indexing,merge,refresh,flush,store?filter_path=" + ",".join(
@@ -27,6 +30,7 @@ STATS = "_nodes/stats/jvm,thread_pool,indices,fs,process,os{}/indexing,merge,ref
         "indices.flush.total_time_in_millis",
         "indices.store.size_in_bytes",
         "fs.io_stats",
+        "fs.data.mount",
         "indexing_pressure.memory.total.coordinating_rejections",
         "indexing_pressure.memory.total.primary_rejections",
         "indexing_pressure.memory.total.replica_rejections",
@@ -39,12 +43,22 @@ STATS_PATHS = [STATS.format(",indexing_pressure"), STATS.format("")]
 # (thread-seconds a second, summed over its shards)
 PARTS = (("gc_ms", "GC"), ("merge_ms", "merges"), ("refresh_ms", "refresh"))  # the node's time in each, as its evidence says
 AT_LIMIT = {"load driver": 0.85, "node CPU": 0.85, "disk": 0.85, "GC": 0.25, "merges": 0.5, "refresh": 0.5}
+# a throttled device's writes against its throttle: the throttle hands out its budget in time slices, and writes that
+# each wait for the one before (an fsync a request) leave some of every slice unused, so a device held at its throttle
+# serves less than all of it over a window (92-97 % in the index API on a cold-HDD volume: ledger 2026-12-02T2304-limits,
+# 2026-12-02T2309-limits); fixed, not calibrated
+THROTTLE_AT_LIMIT = 0.75
 THROTTLED = 0.25  # indexing held back for merges this share of the window: merges are the limit
+# a group its CPU quota held back half the window's wall-clock time or more, while it used 0.7 of the quota or more, was
+# held by the quota: waits between its bursts (for the other side) keep its mean below the quota (fixed, not calibrated)
+QUOTA_HELD, QUOTA_USED = 0.5, 0.7
 
 
 def counters(node: dict, local: bool = False) -> dict[str, float]:
     """One node's cumulative counters from its stats (one left out when the node does not report it, never 0); ``local``:
-    the node runs here, so its devices' busy time is read from ``/proc/diskstats`` (``busy_ms:DEVICE``)."""
+    the node runs here, so its devices' busy time is read from ``/proc/diskstats`` (``busy_ms:DEVICE``), and where a
+    device under its data path has a write throttle (an emulated disk: the root ``blkio`` group's), the writes the throttle
+    let through and its limits (``throttle_bytes:N``, ``throttle_ios:N``, ``limit_bps:N``, ``limit_iops:N``)."""
     g = lambda *path: _dig(node, path)  # noqa: E731
     gc = [c.get("collection_time_in_millis") for c in (g("jvm", "gc", "collectors") or {}).values()]
     pressure = g("indexing_pressure", "memory", "total")  # 7.9 on
@@ -70,7 +84,30 @@ def counters(node: dict, local: bool = False) -> dict[str, float]:
         for device in g("fs", "io_stats", "devices") or []:
             if device.get("device_name") in ticks:
                 found[f"busy_ms:{device['device_name']}"] = ticks[device["device_name"]]
+        throttles = cgroup_v1.write_throttles()
+        for number in {n for path in g("fs", "data") or [] for n in _devices_under(path.get("mount") or "")}:
+            t = throttles.get(number)
+            if t and (t["bps"] or t["iops"]):
+                found.update({f"throttle_bytes:{number}": t.get("bytes"), f"throttle_ios:{number}": t.get("ios")})
+                found.update({f"limit_bps:{number}": t["bps"], f"limit_iops:{number}": t["iops"]})
     return {k: float(v) for k, v in found.items() if v is not None}
+
+
+def _devices_under(mount: str) -> tuple[str, ...]:
+    """The block devices ("7:5") under a node's data path, from its ``fs.data.mount`` ("/data (/dev/loop5)"): that device,
+    or every device of the btrfs it belongs to (an emulated RAID0)."""
+    found = re.search(r"\(/dev/([^()/\s]+)\)$", mount)
+    if not found:
+        return ()
+    pools = sorted(Path("/sys/fs/btrfs").glob(f"*/devices/{found.group(1)}"))
+    names = sorted(p.name for p in pools[0].parent.iterdir()) if pools else [found.group(1)]
+    out = []
+    for name in names:
+        try:
+            out.append(Path(f"/sys/class/block/{name}/dev").read_text().strip())
+        except OSError:
+            pass
+    return tuple(out)
 
 
 def _less(total, throttled):
@@ -106,6 +143,20 @@ def change(samples: list[tuple[float, dict]], start: float, end: float) -> tuple
     return t2 - t1, {k: last[k] - first[k] for k in last if k in first and last[k] >= first[k]}, last
 
 
+def share_of(member: dict) -> float:
+    """A load-side worker's or node's mean share of the cores it could use."""
+    return member["cores"] / max(member.get("available_cores", member["limit_cores"]), 1e-9)
+
+
+def at_quota(member: dict) -> bool:
+    """Whether a quota held the member back (:data:`QUOTA_HELD`, :data:`QUOTA_USED`)."""
+    return member.get("throttled", 0) >= QUOTA_HELD and member["cores"] >= QUOTA_USED * member["limit_cores"]
+
+
+def throttled_words(member: dict) -> str:
+    return f", held back by its quota {member['throttled']:.0%} of the time" if member.get("throttled") else ""
+
+
 def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
     """The limiting resource of one task: ``side`` is the load side's judgement of its window (workers' and nodes' CPU),
     ``nodes`` each node's :func:`change` over it. Returns the resource, its share of its limit, the evidence and the
@@ -113,14 +164,14 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
     used: list[tuple[float, float, str, str]] = []  # (share of what it could give, the share that is its limit, resource, evidence)
     workers = [w for w in side.get("workers", []) if w.get("cores") is not None]
     if workers:
-        w = max(workers, key=lambda w: w["cores"] / w["limit_cores"])
+        w = max(workers, key=share_of)
         who = f"the load driver's cgroup {w['group']}" if "group" in w else "its busiest worker"
         used.append(
             (
-                w["cores"] / w["limit_cores"],
-                AT_LIMIT["load driver"],
+                share_of(w),
+                QUOTA_USED if at_quota(w) else AT_LIMIT["load driver"],
                 "load driver",
-                f"{who} {w['cores']:.2f} of {w['limit_cores']:.2f} cores",
+                f"{who} {w['cores']:.2f} of {w['limit_cores']:.2f} cores{throttled_words(w)}",
             )
         )
     for n in side.get("nodes", []):
@@ -129,15 +180,18 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
             parts = {what: d[key] / 1000 / seconds for key, what in PARTS if key in d}
             within = f"; of the window: {', '.join(f'{k} {v:.0%}' for k, v in parts.items())}" if parts else ""
             busy, why = (
-                n["cores"] / n["available_cores"],
-                f"{n['name']} {n['cores']:.2f} of the {n['available_cores']:.2f} cores it could use",
+                share_of(n),
+                f"{n['name']} {n['cores']:.2f} of the {n['available_cores']:.2f} cores it could use{throttled_words(n)}",
             )
             # a node at its cores that spent most of the window refreshing or merging (thread-seconds a second, summed
             # over its shards) was held by that work: named as the limit, its CPU the evidence
             held = max((k for k in ("refresh", "merges") if parts.get(k, 0) >= AT_LIMIT[k]), key=parts.get, default=None)
-            used.append((busy, AT_LIMIT["node CPU"], held if held and busy >= AT_LIMIT["node CPU"] else "node CPU", why + within))
+            limit = QUOTA_USED if at_quota(n) else AT_LIMIT["node CPU"]
+            used.append((busy, limit, held if held and busy >= limit else "node CPU", why + within))
     rejected = 0.0
-    for name, (seconds, d, _) in nodes.items():
+    for name, (seconds, d, last) in nodes.items():
+        for number in sorted({k.split(":", 1)[1] for k in last if k.startswith("limit_bps:")}):
+            used += filter(None, [_throttled(name, number, seconds, d, last)])
         if "gc_ms" in d:
             used.append(
                 (d["gc_ms"] / 1000 / seconds, AT_LIMIT["GC"], "GC", f"{name} {d['gc_ms'] / 1000 / seconds:.0%} of the window in GC")
@@ -158,6 +212,8 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
             "share": None,
             "evidence": f"{rejected:,.0f} requests rejected (the write pool or indexing pressure)",
         }
+    elif not nodes and not (ranked and ranked[0][0] >= 1):
+        return {"resource": None, "evidence": "not seen: the nodes' counters were not read (their stats did not answer)"}
     elif ranked and ranked[0][0] >= 1:
         out = {"resource": ranked[0][2], "share": round(ranked[0][1], 3), "evidence": ranked[0][3]}
     elif ranked:
@@ -166,6 +222,24 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
     else:
         return {"resource": None, "evidence": "not seen: no node counters and no CPU shares in the window"}
     return {**out, "costs": costs(nodes)}
+
+
+def _throttled(name: str, number: str, seconds: float, d: dict, last: dict) -> tuple[float, float, str, str] | None:
+    """A throttled device's writes against its throttle, by whichever of bytes and I/Os came nearer its limit."""
+    kinds = (
+        (f"throttle_bytes:{number}", f"limit_bps:{number}", 1e6, "MB/s"),
+        (f"throttle_ios:{number}", f"limit_iops:{number}", 1, "writes a second"),
+    )
+    rates = [(d[key] / seconds / scale, last[cap] / scale, unit) for key, cap, scale, unit in kinds if key in d]
+    rates = [r for r in rates if r[1] > 0]
+    if not rates:  # its counters not seen over the window: no figure, never 0
+        return None
+    rate, cap, unit = max(rates, key=lambda r: r[0] / r[1])
+    per_doc = (
+        f", {d[f'throttle_ios:{number}'] / d['docs']:.2g} writes a document" if d.get("docs") and f"throttle_ios:{number}" in d else ""
+    )
+    why = f"{name}'s device {number} {rate:,.1f} of the {cap:,.1f} {unit} its throttle allows{per_doc}"
+    return rate / cap, THROTTLE_AT_LIMIT, "disk", why
 
 
 def _distinct(ranked: list) -> list:
@@ -198,4 +272,5 @@ def words(limit: dict | None) -> str | None:
     cost = [f"{c['node_cpu_ms_per_doc']:.3g} ms node CPU" if "node_cpu_ms_per_doc" in c else ""]
     cost += [f"{c['bytes_written_per_doc']:,.0f} bytes written" if "bytes_written_per_doc" in c else ""]
     per_doc = " and ".join(filter(None, cost))
-    return f"{limit['resource']}: {limit['evidence']}" + (f" ({per_doc} a document)" if per_doc else "")
+    over = f" (judged over {limit['over']}: the race's tasks' spans were not seen)" if limit.get("over") else ""
+    return f"{limit['resource']}: {limit['evidence']}" + (f" ({per_doc} a document)" if per_doc else "") + over

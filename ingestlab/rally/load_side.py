@@ -11,12 +11,13 @@ import time
 import urllib.error
 from pathlib import Path
 
-from ingestlab.cgroup_v1 import group_quota, groups_of, quota_cores, usage_seconds
+from ingestlab.cgroup_v1 import group_quota, groups_of, quota_cores, throttled_seconds, usage_seconds
 from ingestlab.procs import Poller
 from ingestlab.rally import limits, preflight
 from ingestlab.rally.footprint import kernel_name
 
 SATURATED = 0.85
+VARIABLE = "INGESTLAB_SAMPLING"  # off: no sampling during races (what its cost is measured against)
 DRIVER_BOUND, CLUSTER_BOUND, NEITHER = "load driver bound", "cluster bound", "neither at its limit"
 _TICK = os.sysconf("SC_CLK_TCK")
 
@@ -50,6 +51,8 @@ class LoadSide(Poller):
         self.worker_quota: dict[int, float | None] = {}  # the quota of its group, as last read while the worker lived
         self.groups: dict[str, list[tuple[float, float]]] = {}  # a quota'd group the workers run in: its processes' CPU together
         self.group_quota: dict[str, float] = {}
+        self.cpu_group: dict[str, str] = {}  # a quota'd cpuacct group (a worker's) or node id → its cpu group
+        self.throttles: dict[str, list[tuple[float, float]]] = {}  # the same → (time, seconds its quota held it back)
         self.nodes: dict[str, list[tuple[float, float]]] = {}
         self.node_facts: dict[str, dict] = {}
         self.counters: dict[str, list[tuple[float, dict]]] = {}  # each node's counters (ingestlab.rally.limits)
@@ -82,6 +85,8 @@ class LoadSide(Poller):
             pid = (node.get("process") or {}).get("id")
             local = pid is not None and kernel_name(pid) == "java"
             quota = quota_cores(pid) if local else None
+            if quota:
+                self.cpu_group[node_id] = groups_of(pid).get("cpu")
             self.node_facts[node_id] = {
                 "name": node.get("name", node_id),
                 "allocated": (node.get("os") or {}).get("allocated_processors"),
@@ -102,6 +107,7 @@ class LoadSide(Poller):
                 self.worker_quota[pid] = quota
                 if quota and groups.get("cpuacct"):
                     self.group_quota[groups["cpuacct"]] = quota
+                    self.cpu_group[groups["cpuacct"]] = groups.get("cpu")
         for group in self.group_quota:
             used = usage_seconds(group)
             if used is not None:
@@ -110,6 +116,10 @@ class LoadSide(Poller):
             seconds = cpu_seconds(facts["pid"]) if facts.get("local") else None
             if seconds is not None:
                 self.nodes.setdefault(node_id, []).append((now, seconds))
+        for key, group in self.cpu_group.items():  # how long a quota held its group back
+            held = throttled_seconds(group)
+            if held is not None:
+                self.throttles.setdefault(key, []).append((now, held))
         for node_id, node in self._node_stats().items() if self._url else ():
             facts = self.node_facts.setdefault(node_id, {"name": node.get("name", node_id)})
             try:  # one odd reply is a gap in the counters, never the end of the sampling
@@ -126,26 +136,52 @@ class LoadSide(Poller):
                     self.node_facts.setdefault(node_id, {})["quota"] = int(quota) / int(period)
 
     def __enter__(self) -> "LoadSide":
+        self.off = os.environ.get(VARIABLE) == "off"
+        if self.off:
+            return self
         if self._url:
             self._node_facts()
         return super().__enter__()
+
+    def __exit__(self, *exc) -> None:
+        if not self.off:
+            super().__exit__()
 
     def summary(self, spans: dict[str, tuple[float, float]] | None = None) -> dict:
         """Each worker's and node's median CPU share (cores) against what it could use, and the verdict, per task
         (``spans``: task → wall-clock start and end) under ``tasks``, the longest task's also at the top; without spans,
         over the seconds the workers ran."""
+        if getattr(self, "off", False):
+            return {"verdict": None, "why": f"not sampled ({VARIABLE}=off)", "tasks": {}}
         series = {pid: _series(samples) for pid, samples in self.workers.items()}
         ran = {t for one in series.values() for t in one}
         per_task = {task: self._judged(series, {t for t in ran if start < t <= end + 1.0}) for task, (start, end) in (spans or {}).items()}
         per_task = {task: got for task, got in per_task.items() if got["seconds"]}
         for task, got in per_task.items():  # the node counters' change over the task: what limited its rate
-            start, end = spans[task]
-            changed = {self.node_facts.get(n, {}).get("name", n): limits.change(s, start, end + 1.0) for n, s in self.counters.items()}
-            got["limit"] = limits.judge(got, {n: c for n, c in changed.items() if c})
-        if not per_task:
-            return {**self._judged(series, ran), "tasks": {}}
+            got["limit"] = self._limit(got, spans[task][0], spans[task][1] + 1.0)
+        if not per_task:  # no task's span seen (a race whose driver runs on a load-driver host's daemon)
+            return self._whole(series, ran)
         longest = max(per_task, key=lambda task: per_task[task]["seconds"])
         return {**per_task[longest], "task": longest, "tasks": per_task}
+
+    def _whole(self, series: dict, ran: set[float]) -> dict:
+        """The race judged whole; what limited its rate over the seconds its nodes indexed documents, where they did."""
+        indexed = [
+            (t1, t2)
+            for samples in self.counters.values()
+            for (t1, c1), (t2, c2) in zip(samples, samples[1:])
+            if c2.get("docs", 0) > c1.get("docs", 0)
+        ]
+        if not indexed:
+            return {**self._judged(series, ran), "tasks": {}}
+        start, end = min(t for t, _ in indexed) - 1e-3, max(t for _, t in indexed)
+        whole = self._judged(series, {t for t in ran if start < t <= end + 1.0})
+        return {**whole, "tasks": {}, "limit": {**self._limit(whole, start, end), "over": "the seconds the nodes indexed documents"}}
+
+    def _limit(self, judged: dict, start: float, end: float) -> dict:
+        """What limited the rate between ``start`` and ``end``: the node counters' change over it (:mod:`.limits`)."""
+        changed = {self.node_facts.get(n, {}).get("name", n): limits.change(s, start, end) for n, s in self.counters.items()}
+        return limits.judge(judged, {n: c for n, c in changed.items() if c})
 
     def _judged(self, series: dict, window: set[float]) -> dict:
         limit = {pid: min(1.0, self.worker_quota.get(pid) or 1.0) for pid in series}
@@ -155,7 +191,12 @@ class LoadSide(Poller):
         ]
         # a quota shared by the workers and the rest of Rally (the driver's cgroup): the group against its quota
         workers += [
-            {"group": group, "cores": _round(during(_series(samples), window)), "limit_cores": round(self.group_quota[group], 3)}
+            {
+                "group": group,
+                "cores": _round(during(_series(samples), window)),
+                "limit_cores": round(self.group_quota[group], 3),
+                **self._throttled(group, window),
+            }
             for group, samples in self.groups.items()
         ]
         driver_cores = sum(w["cores"] for w in workers if "pid" in w)  # every pid entry has a measured figure
@@ -173,9 +214,17 @@ class LoadSide(Poller):
                     "limit_cores": round(own, 3),
                     "available_cores": round(could, 3),
                     "on_this_machine": bool(facts.get("local")),
+                    **self._throttled(node_id, window),
                 }
             )
         return {"workers": workers, "nodes": nodes, "seconds": len(window), **verdict(workers, nodes)}
+
+    def _throttled(self, key: str, window: set[float]) -> dict:
+        """``{"throttled": share}``: of the wall-clock time over ``window``, how much the group's quota held it back."""
+        kept = [(t, held) for t, held in self.throttles.get(key, []) if t in window]
+        if len(kept) < 2 or kept[-1][0] <= kept[0][0]:
+            return {}
+        return {"throttled": round((kept[-1][1] - kept[0][1]) / (kept[-1][0] - kept[0][0]), 3)}
 
 
 def _round(v: float | None) -> float | None:
@@ -192,13 +241,14 @@ def verdict(workers: list[dict], nodes: list[dict]) -> dict:
             "why": "not seen: "
             + ("no load-driver worker was named (a track not of the pack)" if not workers else "the nodes' CPU was not read"),
         }
-    busiest = max(workers, key=lambda w: w["cores"] / w["limit_cores"])
-    worker_full = busiest["cores"] >= SATURATED * busiest["limit_cores"]
-    node = max(nodes, key=lambda n: n["cores"] / max(n["available_cores"], 1e-9))
-    node_full = node["cores"] >= SATURATED * node["available_cores"]
+    busiest, node = max(workers, key=limits.share_of), max(nodes, key=limits.share_of)
+    worker_full = limits.share_of(busiest) >= SATURATED or limits.at_quota(busiest)
+    node_full = limits.share_of(node) >= SATURATED or limits.at_quota(node)
     who = f"the load driver's cgroup {busiest['group']}" if "group" in busiest else "busiest worker"
-    worker_text = f"{who} {busiest['cores']:.2f} of {busiest['limit_cores']:.2f} cores"
-    node_text = f"busiest node {node['name']} {node['cores']:.2f} of {node['available_cores']:.2f} cores it could use"
+    worker_text = f"{who} {busiest['cores']:.2f} of {busiest['limit_cores']:.2f} cores{limits.throttled_words(busiest)}"
+    node_text = (
+        f"busiest node {node['name']} {node['cores']:.2f} of {node['available_cores']:.2f} cores it could use{limits.throttled_words(node)}"
+    )
     if node_full:
         return {"verdict": CLUSTER_BOUND, "why": f"{node_text}; {worker_text}"}
     if worker_full:

@@ -5,6 +5,7 @@ Rally's own parser, so TLS and auth options mean here what they mean to Rally.""
 from __future__ import annotations
 
 import base64
+import functools
 import http.client
 import json
 import socket
@@ -33,12 +34,20 @@ def parse_client_options(client_options: str | None) -> dict:
 
 
 def _ssl_context(options: dict) -> ssl.SSLContext:
-    if options.get("verify_certs", True) in (False, "false") or not options.get("ca_certs"):
+    verify = options.get("verify_certs", True) not in (False, "false") and options.get("ca_certs")
+    return _context(options["ca_certs"] if verify else None)
+
+
+@functools.lru_cache(maxsize=8)
+def _context(ca_certs: str | None) -> ssl.SSLContext:
+    """One context per CA file (None: no verification), made once: loading the default certificates takes ~15 ms of
+    CPU, which the load side's call a second would add to every race."""
+    if ca_certs is None:
         context = ssl.create_default_context()
         context.check_hostname = False
         context.verify_mode = ssl.CERT_NONE  # reachability only; Rally's client verifies with its own options
         return context
-    return ssl.create_default_context(cafile=options["ca_certs"])
+    return ssl.create_default_context(cafile=ca_certs)
 
 
 def _authorization(options: dict) -> str | None:
@@ -91,7 +100,7 @@ def base_url(host: str, options: dict) -> str:
 
 def get_json(url: str, options: dict, timeout: float = 5.0, method: str = "GET"):
     """GET ``url`` (or another ``method``) with the credentials and TLS settings of Rally's client options (parsed)."""
-    return _get_json(url, _authorization(options), _ssl_context(options), timeout, method)
+    return _get_json(url, _authorization(options), _ssl_context(options) if url.startswith("https:") else None, timeout, method)
 
 
 def check_hosts(target_hosts: str, client_options: str | None = None, timeout: float = 5.0) -> ClusterFacts:

@@ -120,21 +120,31 @@ def load_side_words(side: dict | None) -> str | None:
 
 def limit_lines(result: RaceResult) -> str:
     """What limited each task's rate (:mod:`ingestlab.rally.limits`), a line a task Rally measured a rate of."""
-    tasks = (result.footprint.get("load_side") or {}).get("tasks") or {}
-    rated = {name for name, r in result.tasks.items() if r.throughput_median is not None}
-    said = [f"- {task}: {words}" for task, got in tasks.items() if task in rated and (words := limits.words(got.get("limit")))]
+    rated = [name for name, r in result.tasks.items() if r.throughput_median is not None]
+    said = [f"- {task}: {words}" for task, limit in task_limits(result.footprint, rated).items() if (words := limits.words(limit))]
     return "\nWhat limited each task's rate (sampled during the race):\n\n" + "\n".join(said) + "\n" if said else ""
 
 
-def held_by(footprint: dict, labels: dict[str, str]) -> str:
+def task_limits(footprint: dict, rated: list[str]) -> dict:
+    """Task → what limited its rate; a race whose tasks' spans were not seen (its driver on a load-driver host) was
+    judged whole, which is its task's when it rated one."""
+    side = footprint.get("load_side") or {}
+    if not side.get("tasks") and side.get("limit") and len(rated) == 1:
+        return {rated[0]: side["limit"]}
+    return {task: got["limit"] for task, got in (side.get("tasks") or {}).items() if task in rated and got.get("limit")}
+
+
+def held_by(result: RaceResult, labels: dict[str, str]) -> str:
     """A why sentence from what limited each task (``labels``: task → its name in the report), or "" when none said."""
-    tasks = (footprint.get("load_side") or {}).get("tasks") or {}
-    said = [
-        f"{label} by {limit['resource']} ({limit['evidence']})"
-        for task, label in labels.items()
-        if (limit := (tasks.get(task) or {}).get("limit")) and limit.get("resource")
-    ]
-    return ("What held each rate here, as sampled during the race: " + "; ".join(said) + ".") if said else ""
+    found = task_limits(result.footprint, [name for name, r in result.tasks.items() if r.throughput_median is not None])
+    return held_sentence({label: found[task] for task, label in labels.items() if (found.get(task) or {}).get("resource")})
+
+
+def held_sentence(held: dict[str, dict], race: str = "the race") -> str:
+    """The why sentence of ``held`` (a report's label → what limited its rate), or "" when it is empty; ``race``: "its
+    race" where each label is a race of its own."""
+    said = "; ".join(f"{label} by {limit['resource']} ({limit['evidence']})" for label, limit in held.items())
+    return f"What held each rate here, as sampled during {race}: {said}." if said else ""
 
 
 def invalid_lines(result: RaceResult) -> list[str]:

@@ -15,7 +15,17 @@ from ingestlab.rally import results
 from ingestlab.rally.home import data_cache
 from ingestlab.rally.results import RaceResult
 from ingestlab.report import writer
-from ingestlab.report.common import engine_name, fmt, footprint_line, invalid_lines, load_generator, ratio, this_machine
+from ingestlab.report.common import (
+    engine_name,
+    fmt,
+    footprint_line,
+    held_sentence,
+    invalid_lines,
+    load_generator,
+    ratio,
+    task_limits,
+    this_machine,
+)
 from ingestlab.studies import corpora_room
 from ingestlab.studies.base import Study
 
@@ -47,6 +57,14 @@ def bulk_task_per_replicas(result: RaceResult) -> dict[int, str]:
         elif t.operation_type == "bulk":
             out.setdefault(replicas, t.name)
     return out
+
+
+def held_rows(result: RaceResult, row: str, columns: dict[int, str]) -> dict[str, dict]:
+    """{"ROW on COLUMN": what held that rate, as sampled during the race} of one race's measured bulk tasks
+    (``columns``: replica count → the table's column of the bulk task that indexed with it)."""
+    tasks = {n: t for n, t in bulk_task_per_replicas(result).items() if n in columns and t in result.tasks}
+    found = task_limits(result.footprint, [t for t in tasks.values() if result.tasks[t].throughput_median is not None])
+    return {f"{row} on {columns[n]}": found[t] for n, t in tasks.items() if found.get(t, {}).get("resource")}
 
 
 class Corpus(Study):
@@ -149,10 +167,15 @@ def node_scaling_lines(per_nodes: dict[str, dict[int, float | None]], published:
 
 
 def scaling_markdown(
-    results: dict[str, dict[str, float]], published: dict, machine_line: str, docs: dict | None = None, versions: str | None = None
+    results: dict[str, dict[str, float]],
+    published: dict,
+    machine_line: str,
+    docs: dict | None = None,
+    versions: str | None = None,
+    held: dict | None = None,
 ) -> str:
     """``results``: {track: {"1 node": docs/s, "3 nodes": docs/s, "3 nodes, 1 replica": docs/s}}; ``docs``: {track:
-    documents indexed, as the count checks found them}."""
+    documents indexed, as the count checks found them}; ``held``: :func:`held_rows`' of every race."""
     against = [(t, ratio(r.get("1 node"), published["figures"].get(t, {}).get(ONE_NODE))) for t, r in results.items()]
     against = [(t, x) for t, x in against if x]
     counts = sorted({n for r in results.values() for n, key in ((1, "1 node"), (3, "3 nodes")) if r.get(key)})
@@ -168,6 +191,7 @@ def scaling_markdown(
         if against
         else ""
     ) + refused
+    opening = " ".join(filter(None, [opening, held_sentence(held or {}, "its race")]))
     lines = [
         "## Rally corpora: 1 vs. 3 nodes, 0 vs. 1 replica (median docs/s of index-append)",
         "",
@@ -258,26 +282,24 @@ class Table:
         self.docs: dict[str, int | None] = {}
         self.ran: set[str] = set()
         self.costs: list[str] = []
+        self.held: dict[str, dict] = {}
 
     def add(self, study_name: str, nodes: int, result: RaceResult) -> None:
         figures = {task: r["median"] for task, r in indexing(result).items()}
-        per_replicas = {n: figures.get(task) for n, task in bulk_task_per_replicas(result).items()}
+        tasks, columns = bulk_task_per_replicas(result), {0: "1 node"} if nodes == 1 else {0: "3 nodes", 1: "3 nodes, 1 replica"}
+        self.results[study_name].update({column: figures.get(tasks.get(n)) for n, column in columns.items()})
+        self.held.update(held_rows(result, study_name, columns))
         self.docs[study_name] = counted_documents(result)
         self.ran.add(
             f"{engine_name(result.race)} {result.es_version} ({result.cluster.get('distribution-flavor')}), {load_generator(result.race)}"
         )
-        if nodes == 1:
-            self.results[study_name]["1 node"] = per_replicas.get(0)
-        else:
-            self.results[study_name]["3 nodes"] = per_replicas.get(0)
-            self.results[study_name]["3 nodes, 1 replica"] = per_replicas.get(1)
         cost = footprint_line(result.footprint)
         self.costs.append(f"{study_name} on {nodes} node(s), race {result.race_id}" + (f": {cost[0].lower()}{cost[1:]}" if cost else ""))
 
     def write(self, stamp: str, test_mode: bool, log=print) -> str:
         line = machine.one_line(machine.describe())
         published = published_data.load("rally-corpora")
-        text = scaling_markdown(self.results, published, line, self.docs, ", ".join(sorted(self.ran)))
+        text = scaling_markdown(self.results, published, line, self.docs, ", ".join(sorted(self.ran)), self.held)
         if self.costs:
             text += "\nWhat each race cost:\n\n" + "".join(f"- {c}.\n" for c in self.costs)
         if test_mode:

@@ -17,7 +17,7 @@ from ingestlab.hosts import lab as labs
 from ingestlab.models import bottleneck
 from ingestlab.rally import results
 from ingestlab.report import writer
-from ingestlab.report.common import fmt, ratio
+from ingestlab.report.common import fmt, held_sentence, ratio
 from ingestlab.studies.corpora import (
     ONE_NODE,
     ONE_NODE_RAID,
@@ -26,6 +26,7 @@ from ingestlab.studies.corpora import (
     TRACKS,
     bulk_task_per_replicas,
     counted_documents,
+    held_rows,
     node_scaling_lines,
 )
 from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model, model_lines, opening, ratio_table
@@ -90,7 +91,7 @@ def run(
 @dataclass
 class Run:
     """A run read back from its stored races; ``verdicts``: (track, configuration, held, problems, race id) a race,
-    ``setups``: :func:`model`'s."""
+    ``setups``: :func:`model`'s, ``limits``: :func:`held_rows`' of every race."""
 
     rows: dict[str, dict[str, dict]]
     races: list
@@ -100,6 +101,7 @@ class Run:
     setups: dict = field(default_factory=dict)
     test_mode: bool = False
     warmed_with: str | None = None
+    limits: dict = field(default_factory=dict)
 
 
 def stored(stamp: str, tracks=TRACKS) -> Run:
@@ -114,11 +116,9 @@ def stored(stamp: str, tracks=TRACKS) -> Run:
         result = results.load(race["race-id"], track_path=by_name[name].track)
         found.test_mode = found.test_mode or result.test_mode
         per_replicas = bulk_task_per_replicas(result)
-        if configuration == THREE_NODES:
-            found.rows[name][THREE_NODES] = _row(result, per_replicas.get(0))
-            found.rows[name][THREE_NODES_REPLICA] = _row(result, per_replicas.get(1))
-        else:
-            found.rows[name][configuration] = _row(result, per_replicas.get(0))
+        columns = {0: THREE_NODES, 1: THREE_NODES_REPLICA} if configuration == THREE_NODES else {0: configuration}
+        found.rows[name].update({column: _row(result, per_replicas.get(n)) for n, column in columns.items()})
+        found.limits.update(held_rows(result, name, columns))
         emulation = result.footprint.get("emulation") or {}
         found.verdicts.append((name, configuration, emulation.get("held"), emulation.get("problems", []), result.race_id))
         found.profiles[configuration] = (emulation.get("profile") or {}).get("label", "—")
@@ -140,9 +140,8 @@ def report(stamp: str, tracks=TRACKS, command: str | None = None, log=print) -> 
     published = published_data.load("rally-corpora")
     fitted = model(found.rows, found.setups)
     here = machine.one_line(machine.describe())
-    text = markdown(
-        found.rows, published, found.verdicts, found.profiles, found.docs, here, found.test_mode, found.warmed_with, found.setups, fitted
-    )
+    run = (found.rows, published, found.verdicts, found.profiles, found.docs, here, found.test_mode, found.warmed_with, found.setups)
+    text = markdown(*run, fitted, found.limits)
     out = writer.write(
         paths.results_dir() / "rally-corpora-hardware" / stamp,
         "ingestlab: study 5 on emulated hardware",
@@ -166,10 +165,12 @@ def markdown(
     warmed_with: str | None = None,
     setups: dict | None = None,
     fitted: dict | None = None,
+    limits: dict | None = None,
 ) -> str:
-    """``fitted``: the bottleneck law's fits (:func:`model`'s of ``rows`` and ``setups``), where the caller has them."""
+    """``fitted``: the bottleneck law's fits (:func:`model`'s of ``rows`` and ``setups``), where the caller has them;
+    ``limits``: what held each row's rate (:func:`held_rows`')."""
     fitted = model(rows, setups or {}) if fitted is None else fitted
-    first = opening(fitted)
+    first = " ".join(filter(None, [opening(fitted), held_sentence(limits or {}, "its race")]))
     lines = [
         "## Study 5 on emulated hardware: median docs/s (Rally's p90 / p99 service time, ms)" + (" — test mode" if test_mode else ""),
         "",

@@ -6,7 +6,7 @@ The grid is the track's own: every ``corpus-load`` task is one cell, its bulk si
 from __future__ import annotations
 
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import fmt, invalid_lines, ratio, this_machine
+from ingestlab.report.common import fmt, held_by, invalid_lines, ratio, this_machine
 from ingestlab.studies.base import Headline, Study, whole_task_rate
 
 
@@ -109,6 +109,8 @@ class Dvf(Study):
             if fitted["here"] and fitted["there"]
             else ""
         )
+        cells = {task: f"bulk {b}, {c} client{'s' if c != 1 else ''}" for (b, c), task in sorted(cell_tasks(result).items())}
+        sentence = " ".join(filter(None, [sentence, held_by(result, cells)]))
         lines = [
             f"## dvf: bulk size x clients, docs/s per cell ({figure})" + (" — test mode" if result.test_mode else ""),
             "",

@@ -101,7 +101,7 @@ class Posts(Study):
 
         here, why_here, there, why_there = fits(result, published)
         sentence = compare_sentence(here, there, "the speed-ups over the index API") if here and there else ""
-        sentence = " ".join(filter(None, [sentence, held_by(result.footprint, {r["task"]: r["label"] for r in table})]))
+        sentence = " ".join(filter(None, [sentence, held_by(result, {r["task"]: r["label"] for r in table})]))
         lines = [
             f"## posts: bulk vs. single index API ({fmt(docs, ',')} docs, fastest of {fmt(runs, 'd')} runs)",
             "",

@@ -1,16 +1,23 @@
 """What limited a race's rate (issue 64), named from what was sampled during it on real nodes: a refresh interval of
 1 ms makes refresh the limit on Elasticsearch 7.17 and 9.2 and on OpenSearch (through opensearch-benchmark); a small
-heap's GC is named in what was seen. A node or a load-driver worker held to a CPU quota: tests/integration/test_redline.py."""
+heap's GC is named in what was seen. On emulated hosts racing the index API: a disk slower than an HDD (a cold-HDD cloud
+volume's 250 IOPS; btrfs's fsync a request takes many writes) is the disk on 7.17 and 9.2; a node's or the load
+driver's small CPU share is node CPU or load driver on 9.2 (on 7.17, the same quota'd on a local node:
+tests/integration/test_redline.py)."""
 
 import re
+import uuid
 
 import pytest
 
 from ingestlab import paths, racing
 from ingestlab.cluster import lifecycle
+from ingestlab.hosts import cgroups, disks, namespaces
+from ingestlab.hosts import lab as labs
+from ingestlab.rally import results
 from ingestlab.report.common import limit_lines
 from tests import matrix
-from tests.integration.conftest import named, port
+from tests.integration.conftest import ingestlab, named, port
 
 pytestmark = pytest.mark.integration
 
@@ -21,7 +28,7 @@ def _race(cluster, tag: str, engine: str = "elasticsearch", **params):
         racing.Target(hosts=cluster.hosts, engine=engine),
         racing.Options(
             challenge="append-no-conflicts-index-only",
-            params={"eventdata_docs": 100_000, "bulk_size": 100, "bulk_indexing_clients": 2, "index_name": f"limits-{tag}", **params},
+            params={"eventdata_docs": 50_000, "bulk_size": 100, "bulk_indexing_clients": 2, "index_name": f"limits-{tag}", **params},
             tags={"it": f"limits-{tag}"},
         ),
         log=lambda *_: None,
@@ -77,3 +84,34 @@ def test_a_small_heaps_gc_is_named_in_what_was_seen(small_heap):
     # GC is named with its share, whichever resource held the rate
     limit, _ = _race(small_heap, "gc", bulk_size=500)
     assert re.search(r"GC \d+%|\d+% of the window in GC", limit["evidence"]), limit
+
+
+# an emulated host with one bottleneck put where it is known, racing the index API: (version, its profile, the resource,
+# what its evidence says)
+KNOWN = [
+    ("7.17.29", ["--disk", "sc1"], "disk", r"writes a second its throttle allows, [\d.]+ writes a document$"),
+    ("9.2.0", ["--disk", "sc1"], "disk", r"writes a second its throttle allows, [\d.]+ writes a document$"),
+    ("9.2.0", ["--cpus", "0.5"], "node CPU", r"of the 0.50 cores it could use, held back by its quota \d+% of the time"),
+    ("9.2.0", ["--driver-cpus", "0.05"], "load driver", r"0\.0\d of 0\.05 cores"),
+]
+
+
+@pytest.mark.alone  # the verdicts need the machine's cores free: what else runs would take them
+@pytest.mark.parametrize("version, profile, resource, evidence", KNOWN, ids=[f"{v}-{r}" for v, _, r, _ in KNOWN])
+def test_an_emulated_hosts_known_bottleneck_is_named_with_its_evidence(version, profile, resource, evidence):
+    reason = namespaces.unavailable_reason() or cgroups.unavailable_reason() or disks.unavailable_reason()
+    if reason:
+        pytest.skip(reason)
+    prefix, tag = "ingk", f"it-{uuid.uuid4().hex[:8]}"
+    up = ingestlab("hosts", "up", "--hosts", "1", "--prefix", prefix, "--subnet", "127.213.21", "--version", version, *profile, timeout=600)
+    try:
+        assert up.returncode == 0, up.stdout[-3000:] + up.stderr[-3000:]
+        race = ["race", "posts", "--challenge", "index-api", "--test-mode", "--hosts", prefix, "--tag", f"run:{tag}"]
+        proc = ingestlab(*race, "--track-param", "posts_docs=200", timeout=600)
+        assert proc.returncode == 0, proc.stdout[-3000:] + proc.stderr[-3000:]
+        limit = results.latest_race({"study": "posts", "run": tag})["ingestlab-footprint"]["load_side"]["limit"]
+        assert limit["resource"] == resource and re.search(evidence, limit["evidence"]), limit
+        assert f"- index-api: {resource}: {limit['evidence']}" in proc.stdout  # the report's words
+    finally:
+        down = ingestlab("hosts", "down", "--prefix", prefix, timeout=300)
+        assert down.returncode == 0 and labs.leftovers(prefix) == [], down.stdout[-2000:] + down.stderr[-2000:]

@@ -35,7 +35,7 @@ def test_a_profile_scaled_from_study_5_keeps_its_ratios():
 @pytest.mark.parametrize(
     "options,message",
     [
-        ({"disk": "floppy"}, "--disk 'floppy': one of hdd, ssd, nvme"),
+        ({"disk": "floppy"}, "--disk 'floppy': one of sc1, hdd, ssd, nvme"),
         ({"disk": "raid0:9xhdd"}, "raid0:<2-8>x<kind>"),
         ({"memory": "lots"}, "--memory 'lots' is not a size"),
         ({"link": "fast"}, "--link 'fast' is not a rate"),

@@ -114,3 +114,40 @@ def test_the_report_words_name_the_resource_its_evidence_and_the_costs():
     limit = {"resource": "node CPU", "evidence": "n1 1.96 of the 2.00 cores it could use", "costs": {"node_cpu_ms_per_doc": 0.29}}
     assert limits.words(limit) == "node CPU: n1 1.96 of the 2.00 cores it could use (0.29 ms node CPU a document)"
     assert limits.words(None) is None
+
+
+def test_a_device_writing_at_its_throttle_is_the_disk_with_its_writes_a_document(monkeypatch):
+    throttled = iter(
+        [
+            {"7:5": {"bps": 150_000_000, "iops": 150, "bytes": 0, "ios": 0}},
+            {"7:5": {"bps": 150_000_000, "iops": 150, "bytes": 20_000_000, "ios": 1_460}},
+        ]
+    )
+    monkeypatch.setattr(limits.cgroup_v1, "write_throttles", lambda: next(throttled))
+    monkeypatch.setattr(limits, "_devices_under", lambda mount: ("7:5",) if mount == "/data (/dev/loop5)" else ())
+    monkeypatch.setattr(limits, "_io_ticks", lambda: {})
+    data = {"fs": {"data": [{"mount": "/data (/dev/loop5)"}]}}
+    before, after = ({**stats(docs=n, cpu_ms=c), "fs": data["fs"]} for n, c in ((0, 0), (730, 3_000)))
+    samples = [(100.0, limits.counters(before, local=True)), (110.0, limits.counters(after, local=True))]
+    got = limits.judge(side(node=0.3), {"n1": limits.change(samples, 99.0, 200.0)})
+    assert got["resource"] == "disk" and got["share"] == 0.973
+    assert got["evidence"] == "n1's device 7:5 146.0 of the 150.0 writes a second its throttle allows, 2 writes a document"
+
+
+def test_devices_under_a_mount_that_names_none_are_none():
+    assert limits._devices_under("/data (rootfs)") == () and limits._devices_under("") == ()
+
+
+def test_a_group_its_quota_held_back_most_of_the_time_is_at_its_limit_though_its_mean_is_below():
+    group = {"group": "/lab/h1-driver", "cores": 0.04, "limit_cores": 0.05, "throttled": 0.8}
+    got = limits.judge({"workers": [group], "nodes": side()["nodes"]}, window(stats(), stats(cpu_ms=3_000, docs=100)))
+    assert got["resource"] == "load driver" and got["share"] == 0.8  # the measured share, not a stand-in
+    assert got["evidence"] == "the load driver's cgroup /lab/h1-driver 0.04 of 0.05 cores, held back by its quota 80% of the time"
+    # a group that used little of its quota, however often held back in bursts, was not held by it
+    idle = {**group, "cores": 0.02}
+    assert limits.judge({"workers": [idle], "nodes": side()["nodes"]}, window(stats(), stats(docs=100)))["resource"] != "load driver"
+
+
+def test_nodes_whose_counters_were_not_read_give_no_verdict_unless_the_driver_was_at_its_limit():
+    assert limits.judge(side(), {})["resource"] is None and "not read" in limits.judge(side(), {})["evidence"]
+    assert limits.judge(side(worker=0.97), {})["resource"] == "load driver"

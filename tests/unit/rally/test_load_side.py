@@ -109,3 +109,33 @@ def test_a_comparison_row_names_each_sides_load_side_over_its_races():
     text = compare.markdown("a", base, [("b", other)])
     assert "| load side |" in text and "| cluster bound → — |" in text
     assert compare.rows("a", base, [("b", other)])[0]["baseline_load_side"] == "cluster bound"
+
+
+class _Peaks:
+    workers: list = []
+
+
+def test_a_race_without_task_spans_is_judged_over_the_seconds_its_nodes_indexed():
+    side = load_side.LoadSide(_Peaks(), None)
+    side.off = False
+    side.workers = {1: [(float(t), 0.5 * t) for t in range(10)]}
+    side.nodes, side.node_facts = {"n": [(float(t), 1.9 * t) for t in range(10)]}, {"n": {"name": "n1", "local": True, "allocated": 2}}
+    docs = [0, 0, 0, 100, 200, 300, 400, 400, 400, 400]  # indexing from second 2 to second 6
+    side.counters = {"n": [(float(t), {"cpu_ms": 1900.0 * t, "docs": float(n)}) for t, n in enumerate(docs)]}
+    got = side.summary()
+    assert got["tasks"] == {} and got["limit"]["over"] == "the seconds the nodes indexed documents"
+    assert got["limit"]["costs"]["documents"] == 400 and got["limit"]["costs"]["node_cpu_ms_per_doc"] == 19.0
+
+
+def test_sampling_off_samples_nothing_and_says_so(monkeypatch):
+    monkeypatch.setenv(load_side.VARIABLE, "off")
+    with load_side.LoadSide(_Peaks(), "127.0.0.1:1") as side:
+        pass
+    assert side.summary() == {"verdict": None, "why": "not sampled (INGESTLAB_SAMPLING=off)", "tasks": {}}
+
+
+def test_a_driver_group_its_quota_held_back_most_of_the_time_is_load_driver_bound():
+    group = {"group": "/lab/h1-driver", "cores": 0.04, "limit_cores": 0.05, "throttled": 0.8}
+    v = load_side.verdict([group], [node(0.9, 1.9)])
+    assert v["verdict"] == "load driver bound" and "held back by its quota 80% of the time" in v["why"]
+    assert load_side.verdict([{**group, "cores": 0.02}], [node(0.9, 1.9)])["verdict"] == "neither at its limit"

@@ -25,3 +25,14 @@ def test_a_wrong_address_is_named_without_credentials_in_the_message():
     with pytest.raises(IngestlabError) as failed:
         preflight.check_hosts("127.0.0.1:1", "basic_auth_user:'elastic',basic_auth_password:'hunter2'", timeout=2)
     assert "127.0.0.1:1" in str(failed.value) and "hunter2" not in str(failed.value)
+
+
+def test_a_tls_context_is_made_once_and_never_for_plain_http(monkeypatch):
+    from ingestlab.rally import preflight
+
+    assert preflight._ssl_context({}) is preflight._ssl_context({"verify_certs": "false"})  # loading certificates costs ~15 ms
+    seen = []
+    monkeypatch.setattr(preflight, "_get_json", lambda url, auth, context, timeout, method: seen.append(context))
+    preflight.get_json("http://127.0.0.1:9200/", {})
+    preflight.get_json("https://127.0.0.1:9200/", {})
+    assert seen[0] is None and seen[1] is not None

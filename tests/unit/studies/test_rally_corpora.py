@@ -180,3 +180,70 @@ def test_the_bulk_task_of_each_replica_count_is_read_from_the_schedule(challenge
     race = {"race-id": "r", "challenge": challenge, "track-params": params, "results": {"op_metrics": []}}
     result = RaceResult(race=race, track=trackinfo.load(paths.TRACKS_DIR / "eventdata", params))
     assert corpora.bulk_task_per_replicas(result) == expected
+
+
+DISK = {"resource": "disk", "share": 0.97, "evidence": "sda 97% busy", "costs": {"documents": 1000}}
+CPU = {"resource": "node CPU", "share": 0.99, "evidence": "3 nodes 1.98 of 2.00 cores", "costs": {}}
+
+
+def corpora_race(challenge: str, medians: dict, footprint: dict, race_id: str = "r"):
+    from ingestlab.rally import trackinfo
+    from ingestlab.rally.results import RaceResult
+
+    params = {"number_of_replicas": 0} if challenge == "append-no-conflicts-index-only" else {}
+    ops = [{"task": t, "throughput": {"median": m}} for t, m in medians.items()]
+    race = {"race-id": race_id, "challenge": challenge, "track-params": params, "results": {"op_metrics": ops}}
+    return RaceResult(race=race, track=trackinfo.load(paths.TRACKS_DIR / "eventdata", params), footprint=footprint)
+
+
+def limited_races(one_node: dict, three_nodes: dict) -> list:
+    """A 1-node race (its admin tasks rated too) and a 3-node sweep whose 1-replica task has no rate."""
+    one = corpora_race("append-no-conflicts-index-only", {"create-index": 5.0, "index-append": 10_000.0}, one_node)
+    medians = {"index-append-replicas-0": 15_000.0, "index-append-replicas-1": None}
+    return [(1, one), (3, corpora_race("append-replica-sweep", medians, three_nodes))]
+
+
+def test_the_opening_says_what_held_each_measured_row_in_its_race():
+    """The 1-node race was judged whole (its driver elsewhere): its one bulk task's; the 3-node race per task, the
+    1-replica task cited by no one since Rally measured no rate of it."""
+    table = corpora.Table(corpora.TRACKS[:1])
+    sweep = {"index-append-replicas-0": {"limit": CPU}, "index-append-replicas-1": {"limit": DISK}}
+    for nodes, result in limited_races({"load_side": {"tasks": {}, "limit": DISK}}, {"load_side": {"tasks": sweep}}):
+        table.add("eventdata", nodes, result)
+    text = corpora.scaling_markdown(table.results, published.load("rally-corpora"), "m", held=table.held)
+    assert (
+        "What held each rate here, as sampled during its race: eventdata on 1 node by disk (sda 97% busy); "
+        "eventdata on 3 nodes by node CPU (3 nodes 1.98 of 2.00 cores).\n" in text
+    )
+
+
+def test_races_without_sampled_limits_leave_the_opening_as_before():
+    table = corpora.Table(corpora.TRACKS[:1])
+    for nodes, result in limited_races({}, {"load_side": {"tasks": {"index-append-replicas-0": {"verdict": "cluster bound"}}}}):
+        table.add("eventdata", nodes, result)
+    data = published.load("rally-corpora")
+    assert table.held == {} and table.results["eventdata"] == {"1 node": 10_000.0, "3 nodes": 15_000.0, "3 nodes, 1 replica": None}
+    text = corpora.scaling_markdown(table.results, data, "m", held=table.held)
+    assert text == corpora.scaling_markdown(table.results, data, "m") and "What held" not in text
+
+
+def test_the_emulated_report_cites_each_stored_race_for_its_row(monkeypatch):
+    from ingestlab.studies import corpora_hardware
+
+    races = limited_races({"load_side": {"limit": DISK}}, {"load_side": {"tasks": {"index-append-replicas-0": {"limit": CPU}}}})
+    by_id = {str(i): result for i, (_, result) in enumerate(races)}
+    stored = [
+        {"race-id": "0", "user-tags": {"study": "eventdata", "configuration": corpora.ONE_NODE.replace(",", ";")}},
+        {"race-id": "1", "user-tags": {"study": "eventdata", "configuration": corpora.THREE_NODES.replace(",", ";")}},
+    ]
+    monkeypatch.setattr(corpora_hardware.results, "races_with_tags", lambda tags: stored if "corpora-hardware" in tags else [])
+    monkeypatch.setattr(corpora_hardware.results, "load", lambda race_id, track_path: by_id[race_id])
+    found = corpora_hardware.stored("s", corpora.TRACKS[:1])
+    assert found.limits == {"eventdata on 1 node, 1 disk, 0 replicas": DISK, "eventdata on 3 nodes, RAID0, 0 replicas": CPU}
+    args = (found.rows, published.load("rally-corpora"), found.verdicts, found.profiles, found.docs, "m", False)
+    text = corpora_hardware.markdown(*args, limits=found.limits)
+    assert (
+        "What held each rate here, as sampled during its race: eventdata on 1 node, 1 disk, 0 replicas by disk (sda 97% busy); "
+        "eventdata on 3 nodes, RAID0, 0 replicas by node CPU (3 nodes 1.98 of 2.00 cores).\n" in text
+    )
+    assert "What held" not in corpora_hardware.markdown(*args)

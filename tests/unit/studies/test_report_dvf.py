@@ -1,6 +1,7 @@
 """The DVF report, on the race.json of a real test-mode race of tracks/dvf (ES 7.17.29)."""
 
 import copy
+import dataclasses
 
 import pytest
 
@@ -61,3 +62,21 @@ def test_a_cell_is_its_documents_over_first_request_to_last_not_a_median_of_few_
     assert grid[(1000, 4)]["docs_per_s"] == pytest.approx(100_000 / (0.02 + 99 * 0.015))
     assert grid[(1000, 4)]["whole_task"] and not grid[(100, 1)]["whole_task"]  # no records: Rally's median
     assert grid[(1000, 4)]["rally_median"] == result("dvf").tasks["b1000-t4"].throughput_median
+
+
+CPU = {"resource": "node CPU", "share": 0.98, "evidence": "node-0 1.96 of the 2.00 cores it could use", "costs": {}}
+
+
+def test_the_opening_says_what_held_each_measured_cell_and_is_as_before_when_nothing_was_sampled():
+    data = published.load("dvf")
+    before = dvf.STUDY.markdown(result("dvf"), data)
+    disk = {**CPU, "resource": "disk", "evidence": "sda 97% busy"}
+    tasks = {"b1000-t16": {"limit": CPU}, "b1-t1": {"verdict": "cluster bound"}, "check-b1-t1": {"limit": disk}}
+    text = dvf.STUDY.markdown(dataclasses.replace(result("dvf"), footprint={"load_side": {"tasks": tasks}}), data)
+    said = " What held each rate here, as sampled during the race: bulk 1000, 16 clients by node CPU (" + CPU["evidence"] + ")."
+    assert said in text and text.replace(said, "") == before and "What held" not in before  # a check task is no cell
+    for unsampled in (
+        {"load_side": {"tasks": {"b1-t1": {"verdict": "cluster bound"}}}},
+        {"load_side": {"limit": CPU}},
+    ):  # a whole race: no one cell's
+        assert dvf.STUDY.markdown(dataclasses.replace(result("dvf"), footprint=unsampled), data) == before
