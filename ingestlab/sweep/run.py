@@ -15,6 +15,7 @@ from ingestlab.cluster.versions import resolve
 from ingestlab.errors import IngestlabError
 from ingestlab.hosts import hardware
 from ingestlab.hosts import lab as labs
+from ingestlab.report.common import task_limits
 from ingestlab.sweep.grid import CLUSTER_KEYS, HARDWARE_KEYS, cell_id
 from ingestlab.sweep.report import headline_figure
 from ingestlab.sweep.state import finished, planned, save
@@ -28,6 +29,7 @@ def figures(result) -> dict:
     side was at its CPU limit (:mod:`ingestlab.rally.load_side`) and what limited the rate (none where it was not seen)."""
     out = {}
     sides = ((result.footprint or {}).get("load_side") or {}).get("tasks") or {}
+    held = task_limits(result.footprint or {}, [n for n, r in result.tasks.items() if r.throughput_median is not None])
     for t in result.schedule:
         r = result.tasks.get(t.name)
         warm = t.warmup_time_period
@@ -46,7 +48,7 @@ def figures(result) -> dict:
             "p99": r.service_time("p99"),
             "operation_type": t.operation_type,
             "load_side": (sides.get(t.name) or {}).get("verdict"),
-            "limit": ((sides.get(t.name) or {}).get("limit") or {}).get("resource"),  # what limited its rate (rally.limits)
+            "limit": (held.get(t.name) or {}).get("resource"),  # what limited its rate (rally.limits), a race judged whole too
         }
     return out
 

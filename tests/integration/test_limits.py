@@ -96,7 +96,7 @@ KNOWN = [
 ]
 
 
-@pytest.mark.alone  # the verdicts need the machine's cores free: what else runs would take them
+@pytest.mark.alone  # a CPU quota or a throttle's verdict: beside other tests a quota'd group can be starved below its quota
 @pytest.mark.parametrize("version, profile, resource, evidence", KNOWN, ids=[f"{v}-{r}" for v, _, r, _ in KNOWN])
 def test_an_emulated_hosts_known_bottleneck_is_named_with_its_evidence(version, profile, resource, evidence):
     reason = namespaces.unavailable_reason() or cgroups.unavailable_reason() or disks.unavailable_reason()

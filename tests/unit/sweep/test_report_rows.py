@@ -24,3 +24,19 @@ def test_a_cell_row_ends_with_its_load_side():
     )
     assert report._row("bulk_size=50", _entry([]), None).endswith("| best | — |")
     assert report._row("c", {"runs": 0}, None).count("|") == report._row("bulk_size=50", _entry([]), None).count("|")
+
+
+def test_a_cell_raced_on_emulated_hosts_takes_the_races_whole_verdict():
+    from types import SimpleNamespace
+
+    from ingestlab.rally.results import TaskResult
+    from ingestlab.sweep import run
+
+    task = TaskResult("index-api", 60.0, 55.0, 50.0, 18.0, 0.0, unit="docs/s")
+    limit = {"resource": "disk", "evidence": "device 7:0 at its throttle", "over": "the seconds the nodes indexed documents"}
+    result = SimpleNamespace(
+        tasks={"index-api": task},
+        schedule=[SimpleNamespace(name="index-api", warmup_time_period=None, operation_type="index")],
+        footprint={"load_side": {"tasks": {}, "limit": limit}},
+    )
+    assert run.figures(result)["index-api"]["limit"] == "disk"
