@@ -69,21 +69,32 @@ def usage_seconds(group: str) -> float | None:
 BLKIO = Path("/sys/fs/cgroup/blkio")  # the root group's throttles: what an emulated disk (ingestlab.hosts.disks) is held to
 
 
+def served() -> dict[str, dict]:
+    """Bytes and I/Os each device served so far, as the root ``blkio`` group's throttles counted them:
+    ``{"7:5": {"bytes": {"read": .., "write": ..}, "ios": {...}}}``."""
+    out: dict[str, dict] = {}
+    for name, key in (("io_service_bytes", "bytes"), ("io_serviced", "ios")):
+        for number, kind, value in _fields(BLKIO / f"blkio.throttle.{name}", 3):
+            if kind in ("Read", "Write"):
+                out.setdefault(number, {}).setdefault(key, {})[kind.lower()] = int(value)
+    return out
+
+
 def write_throttles() -> dict[str, dict[str, int]]:
     """Each device with a write throttle in the root ``blkio`` group: ``{"7:5": {"bps": .., "iops": .., "bytes": ..,
     "ios": ..}}``, the throttle's limits (0: none) and the writes it let through so far."""
     out: dict[str, dict[str, int]] = {}
     for name, key in (("write_bps_device", "bps"), ("write_iops_device", "iops")):
-        for number, value in _pairs(BLKIO / f"blkio.throttle.{name}"):
+        for number, value in _fields(BLKIO / f"blkio.throttle.{name}", 2):
             out.setdefault(number, {"bps": 0, "iops": 0})[key] = int(value)
-    for name, key in (("io_service_bytes", "bytes"), ("io_serviced", "ios")):
-        for number, kind, value in _pairs(BLKIO / f"blkio.throttle.{name}", 3):
-            if number in out and kind == "Write":
-                out[number][key] = int(value)
+    for number, got in served().items():
+        if number in out:
+            out[number].update({key: got[key]["write"] for key in ("bytes", "ios") if "write" in got.get(key, {})})
     return out
 
 
-def _pairs(path: Path, width: int = 2) -> list[list[str]]:
+def _fields(path: Path, width: int) -> list[list[str]]:
+    """The lines of a cgroup file with ``width`` fields each, split (none when it cannot be read)."""
     try:
         return [f for f in (line.split() for line in path.read_text().splitlines()) if len(f) == width]
     except OSError:

@@ -7,6 +7,14 @@ import platform
 from contextlib import suppress
 
 
+def busy_ns() -> int:
+    """CPU time this machine's cores spent busy so far (all cores; ``/proc/stat``, less idle and I/O wait)."""
+    with open("/proc/stat") as f:
+        ticks = [int(x) for x in f.readline().split()[1:]]
+    busy = sum(ticks) - ticks[3] - (ticks[4] if len(ticks) > 4 else 0)
+    return busy * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
+
+
 def cpu_model() -> str:
     with suppress(OSError), open("/proc/cpuinfo") as f:
         for line in f:

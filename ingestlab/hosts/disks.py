@@ -13,10 +13,11 @@ from contextlib import suppress
 from dataclasses import dataclass
 from pathlib import Path
 
+from ingestlab import cgroup_v1
 from ingestlab.errors import IngestlabError
 from ingestlab.hosts.hardware import Disk
 
-BLKIO = Path("/sys/fs/cgroup/blkio")
+BLKIO = cgroup_v1.BLKIO
 LIMITS = ("read_bps_device", "write_bps_device", "read_iops_device", "write_iops_device")
 DEVICE_SIZE = "40G"  # sparse: only what is written takes room
 
@@ -137,14 +138,4 @@ def remove(directory: Path, only_host: str | None = None) -> list[str]:
 
 def counters() -> dict[str, dict]:
     """Bytes and I/Os served per device so far (the root blkio group's throttle counters): {"7:N": {...}}."""
-    out: dict[str, dict] = {}
-    for name, key in (("blkio.throttle.io_service_bytes", "bytes"), ("blkio.throttle.io_serviced", "ios")):
-        try:
-            lines = (BLKIO / name).read_text().splitlines()
-        except OSError:
-            continue
-        for line in lines:
-            parts = line.split()
-            if len(parts) == 3 and parts[1] in ("Read", "Write"):
-                out.setdefault(parts[0], {}).setdefault(key, {})[parts[1].lower()] = int(parts[2])
-    return out
+    return cgroup_v1.served()

@@ -10,6 +10,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ingestlab import machine as this_machine
 from ingestlab.hosts import cgroups, disks, links
 from ingestlab.procs import Poller
 
@@ -38,14 +39,6 @@ def _run_delay(tid: int) -> int | None:
         return int(Path(f"/proc/{tid}/schedstat").read_text().split()[1])
     except (OSError, IndexError, ValueError):
         return None
-
-
-def _machine_busy_ns() -> int:
-    """CPU time the whole machine spent busy so far (all cores), from /proc/stat."""
-    fields = Path("/proc/stat").read_text().splitlines()[0].split()[1:]
-    ticks = [int(x) for x in fields]
-    busy = sum(ticks) - ticks[3] - (ticks[4] if len(ticks) > 4 else 0)  # less idle and iowait
-    return busy * 1_000_000_000 // os.sysconf("SC_CLK_TCK")
 
 
 class Monitor(Poller):
@@ -78,7 +71,7 @@ class Monitor(Poller):
                 used += stats["usage_ns"] - w.last["usage_ns"]
             w.waited_ns += waited
             w.last = stats
-        stamp, busy = time.monotonic(), _machine_busy_ns()
+        stamp, busy = time.monotonic(), this_machine.busy_ns()
         if getattr(self, "_cpu_last", None):
             span = (stamp - self._cpu_last[0]) * 1e9
             outside = max(0.0, (busy - self._cpu_last[1] - used) / span)
@@ -106,7 +99,7 @@ class Monitor(Poller):
 
     def __enter__(self) -> "Monitor":
         self.started = time.monotonic()
-        self.machine_first = _machine_busy_ns()
+        self.machine_first = this_machine.busy_ns()
         self.cores = os.cpu_count() or 1
         self.seconds_seen = self.saturated_seconds = 0
         for w in self.watched:
@@ -160,7 +153,7 @@ class Monitor(Poller):
             if row["oom_kills"]:
                 problems.append(f"the kernel killed {row['oom_kills']} process(es) of the {w.role} of {w.host} for memory")
             groups.append(row)
-        machine = (_machine_busy_ns() - self.machine_first) / 1e9 / seconds
+        machine = (this_machine.busy_ns() - self.machine_first) / 1e9 / seconds
         quotas = sum(g["quota_cores"] or 0 for g in groups)
         outside = max(0.0, machine - used_total)
         spare = max(0.0, cores - quotas)

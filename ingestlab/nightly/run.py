@@ -49,7 +49,7 @@ def night_costs(results: list, figures: dict) -> dict[str, float]:
     over the races that measured it (one that did not is left out, never counted as 0; none did: no figure)."""
     per_race = []
     for r in results:
-        limits = task_limits(r.footprint, [n for n, t in r.tasks.items() if t.throughput_median is not None])
+        limits = task_limits(r)
         per_race.append(
             {t: ms * 1000 for t, lim in limits.items() if (ms := (lim.get("costs") or {}).get("node_cpu_ms_per_doc")) is not None}
         )

@@ -191,7 +191,7 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
     rejected = 0.0
     for name, (seconds, d, last) in nodes.items():
         for number in sorted({k.split(":", 1)[1] for k in last if k.startswith("limit_bps:")}):
-            used += filter(None, [_throttled(name, number, seconds, d, last)])
+            used += filter(None, [_throttled_device(name, number, seconds, d, last)])
         if "gc_ms" in d:
             used.append(
                 (d["gc_ms"] / 1000 / seconds, AT_LIMIT["GC"], "GC", f"{name} {d['gc_ms'] / 1000 / seconds:.0%} of the window in GC")
@@ -224,7 +224,7 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
     return {**out, "costs": costs(nodes)}
 
 
-def _throttled(name: str, number: str, seconds: float, d: dict, last: dict) -> tuple[float, float, str, str] | None:
+def _throttled_device(name: str, number: str, seconds: float, d: dict, last: dict) -> tuple[float, float, str, str] | None:
     """A throttled device's writes against its throttle, by whichever of bytes and I/Os came nearer its limit."""
     kinds = (
         (f"throttle_bytes:{number}", f"limit_bps:{number}", 1e6, "MB/s"),

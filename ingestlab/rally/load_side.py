@@ -9,8 +9,10 @@ import os
 import statistics
 import time
 import urllib.error
+from contextlib import suppress
 from pathlib import Path
 
+from ingestlab import machine
 from ingestlab.cgroup_v1 import group_quota, groups_of, quota_cores, throttled_seconds, usage_seconds
 from ingestlab.procs import Poller
 from ingestlab.rally import limits, preflight
@@ -57,6 +59,7 @@ class LoadSide(Poller):
         self.node_facts: dict[str, dict] = {}
         self.counters: dict[str, list[tuple[float, dict]]] = {}  # each node's counters (ingestlab.rally.limits)
         self.machine: list[tuple[float, float]] = []  # this machine's busy CPU seconds so far (all cores, /proc/stat)
+        self.off = False  # INGESTLAB_SAMPLING=off, read as the block starts
         self._stats = list(limits.STATS_PATHS)
         self._url = self._options = None
         if target_hosts:
@@ -98,9 +101,8 @@ class LoadSide(Poller):
 
     def look(self) -> None:
         now = time.time()  # wall clock: the task spans it is matched with are Rally's join points, on the wall clock
-        busy = machine_busy_seconds()
-        if busy is not None:
-            self.machine.append((now, busy))
+        with suppress(OSError, ValueError):
+            self.machine.append((now, machine.busy_ns() / 1e9))
         for pid in list(self.peaks.workers):
             seconds = cpu_seconds(pid)
             if seconds is not None:
@@ -155,7 +157,7 @@ class LoadSide(Poller):
         """Each worker's and node's median CPU share (cores) against what it could use, and the verdict, per task
         (``spans``: task → wall-clock start and end) under ``tasks``, the longest task's also at the top; without spans,
         over the seconds the workers ran."""
-        if getattr(self, "off", False):
+        if self.off:
             return {"verdict": None, "why": f"not sampled ({VARIABLE}=off)", "tasks": {}}
         series = {pid: _series(samples) for pid, samples in self.workers.items()}
         ran = {t for one in series.values() for t in one}
@@ -204,23 +206,22 @@ class LoadSide(Poller):
             for group, samples in self.groups.items()
         ]
         driver_cores = sum(w["cores"] for w in workers if "pid" in w)  # every pid entry has a measured figure
-        busy = during(_series(self.machine), window)
         cores = os.cpu_count() or 1
+        busy = during(_series(self.machine), window)
+        # a node here could use what it used and what the machine left idle: the load driver and any other process on
+        # the machine took the rest
+        idle = None if busy is None else max(0.0, cores - busy)
         nodes = []
         for node_id, samples in self.nodes.items():
             facts = self.node_facts.get(node_id, {})
             own = facts.get("quota") or facts.get("allocated") or cores
             used = during(_series(samples, 1 if facts.get("local") else 3), window)
-            # a node here could use what it used and what the machine left idle: the load driver and any other process
-            # on the machine took the rest
-            idle = None if busy is None else max(0.0, cores - busy)
-            could = (
-                own
-                if not facts.get("local")
-                else min(own, used + idle)
-                if used is not None and idle is not None
-                else max(0.0, min(own, cores - driver_cores))
-            )
+            if not facts.get("local"):
+                could = own
+            elif used is not None and idle is not None:
+                could = min(own, used + idle)
+            else:
+                could = max(0.0, min(own, cores - driver_cores))
             nodes.append(
                 {
                     "name": facts.get("name", node_id),
@@ -239,15 +240,6 @@ class LoadSide(Poller):
         if len(kept) < 2 or kept[-1][0] <= kept[0][0]:
             return {}
         return {"throttled": round((kept[-1][1] - kept[0][1]) / (kept[-1][0] - kept[0][0]), 3)}
-
-
-def machine_busy_seconds() -> float | None:
-    """CPU time this machine's cores have been busy so far (``/proc/stat``: all but idle and I/O wait), or None."""
-    try:
-        ticks = [int(x) for x in Path("/proc/stat").read_text().split("\n", 1)[0].split()[1:]]
-    except (OSError, ValueError):
-        return None
-    return (sum(ticks) - ticks[3] - (ticks[4] if len(ticks) > 4 else 0)) / _TICK
 
 
 def _round(v: float | None) -> float | None:

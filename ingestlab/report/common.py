@@ -120,15 +120,17 @@ def load_side_words(side: dict | None) -> str | None:
 
 def limit_lines(result: RaceResult) -> str:
     """What limited each task's rate (:mod:`ingestlab.rally.limits`), a line a task Rally measured a rate of."""
-    rated = [name for name, r in result.tasks.items() if r.throughput_median is not None]
-    said = [f"- {task}: {words}" for task, limit in task_limits(result.footprint, rated).items() if (words := limits.words(limit))]
+    said = [f"- {task}: {words}" for task, limit in task_limits(result).items() if (words := limits.words(limit))]
     return "\nWhat limited each task's rate (sampled during the race):\n\n" + "\n".join(said) + "\n" if said else ""
 
 
-def task_limits(footprint: dict, rated: list[str]) -> dict:
-    """Task → what limited its rate; a race whose tasks' spans were not seen (its driver on a load-driver host) was
-    judged whole, which is its task's when it rated one."""
-    side = footprint.get("load_side") or {}
+def task_limits(result: RaceResult, rated: list[str] | None = None) -> dict:
+    """Task → what limited its rate, of the ``rated`` tasks (default: every task Rally measured a rate of); a race whose
+    tasks' spans were not seen (its driver on a load-driver host) was judged whole, which is its task's when it rated
+    one."""
+    if rated is None:
+        rated = [name for name, r in result.tasks.items() if r.throughput_median is not None]
+    side = (result.footprint or {}).get("load_side") or {}
     if not side.get("tasks") and side.get("limit") and len(rated) == 1:
         return {rated[0]: side["limit"]}
     return {task: got["limit"] for task, got in (side.get("tasks") or {}).items() if task in rated and got.get("limit")}
@@ -136,7 +138,7 @@ def task_limits(footprint: dict, rated: list[str]) -> dict:
 
 def held_by(result: RaceResult, labels: dict[str, str]) -> str:
     """A why sentence from what limited each task (``labels``: task → its name in the report), or "" when none said."""
-    found = task_limits(result.footprint, [name for name, r in result.tasks.items() if r.throughput_median is not None])
+    found = task_limits(result)
     return held_sentence({label: found[task] for task, label in labels.items() if (found.get(task) or {}).get("resource")})
 
 

@@ -63,7 +63,7 @@ def held_rows(result: RaceResult, row: str, columns: dict[int, str]) -> dict[str
     """{"ROW on COLUMN": what held that rate, as sampled during the race} of one race's measured bulk tasks
     (``columns``: replica count → the table's column of the bulk task that indexed with it)."""
     tasks = {n: t for n, t in bulk_task_per_replicas(result).items() if n in columns and t in result.tasks}
-    found = task_limits(result.footprint, [t for t in tasks.values() if result.tasks[t].throughput_median is not None])
+    found = task_limits(result, [t for t in tasks.values() if result.tasks[t].throughput_median is not None])
     return {f"{row} on {columns[n]}": found[t] for n, t in tasks.items() if found.get(t, {}).get("resource")}
 
 

@@ -29,7 +29,7 @@ def figures(result) -> dict:
     side was at its CPU limit (:mod:`ingestlab.rally.load_side`) and what limited the rate (none where it was not seen)."""
     out = {}
     sides = ((result.footprint or {}).get("load_side") or {}).get("tasks") or {}
-    held = task_limits(result.footprint or {}, [n for n, r in result.tasks.items() if r.throughput_median is not None])
+    held = task_limits(result)
     for t in result.schedule:
         r = result.tasks.get(t.name)
         warm = t.warmup_time_period
