@@ -11,6 +11,7 @@ import re
 from pathlib import Path
 
 from ingestlab import cgroup_v1
+from ingestlab.rally.costs import costs, where_the_time_went
 
 # the index metrics asked for are the ones used: the node computes no others (segments, fielddata, ...) while measured
 STATS = "_nodes/stats/jvm,thread_pool,indices,fs,process,os{}/indexing,merge,refresh,flush,store?filter_path=" + ",".join(
@@ -23,6 +24,7 @@ STATS = "_nodes/stats/jvm,thread_pool,indices,fs,process,os{}/indexing,merge,ref
         "thread_pool.write.queue",
         "thread_pool.write.rejected",
         "indices.indexing.index_total",
+        "indices.indexing.index_time_in_millis",
         "indices.merges.total_time_in_millis",
         "indices.merges.total_throttled_time_in_millis",
         "indices.indexing.throttle_time_in_millis",
@@ -71,6 +73,7 @@ def counters(node: dict, local: bool = False) -> dict[str, float]:
         if pressure
         else None,
         "docs": g("indices", "indexing", "index_total"),
+        "index_ms": g("indices", "indexing", "index_time_in_millis"),  # the node's indexing threads' time in the engine
         "merge_ms": _less(g("indices", "merges", "total_time_in_millis"), g("indices", "merges", "total_throttled_time_in_millis")),
         "throttled_ms": g("indices", "indexing", "throttle_time_in_millis"),  # indexing held back while merges catch up
         "refresh_ms": g("indices", "refresh", "total_time_in_millis"),
@@ -218,10 +221,15 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
         out = {"resource": ranked[0][2], "share": round(ranked[0][1], 3), "evidence": ranked[0][3]}
     elif ranked:
         two = [f"{r} ({why})" for _, _, r, why in _distinct(ranked)[:2]]
-        out = {"resource": "no single resource", "share": None, "evidence": "the two nearest their limits: " + "; ".join(two)}
+        spent = where_the_time_went(costs(nodes, workers))
+        out = {
+            "resource": "no single resource",
+            "share": None,
+            "evidence": "the two nearest their limits: " + "; ".join(two) + (f"; {spent}" if spent else ""),
+        }
     else:
         return {"resource": None, "evidence": "not seen: no node counters and no CPU shares in the window"}
-    return {**out, "costs": costs(nodes)}
+    return {**out, "costs": costs(nodes, workers)}
 
 
 def _throttled_device(name: str, number: str, seconds: float, d: dict, last: dict) -> tuple[float, float, str, str] | None:
@@ -246,22 +254,6 @@ def _distinct(ranked: list) -> list:
     """The ranking with each resource once (its highest)."""
     seen: set = set()
     return [row for row in ranked if not (row[2] in seen or seen.add(row[2]))]
-
-
-def costs(nodes: dict[str, tuple[float, dict, dict]]) -> dict:
-    """Per document indexed over the window (every node's, each copy counted): node CPU ms and bytes the nodes' data
-    devices wrote, each over the nodes that reported it and their documents; and the nodes' store at the window's end. A
-    cost the nodes did not report is left out, never 0."""
-    docs = [d["docs"] for _, d, _ in nodes.values() if "docs" in d]
-    out: dict = {"documents": int(sum(docs)) if docs else None}
-    for key, name, scale in (("cpu_ms", "node_cpu_ms_per_doc", 1), ("written_kb", "bytes_written_per_doc", 1024)):
-        both = [(d[key], d["docs"]) for _, d, _ in nodes.values() if key in d and "docs" in d]
-        if both and sum(n for _, n in both):
-            out[name] = round(sum(v for v, _ in both) * scale / sum(n for _, n in both), 4)
-    stored = [last["store_bytes"] for _, _, last in nodes.values() if "store_bytes" in last]
-    if stored:
-        out["store_bytes_at_end"] = sum(stored)
-    return out
 
 
 def words(limit: dict | None) -> str | None:

@@ -1,6 +1,6 @@
 """What limited a task's rate, from made-up node counters and CPU shares (the races: tests/integration/test_limits.py)."""
 
-from ingestlab.rally import limits
+from ingestlab.rally import costs, limits
 
 
 def stats(cpu_ms=0, gc_ms=0, rejected=0, docs=0, merge_ms=0, refresh_ms=0, written_kb=0, store=0):
@@ -40,6 +40,8 @@ def test_a_node_at_its_cores_is_node_cpu_with_its_numbers_and_the_costs_per_docu
         "documents": 10_000,
         "node_cpu_ms_per_doc": 1.7,
         "bytes_written_per_doc": 204.8,
+        "window_ms_per_doc": 1.0,  # 10 s over 10,000 documents
+        "driver_cpu_ms_per_doc": 0.2,  # 0.2 of a core over 10 s
         "store_bytes_at_end": 5_000_000,
     }
 
@@ -74,7 +76,7 @@ def test_a_node_that_restarted_in_the_window_is_left_out_and_costs_count_nodes_t
     samples = [(1.0, {"cpu_ms": 500.0, "docs": 10.0}), (2.0, {"cpu_ms": 20.0, "docs": 1.0}), (3.0, {"cpu_ms": 900.0, "docs": 90.0})]
     assert limits.change(samples, 0.0, 4.0) is None
     nodes = {"a": (1.0, {"cpu_ms": 10.0, "docs": 100.0}, {}), "b": (1.0, {"docs": 100.0}, {})}
-    assert limits.costs(nodes) == {"documents": 200, "node_cpu_ms_per_doc": 0.1}
+    assert costs.costs(nodes) == {"documents": 200, "node_cpu_ms_per_doc": 0.1, "window_ms_per_doc": 5.0}
 
 
 def test_a_load_driver_held_by_its_cgroup_is_named_so():
@@ -94,6 +96,26 @@ def test_nothing_at_its_limit_names_the_two_nearest():
         "the two nearest their limits: node CPU (n1 0.90 of the 1.80 cores it could use; of the window: GC 5%"
     )
     assert "); load driver (" in got["evidence"]
+
+
+def test_with_nothing_at_its_limit_a_documents_time_is_split_between_the_node_the_driver_and_neither():
+    # one client, 10 documents in 10 s: the node's CPU 0.9 s a document (its indexing threads 0.2 s), the driver's 0.5 s
+    after = stats(cpu_ms=9_000, gc_ms=500, docs=10)
+    after["indices"]["indexing"]["index_time_in_millis"] = 2_000
+    before = stats()
+    before["indices"]["indexing"]["index_time_in_millis"] = 0
+    got = limits.judge(side(worker=0.5, node=0.9), window(before, after))
+    assert got["evidence"].endswith(
+        "; over the window, a document every 1,000 ms: the node's CPU 900 ms (its engine indexing 200 ms), the load driver's CPU 500 ms"
+    ), got  # CPU of both sides more than the window's time a document: no remainder to name
+    quiet = costs.costs({"n1": (10.0, {"docs": 10.0, "cpu_ms": 3_000.0}, {})}, [{"pid": 1, "cores": 0.2}])
+    assert costs.where_the_time_went(quiet) == (
+        "over the window, a document every 1,000 ms: the node's CPU 300 ms, the load driver's CPU 200 ms, "
+        "500 ms in neither side's CPU (waits: the network, fsyncs, other processes)"
+    )
+    assert costs.where_the_time_went({"documents": None}) is None
+    short = costs.costs({"n1": (9.0, {"docs": 10.0, "cpu_ms": 3_000.0}, {})}, [{"pid": 1, "cores": 0.2}])
+    assert costs.where_the_time_went(short) is None  # under ten seconds: the sampler's edges weigh too much
 
 
 def test_a_counter_the_node_does_not_report_is_missing_not_zero():

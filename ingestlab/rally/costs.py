@@ -1,0 +1,61 @@
+"""A task's costs per document, over the window :mod:`ingestlab.rally.limits` judges (node CPU, the engine's indexing
+time, bytes written, the window's time and the load driver's CPU), and where a document's time went when nothing was at
+its limit."""
+
+from __future__ import annotations
+
+# the seconds a window needs before a document's time is split between the sides (:func:`where_the_time_went`)
+TIME_WINDOW = 10.0
+
+
+def costs(nodes: dict[str, tuple[float, dict, dict]], workers: list[dict] | None = None) -> dict:
+    """Per document indexed over the window (every node's, each copy counted): node CPU ms, the nodes' indexing threads'
+    ms and bytes the nodes' data devices wrote, each over the nodes that reported it and their documents; the window's
+    wall-clock ms and the load driver's CPU ms (``workers``: the load side's, cores over the window); and the nodes' store
+    at the window's end. A cost the nodes did not report is left out, never 0."""
+    docs = [d["docs"] for _, d, _ in nodes.values() if "docs" in d]
+    out: dict = {"documents": int(sum(docs)) if docs else None}
+    keys = (
+        ("cpu_ms", "node_cpu_ms_per_doc", 1),
+        ("index_ms", "node_indexing_ms_per_doc", 1),
+        ("written_kb", "bytes_written_per_doc", 1024),
+    )
+    for key, name, scale in keys:
+        both = [(d[key], d["docs"]) for _, d, _ in nodes.values() if key in d and "docs" in d]
+        if both and sum(n for _, n in both):
+            out[name] = round(sum(v for v, _ in both) * scale / sum(n for _, n in both), 4)
+    if out["documents"]:
+        seconds = max(s for s, _, _ in nodes.values())
+        out["window_ms_per_doc"] = round(seconds * 1000 / out["documents"], 4)
+        # the workers' processes, or where none was measured, the load driver's cgroup (it holds them and the rest of Rally)
+        driver = [w["cores"] for w in workers or [] if "pid" in w] or [w["cores"] for w in workers or [] if "group" in w]
+        if driver:
+            out["driver_cpu_ms_per_doc"] = round(sum(driver) * seconds * 1000 / out["documents"], 4)
+    stored = [last["store_bytes"] for _, _, last in nodes.values() if "store_bytes" in last]
+    if stored:
+        out["store_bytes_at_end"] = sum(stored)
+    return out
+
+
+def where_the_time_went(c: dict) -> str | None:
+    """Where a document's share of the window went when nothing was at its limit (one client waiting on each reply, as a
+    rule): the node's CPU (and the time its engine spent indexing), the load driver's CPU, and what neither side's CPU
+    took (waits on the network, fsyncs, other processes), each in ms a document; None without the window's time a
+    document, or a window shorter than :data:`TIME_WINDOW` (the sampler's second at each end and the pauses between a
+    task's runs weigh too much in it)."""
+    if "window_ms_per_doc" not in c or c["window_ms_per_doc"] * c["documents"] / 1000 < TIME_WINDOW:
+        return None
+    said = []
+    if "node_cpu_ms_per_doc" in c:
+        engine = f" (its engine indexing {_ms(c['node_indexing_ms_per_doc'])} ms)" if "node_indexing_ms_per_doc" in c else ""
+        said.append(f"the node's CPU {_ms(c['node_cpu_ms_per_doc'])} ms{engine}")
+    if "driver_cpu_ms_per_doc" in c:
+        said.append(f"the load driver's CPU {_ms(c['driver_cpu_ms_per_doc'])} ms")
+    rest = c["window_ms_per_doc"] - c.get("node_cpu_ms_per_doc", 0) - c.get("driver_cpu_ms_per_doc", 0)
+    if len(said) == 2 and rest > 0:
+        said.append(f"{_ms(rest)} ms in neither side's CPU (waits: the network, fsyncs, other processes)")
+    return f"over the window, a document every {_ms(c['window_ms_per_doc'])} ms: " + ", ".join(said)
+
+
+def _ms(v: float) -> str:
+    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
