@@ -27,10 +27,12 @@ def costs(nodes: dict[str, tuple[float, dict, dict]], workers: list[dict] | None
     if out["documents"]:
         seconds = max(s for s, _, _ in nodes.values())
         out["window_ms_per_doc"] = round(seconds * 1000 / out["documents"], 4)
-        # the workers' processes, or where none was measured, the load driver's cgroup (it holds them and the rest of Rally)
-        driver = [w["cores"] for w in workers or [] if "pid" in w] or [w["cores"] for w in workers or [] if "group" in w]
-        if driver:
-            out["driver_cpu_ms_per_doc"] = round(sum(driver) * seconds * 1000 / out["documents"], 4)
+        # the workers' processes, or where none was measured, the load driver's cgroup (it holds them and the rest of Rally);
+        # their mean CPU over the window, as the nodes' is taken; none where one of them has no mean
+        chosen = [w for w in workers or [] if "pid" in w] or [w for w in workers or [] if "group" in w]
+        means = [w.get("mean_cores") for w in chosen]
+        if chosen and None not in means:
+            out["driver_cpu_ms_per_doc"] = round(sum(means) * seconds * 1000 / out["documents"], 4)
     stored = [last["store_bytes"] for _, _, last in nodes.values() if "store_bytes" in last]
     if stored:
         out["store_bytes_at_end"] = sum(stored)
@@ -39,22 +41,24 @@ def costs(nodes: dict[str, tuple[float, dict, dict]], workers: list[dict] | None
 
 def where_the_time_went(c: dict) -> str | None:
     """Where a document's share of the window went when nothing was at its limit (one client waiting on each reply, as a
-    rule): the node's CPU (and the time its engine spent indexing), the load driver's CPU, and what neither side's CPU
-    took (waits on the network, fsyncs, other processes), each in ms a document; None without the window's time a
-    document, or a window shorter than :data:`TIME_WINDOW` (the sampler's second at each end and the pauses between a
-    task's runs weigh too much in it)."""
+    rule): the nodes' CPU (and the time their shards spent indexing, parsing to translog, wall-clock), the load driver's
+    CPU, and what neither side's CPU took (waits, the pauses between a task's runs), each in ms a document (each copy
+    counted); None without the window's time a document or either side's CPU, or for a window shorter than
+    :data:`TIME_WINDOW` (the sampler's second at each end weighs too much in it)."""
     if "window_ms_per_doc" not in c or c["window_ms_per_doc"] * c["documents"] / 1000 < TIME_WINDOW:
         return None
     said = []
     if "node_cpu_ms_per_doc" in c:
-        engine = f" (its engine indexing {_ms(c['node_indexing_ms_per_doc'])} ms)" if "node_indexing_ms_per_doc" in c else ""
-        said.append(f"the node's CPU {_ms(c['node_cpu_ms_per_doc'])} ms{engine}")
+        indexing = f" (indexing itself {_ms(c['node_indexing_ms_per_doc'])} ms)" if "node_indexing_ms_per_doc" in c else ""
+        said.append(f"the node's CPU {_ms(c['node_cpu_ms_per_doc'])} ms{indexing}")
     if "driver_cpu_ms_per_doc" in c:
         said.append(f"the load driver's CPU {_ms(c['driver_cpu_ms_per_doc'])} ms")
+    if not said:
+        return None
     rest = c["window_ms_per_doc"] - c.get("node_cpu_ms_per_doc", 0) - c.get("driver_cpu_ms_per_doc", 0)
     if len(said) == 2 and rest > 0:
-        said.append(f"{_ms(rest)} ms in neither side's CPU (waits: the network, fsyncs, other processes)")
-    return f"over the window, a document every {_ms(c['window_ms_per_doc'])} ms: " + ", ".join(said)
+        said.append(f"{_ms(rest)} ms in neither side's CPU (waits on the network and the disk, pauses between runs, other processes)")
+    return f"Over the window (pauses between runs included), a document every {_ms(c['window_ms_per_doc'])} ms: " + ", ".join(said)
 
 
 def _ms(v: float) -> str:

@@ -225,7 +225,7 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
         out = {
             "resource": "no single resource",
             "share": None,
-            "evidence": "the two nearest their limits: " + "; ".join(two) + (f"; {spent}" if spent else ""),
+            "evidence": "the two nearest their limits: " + "; ".join(two) + (f". {spent}" if spent else ""),
         }
     else:
         return {"resource": None, "evidence": "not seen: no node counters and no CPU shares in the window"}

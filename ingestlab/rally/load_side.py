@@ -38,6 +38,13 @@ def _series(samples: list[tuple[float, float]], step: int = 1) -> dict[float, fl
     return {t2: (c2 - c1) / (t2 - t1) for (t1, c1), (t2, c2) in zip(samples, samples[step:]) if t2 > t1}
 
 
+def mean_over(samples: list[tuple[float, float]], window: set[float]) -> float | None:
+    """The mean share (cores) between the first and last looks of ``window``: a counter's change over its seconds, as
+    the nodes' CPU is taken (None with fewer than two looks in it)."""
+    kept = [(t, c) for t, c in samples if t in window]
+    return (kept[-1][1] - kept[0][1]) / (kept[-1][0] - kept[0][0]) if len(kept) > 1 and kept[-1][0] > kept[0][0] else None
+
+
 def during(series: dict[float, float], window: set[float]) -> float | None:
     """The median share over the looks of ``window`` (None when none of them is in the series)."""
     kept = [v for t, v in series.items() if t in window]
@@ -193,7 +200,14 @@ class LoadSide(Poller):
         limit = {pid: min(1.0, self.worker_quota.get(pid) or 1.0) for pid in series}
         used = {pid: during(one, window) for pid, one in series.items()}
         workers = [
-            {"pid": pid, "cores": _round(cores), "limit_cores": round(limit[pid], 3)} for pid, cores in used.items() if cores is not None
+            {
+                "pid": pid,
+                "cores": _round(cores),
+                "limit_cores": round(limit[pid], 3),
+                "mean_cores": _round(mean_over(self.workers[pid], window)),
+            }
+            for pid, cores in used.items()
+            if cores is not None
         ]
         # a quota shared by the workers and the rest of Rally (the driver's cgroup): the group against its quota
         workers += [
@@ -201,6 +215,7 @@ class LoadSide(Poller):
                 "group": group,
                 "cores": _round(during(_series(samples), window)),
                 "limit_cores": round(self.group_quota[group], 3),
+                "mean_cores": _round(mean_over(samples, window)),
                 **self._throttled(group, window),
             }
             for group, samples in self.groups.items()

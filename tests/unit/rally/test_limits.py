@@ -27,7 +27,7 @@ def window(before: dict, after: dict, seconds=10.0):
 
 def side(worker=0.2, node=0.3, available=1.8):
     return {
-        "workers": [{"pid": 1, "cores": worker, "limit_cores": 1.0}],
+        "workers": [{"pid": 1, "cores": worker, "limit_cores": 1.0, "mean_cores": worker}],
         "nodes": [{"name": "n1", "cores": node, "limit_cores": 2.0, "available_cores": available}],
     }
 
@@ -106,13 +106,20 @@ def test_with_nothing_at_its_limit_a_documents_time_is_split_between_the_node_th
     before["indices"]["indexing"]["index_time_in_millis"] = 0
     got = limits.judge(side(worker=0.5, node=0.9), window(before, after))
     assert got["evidence"].endswith(
-        "; over the window, a document every 1,000 ms: the node's CPU 900 ms (its engine indexing 200 ms), the load driver's CPU 500 ms"
+        ". Over the window (pauses between runs included), a document every 1,000 ms: the node's CPU 900 ms "
+        "(indexing itself 200 ms), the load driver's CPU 500 ms"
     ), got  # CPU of both sides more than the window's time a document: no remainder to name
-    quiet = costs.costs({"n1": (10.0, {"docs": 10.0, "cpu_ms": 3_000.0}, {})}, [{"pid": 1, "cores": 0.2}])
+    # the driver's mean CPU over the window (its median share is what the verdict compares with its core), its cgroup's
+    # where no worker process was measured
+    quiet = costs.costs({"n1": (10.0, {"docs": 10.0, "cpu_ms": 3_000.0}, {})}, [{"pid": 1, "cores": 0.1, "mean_cores": 0.2}])
     assert costs.where_the_time_went(quiet) == (
-        "over the window, a document every 1,000 ms: the node's CPU 300 ms, the load driver's CPU 200 ms, "
-        "500 ms in neither side's CPU (waits: the network, fsyncs, other processes)"
+        "Over the window (pauses between runs included), a document every 1,000 ms: the node's CPU 300 ms, the load "
+        "driver's CPU 200 ms, 500 ms in neither side's CPU (waits on the network and the disk, pauses between runs, other processes)"
     )
+    held = costs.costs({"n1": (10.0, {"docs": 10.0}, {})}, [{"group": "/g", "cores": 0.04, "mean_cores": 0.05}])
+    assert held["driver_cpu_ms_per_doc"] == 50.0
+    assert "driver_cpu_ms_per_doc" not in costs.costs({"n1": (10.0, {"docs": 10.0}, {})}, [{"pid": 1, "cores": 0.3}])
+    assert costs.where_the_time_went(costs.costs({"n1": (20.0, {"docs": 10.0}, {})})) is None  # neither side's CPU
     assert costs.where_the_time_went({"documents": None}) is None
     short = costs.costs({"n1": (9.0, {"docs": 10.0, "cpu_ms": 3_000.0}, {})}, [{"pid": 1, "cores": 0.2}])
     assert costs.where_the_time_went(short) is None  # under ten seconds: the sampler's edges weigh too much
