@@ -11,7 +11,7 @@ import json
 import statistics
 from dataclasses import asdict, dataclass, field
 
-from ingestlab.rally import load_side
+from ingestlab.rally import side_words
 from ingestlab.rally.results import task_results
 from ingestlab.report import html
 from ingestlab.verdicts import judge as judging
@@ -49,7 +49,7 @@ class Aggregate:
     service: dict = field(default_factory=dict)  # p50/p90/p99 service time, ms: the median over the races
     error_rate: float = 0.0
     unit: str | None = None
-    load_side: str | None = None  # the load side's verdicts over the races (ingestlab.rally.load_side.in_words); None: none said
+    load_side: str | None = None  # the load side's verdicts over the races (ingestlab.rally.side_words.in_words); None: none said
     pairs: tuple = ()  # each race's pair (its ``ab-pair`` tag) where every race was raced in a pair by ``ingestlab ab``
     primary: bool = False  # the task ``ingestlab ab`` planned its races for (its ``ab-task`` tag)
 
@@ -126,7 +126,7 @@ def aggregate(races: list[dict]) -> dict[str, Aggregate]:
             service = {p: r.service_time(p) for p in ("p50", "p90", "p99")}
             row = (value, within.get(task), str(race.get("race-timestamp", "")), service, r.error_rate, r.unit, tags.get("ab-pair"))
             per_task.setdefault(task, []).append(row)
-    sides = load_side.in_words(races)
+    sides = side_words.in_words(races, lambda race: list(task_figures(race)))
     planned = {(r.get("user-tags", {}) or {}).get("ab-task") for r in races}
     primary = planned.pop() if len(planned) == 1 else None
     out = {}

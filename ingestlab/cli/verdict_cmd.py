@@ -10,7 +10,7 @@ from ingestlab import studies
 from ingestlab.cli import options
 from ingestlab.errors import IngestlabError
 from ingestlab.rally import results
-from ingestlab.rally.load_side import driver_bound
+from ingestlab.rally.side_words import driver_bound
 from ingestlab.redline import compare as searches
 
 

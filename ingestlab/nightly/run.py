@@ -98,11 +98,13 @@ class _Night:
         notes_of: str,
         published: dict | None = None,
         line: str | None = None,
+        shown: frozenset[str] = frozenset(),
     ) -> None:
-        """The trend chart of the setup ``name``'s ``series`` over the nights, with the annotations of the setup ``notes_of``."""
+        """The trend chart of the setup ``name``'s ``series`` over the nights, with the annotations of the setup ``notes_of``;
+        ``shown``: series shown and never judged."""
         notes, missing = history.annotations(self.db, notes_of), [r["task"] for r in rows if r["missing"]]
         marks = {t: [(n, c) for n, c, _ in p] for t, p in points.items()}
-        png = trends.chart(study, name, series, notes, published or {}, missing, line or machine.one_line(), marks)
+        png = trends.chart(study, name, series, notes, published or {}, missing, line or machine.one_line(), marks, shown)
         self.charts.append((title, png))
 
     def cost(self, setup: Setup, costs: dict) -> None:
@@ -145,7 +147,10 @@ class _Night:
         self.charts += [(f"{where}: {caption}", png) for caption, png in report.charts]
         line = f"{machine.one_line()}; {engine_name(result.race)} {result.es_version}"
         marks = {k: h.published for k, h in headlines.items()}
-        self.trend(f"{where}: trends over the nights", study.name, setup.name, {**series, **costs}, rows, points, setup.name, marks, line)
+        every = {**series, **costs}
+        self.trend(
+            f"{where}: trends over the nights", study.name, setup.name, every, rows, points, setup.name, marks, line, frozenset(costs)
+        )
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
             self.beside(setup, study, figures, beside, reference, published)

@@ -27,9 +27,10 @@ def chart(
     missing: list[str],
     caption: str,
     change_points: dict | None = None,
+    shown: frozenset[str] = frozenset(),
 ) -> bytes:
     """Small multiples, one per task (headlines first), nights on the x axis; ``change_points``: task → [(night, change)],
-    drawn where the new level starts."""
+    drawn where the new level starts; ``shown``: series shown and never judged (the costs), drawn without a band."""
     from ingestlab.report import plot  # heavy: matplotlib, only when drawing charts
 
     tasks = sorted(series, key=lambda t: (not t.startswith(HEADLINE), t)) + [t for t in missing if t not in series]
@@ -45,7 +46,7 @@ def chart(
         xs = [nights.index(n) for n, _ in points]
         ys = [v for _, v in points]
         ax.plot(xs, ys, marker="o", color=plot.HERE)
-        band = _band(ys) if ys else None
+        band = _band(ys) if ys and task not in shown else None
         if band:
             ax.axhspan(*band, color=plot.HERE, alpha=0.12, label="noise band")
         key = task.removeprefix(HEADLINE)
@@ -59,7 +60,7 @@ def chart(
             if night in nights:
                 ax.axvline(nights.index(night), color="#888888", linewidth=0.8, linestyle=":")
                 ax.annotate(text[:40], (nights.index(night), 1.0), **MARK, va="top", color="#555555")
-        title = f"{key} (ratio)" if task.startswith(HEADLINE) else task
+        title = f"{key} (ratio)" if task.startswith(HEADLINE) else task + (" (shown, not judged)" if task in shown else "")
         if task in missing:
             title += " — MISSING TONIGHT"
             ax.annotate("no figure tonight", (len(nights) - 1, 0.5), xycoords=("data", "axes fraction"), color="#d62728", fontsize=8)

@@ -2,7 +2,7 @@
 
 import os
 
-from ingestlab.rally import load_side
+from ingestlab.rally import load_side, side_words
 
 
 def worker(p90, limit=1.0):
@@ -71,7 +71,7 @@ def test_compare_names_the_tasks_a_sides_races_were_load_driver_bound_in():
         }
 
     side = [race("load driver bound"), race("cluster bound"), {"race-id": "no footprint"}]
-    assert load_side.driver_bound(side) == {"index-append": (1, 2)}
+    assert side_words.driver_bound(side) == {"index-append": (1, 2)}
     assert _driver_bound_notes([("run:a", side), ("run:b", [race("cluster bound")])]) == [
         "run:a: load driver bound in index-append (1 of 2 races): its figures there measure the load driver, not the cluster"
     ]
@@ -101,14 +101,26 @@ def test_a_comparison_row_names_each_sides_load_side_over_its_races():
             r["ingestlab-footprint"] = {"load_side": {"tasks": {"index-append": {"verdict": verdict}}}}
         return r
 
-    assert load_side.in_words([race("cluster bound", "1"), race("cluster bound", "2")]) == {"index-append": "cluster bound"}
-    mixed = load_side.in_words([race("load driver bound", "1"), race("cluster bound", "2"), race(None, "3")])
+    assert side_words.in_words([race("cluster bound", "1"), race("cluster bound", "2")]) == {"index-append": "cluster bound"}
+    mixed = side_words.in_words([race("load driver bound", "1"), race("cluster bound", "2"), race(None, "3")])
     assert mixed == {"index-append": "load driver bound 1, cluster bound 1 (2 of 3 races)"}
     base = compare.aggregate([race("cluster bound", "1")])
     other = compare.aggregate([race(None, "2")])
     text = compare.markdown("a", base, [("b", other)])
     assert "| load side |" in text and "| cluster bound → — |" in text
     assert compare.rows("a", base, [("b", other)])[0]["baseline_load_side"] == "cluster bound"
+    # a race on emulated hosts is judged whole (its tasks' spans not seen): its one rated task takes that judgement
+    whole = race(None, "4")
+    limit = {
+        "resource": "disk",
+        "evidence": "...",
+        "costs": {"node_cpu_ms_per_doc": 0.5},
+        "over": "the seconds the nodes indexed documents",
+    }
+    whole["ingestlab-footprint"] = {"load_side": {"verdict": "cluster bound", "tasks": {}, "limit": limit}}
+    said = compare.aggregate([whole])["index-append"].load_side
+    assert said == "cluster bound; limit: disk (judged whole); 0.5 ms node CPU a document"
+    assert side_words.in_words([whole]) == {}  # without the rated tasks, no task to give it to
 
 
 class _Peaks:
