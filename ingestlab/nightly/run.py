@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Callable
 
 from ingestlab import compare, machine, paths, racing
-from ingestlab.nightly import changepoints, history, measured, trends
+from ingestlab.nightly import changepoints, history, measured, sections, trends
 from ingestlab.nightly.races import Setup, Sizing, race_setup
 from ingestlab.rally.command import tag_value
 from ingestlab.report import writer
@@ -109,7 +109,7 @@ class _Night:
 
     def cost(self, setup: Setup, costs: dict) -> None:
         rows, series, _, _ = self.judge(setup.name, OVERHEAD_STUDY, costs, "", None, shifts=False)  # the drop rule alone, as ever
-        self.sections.append(_history_table(f"the pack's cost on {setup.name} (pack ÷ minimal client, docs/s)", rows))
+        self.sections.append(sections.history_table(f"the pack's cost on {setup.name} (pack ÷ minimal client, docs/s)", rows))
         self.trend(
             f"the pack's cost on {setup.name}: pack ÷ minimal over the nights", OVERHEAD_STUDY, setup.name, series, rows, {}, setup.name
         )
@@ -136,10 +136,10 @@ class _Night:
             )
         measured_here = "" if beside else self.rates_here(setup.name, "", result.race.get("track") or study.name, figures)
         self.sections.append(
-            _history_table(where, rows)
+            sections.history_table(where, rows)
             + "\n"
-            + _change_point_lines(where, points, new)
-            + _cost_table(where, costs, self.night)
+            + sections.change_point_lines(where, points, new)
+            + sections.cost_table(where, costs, self.night)
             + measured_here
             + kept
             + report.markdown
@@ -180,9 +180,9 @@ class _Night:
         rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, beside[-1].es_version)
         where = f"{study.name} on {name}"
         self.sections.append(
-            _history_table(where, rows, " (the setup's figure over the reference's)")
+            sections.history_table(where, rows, " (the setup's figure over the reference's)")
             + "\n"
-            + _change_point_lines(where, points, new)
+            + sections.change_point_lines(where, points, new)
             + self.rates_here(setup.name, beside[-1].es_version or "an unknown version", beside[-1].race.get("track") or study.name, ratio)
             + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n"
         )
@@ -219,7 +219,7 @@ def run(
         for study in studies:
             tonight.study(setup, study, results[study.name], beside.get(study.name, []), reference)
     regressing = [s for s in tonight.shifts if s["change"] < 0 and not s["task"].startswith(history.HEADLINE)]
-    verdict = _verdict(tonight.found, tonight.missing, regressing)
+    verdict = sections.verdict(tonight.found, tonight.missing, regressing)
     judged = (
         f" Judged on each setup's figures over those of the reference {reference.name}, raced beside it race by race." if reference else ""
     )
@@ -248,39 +248,6 @@ def run(
     return 1 if tonight.found or tonight.missing or regressing else 0
 
 
-def _verdict(found: list[dict], missing: list[dict], regressing: list[dict]) -> str:
-    rule = (
-        f"below the previous nights' {1 - history.DROP_LEVEL:.0%} prediction bound, Holm over a study's tasks, and a drop of "
-        f"{found[0]['margin']:.0%} or more"
-        if found
-        else ""
-    )
-    verdict = (
-        f"**{len(found)} regression(s)** ({rule}): "
-        + ", ".join(f"{r['setup']}/{r['study']}/{r['task']} {r['change']:+.0%}" for r in found)
-        + "."
-        if found
-        else "No regression against the previous nights."
-    )
-    if missing:
-        verdict += (
-            f" **{len(missing)} task(s) missing tonight** that earlier nights had: "
-            + ", ".join(f"{r['setup']}/{r['study']}/{r['task']}" for r in missing)
-            + "."
-        )
-    rule = (
-        f"Apache Otava's permutation test, p < {changepoints.MAX_PVALUE}, a change of {changepoints.MIN_MAGNITUDE:.0%} or more, "
-        f"{changepoints.MIN_SEGMENT} nights or more each side"
-    )
-    return verdict + (
-        f" Change points ({rule}): **{len(regressing)} new regression(s)**: "
-        + ", ".join(f"{s['setup']}/{s['study']}/{s['task']} from {s['night']} {s['change']:+.1%}" for s in regressing)
-        + "."
-        if regressing
-        else f" No new regression among the change points ({rule})."
-    )
-
-
 def change_points(db, setup: str, study: str, series: dict, night: str, log) -> tuple[dict, list[dict]]:
     """Every change point of each task's series (task → [(night, change, p-value)]), and those new tonight."""
     values = {task: [v for _, v in points] for task, points in series.items()}
@@ -297,67 +264,5 @@ def change_points(db, setup: str, study: str, series: dict, night: str, log) -> 
     return points, new
 
 
-def _change_point_lines(where: str, points: dict, new: list[dict]) -> str:
-    if not points:
-        return ""
-    fresh = {(s["task"], s["night"]) for s in new}
-    return (
-        "Change points over the nights (Apache Otava): "
-        + "; ".join(
-            f"{task} from {n} {c:+.1%} (p {p:.1e}){' **new**' if (task, n) in fresh else ''}"
-            for task, rows in points.items()
-            for n, c, p in rows
-        )
-        + "\n\n"
-    )
-
-
 def _plain(row: dict) -> dict:
     return {k: v for k, v in row.items() if k != "history"}
-
-
-def _figure(value: float) -> str:
-    """A night's figure: docs/s to a tenth, a ratio (below 10) to three places."""
-    return f"{value:,.3f}" if abs(value) < 10 else f"{value:,.1f}"
-
-
-def _cost_table(where: str, series: dict, night: str) -> str:
-    """``where``'s cost series: tonight's figure beside the previous nights' median, shown and never judged."""
-    lines = [
-        f"Costs per document on {where}, each a series of its own, shown and not judged:",
-        "",
-        "| series | tonight | previous nights: median (n) | change |",
-        "|---|---:|---:|---:|",
-    ]
-    for name, points in sorted(series.items()):
-        now, past = dict(points).get(night), [v for n, v in points if n < night][-history.NIGHTS_COMPARED :]
-        centre = trends.median_or_none(past)
-        before = "—" if centre is None else f"{_figure(centre)} ({len(past)})"
-        change = f"{now / centre - 1:+.1%}" if now is not None and centre else ""
-        lines.append(f"| {name} | {'—' if now is None else _figure(now)} | {before} | {change} |")
-    return "\n".join(lines) + "\n\n" if series else ""
-
-
-def _history_table(where: str, rows: list[dict], what: str = "") -> str:
-    if not rows:
-        return f"## {where}: against previous nights{what}\n\nNo previous night in the history yet.\n"
-    lines = [
-        f"## {where}: against previous nights{what}",
-        "",
-        f"A regression: below the previous nights' one-sided {1 - history.DROP_LEVEL:.0%} prediction bound (each night one "
-        f"figure; t on log figures), after Holm's correction over the study's tasks, and a drop of {rows[0]['margin']:.0%} or "
-        f"more; judged from {history.NIGHTS_NEEDED} previous nights.",
-        "",
-        "| task | tonight | previous nights: geometric mean (n) | change | lower bound (p) | |",
-        "|---|---:|---:|---:|---:|---|",
-    ]
-    for r in rows:
-        if r["missing"]:
-            lines.append(f"| {r['task']} | — | {_figure(r['centre'])} ({r['history'].n}) | | | **missing tonight** |")
-            continue
-        judged = f"{r['bound']:+.1%} (p {r['p']:.2g})" if r["p"] is not None else f"— ({r['why']})"
-        lines.append(
-            f"| {r['task']} | {_figure(r['tonight'])} | {_figure(r['centre'])} ({r['history'].n}) | {r['change']:+.1%} "
-            f"| {judged} | {'**regression**' if r['regression'] else ''} |"
-        )
-    return "\n".join(lines) + "\n"
