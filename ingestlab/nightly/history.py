@@ -80,6 +80,14 @@ def annotations(db: sqlite3.Connection, setup: str | None = None) -> list[tuple[
     return list(db.execute("SELECT night, text FROM annotations WHERE setup IS NULL OR setup = ? ORDER BY night", (setup,)))
 
 
+def last_version(db: sqlite3.Connection, study: str, setup: str, before: str) -> str | None:
+    """The version the newest night before ``before`` stored for ``setup``'s figures of ``study`` (None: no such night)."""
+    row = db.execute(
+        "SELECT es_version FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT 1", (study, setup, before)
+    ).fetchone()
+    return row[0] if row else None
+
+
 def previous(db: sqlite3.Connection, study: str, before: str, setup: str = "default") -> dict[str, compare.Aggregate]:
     nights = [
         n

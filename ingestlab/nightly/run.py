@@ -177,11 +177,20 @@ class _Night:
         name = f"{setup.name}{BESIDE}{reference.name}"
         theirs, _ = night_figures(study, beside, published)
         ratio = beside_figures(figures, theirs)
-        rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, beside[-1].es_version)
+        was, now = history.last_version(self.db, study.name, name, self.night), beside[-1].es_version
+        moved = ""
+        if was and now and was != now:  # the ratio's earlier nights are over another reference: said, and marked on the charts
+            history.annotate(self.db, self.night, f"reference {reference.name}: {was} → {now}", setup.name)
+            moved = (
+                f"The reference {reference.name} is {now} tonight and was {was} the night before: the nights before tonight "
+                "are over another reference, so a change from tonight on is the reference's as much as the setup's.\n\n"
+            )
+        rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, now)
         where = f"{study.name} on {name}"
         self.sections.append(
             sections.history_table(where, rows, " (the setup's figure over the reference's)")
             + "\n"
+            + moved
             + sections.change_point_lines(where, points, new)
             + self.rates_here(setup.name, beside[-1].es_version or "an unknown version", beside[-1].race.get("track") or study.name, ratio)
             + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n"

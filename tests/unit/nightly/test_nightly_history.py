@@ -151,3 +151,44 @@ def test_a_full_size_night_races_each_study_at_its_articles_size_out_of_test_mod
     assert named.name == "7.17.29" + FULL_SIZE and Sizing(full_size=True).named(named) == named  # never twice
     assert Sizing().named(Setup(name="7.17.29")).name == "7.17.29"  # small nights keep their series
     assert Setup.parse("version=7.17.29").heap is None and Setup.parse("version=7.17.29;heap=2g").heap == "2g"
+
+
+def test_a_reference_of_another_version_than_the_night_before_is_said_and_marked_on_the_charts(tmp_path, monkeypatch):
+    import importlib
+    import re
+    from dataclasses import replace
+
+    from ingestlab import studies
+    from ingestlab.nightly import changepoints, trends
+    from ingestlab.nightly.races import Setup
+    from tests.unit.studies.races import race, result
+
+    nightly_run = importlib.import_module("ingestlab.nightly.run")
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
+    monkeypatch.setattr(changepoints, "detect", lambda values, **k: {})
+    monkeypatch.setattr(trends, "chart", lambda *a, **k: b"")
+
+    def raced(version: str):
+        doc = race("posts")
+        return replace(result("posts", {**doc, "cluster": {**(doc.get("cluster") or {}), "distribution-version": version}}))
+
+    def night(stamp: str, reference_version: str) -> str:
+        monkeypatch.setattr(nightly_run.time, "strftime", lambda *a: stamp)
+        monkeypatch.setattr(
+            nightly_run, "race_setup", lambda *a, **k: ({"posts": [raced("7.17.29")]}, {}, {"posts": [raced(reference_version)]})
+        )
+        said = []
+        nightly_run.run(
+            [studies.get("posts")],
+            history_file=tmp_path / "h.sqlite",
+            log=said.append,
+            reference=Setup.parse(f"version={reference_version};name=ref"),
+        )
+        return said[-2]
+
+    assert "The reference ref is" not in night("2026-01-01T000000", "8.19.7")
+    assert "The reference ref is" not in night("2026-01-02T000000", "8.19.7")
+    text = night("2026-01-03T000000", "7.17.29")
+    assert re.search(r"The reference ref is 7\.17\.29 tonight and was 8\.19\.7 the night before", text), text
+    db = history.open_history(tmp_path / "h.sqlite")
+    assert ("2026-01-03T000000", "reference ref: 8.19.7 → 7.17.29") in history.annotations(db, "default")
