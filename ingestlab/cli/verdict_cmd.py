@@ -110,11 +110,15 @@ def _floors(found: list[dict], tasks) -> dict:
 
 
 def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
-    """A note for each side whose races were load driver bound in a task (ingestlab.rally.load_side)."""
+    """A note for each side whose races were load driver bound in a task (ingestlab.rally.load_side); a race judged whole
+    counts for its one rated task, as in the comparison's rows."""
+    from ingestlab import compare  # heavy: numpy and scipy; loaded already by the comparison this notes
+
+    rated = lambda race: list(compare.task_figures(race))  # noqa: E731
     return [
         f"{name}: load driver bound in {task} ({bound} of {seen} races): its figures there measure the load driver, not the cluster"
         for name, races in sides
-        for task, (bound, seen) in sorted(driver_bound(races).items())
+        for task, (bound, seen) in sorted(driver_bound(races, rated).items())
     ]
 
 

@@ -76,14 +76,19 @@ def annotate(db: sqlite3.Connection, night: str, text: str, setup: str | None = 
     db.commit()
 
 
-def annotations(db: sqlite3.Connection, setup: str | None = None) -> list[tuple[str, str]]:
-    return list(db.execute("SELECT night, text FROM annotations WHERE setup IS NULL OR setup = ? ORDER BY night", (setup,)))
+def annotations(db: sqlite3.Connection, *setups: str | None) -> list[tuple[str, str]]:
+    """The notes for every setup and those of ``setups``, oldest first, each once."""
+    marks = ", ".join("?" * len(setups)) or "NULL"
+    query = f"SELECT DISTINCT night, text FROM annotations WHERE setup IS NULL OR setup IN ({marks}) ORDER BY night"
+    return list(db.execute(query, setups))
 
 
 def last_version(db: sqlite3.Connection, study: str, setup: str, before: str) -> str | None:
-    """The version the newest night before ``before`` stored for ``setup``'s figures of ``study`` (None: no such night)."""
+    """The version the newest night before ``before`` that knew one stored for ``setup``'s figures of ``study`` (None: no
+    such night)."""
     row = db.execute(
-        "SELECT es_version FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT 1", (study, setup, before)
+        "SELECT es_version FROM figures WHERE study = ? AND setup = ? AND night < ? AND es_version IS NOT NULL ORDER BY night DESC LIMIT 1",
+        (study, setup, before),
     ).fetchone()
     return row[0] if row else None
 

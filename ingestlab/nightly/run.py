@@ -23,6 +23,12 @@ OVERHEAD_STUDY = "overhead"  # the history files the pack's cost under this name
 BESIDE = " ÷ "  # the history files a setup's figures over its reference's as the setup "<setup> ÷ <reference>"
 
 
+def reference_label(reference: Setup) -> str:
+    """The reference as a ratio's series names it: its name, with its version where the name does not hold it (a
+    reference of another version is another series)."""
+    return reference.name if not reference.version or reference.version in reference.name else f"{reference.name} {reference.version}"
+
+
 def beside_figures(figures: dict[str, float], reference: dict[str, float]) -> dict[str, float]:
     """Each task's figure over the reference's of the same night (tasks both have; headline ratios left out)."""
     return {t: v / reference[t] for t, v in figures.items() if not t.startswith(history.HEADLINE) and reference.get(t) and v is not None}
@@ -95,14 +101,15 @@ class _Night:
         series: dict,
         rows: list,
         points: dict,
-        notes_of: str,
+        notes_of: str | tuple[str, ...],
         published: dict | None = None,
         line: str | None = None,
         shown: frozenset[str] = frozenset(),
     ) -> None:
         """The trend chart of the setup ``name``'s ``series`` over the nights, with the annotations of the setup ``notes_of``;
         ``shown``: series shown and never judged."""
-        notes, missing = history.annotations(self.db, notes_of), [r["task"] for r in rows if r["missing"]]
+        notes_of = (notes_of,) if isinstance(notes_of, str) else notes_of
+        notes, missing = history.annotations(self.db, *notes_of), [r["task"] for r in rows if r["missing"]]
         marks = {t: [(n, c) for n, c, _ in p] for t, p in points.items()}
         png = trends.chart(study, name, series, notes, published or {}, missing, line or machine.one_line(), marks, shown)
         self.charts.append((title, png))
@@ -174,28 +181,29 @@ class _Night:
 
     def beside(self, setup: Setup, study: Study, figures: dict, beside: list, reference: Setup, published: dict) -> None:
         """The setup's figures over the reference's raced beside it tonight: the series the night judges."""
-        name = f"{setup.name}{BESIDE}{reference.name}"
+        name = f"{setup.name}{BESIDE}{reference_label(reference)}"
         theirs, _ = night_figures(study, beside, published)
         ratio = beside_figures(figures, theirs)
         was, now = history.last_version(self.db, study.name, name, self.night), beside[-1].es_version
-        moved = ""
-        if was and now and was != now:  # the ratio's earlier nights are over another reference: said, and marked on the charts
-            history.annotate(self.db, self.night, f"reference {reference.name}: {was} → {now}", setup.name)
-            moved = (
-                f"The reference {reference.name} is {now} tonight and was {was} the night before: the nights before tonight "
-                "are over another reference, so a change from tonight on is the reference's as much as the setup's.\n\n"
-            )
-        rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, now)
+        moved = bool(was and now and was != now)  # a running cluster's version changed: its earlier nights are over another
+        if moved and (self.night, f"reference {reference.name}: {was} → {now}") not in history.annotations(self.db, name):
+            history.annotate(self.db, self.night, f"reference {reference.name}: {was} → {now}", name)
+        rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, now, counted=not moved)
         where = f"{study.name} on {name}"
         self.sections.append(
             sections.history_table(where, rows, " (the setup's figure over the reference's)")
             + "\n"
-            + moved
+            + (
+                f"The reference {reference.name} is {now} tonight; the last night before it was {was}: the nights before "
+                "tonight are over another reference, so tonight's ratio is shown and not counted in the night's verdict.\n\n"
+                if moved
+                else ""
+            )
             + sections.change_point_lines(where, points, new)
             + self.rates_here(setup.name, beside[-1].es_version or "an unknown version", beside[-1].race.get("track") or study.name, ratio)
             + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n"
         )
-        self.trend(f"{where}: trends over the nights", study.name, name, series, rows, points, setup.name)
+        self.trend(f"{where}: trends over the nights", study.name, name, series, rows, points, (setup.name, name))
         self.races[f"{name}/{study.name}"] = [r.race_id for r in beside]
 
 

@@ -13,7 +13,7 @@ def judged(race: dict, rated: Callable[[dict], list[str]] | None = None) -> dict
     """Task → the load side's judgement of it in ``race``; a race judged whole (its tasks' spans not seen: its driver on
     a load-driver host) gives that judgement to its one task where ``rated`` (the tasks a race rated) names one."""
     side = (race.get("ingestlab-footprint") or {}).get("load_side") or {}
-    if not side.get("tasks") and side.get("limit") and rated is not None:
+    if not side.get("tasks") and (side.get("verdict") or side.get("limit")) and rated is not None:
         tasks = rated(race)
         return {tasks[0]: side} if len(tasks) == 1 else {}
     return side.get("tasks") or {}
@@ -36,20 +36,29 @@ def in_words(races: list[dict], rated: Callable[[dict], list[str]] | None = None
         words = kinds[0] if len(kinds) == 1 else ", ".join(f"{k} {said.count(k)}" for k in kinds)
         out[task] = words if len(said) == len(races) else f"{words} ({len(said)} of {len(races)} races)"
         found = [tasks.get(task, {}).get("limit") or {} for tasks in per_race]
-        held = sorted({f["resource"] + (" (judged whole)" if f.get("over") else "") for f in found if f.get("resource")})
+        held = sorted({f["resource"] for f in found if f.get("resource")})
         cost = [f["costs"]["node_cpu_ms_per_doc"] for f in found if "node_cpu_ms_per_doc" in (f.get("costs") or {})]
+        whole = sum(
+            task in tasks and not (race.get("ingestlab-footprint") or {}).get("load_side", {}).get("tasks")
+            for race, tasks in zip(races, per_race)
+        )
         if held:
             out[task] += f"; limit: {', '.join(held)}"
         if cost:
             out[task] += f"; {statistics.median(cost):.3g} ms node CPU a document"
+        if whole:
+            out[task] += "; judged over the whole race (its tasks' spans not seen)" + (
+                f" in {whole} of {len(said)}" if whole < len(said) else ""
+            )
     return out
 
 
-def driver_bound(races: list[dict]) -> dict[str, tuple[int, int]]:
-    """Task → (races in which the load driver was bound, races that say), from their stored footprints."""
+def driver_bound(races: list[dict], rated: Callable[[dict], list[str]] | None = None) -> dict[str, tuple[int, int]]:
+    """Task → (races in which the load driver was bound, races that say), from their stored footprints; ``rated``: as
+    :func:`judged`."""
     out: dict[str, tuple[int, int]] = {}
     for race in races:
-        for task, got in judged(race).items():
+        for task, got in judged(race, rated).items():
             if got.get("verdict"):
                 bound, seen = out.get(task, (0, 0))
                 out[task] = (bound + (got["verdict"] == DRIVER_BOUND), seen + 1)

@@ -153,9 +153,8 @@ def test_a_full_size_night_races_each_study_at_its_articles_size_out_of_test_mod
     assert Setup.parse("version=7.17.29").heap is None and Setup.parse("version=7.17.29;heap=2g").heap == "2g"
 
 
-def test_a_reference_of_another_version_than_the_night_before_is_said_and_marked_on_the_charts(tmp_path, monkeypatch):
+def test_a_reference_of_another_version_is_another_series_and_a_running_ones_new_version_is_said_not_counted(tmp_path, monkeypatch):
     import importlib
-    import re
     from dataclasses import replace
 
     from ingestlab import studies
@@ -172,23 +171,22 @@ def test_a_reference_of_another_version_than_the_night_before_is_said_and_marked
         doc = race("posts")
         return replace(result("posts", {**doc, "cluster": {**(doc.get("cluster") or {}), "distribution-version": version}}))
 
-    def night(stamp: str, reference_version: str) -> str:
+    def night(stamp: str, reference: str, version: str, value: float = 1.0) -> str:
         monkeypatch.setattr(nightly_run.time, "strftime", lambda *a: stamp)
-        monkeypatch.setattr(
-            nightly_run, "race_setup", lambda *a, **k: ({"posts": [raced("7.17.29")]}, {}, {"posts": [raced(reference_version)]})
-        )
+        monkeypatch.setattr(nightly_run, "race_setup", lambda *a, **k: ({"posts": [raced("7.17.29")]}, {}, {"posts": [raced(version)]}))
         said = []
-        nightly_run.run(
-            [studies.get("posts")],
-            history_file=tmp_path / "h.sqlite",
-            log=said.append,
-            reference=Setup.parse(f"version={reference_version};name=ref"),
-        )
+        nightly_run.run([studies.get("posts")], history_file=tmp_path / "h.sqlite", log=said.append, reference=Setup.parse(reference))
         return said[-2]
 
-    assert "The reference ref is" not in night("2026-01-01T000000", "8.19.7")
-    assert "The reference ref is" not in night("2026-01-02T000000", "8.19.7")
-    text = night("2026-01-03T000000", "7.17.29")
-    assert re.search(r"The reference ref is 7\.17\.29 tonight and was 8\.19\.7 the night before", text), text
+    # a reference declared by its version: another version files the ratio under another series
+    night("2026-01-01T000000", "version=8.19.7;name=ref", "8.19.7")
+    assert "## posts on default ÷ ref 7.17.29: against previous nights" in night("2026-01-02T000000", "version=7.17.29;name=ref", "7.17.29")
+    # a running cluster's version is known only once raced: a new one is said, marked on the ratio's chart, not counted
+    running = "hosts=127.0.0.1:9200;name=live"
+    night("2026-01-03T000000", running, "8.19.7")
+    text = night("2026-01-04T000000", running, "9.2.0")
+    assert "The reference live is 9.2.0 tonight; the last night before it was 8.19.7" in text, text
     db = history.open_history(tmp_path / "h.sqlite")
-    assert ("2026-01-03T000000", "reference ref: 8.19.7 → 7.17.29") in history.annotations(db, "default")
+    assert history.annotations(db, "default ÷ live") == [("2026-01-04T000000", "reference live: 8.19.7 → 9.2.0")]
+    assert history.annotations(db, "default") == []  # the setup's own figures do not depend on the reference
+    assert "The reference live is" not in night("2026-01-05T000000", running, "9.2.0")
