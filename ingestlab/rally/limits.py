@@ -256,13 +256,18 @@ def _distinct(ranked: list) -> list:
     return [row for row in ranked if not (row[2] in seen or seen.add(row[2]))]
 
 
-def words(limit: dict | None) -> str | None:
-    """A task's limit as a report's words: ``node CPU: node-0 1.96 of the 2.00 cores it could use``."""
+def words(limit: dict | None, rate: float | None = None) -> str | None:
+    """A task's limit as a report's words: ``node CPU: node-0 1.96 of the 2.00 cores it could use``; ``rate``: the task's
+    median documents a second (each indexed once: no replica), with which its CPU a document comes to cores while it
+    indexed (a window's shares are diluted by the pauses between a task's runs, which the rate is not)."""
     if not limit or not limit.get("resource"):
         return None
     c = limit.get("costs") or {}
     cost = [f"{c['node_cpu_ms_per_doc']:.3g} ms node CPU" if "node_cpu_ms_per_doc" in c else ""]
     cost += [f"{c['bytes_written_per_doc']:,.0f} bytes written" if "bytes_written_per_doc" in c else ""]
     per_doc = " and ".join(filter(None, cost))
+    sides = (("node_cpu_ms_per_doc", "node CPU"), ("driver_cpu_ms_per_doc", "the load driver's"))
+    at = [f"{c[k] * rate / 1000:.2f} cores of {who}" for k, who in sides if k in c] if rate else []
+    at_rate = f"; at its median rate, {rate:,.0f} docs/s, that is {' and '.join(at)} while it indexed" if rate and at else ""
     over = f" (judged over {limit['over']}: the race's tasks' spans were not seen)" if limit.get("over") else ""
-    return f"{limit['resource']}: {limit['evidence']}" + (f" ({per_doc} a document)" if per_doc else "") + over
+    return f"{limit['resource']}: {limit['evidence']}" + (f" ({per_doc} a document{at_rate})" if per_doc else "") + over

@@ -120,7 +120,10 @@ def load_side_words(side: dict | None) -> str | None:
 
 def limit_lines(result: RaceResult) -> str:
     """What limited each task's rate (:mod:`ingestlab.rally.limits`), a line a task Rally measured a rate of."""
-    said = [f"- {task}: {words}" for task, limit in task_limits(result).items() if (words := limits.words(limit))]
+    # with a replica the costs count each copy and the rate each document once: no figure at the rate then
+    single = str(result.params.get("number_of_replicas", "")) == "0"
+    rates = {t: r.throughput_median for t, r in result.tasks.items() if single and r.unit == "docs/s"}
+    said = [f"- {task}: {words}" for task, limit in task_limits(result).items() if (words := limits.words(limit, rates.get(task)))]
     return "\nWhat limited each task's rate (sampled during the race):\n\n" + "\n".join(said) + "\n" if said else ""
 
 

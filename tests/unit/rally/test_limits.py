@@ -143,6 +143,16 @@ def test_the_report_words_name_the_resource_its_evidence_and_the_costs():
     limit = {"resource": "node CPU", "evidence": "n1 1.96 of the 2.00 cores it could use", "costs": {"node_cpu_ms_per_doc": 0.29}}
     assert limits.words(limit) == "node CPU: n1 1.96 of the 2.00 cores it could use (0.29 ms node CPU a document)"
     assert limits.words(None) is None
+    # with the task's median rate, its CPU a document as cores while it indexed (the window's shares count its pauses)
+    paused = {
+        "resource": "no single resource",
+        "evidence": "...",
+        "costs": {"node_cpu_ms_per_doc": 0.0224, "driver_cpu_ms_per_doc": 0.0024},
+    }
+    assert limits.words(paused, 57_115.0) == (
+        "no single resource: ... (0.0224 ms node CPU a document; at its median rate, 57,115 docs/s, that is 1.28 cores of node CPU "
+        "and 0.14 cores of the load driver's while it indexed)"
+    )
 
 
 def test_a_device_writing_at_its_throttle_is_the_disk_with_its_writes_a_document(monkeypatch):
