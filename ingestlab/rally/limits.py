@@ -258,8 +258,9 @@ def _distinct(ranked: list) -> list:
 
 def words(limit: dict | None, rate: float | None = None) -> str | None:
     """A task's limit as a report's words: ``node CPU: node-0 1.96 of the 2.00 cores it could use``; ``rate``: the task's
-    median documents a second (each indexed once: no replica), with which its CPU a document comes to cores while it
-    indexed (a window's shares are diluted by the pauses between a task's runs, which the rate is not)."""
+    median documents a second (each indexed once), with which its CPU a document comes to cores: a window's shares are
+    diluted by the pauses between a task's runs, and the cores at its rate are an upper figure (the window's CPU, its
+    pauses' too, put on the time its documents took)."""
     if not limit or not limit.get("resource"):
         return None
     c = limit.get("costs") or {}
@@ -268,6 +269,11 @@ def words(limit: dict | None, rate: float | None = None) -> str | None:
     per_doc = " and ".join(filter(None, cost))
     sides = (("node_cpu_ms_per_doc", "node CPU"), ("driver_cpu_ms_per_doc", "the load driver's"))
     at = [f"{c[k] * rate / 1000:.2f} cores of {who}" for k, who in sides if k in c] if rate else []
-    at_rate = f"; at its median rate, {rate:,.0f} docs/s, that is {' and '.join(at)} while it indexed" if rate and at else ""
+    at_rate = (
+        f"; at its median rate, {rate:,.0f} docs/s, up to {' and '.join(at)} (the window's CPU, its pauses' too, on the time "
+        "its documents took)"
+        if rate and at
+        else ""
+    )
     over = f" (judged over {limit['over']}: the race's tasks' spans were not seen)" if limit.get("over") else ""
     return f"{limit['resource']}: {limit['evidence']}" + (f" ({per_doc} a document{at_rate})" if per_doc else "") + over

@@ -120,9 +120,11 @@ def load_side_words(side: dict | None) -> str | None:
 
 def limit_lines(result: RaceResult) -> str:
     """What limited each task's rate (:mod:`ingestlab.rally.limits`), a line a task Rally measured a rate of."""
-    # with a replica the costs count each copy and the rate each document once: no figure at the rate then
-    single = str(result.params.get("number_of_replicas", "")) == "0"
-    rates = {t: r.throughput_median for t, r in result.tasks.items() if single and r.unit == "docs/s"}
+    # the costs count each copy the nodes indexed and the rate each document once: the cores at the rate only on one node
+    # (a replica there stays unassigned: each document indexed once)
+    side = (result.footprint or {}).get("load_side") or {}
+    one = {t for t in result.tasks if len(((side.get("tasks") or {}).get(t) or side).get("nodes") or []) == 1}
+    rates = {t: r.throughput_median for t, r in result.tasks.items() if t in one and r.unit == "docs/s"}
     said = [f"- {task}: {words}" for task, limit in task_limits(result).items() if (words := limits.words(limit, rates.get(task)))]
     return "\nWhat limited each task's rate (sampled during the race):\n\n" + "\n".join(said) + "\n" if said else ""
 

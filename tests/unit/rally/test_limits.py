@@ -150,8 +150,8 @@ def test_the_report_words_name_the_resource_its_evidence_and_the_costs():
         "costs": {"node_cpu_ms_per_doc": 0.0224, "driver_cpu_ms_per_doc": 0.0024},
     }
     assert limits.words(paused, 57_115.0) == (
-        "no single resource: ... (0.0224 ms node CPU a document; at its median rate, 57,115 docs/s, that is 1.28 cores of node CPU "
-        "and 0.14 cores of the load driver's while it indexed)"
+        "no single resource: ... (0.0224 ms node CPU a document; at its median rate, 57,115 docs/s, up to 1.28 cores of node CPU "
+        "and 0.14 cores of the load driver's (the window's CPU, its pauses' too, on the time its documents took))"
     )
 
 
