@@ -49,17 +49,18 @@ def where_the_time_went(c: dict) -> str | None:
         return None
     said = []
     if "node_cpu_ms_per_doc" in c:
-        indexing = f" (indexing itself {_ms(c['node_indexing_ms_per_doc'])} ms)" if "node_indexing_ms_per_doc" in c else ""
-        said.append(f"the node's CPU {_ms(c['node_cpu_ms_per_doc'])} ms{indexing}")
+        indexing = f" (indexing itself {ms(c['node_indexing_ms_per_doc'])} ms)" if "node_indexing_ms_per_doc" in c else ""
+        said.append(f"the node's CPU {ms(c['node_cpu_ms_per_doc'])} ms{indexing}")
     if "driver_cpu_ms_per_doc" in c:
-        said.append(f"the load driver's CPU {_ms(c['driver_cpu_ms_per_doc'])} ms")
+        said.append(f"the load driver's CPU {ms(c['driver_cpu_ms_per_doc'])} ms")
     if not said:
         return None
     rest = c["window_ms_per_doc"] - c.get("node_cpu_ms_per_doc", 0) - c.get("driver_cpu_ms_per_doc", 0)
     if len(said) == 2 and rest > 0:
-        said.append(f"{_ms(rest)} ms in neither side's CPU (waits on the network and the disk, pauses between runs, other processes)")
-    return f"Over the window (pauses between runs included), a document every {_ms(c['window_ms_per_doc'])} ms: " + ", ".join(said)
+        said.append(f"{ms(rest)} ms in neither side's CPU (waits on the network and the disk, pauses between runs, other processes)")
+    return f"Over the window (pauses between runs included), a document every {ms(c['window_ms_per_doc'])} ms: " + ", ".join(said)
 
 
-def _ms(v: float) -> str:
-    return f"{v:,.0f}" if v >= 100 else f"{v:.3g}"
+def ms(v: float) -> str:
+    """Milliseconds in three figures."""
+    return f"{v:,.0f}" if v >= 99.95 else f"{v:#.3g}"  # three figures, a trailing zero kept: 0.9995 → 1.00

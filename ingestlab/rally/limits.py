@@ -43,6 +43,7 @@ STATS_PATHS = [STATS.format(",indexing_pressure"), STATS.format("")]
 # a resource is the limit at this share of what it could give: CPU (of the cores it could use), a disk's busy time, GC
 # time of the window's; a node at its cores is held by refresh or merges when they took this share of the window
 # (thread-seconds a second, summed over its shards)
+NONE = "no single resource"  # the verdict when nothing was at its limit
 PARTS = (("gc_ms", "GC"), ("merge_ms", "merges"), ("refresh_ms", "refresh"))  # the node's time in each, as its evidence says
 AT_LIMIT = {"load driver": 0.85, "node CPU": 0.85, "disk": 0.85, "GC": 0.25, "merges": 0.5, "refresh": 0.5}
 # a throttled device's writes against its throttle: the throttle hands out its budget in time slices, and writes that
@@ -223,7 +224,7 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
         two = [f"{r} ({why})" for _, _, r, why in _distinct(ranked)[:2]]
         spent = where_the_time_went(costs(nodes, workers))
         out = {
-            "resource": "no single resource",
+            "resource": NONE,
             "share": None,
             "evidence": "the two nearest their limits: " + "; ".join(two) + (f". {spent}" if spent else ""),
         }

@@ -144,14 +144,20 @@ def task_limits(result: RaceResult, rated: list[str] | None = None) -> dict:
 def held_by(result: RaceResult, labels: dict[str, str]) -> str:
     """A why sentence from what limited each task (``labels``: task → its name in the report), or "" when none said."""
     found = task_limits(result)
-    return held_sentence({label: found[task] for task, label in labels.items() if (found.get(task) or {}).get("resource")})
+    held = {label: found[task] for task, label in labels.items() if (found.get(task) or {}).get("resource")}
+    return held_sentence(held, below=True)
 
 
-def held_sentence(held: dict[str, dict], race: str = "the race") -> str:
+def held_sentence(held: dict[str, dict], race: str = "the race", below: bool = False) -> str:
     """The why sentence of ``held`` (a report's label → what limited its rate), or "" when it is empty; ``race``: "its
-    race" where each label is a race of its own."""
-    said = "; ".join(f"{label} by {limit['resource']} ({limit['evidence']})" for label, limit in held.items())
-    return f"What held each rate here, as sampled during {race}: {said}." if said else ""
+    race" where each label is a race of its own; ``below``: the report lists each task's limit (:func:`limit_lines`),
+    so the labels nothing was at the limit of are named together and their evidence left to the list."""
+    apart = [label for label, limit in held.items() if limit["resource"] == limits.NONE] if below else []
+    said = [f"{label} by {limit['resource']} ({limit['evidence']})" for label, limit in held.items() if label not in apart]
+    if apart:
+        who = "any task" if not said else apart[0] if len(apart) == 1 else "the others"
+        said.append(f"{limits.NONE} in {who} (the two nearest their limits in each below)")
+    return f"What held each rate here, as sampled during {race}: {'; '.join(said)}." if said else ""
 
 
 def invalid_lines(result: RaceResult) -> list[str]:

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 from math import ceil
 
+from ingestlab.rally.costs import ms, where_the_time_went
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import fmt, held_by, invalid_lines, this_machine
+from ingestlab.report.common import fmt, held_by, invalid_lines, task_limits, this_machine
 from ingestlab.studies.base import Headline, Study, corpus_documents, documents_written, fitted_headlines, iterations
 
 
@@ -77,6 +78,25 @@ def model_cells(result: RaceResult, published: dict) -> tuple[list, list]:
     return here, there
 
 
+def request_costs(result: RaceResult) -> str:
+    """Where the index API's time went, beside the node's CPU a document in bulks of 1,000: the why of the ratio in the
+    race's own counters; "" where the index API's window was too short to split (:func:`where_the_time_went`)."""
+    found = task_limits(result)
+    single = (found.get(task_of(result, "index") or "") or {}).get("costs") or {}
+    if not where_the_time_went(single) or "node_cpu_ms_per_doc" not in single or "driver_cpu_ms_per_doc" not in single:
+        return ""
+    indexing = f" (its shards' indexing {ms(single['node_indexing_ms_per_doc'])} ms)" if "node_indexing_ms_per_doc" in single else ""
+    bulk = (found.get(task_of(result, "bulk", 1000) or "") or {}).get("costs") or {}
+    bulked = (
+        f"; in bulks of 1,000 the node's CPU took {ms(bulk['node_cpu_ms_per_doc'])} ms a document" if "node_cpu_ms_per_doc" in bulk else ""
+    )
+    return (
+        f"Through the index API a document took {ms(single['window_ms_per_doc'])} ms of its window (pauses included): "
+        f"{ms(single['node_cpu_ms_per_doc'])} ms of the node's CPU{indexing} and {ms(single['driver_cpu_ms_per_doc'])} ms "
+        f"of the load driver's{bulked}."
+    )
+
+
 def fits(result: RaceResult, published: dict):
     from ingestlab.report import cost  # heavy: scipy, only for the cost models
 
@@ -101,7 +121,8 @@ class Posts(Study):
 
         here, why_here, there, why_there = fits(result, published)
         sentence = compare_sentence(here, there, "the speed-ups over the index API") if here and there else ""
-        sentence = " ".join(filter(None, [sentence, held_by(result, {r["task"]: r["label"] for r in table})]))
+        held = held_by(result, {r["task"]: r["label"] for r in table})
+        sentence = " ".join(filter(None, [sentence, held, request_costs(result)]))
         lines = [
             f"## posts: bulk vs. single index API ({fmt(docs, ',')} docs, fastest of {fmt(runs, 'd')} runs)",
             "",
