@@ -1,7 +1,8 @@
 """Bulk rejections (HTTP 429) from a node whose write queue holds two requests: the pack's writers retry
 with backoff and account for every document; Rally's own bulk, left without retries, shows its errors
-and the report says INVALID instead of printing a clean throughput."""
+and the report says INVALID instead of printing a clean throughput, naming rejections as what limited the rate."""
 
+import re
 import uuid
 
 import pytest
@@ -81,3 +82,8 @@ def test_rallys_bulk_without_retries_shows_its_errors_and_the_report_is_invalid(
     print(f"[rejections] Rally's bulk, no retries: error rate {measured['index-append'].error_rate:.1%}")
     assert measured["index-append"].error_rate > 0
     assert "**INVALID**: requests failed in index-append" in proc.stdout
+    # what limited the rate (issue 64): the node's write pool turning requests away, counted from its stats
+    limit = results.of(stored).footprint["load_side"]["tasks"]["index-append"]["limit"]
+    print(f"[rejections] the limit: {limit['resource']}: {limit['evidence']}")
+    assert limit["resource"] == "rejections" and re.fullmatch(r"[\d,]+ requests rejected \(the write pool or indexing pressure\)", limit["evidence"])
+    assert f"- index-append: rejections: {limit['evidence']}" in proc.stdout  # the report's words
