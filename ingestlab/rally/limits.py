@@ -38,12 +38,12 @@ STATS = "_nodes/stats/jvm,thread_pool,indices,fs,process,os{}/indexing,merge,ref
         "indexing_pressure.memory.total.replica_rejections",
     )
 )
+NONE = "no single resource"  # the verdict when nothing was at its limit
 # the stats to ask for, in turn: Elasticsearch 6.8 has no indexing pressure (7.9 on), and answers 400 for it
 STATS_PATHS = [STATS.format(",indexing_pressure"), STATS.format("")]
 # a resource is the limit at this share of what it could give: CPU (of the cores it could use), a disk's busy time, GC
 # time of the window's; a node at its cores is held by refresh or merges when they took this share of the window
 # (thread-seconds a second, summed over its shards)
-NONE = "no single resource"  # the verdict when nothing was at its limit
 PARTS = (("gc_ms", "GC"), ("merge_ms", "merges"), ("refresh_ms", "refresh"))  # the node's time in each, as its evidence says
 AT_LIMIT = {"load driver": 0.85, "node CPU": 0.85, "disk": 0.85, "GC": 0.25, "merges": 0.5, "refresh": 0.5}
 # a throttled device's writes against its throttle: the throttle hands out its budget in time slices, and writes that
@@ -165,51 +165,10 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
     """The limiting resource of one task: ``side`` is the load side's judgement of its window (workers' and nodes' CPU),
     ``nodes`` each node's :func:`change` over it. Returns the resource, its share of its limit, the evidence and the
     task's costs per document."""
-    used: list[tuple[float, float, str, str]] = []  # (share of what it could give, the share that is its limit, resource, evidence)
     workers = [w for w in side.get("workers", []) if w.get("cores") is not None]
-    if workers:
-        w = max(workers, key=share_of)
-        who = f"the load driver's cgroup {w['group']}" if "group" in w else "its busiest worker"
-        used.append(
-            (
-                share_of(w),
-                QUOTA_USED if at_quota(w) else AT_LIMIT["load driver"],
-                "load driver",
-                f"{who} {w['cores']:.2f} of {w['limit_cores']:.2f} cores{throttled_words(w)}",
-            )
-        )
-    for n in side.get("nodes", []):
-        if n.get("cores") is not None and n.get("available_cores"):
-            seconds, d, _ = nodes.get(n["name"]) or (1.0, {}, {})
-            parts = {what: d[key] / 1000 / seconds for key, what in PARTS if key in d}
-            within = f"; of the window: {', '.join(f'{k} {v:.0%}' for k, v in parts.items())}" if parts else ""
-            busy, why = (
-                share_of(n),
-                f"{n['name']} {n['cores']:.2f} of the {n['available_cores']:.2f} cores it could use{throttled_words(n)}",
-            )
-            # a node at its cores that spent most of the window refreshing or merging (thread-seconds a second, summed
-            # over its shards) was held by that work: named as the limit, its CPU the evidence
-            held = max((k for k in ("refresh", "merges") if parts.get(k, 0) >= AT_LIMIT[k]), key=parts.get, default=None)
-            limit = QUOTA_USED if at_quota(n) else AT_LIMIT["node CPU"]
-            used.append((busy, limit, held if held and busy >= limit else "node CPU", why + within))
-    rejected = 0.0
-    for name, (seconds, d, last) in nodes.items():
-        for number in sorted({k.split(":", 1)[1] for k in last if k.startswith("limit_bps:")}):
-            used += filter(None, [_throttled_device(name, number, seconds, d, last)])
-        if "gc_ms" in d:
-            used.append(
-                (d["gc_ms"] / 1000 / seconds, AT_LIMIT["GC"], "GC", f"{name} {d['gc_ms'] / 1000 / seconds:.0%} of the window in GC")
-            )
-        if "throttled_ms" in d:
-            share = d["throttled_ms"] / 1000 / seconds
-            used.append((share, THROTTLED, "merges", f"{name}'s indexing throttled {share:.0%} of the window while merges caught up"))
-        for key in (k for k in d if k.startswith("busy_ms:")):
-            writes = f", {d['write_ops'] / seconds:,.0f} writes/s" if "write_ops" in d else ""
-            used.append(
-                (d[key] / 1000 / seconds, AT_LIMIT["disk"], "disk", f"{name}'s {key[8:]} {d[key] / 1000 / seconds:.0%} busy{writes}")
-            )
-        rejected += d.get("rejected", 0.0) + d.get("pressure_rejected", 0.0)
+    used = _driver_used(workers) + _cpu_used(side, nodes) + _counters_used(nodes)
     ranked = sorted(((share / limit, share, r, why) for share, limit, r, why in used), reverse=True)
+    rejected = sum(d.get("rejected", 0.0) + d.get("pressure_rejected", 0.0) for _, d, _ in nodes.values())
     if rejected > 0:
         out = {
             "resource": "rejections",
@@ -231,6 +190,58 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
     else:
         return {"resource": None, "evidence": "not seen: no node counters and no CPU shares in the window"}
     return {**out, "costs": costs(nodes, workers)}
+
+
+# each resource a task used: (its share of what it could give, the share that is its limit, the resource, its evidence)
+Used = list[tuple[float, float, str, str]]
+
+
+def _driver_used(workers: list[dict]) -> Used:
+    """The load driver's busiest worker (or its cgroup) against its core or its quota."""
+    if not workers:
+        return []
+    w = max(workers, key=share_of)
+    who = f"the load driver's cgroup {w['group']}" if "group" in w else "its busiest worker"
+    limit = QUOTA_USED if at_quota(w) else AT_LIMIT["load driver"]
+    return [(share_of(w), limit, "load driver", f"{who} {w['cores']:.2f} of {w['limit_cores']:.2f} cores{throttled_words(w)}")]
+
+
+def _cpu_used(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> Used:
+    """Each node's CPU against the cores it could use, with the window's shares in GC, merges and refresh; a node at its
+    cores that spent most of the window refreshing or merging (thread-seconds a second, summed over its shards) was held
+    by that work: named as the limit, its CPU the evidence."""
+    used: Used = []
+    for n in side.get("nodes", []):
+        if n.get("cores") is not None and n.get("available_cores"):
+            seconds, d, _ = nodes.get(n["name"]) or (1.0, {}, {})
+            parts = {what: d[key] / 1000 / seconds for key, what in PARTS if key in d}
+            within = f"; of the window: {', '.join(f'{k} {v:.0%}' for k, v in parts.items())}" if parts else ""
+            busy = share_of(n)
+            why = f"{n['name']} {n['cores']:.2f} of the {n['available_cores']:.2f} cores it could use{throttled_words(n)}"
+            held = max((k for k in ("refresh", "merges") if parts.get(k, 0) >= AT_LIMIT[k]), key=parts.get, default=None)
+            limit = QUOTA_USED if at_quota(n) else AT_LIMIT["node CPU"]
+            used.append((busy, limit, held if held and busy >= limit else "node CPU", why + within))
+    return used
+
+
+def _counters_used(nodes: dict[str, tuple[float, dict, dict]]) -> Used:
+    """From each node's counters: its throttled devices, GC, indexing held back for merges, and its devices' busy time."""
+    used: Used = []
+    for name, (seconds, d, last) in nodes.items():
+        for number in sorted({k.split(":", 1)[1] for k in last if k.startswith("limit_bps:")}):
+            used += filter(None, [_throttled_device(name, number, seconds, d, last)])
+        if "gc_ms" in d:
+            share = d["gc_ms"] / 1000 / seconds
+            used.append((share, AT_LIMIT["GC"], "GC", f"{name} {share:.0%} of the window in GC"))
+        if "throttled_ms" in d:
+            share = d["throttled_ms"] / 1000 / seconds
+            used.append((share, THROTTLED, "merges", f"{name}'s indexing throttled {share:.0%} of the window while merges caught up"))
+        for key in (k for k in d if k.startswith("busy_ms:")):
+            writes = f", {d['write_ops'] / seconds:,.0f} writes/s" if "write_ops" in d else ""
+            used.append(
+                (d[key] / 1000 / seconds, AT_LIMIT["disk"], "disk", f"{name}'s {key[8:]} {d[key] / 1000 / seconds:.0%} busy{writes}")
+            )
+    return used
 
 
 def _throttled_device(name: str, number: str, seconds: float, d: dict, last: dict) -> tuple[float, float, str, str] | None:
