@@ -41,16 +41,15 @@ def costs(nodes: dict[str, tuple[float, dict, dict]], workers: list[dict] | None
 
 def where_the_time_went(c: dict) -> str | None:
     """Where a document's share of the window went when nothing was at its limit (one client waiting on each reply, as a
-    rule): the nodes' CPU (and the time their shards spent indexing, parsing to translog, wall-clock), the load driver's
-    CPU, and what neither side's CPU took (waits, the pauses between a task's runs), each in ms a document (each copy
-    counted); None without the window's time a document or either side's CPU, or for a window shorter than
-    :data:`TIME_WINDOW` (the sampler's second at each end weighs too much in it)."""
-    if "window_ms_per_doc" not in c or c["window_ms_per_doc"] * c["documents"] / 1000 < TIME_WINDOW:
+    rule): the nodes' CPU, the load driver's CPU and what neither side's CPU took (waits, the pauses between a task's
+    runs), each in ms a document (each copy counted), and beside them the wall-clock time the nodes' shards spent
+    indexing it (parsing to translog: not a part of the CPU figure); None without the window's time a document or either
+    side's CPU, or for a window shorter than :data:`TIME_WINDOW` (the sampler's second at each end weighs too much)."""
+    if "window_ms_per_doc" not in c or not c.get("documents") or c["window_ms_per_doc"] * c["documents"] / 1000 < TIME_WINDOW:
         return None
     said = []
     if "node_cpu_ms_per_doc" in c:
-        indexing = f" (indexing itself {ms(c['node_indexing_ms_per_doc'])} ms)" if "node_indexing_ms_per_doc" in c else ""
-        said.append(f"the node's CPU {ms(c['node_cpu_ms_per_doc'])} ms{indexing}")
+        said.append(f"the node's CPU {ms(c['node_cpu_ms_per_doc'])} ms")
     if "driver_cpu_ms_per_doc" in c:
         said.append(f"the load driver's CPU {ms(c['driver_cpu_ms_per_doc'])} ms")
     if not said:
@@ -58,9 +57,14 @@ def where_the_time_went(c: dict) -> str | None:
     rest = c["window_ms_per_doc"] - c.get("node_cpu_ms_per_doc", 0) - c.get("driver_cpu_ms_per_doc", 0)
     if len(said) == 2 and rest > 0:
         said.append(f"{ms(rest)} ms in neither side's CPU (waits on the network and the disk, pauses between runs, other processes)")
-    return f"Over the window (pauses between runs included), a document every {ms(c['window_ms_per_doc'])} ms: " + ", ".join(said)
+    indexing = (
+        f"; its shards spent {ms(c['node_indexing_ms_per_doc'])} ms of wall-clock indexing it" if "node_indexing_ms_per_doc" in c else ""
+    )
+    return (
+        f"over the window (pauses between runs included), a document every {ms(c['window_ms_per_doc'])} ms: " + ", ".join(said) + indexing
+    )
 
 
 def ms(v: float) -> str:
-    """Milliseconds in three figures."""
-    return f"{v:,.0f}" if v >= 99.95 else f"{v:#.3g}"  # three figures, a trailing zero kept: 0.9995 → 1.00
+    """Milliseconds: whole ones from 100, else three figures (a trailing zero kept from 0.01: 0.9995 → 1.00)."""
+    return f"{v:,.0f}" if v >= 99.95 else f"{v:#.3g}" if v >= 0.01 else f"{v:.3g}"

@@ -11,7 +11,7 @@ import re
 from pathlib import Path
 
 from ingestlab import cgroup_v1
-from ingestlab.rally.costs import costs, where_the_time_went
+from ingestlab.rally.costs import costs, ms, where_the_time_went
 
 # the index metrics asked for are the ones used: the node computes no others (segments, fielddata, ...) while measured
 STATS = "_nodes/stats/jvm,thread_pool,indices,fs,process,os{}/indexing,merge,refresh,flush,store?filter_path=" + ",".join(
@@ -181,11 +181,10 @@ def judge(side: dict, nodes: dict[str, tuple[float, dict, dict]]) -> dict:
         out = {"resource": ranked[0][2], "share": round(ranked[0][1], 3), "evidence": ranked[0][3]}
     elif ranked:
         two = [f"{r} ({why})" for _, _, r, why in _distinct(ranked)[:2]]
-        spent = where_the_time_went(costs(nodes, workers))
         out = {
             "resource": NONE,
             "share": None,
-            "evidence": "the two nearest their limits: " + "; ".join(two) + (f". {spent}" if spent else ""),
+            "evidence": "the two nearest their limits: " + "; ".join(two),
         }
     else:
         return {"resource": None, "evidence": "not seen: no node counters and no CPU shares in the window"}
@@ -269,14 +268,18 @@ def _distinct(ranked: list) -> list:
 
 
 def words(limit: dict | None, rate: float | None = None) -> str | None:
-    """A task's limit as a report's words: ``node CPU: node-0 1.96 of the 2.00 cores it could use``; ``rate``: the task's
-    median documents a second (each indexed once), with which its CPU a document comes to cores: a window's shares are
-    diluted by the pauses between a task's runs, and the cores at its rate are an upper figure (the window's CPU, its
-    pauses' too, put on the time its documents took)."""
+    """A task's limit as a report's words: ``node CPU: node-0 1.96 of the 2.00 cores it could use``; nothing at its
+    limit: the two nearest, and where a document's time went (:func:`where_the_time_went`, from its costs: a race stored
+    before it carried that in its evidence); ``rate``: the task's median documents a second (each indexed once), with
+    which its CPU a document comes to cores: a window's shares are diluted by the pauses between a task's runs, and the
+    cores at its rate are an upper figure (the window's CPU, its pauses' too, put on the time its documents took)."""
     if not limit or not limit.get("resource"):
         return None
     c = limit.get("costs") or {}
-    cost = [f"{c['node_cpu_ms_per_doc']:.3g} ms node CPU" if "node_cpu_ms_per_doc" in c else ""]
+    evidence = limit["evidence"].split(". Over the window", 1)[0]
+    if limit["resource"] == NONE and (spent := where_the_time_went(c)):
+        evidence += f". {spent[0].upper()}{spent[1:]}"
+    cost = [f"{ms(c['node_cpu_ms_per_doc'])} ms node CPU" if "node_cpu_ms_per_doc" in c else ""]
     cost += [f"{c['bytes_written_per_doc']:,.0f} bytes written" if "bytes_written_per_doc" in c else ""]
     per_doc = " and ".join(filter(None, cost))
     sides = (("node_cpu_ms_per_doc", "node CPU"), ("driver_cpu_ms_per_doc", "the load driver's"))
@@ -288,4 +291,4 @@ def words(limit: dict | None, rate: float | None = None) -> str | None:
         else ""
     )
     over = f" (judged over {limit['over']}: the race's tasks' spans were not seen)" if limit.get("over") else ""
-    return f"{limit['resource']}: {limit['evidence']}" + (f" ({per_doc} a document{at_rate})" if per_doc else "") + over
+    return f"{limit['resource']}: {evidence}" + (f" ({per_doc} a document{at_rate})" if per_doc else "") + over

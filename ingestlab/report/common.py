@@ -122,11 +122,17 @@ def limit_lines(result: RaceResult) -> str:
     """What limited each task's rate (:mod:`ingestlab.rally.limits`), a line a task Rally measured a rate of."""
     # the costs count each copy the nodes indexed and the rate each document once: the cores at the rate only on one node
     # (a replica there stays unassigned: each document indexed once)
-    side = (result.footprint or {}).get("load_side") or {}
-    one = {t for t in result.tasks if len(((side.get("tasks") or {}).get(t) or side).get("nodes") or []) == 1}
+    one = one_node_tasks(result)
     rates = {t: r.throughput_median for t, r in result.tasks.items() if t in one and r.unit == "docs/s"}
     said = [f"- {task}: {words}" for task, limit in task_limits(result).items() if (words := limits.words(limit, rates.get(task)))]
     return "\nWhat limited each task's rate (sampled during the race):\n\n" + "\n".join(said) + "\n" if said else ""
+
+
+def one_node_tasks(result: RaceResult) -> set[str]:
+    """The tasks whose load side saw one node: there the costs' documents (each copy the nodes indexed) are the rate's (a
+    replica stays unassigned)."""
+    side = (result.footprint or {}).get("load_side") or {}
+    return {t for t in result.tasks if len(((side.get("tasks") or {}).get(t) or side).get("nodes") or []) == 1}
 
 
 def task_limits(result: RaceResult, rated: list[str] | None = None) -> dict:
@@ -145,18 +151,25 @@ def held_by(result: RaceResult, labels: dict[str, str]) -> str:
     """A why sentence from what limited each task (``labels``: task → its name in the report), or "" when none said."""
     found = task_limits(result)
     held = {label: found[task] for task, label in labels.items() if (found.get(task) or {}).get("resource")}
-    return held_sentence(held, below=True)
+    return held_sentence(held, below=True, unjudged=len(labels) - len(held))
 
 
-def held_sentence(held: dict[str, dict], race: str = "the race", below: bool = False) -> str:
+def held_sentence(held: dict[str, dict], race: str = "the race", below: bool = False, unjudged: int = 0) -> str:
     """The why sentence of ``held`` (a report's label → what limited its rate), or "" when it is empty; ``race``: "its
     race" where each label is a race of its own; ``below``: the report lists each task's limit (:func:`limit_lines`),
-    so the labels nothing was at the limit of are named together and their evidence left to the list."""
+    so the labels nothing was at the limit of are named together and their evidence left to the list; ``unjudged``: the
+    report's tasks with no verdict."""
     apart = [label for label, limit in held.items() if limit["resource"] == limits.NONE] if below else []
     said = [f"{label} by {limit['resource']} ({limit['evidence']})" for label, limit in held.items() if label not in apart]
     if apart:
-        who = "any task" if not said else apart[0] if len(apart) == 1 else "the others"
-        said.append(f"{limits.NONE} in {who} (the two nearest their limits in each below)")
+        if len(apart) == 1:
+            who = apart[0]
+        elif said:
+            who = "the others judged" if unjudged else "the others"
+        else:
+            who = "every task judged" if unjudged else "any task"
+        each = " in each" if len(apart) > 1 else ""
+        said.append(f"{limits.NONE} in {who} (the two nearest their limits{each} below)")
     return f"What held each rate here, as sampled during {race}: {'; '.join(said)}." if said else ""
 
 

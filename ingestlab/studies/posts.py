@@ -6,7 +6,7 @@ from math import ceil
 
 from ingestlab.rally.costs import ms, where_the_time_went
 from ingestlab.rally.results import RaceResult
-from ingestlab.report.common import fmt, held_by, invalid_lines, task_limits, this_machine
+from ingestlab.report.common import fmt, held_by, invalid_lines, one_node_tasks, task_limits, this_machine
 from ingestlab.studies.base import Headline, Study, corpus_documents, documents_written, fitted_headlines, iterations
 
 
@@ -80,21 +80,17 @@ def model_cells(result: RaceResult, published: dict) -> tuple[list, list]:
 
 def request_costs(result: RaceResult) -> str:
     """Where the index API's time went, beside the node's CPU a document in bulks of 1,000: the why of the ratio in the
-    race's own counters; "" where the index API's window was too short to split (:func:`where_the_time_went`)."""
-    found = task_limits(result)
-    single = (found.get(task_of(result, "index") or "") or {}).get("costs") or {}
-    if not where_the_time_went(single) or "node_cpu_ms_per_doc" not in single or "driver_cpu_ms_per_doc" not in single:
+    race's own counters; "" where the index API's window was too short to split (:func:`where_the_time_went`) or more
+    than one node indexed it (the costs count each copy)."""
+    found, one = task_limits(result), one_node_tasks(result)
+    single = task_of(result, "index")
+    spent = where_the_time_went(((found.get(single) or {}).get("costs") or {}) if single in one else {})
+    if not spent:
         return ""
-    indexing = f" (its shards' indexing {ms(single['node_indexing_ms_per_doc'])} ms)" if "node_indexing_ms_per_doc" in single else ""
-    bulk = (found.get(task_of(result, "bulk", 1000) or "") or {}).get("costs") or {}
-    bulked = (
-        f"; in bulks of 1,000 the node's CPU took {ms(bulk['node_cpu_ms_per_doc'])} ms a document" if "node_cpu_ms_per_doc" in bulk else ""
-    )
-    return (
-        f"Through the index API a document took {ms(single['window_ms_per_doc'])} ms of its window (pauses included): "
-        f"{ms(single['node_cpu_ms_per_doc'])} ms of the node's CPU{indexing} and {ms(single['driver_cpu_ms_per_doc'])} ms "
-        f"of the load driver's{bulked}."
-    )
+    bulk = task_of(result, "bulk", 1000)
+    cpu = ((found.get(bulk) or {}).get("costs") or {}).get("node_cpu_ms_per_doc") if bulk in one else None
+    bulked = f"; in bulks of 1,000, the node's CPU {ms(cpu)} ms a document" if cpu is not None else ""
+    return f"Through the index API, {spent}{bulked}."
 
 
 def fits(result: RaceResult, published: dict):

@@ -85,5 +85,7 @@ def test_rallys_bulk_without_retries_shows_its_errors_and_the_report_is_invalid(
     # what limited the rate (issue 64): the node's write pool turning requests away, counted from its stats
     limit = results.of(stored).footprint["load_side"]["tasks"]["index-append"]["limit"]
     print(f"[rejections] the limit: {limit['resource']}: {limit['evidence']}")
-    assert limit["resource"] == "rejections" and re.fullmatch(r"[\d,]+ requests rejected \(the write pool or indexing pressure\)", limit["evidence"])
+    assert limit["resource"] == "rejections" and re.fullmatch(
+        r"[\d,]+ requests rejected \(the write pool or indexing pressure\)", limit["evidence"]
+    )
     assert f"- index-append: rejections: {limit['evidence']}" in proc.stdout  # the report's words

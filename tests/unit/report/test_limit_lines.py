@@ -17,7 +17,7 @@ def test_the_cores_at_a_tasks_rate_are_given_on_one_node_only():
 
     # posts' bulk-1000 in the fixture: 27,603 docs/s at its median
     assert "at its median rate, 27,603 docs/s, up to 0.55 cores of node CPU and 0.06 cores of the load driver's" in lines(1)
-    assert "at its median rate" not in lines(3) and "- bulk-1000: no single resource: ... (0.02 ms node CPU a document)" in lines(3)
+    assert "at its median rate" not in lines(3) and "- bulk-1000: no single resource: ... (0.0200 ms node CPU a document)" in lines(3)
 
 
 def test_the_why_sentence_names_tasks_held_by_no_single_resource_together_and_leaves_their_evidence_to_the_list():
@@ -31,6 +31,11 @@ def test_the_why_sentence_names_tasks_held_by_no_single_resource_together_and_le
         opening + "bulk 1000, 16 clients by node CPU (node-1 1.96 of the 2.00 cores it could use); no single resource in the "
         "others (the two nearest their limits in each below)."
     )
+    # tasks with no verdict are not claimed; one label is its own
+    assert held_sentence({"bulk 1": none, "bulk 10": none}, below=True, unjudged=1).endswith(
+        "every task judged (the two nearest their limits in each below)."
+    )
+    assert held_sentence({"bulk 1": none}, below=True).endswith("no single resource in bulk 1 (the two nearest their limits below).")
     # a report with no list of limits (a race a row) keeps each row's evidence
     assert held_sentence({"3 nodes": none}, "its race") == opening.replace("the race", "its race") + (
         "3 nodes by no single resource (the two nearest their limits: ...)."
@@ -41,11 +46,16 @@ def test_study_1_says_where_the_index_apis_time_went_beside_a_bulks_node_cpu():
     split = {"documents": 100_000, "window_ms_per_doc": 0.9995, "node_cpu_ms_per_doc": 0.6432, "node_indexing_ms_per_doc": 0.0564}
     single = {"resource": "no single resource", "evidence": "...", "costs": {**split, "driver_cpu_ms_per_doc": 0.3148}}
     bulk = {"resource": "node CPU", "evidence": "...", "costs": {"documents": 100_000, "node_cpu_ms_per_doc": 0.0279}}
-    tasks = {"index-api": {"limit": single}, "bulk-1000": {"limit": bulk}}
+    one = [{"name": "node-1"}]
+    tasks = {"index-api": {"limit": single, "nodes": one}, "bulk-1000": {"limit": bulk, "nodes": one}}
     race = replace(result("posts"), footprint={"load_side": {"tasks": tasks}})
     assert request_costs(race) == (
-        "Through the index API a document took 1.00 ms of its window (pauses included): 0.643 ms of the node's CPU (its "
-        "shards' indexing 0.0564 ms) and 0.315 ms of the load driver's; in bulks of 1,000 the node's CPU took 0.0279 ms a document."
+        "Through the index API, over the window (pauses between runs included), a document every 1.00 ms: the node's CPU "
+        "0.643 ms, the load driver's CPU 0.315 ms, 0.0415 ms in neither side's CPU (waits on the network and the disk, "
+        "pauses between runs, other processes); its shards spent 0.0564 ms of wall-clock indexing it; in bulks of 1,000, the "
+        "node's CPU 0.0279 ms a document."
     )
     short = {**single, "costs": {**single["costs"], "documents": 1_000}}  # a 1-s window: no split, no sentence
-    assert request_costs(replace(race, footprint={"load_side": {"tasks": {"index-api": {"limit": short}}}})) == ""
+    assert request_costs(replace(race, footprint={"load_side": {"tasks": {"index-api": {"limit": short, "nodes": one}}}})) == ""
+    two = {"index-api": {"limit": single, "nodes": one * 2}}  # two nodes: each copy counted, not the rate's documents
+    assert request_costs(replace(race, footprint={"load_side": {"tasks": two}})) == ""
