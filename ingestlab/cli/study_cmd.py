@@ -9,7 +9,7 @@ from ingestlab import racing, studies, versions
 from ingestlab.cli import options
 from ingestlab.cluster.versions import DEFAULT_VERSION, DISTRIBUTIONS, key_of, resolve
 from ingestlab.errors import IngestlabError
-from ingestlab.studies import corpora, corpora_hardware, wikipedia_hosts
+from ingestlab.studies import corpora, corpora_hardware, corpora_scaling, wikipedia_hosts
 from ingestlab.studies import wikipedia_hosts as wh
 
 
@@ -57,7 +57,7 @@ def cmd_corpora(args) -> int:
             corpora_hardware.report(stamp, chosen)
         return 0
     if args.report:
-        corpora.report(stamps, chosen)
+        corpora_scaling.report(stamps, chosen)
         return 0
     extra: dict = {}
     for key, value in options.pairs(args.track_param, "=", "track param").items():
@@ -70,7 +70,7 @@ def cmd_corpora(args) -> int:
             chosen, cpus=args.cpus, driver_cpus=args.driver_cpus, extra_params=extra, version=args.version, test_mode=args.test_mode
         )
         return 0
-    corpora.scaling(
+    corpora_scaling.scaling(
         chosen,
         test_mode=args.test_mode,
         extra_params=extra,

@@ -25,11 +25,10 @@ from ingestlab.studies.corpora import (
     THREE_NODES_REPLICA,
     TRACKS,
     bulk_task_per_replicas,
-    counted_documents,
     held_rows,
-    node_scaling_lines,
 )
 from ingestlab.studies.corpora_bottleneck import CONFIGURATIONS, RATIOS, model, model_lines, opening, ratio_table
+from ingestlab.studies.corpora_scaling import counted_documents, node_scaling_lines
 
 # (configuration, hosts, RAID0 devices, challenge); the 3-node race sweeps 0 and 1 replica in one race
 SETUPS = (

@@ -5,7 +5,7 @@ from collections import namedtuple
 import pytest
 
 from ingestlab.errors import IngestlabError
-from ingestlab.studies import corpora, corpora_room
+from ingestlab.studies import corpora, corpora_room, corpora_scaling
 
 Usage = namedtuple("Usage", "total used free")
 GB = 10**9
@@ -90,12 +90,12 @@ def test_scaling_refuses_before_any_node_starts_and_can_be_told_to_race_anyway(t
     started = []
     monkeypatch.setattr(lifecycle, "running", lambda *a, **k: started.append(a) or (_ for _ in ()).throw(RuntimeError("node started")))
     with pytest.raises(IngestlabError, match="not enough disk"):
-        corpora.scaling((corpora.GEONAMES,), full_size=True, log=lambda *_: None)
+        corpora_scaling.scaling((corpora.GEONAMES,), full_size=True, log=lambda *_: None)
     assert not started
     with pytest.raises(RuntimeError, match="node started"):
-        corpora.scaling((corpora.GEONAMES,), full_size=True, skip_disk_check=True, log=lambda *_: None)
+        corpora_scaling.scaling((corpora.GEONAMES,), full_size=True, skip_disk_check=True, log=lambda *_: None)
     with pytest.raises(RuntimeError, match="node started"):  # test mode's corpora are small: not checked
-        corpora.scaling((corpora.GEONAMES,), full_size=True, test_mode=True, log=lambda *_: None)
+        corpora_scaling.scaling((corpora.GEONAMES,), full_size=True, test_mode=True, log=lambda *_: None)
 
 
 def test_indices_and_corpus_files_on_different_disks_are_counted_apart(tmp_path, monkeypatch):

@@ -14,7 +14,7 @@ from ingestlab import paths, published
 from ingestlab.corpus import geonames, pmc
 from ingestlab.rally import service
 from ingestlab.runners.param_sources.eventdata import EventdataGenerator, EventdataParamSource
-from ingestlab.studies import corpora
+from ingestlab.studies import corpora, corpora_scaling
 from tests.unit.runners.fake_track import drain
 
 
@@ -119,7 +119,7 @@ def test_tracks_render_with_the_shared_challenges(tmp_path, track):
 
 
 def test_scaling_table_shows_ratios_on_both_sides():
-    text = corpora.scaling_markdown(
+    text = corpora_scaling.scaling_markdown(
         {
             "eventdata": {"1 node": 10_000, "3 nodes": 15_000, "3 nodes, 1 replica": 7_500},
             "geonames": {"1 node": 20_000, "3 nodes": 24_000, "3 nodes, 1 replica": 12_000},
@@ -206,11 +206,11 @@ def limited_races(one_node: dict, three_nodes: dict) -> list:
 def test_the_opening_says_what_held_each_measured_row_in_its_race():
     """The 1-node race was judged whole (its driver elsewhere): its one bulk task's; the 3-node race per task, the
     1-replica task cited by no one since Rally measured no rate of it."""
-    table = corpora.Table(corpora.TRACKS[:1])
+    table = corpora_scaling.Table(corpora.TRACKS[:1])
     sweep = {"index-append-replicas-0": {"limit": CPU}, "index-append-replicas-1": {"limit": DISK}}
     for nodes, result in limited_races({"load_side": {"tasks": {}, "limit": DISK}}, {"load_side": {"tasks": sweep}}):
         table.add("eventdata", nodes, result)
-    text = corpora.scaling_markdown(table.results, published.load("rally-corpora"), "m", held=table.held)
+    text = corpora_scaling.scaling_markdown(table.results, published.load("rally-corpora"), "m", held=table.held)
     assert (
         "What held each rate here, as sampled during its race: eventdata on 1 node by disk (sda 97% busy); "
         "eventdata on 3 nodes by node CPU (3 nodes 1.98 of 2.00 cores).\n" in text
@@ -218,13 +218,13 @@ def test_the_opening_says_what_held_each_measured_row_in_its_race():
 
 
 def test_races_without_sampled_limits_leave_the_opening_as_before():
-    table = corpora.Table(corpora.TRACKS[:1])
+    table = corpora_scaling.Table(corpora.TRACKS[:1])
     for nodes, result in limited_races({}, {"load_side": {"tasks": {"index-append-replicas-0": {"verdict": "cluster bound"}}}}):
         table.add("eventdata", nodes, result)
     data = published.load("rally-corpora")
     assert table.held == {} and table.results["eventdata"] == {"1 node": 10_000.0, "3 nodes": 15_000.0, "3 nodes, 1 replica": None}
-    text = corpora.scaling_markdown(table.results, data, "m", held=table.held)
-    assert text == corpora.scaling_markdown(table.results, data, "m") and "What held" not in text
+    text = corpora_scaling.scaling_markdown(table.results, data, "m", held=table.held)
+    assert text == corpora_scaling.scaling_markdown(table.results, data, "m") and "What held" not in text
 
 
 def test_the_emulated_report_cites_each_stored_race_for_its_row(monkeypatch):
