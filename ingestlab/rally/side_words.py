@@ -6,6 +6,7 @@ from __future__ import annotations
 import statistics
 from collections.abc import Callable
 
+from ingestlab.rally.costs import ms
 from ingestlab.rally.load_side import DRIVER_BOUND
 
 
@@ -45,7 +46,7 @@ def in_words(races: list[dict], rated: Callable[[dict], list[str]] | None = None
         if held:
             out[task] += f"; limit: {', '.join(held)}"
         if cost:
-            out[task] += f"; {statistics.median(cost):.3g} ms node CPU a document"
+            out[task] += f"; {ms(statistics.median(cost))} ms node CPU a document"
         if whole:
             out[task] += "; judged over the whole race (its tasks' spans not seen)" + (
                 f" in {whole} of {len(said)}" if whole < len(said) else ""

@@ -119,7 +119,7 @@ def test_a_comparison_row_names_each_sides_load_side_over_its_races():
     }
     whole["ingestlab-footprint"] = {"load_side": {"verdict": "cluster bound", "tasks": {}, "limit": limit}}
     said = compare.aggregate([whole])["index-append"].load_side
-    assert said == "cluster bound; limit: disk; 0.5 ms node CPU a document; judged over the whole race (its tasks' spans not seen)"
+    assert said == "cluster bound; limit: disk; 0.500 ms node CPU a document; judged over the whole race (its tasks' spans not seen)"
     mixed = compare.aggregate([whole, race("cluster bound", "5")])["index-append"].load_side
     assert mixed.endswith("; judged over the whole race (its tasks' spans not seen) in 1 of 2"), mixed
     assert side_words.in_words([whole]) == {}  # without the rated tasks, no task to give it to
