@@ -381,14 +381,14 @@ def _add_changepoints(kinds) -> None:
 
 def cmd_dose(args) -> int:
     from devtools.bench import dose
-    from ingestlab.cli import verdict_cmd
+    from ingestlab.cli import calibrate_cmd
 
-    setup = verdict_cmd.calibration_setup(args)
+    setup = calibrate_cmd.calibration_setup(args)
     if args.races < 6:
         raise IngestlabError(
             f"--races {args.races}: at least 6, a multiple of the doses with the whole core (each block races every dose once)"
         )
-    verdict_cmd.check_races(args)
+    calibrate_cmd.check_races(args)
     dose.run(
         races=args.races,
         doses=_doses(args.dose),
@@ -426,14 +426,14 @@ def cmd_nightly(args) -> int:
 
 
 def _add_calibrations(kinds) -> None:
-    from ingestlab.cli import study_cmd, verdict_cmd
+    from ingestlab.cli import calibrate_cmd, study_cmd
 
     ds = kinds.add_parser(
         "dose",
         help="`ingestlab calibrate` with a real change of known cause as well: the node in a CPU group of its own (cgroup v1, "
         "as root), raced at its whole core and at each share of it, in random blocks; how often compare finds it here",
     )
-    verdict_cmd.add_calibration_flags(ds, target_hosts=False)
+    calibrate_cmd.add_calibration_flags(ds, target_hosts=False)
     ds.add_argument(
         "--dose",
         required=True,

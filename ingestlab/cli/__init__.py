@@ -8,14 +8,14 @@ import argparse
 import signal
 import sys
 
-from ingestlab.cli import cluster_cmd, corpus_cmd, osb_cmd, race_cmd, redline_cmd, study_cmd, sweep_cmd, verdict_cmd
+from ingestlab.cli import calibrate_cmd, cluster_cmd, corpus_cmd, osb_cmd, race_cmd, redline_cmd, study_cmd, sweep_cmd, verdict_cmd
 from ingestlab.errors import IngestlabError
 
 
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="ingestlab", description=__doc__.splitlines()[0])
     sub = top.add_subparsers(dest="command", required=True)
-    for module in (cluster_cmd, corpus_cmd, race_cmd, verdict_cmd, study_cmd, sweep_cmd, redline_cmd, osb_cmd):
+    for module in (cluster_cmd, corpus_cmd, race_cmd, verdict_cmd, calibrate_cmd, study_cmd, sweep_cmd, redline_cmd, osb_cmd):
         module.add(sub)
     return top
 

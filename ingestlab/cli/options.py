@@ -117,3 +117,9 @@ def target(args) -> racing.Target:
         )
     cluster = lifecycle.running_cluster(args.cluster)
     return racing.Target(hosts=cluster.hosts, client_options=args.client_options or cluster.client_options(), engine=cluster.engine)
+
+
+def check_agree(args) -> None:
+    """A warm-up's ``--agree`` (ab, calibrate), refused in one line below 1."""
+    if args.agree < 1:
+        raise IngestlabError(f"--agree {args.agree}: at least 1 (the first race of a session is never kept)")

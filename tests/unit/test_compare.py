@@ -10,6 +10,7 @@ import pytest
 
 from ingestlab import compare
 from ingestlab.rally.results import SAMPLES_KEY
+from ingestlab.report import comparison
 from ingestlab.verdicts.noise import Floor
 
 FIXTURE = Path(__file__).parents[1] / "fixtures" / "posts-test-mode-race.json"
@@ -141,13 +142,13 @@ def test_every_format_carries_service_times_and_error_rates():
 
     base = compare.aggregate([race(x) for x in (1.0, 1.02, 0.98)])
     other = compare.aggregate([race(x, errors=0.01) for x in (0.90, 0.91, 0.89)])
-    text = compare.render("markdown", "a", base, [("b", other)])
+    text = comparison.render("markdown", "a", base, [("b", other)])
     assert "service p50 / p90 / p99 ms" in text and "0.0% → 1.0%" in text
-    rows = list(csv.DictReader(io.StringIO(compare.render("csv", "a", base, [("b", other)]))))
+    rows = list(csv.DictReader(io.StringIO(comparison.render("csv", "a", base, [("b", other)]))))
     assert rows and {"baseline_service_p90_ms", "contender_error_rate", "interval_low", "verdict"} <= set(rows[0])
-    data = jsonlib.loads(compare.render("json", "a", base, [("b", other)]))
+    data = jsonlib.loads(comparison.render("json", "a", base, [("b", other)]))
     assert data["method"] == "t" and data["rows"][0]["verdict"] in ("slower", "within noise", "faster")
-    assert "<table>" in compare.render("html", "a", base, [("b", other)])
+    assert "<table>" in comparison.render("html", "a", base, [("b", other)])
 
 
 def test_failed_and_test_mode_races_are_left_out_and_named():
@@ -165,7 +166,7 @@ def test_setup_tasks_are_left_out():
 
 
 def test_markdown_table_and_its_footnote_quote_the_calibration_row_of_the_comparisons_races_a_side():
-    text = compare.markdown(
+    text = comparison.markdown(
         "run:a (2 races)",
         compare.aggregate([race(spread=0.1), race(1.1, spread=0.1)]),
         [("run:b (1 race)", compare.aggregate([race(0.5, spread=0.1)]))],
@@ -180,14 +181,14 @@ def test_markdown_table_and_its_footnote_quote_the_calibration_row_of_the_compar
         "command": "ingestlab calibrate --races 120",
         "rates": {"1": {"false_alarms": [2, 60], "detect_10": [40, 60]}, "3": {"false_alarms": [1, 20], "detect_10": [18, 20]}},
     }
-    one = compare.markdown(
+    one = comparison.markdown(
         "a (1 race)", compare.aggregate([race()]), [("b (1 race)", compare.aggregate([race(0.9)]))], calibration=calibration
     )
     assert (
         "with 1 race(s) a side on shuffled splits of its identical races: the default rule called "
         "2/60 (3%, 95 % interval 0%–12%) A/A comparisons different" in one
     )
-    three = compare.markdown(
+    three = comparison.markdown(
         "a",
         compare.aggregate([race(x) for x in (1, 1.01, 0.99)]),
         [("b", compare.aggregate([race(x) for x in (0.9, 0.91, 0.89)]))],
@@ -196,7 +197,7 @@ def test_markdown_table_and_its_footnote_quote_the_calibration_row_of_the_compar
     assert "with 3 race(s) a side on shuffled splits of its identical races: the default rule called 1/20" in three and "2/60" not in three
     assert "each judged against the same session's other races (not as compare judges races of a later session)" in one
     assert "judged against" not in three  # 3 a side: Welch on the comparison's own races
-    spanning = compare.markdown(
+    spanning = comparison.markdown(
         "a (1 race)",
         compare.aggregate([race()]),
         [("b (1 race)", compare.aggregate([race(0.9)]))],
@@ -206,11 +207,11 @@ def test_markdown_table_and_its_footnote_quote_the_calibration_row_of_the_compar
         "each judged against the races of calibrations 2026-11-26T0400, 2026-11-25T0400 (the floor spanning their sessions), "
         "as compare judges races raced after them"
     ) in spanning
-    two = compare.markdown(
+    two = comparison.markdown(
         "a", compare.aggregate([race(1), race(1.01)]), [("b", compare.aggregate([race(0.9), race(0.91)]))], calibration=calibration
     )
     assert "measured no comparison of 2 race(s) a side (it has 1, 3)" in two
-    text = compare.markdown(
+    text = comparison.markdown(
         "run:a (2 races)",
         compare.aggregate([race(spread=0.1), race(1.1, spread=0.1)]),
         [("run:b (2 races)", compare.aggregate([race(0.5, spread=0.1), race(0.52)]))],

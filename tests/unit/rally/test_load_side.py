@@ -79,6 +79,7 @@ def test_compare_names_the_tasks_a_sides_races_were_load_driver_bound_in():
 
 def test_a_comparison_row_names_each_sides_load_side_over_its_races():
     from ingestlab import compare
+    from ingestlab.report import comparison
 
     def race(verdict, start, value=1000.0):
         r = {
@@ -106,9 +107,9 @@ def test_a_comparison_row_names_each_sides_load_side_over_its_races():
     assert mixed == {"index-append": "load driver bound 1, cluster bound 1 (2 of 3 races)"}
     base = compare.aggregate([race("cluster bound", "1")])
     other = compare.aggregate([race(None, "2")])
-    text = compare.markdown("a", base, [("b", other)])
+    text = comparison.markdown("a", base, [("b", other)])
     assert "| load side |" in text and "| cluster bound → — |" in text
-    assert compare.rows("a", base, [("b", other)])[0]["baseline_load_side"] == "cluster bound"
+    assert comparison.rows("a", base, [("b", other)])[0]["baseline_load_side"] == "cluster bound"
     # a race on emulated hosts is judged whole (its tasks' spans not seen): its one rated task takes that judgement
     whole = race(None, "4")
     limit = {

@@ -5,7 +5,7 @@ footnote quotes the rates of its own design and names it."""
 import math
 import random
 
-from ingestlab import compare
+from ingestlab.report import comparison
 from ingestlab.verdicts import calibration, rates
 
 
@@ -42,7 +42,7 @@ def test_the_footnote_quotes_the_comparisons_own_design_and_names_it():
     assert "on blocks of its identical races raced one after the other, as these sides were: the default rule called 4/20" in blocks
     older = {**cal, "rates": {"3": {"false_alarms": [1, 20]}}}
     assert "a design that calibration did not measure" in rates.sentence(older, 3, in_blocks=True)
-    assert "called 4/20" in compare.footnote("t", None, cal, 3, in_blocks=True)
+    assert "called 4/20" in comparison.footnote("t", None, cal, 3, in_blocks=True)
 
 
 def test_abs_design_is_measured_too_pairs_of_consecutive_races_in_a_random_order():

@@ -8,6 +8,7 @@ import random
 from pathlib import Path
 
 from ingestlab import compare
+from ingestlab.report import comparison
 from ingestlab.verdicts import judge, stats
 
 FIXTURE = Path(__file__).parents[2] / "fixtures" / "posts-test-mode-race.json"
@@ -83,8 +84,8 @@ def test_compare_reads_the_pairs_and_the_primary_task_from_abs_tags():
     assert rows["bulk-1000"].verdict == "faster" and "4 pairs" in rows["bulk-1000"].basis
     assert "primary task" in rows["bulk-1000"].basis and "other tasks" in rows["bulk-10"].basis
     for said in (
-        compare.render("markdown", "a", base, [("b", cont)]),
-        json.loads(compare.render("json", "a", base, [("b", cont)]))["footnote"],
+        comparison.render("markdown", "a", base, [("b", cont)]),
+        json.loads(comparison.render("json", "a", base, [("b", cont)]))["footnote"],
     ):
         assert "is judged at 5 % alone and the other tasks Holm among themselves" in said  # the family split, in both formats
 
