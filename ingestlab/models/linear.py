@@ -9,7 +9,6 @@ import math
 from dataclasses import dataclass, field
 
 import numpy as np
-from scipy import stats
 
 TERMS = ("request", "document", "refresh")
 
@@ -80,6 +79,8 @@ def fit(cells: list[Cell], terms: tuple[str, ...] = ("request", "document")) -> 
     dof = len(cells) - len(terms)
     parameters, covariance = {}, None
     if dof > 0:
+        from scipy import stats  # heavy (about a second here): loaded where an interval is computed
+
         sigma2 = float(residuals @ residuals) / dof
         covariance = sigma2 * np.linalg.inv(xw.T @ xw)
         t = stats.t.ppf(0.975, dof)

@@ -11,8 +11,6 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from scipy import stats
-
 from ingestlab.models import linear, usl
 
 WITHIN = 0.05
@@ -37,6 +35,8 @@ def _log_ratio_interval(fitted: linear.Fit) -> tuple[tuple[float, float] | None,
     i, j = fitted.terms.index("request"), fitted.terms.index("document")
     cov = fitted.covariance
     var = cov[i, i] / r.value**2 + cov[j, j] / c.value**2 - 2 * cov[i, j] / (r.value * c.value)
+    from scipy import stats  # heavy (about a second here): loaded where an interval is computed
+
     half = stats.t.ppf(0.975, fitted.dof) * math.sqrt(max(var, 0.0))
     ratio = r.value / c.value
     return (ratio * math.exp(-half), ratio * math.exp(half)), ""

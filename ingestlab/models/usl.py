@@ -12,7 +12,6 @@ import warnings
 from dataclasses import dataclass
 
 import numpy as np
-from scipy import optimize, stats
 
 from ingestlab.models.linear import CannotFit, Parameter
 
@@ -51,6 +50,8 @@ class Usl:
         if peak is None or self.covariance is None or self.sigma.low is None or self.kappa.low is None or self.sigma.value >= 1:
             return None
         gradient = np.array([0.0, -0.5 / (1.0 - self.sigma.value), -0.5 / self.kappa.value])  # d log N* / d(λ, σ, κ)
+        from scipy import stats  # heavy (about a second here): loaded where an interval is computed
+
         se = math.sqrt(max(float(gradient @ self.covariance @ gradient), 0.0))
         half = stats.t.ppf(0.975, self.dof) * se
         return peak * math.exp(-half), peak * math.exp(half)
@@ -74,6 +75,8 @@ class Usl:
 
 def fit(points: list[tuple[float, float]]) -> Usl:
     """``points``: (N, throughput)."""
+    from scipy import optimize, stats  # heavy (about a second here): loaded where a fit is made
+
     points = sorted((float(n), float(x)) for n, x in points if x and x > 0)
     if len({n for n, _ in points}) < 3:
         raise CannotFit(f"{len(points)} point(s) at {len({n for n, _ in points})} distinct N: the law's three parameters need at least 3")

@@ -37,8 +37,8 @@ def counted_documents(result: RaceResult) -> int | None:
 def node_scaling_lines(per_nodes: dict[str, dict[int, float | None]], published: dict) -> list[str]:
     """The Universal Scalability Law over the node counts of each track, here and published (1-node RAID0 and 3-node
     RAID0): two node counts cannot carry its three parameters, which the line says rather than fit them."""
-    from ingestlab.models import usl  # heavy: scipy, only for the cost models
-    from ingestlab.report import cost  # heavy: scipy, only for the cost models
+    from ingestlab.models import usl  # the cost models (scipy loads where one is fitted)
+    from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
     lines = []
     for track, by_nodes in per_nodes.items():

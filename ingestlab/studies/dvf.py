@@ -66,9 +66,9 @@ def models(result: RaceResult, published: dict) -> dict:
     """The two models of the grid on both sides: the cost per request and per document from the bulk sizes at one
     client (a document takes 1/rate = r/b + c), and the Universal Scalability Law over the clients at the largest bulk
     size both sides have."""
-    from ingestlab.models import usl  # heavy: scipy, only for the cost models
-    from ingestlab.models.linear import Cell  # heavy: scipy, only for the cost models
-    from ingestlab.report import cost  # heavy: scipy, only for the cost models
+    from ingestlab.models import usl  # the cost models (scipy loads where one is fitted)
+    from ingestlab.models.linear import Cell  # the cost models (scipy loads where one is fitted)
+    from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
     bulks, clients, here, there = rates(result, published)
 
@@ -93,8 +93,8 @@ class Dvf(Study):
     full_size = {"dvf_rows": 827_106, "bulk_sizes": [1, 10, 100, 1000], "client_counts": [1, 4, 8, 16], "index_api_docs": 10_000}
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
-        from ingestlab.models.linear import compare_sentence  # heavy: scipy, only for the cost models
-        from ingestlab.report import cost  # heavy: scipy, only for the cost models
+        from ingestlab.models.linear import compare_sentence  # the cost models (scipy loads where one is fitted)
+        from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
         bulks, clients = grid_axes(result)
         here, there = measured_grid(result), published_grid(published)

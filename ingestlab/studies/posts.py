@@ -64,7 +64,7 @@ def bulk_sizes(result: RaceResult, published: dict) -> dict[str, int | None]:
 def model_cells(result: RaceResult, published: dict) -> tuple[list, list]:
     """(this machine's cells, the article's cells) for time = requests × r + documents × c: each configuration's
     fastest run, with the requests its documents took."""
-    from ingestlab.models.linear import Cell  # heavy: scipy, only for the cost models
+    from ingestlab.models.linear import Cell  # the cost models (scipy loads where one is fitted)
 
     sizes, docs, here, there = bulk_sizes(result, published), documents_per_run(result), [], []
     for r in rows(result, published):
@@ -94,7 +94,7 @@ def request_costs(result: RaceResult) -> str:
 
 
 def fits(result: RaceResult, published: dict):
-    from ingestlab.report import cost  # heavy: scipy, only for the cost models
+    from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
     here_cells, there_cells = model_cells(result, published)
     return (*cost.try_linear(here_cells), *cost.try_linear(there_cells))
@@ -112,8 +112,8 @@ class Posts(Study):
         docs = documents_per_run(result)
         table = rows(result, published)
         runs = iterations(result, "index-api") or iterations(result, next(iter(result.tasks), ""))
-        from ingestlab.models.linear import compare_sentence  # heavy: scipy, only for the cost models
-        from ingestlab.report import cost  # heavy: scipy, only for the cost models
+        from ingestlab.models.linear import compare_sentence  # the cost models (scipy loads where one is fitted)
+        from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
         here, why_here, there, why_there = fits(result, published)
         sentence = compare_sentence(here, there, "the speed-ups over the index API") if here and there else ""

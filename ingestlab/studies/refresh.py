@@ -157,7 +157,7 @@ def model_cells(result: RaceResult, table: dict) -> tuple[list, list]:
     """(this machine's, the article's) cells for time = requests × r + documents × c + refreshes × f: single writes one
     request per document, a bulk cell one request (its bulk holds the cell's documents); refresh=true refreshes once
     per request. The wait_for cells wait for a scheduled refresh, which no cost per request describes: left out."""
-    from ingestlab.models.linear import Cell  # heavy: scipy, only for the cost models
+    from ingestlab.models.linear import Cell  # the cost models (scipy loads where one is fitted)
 
     bulk_size = next(
         (int(t.param("bulk-size")) for t in result.schedule if t.operation_type == "fresh-index-load" and t.param("method") == "bulk"), None
@@ -180,7 +180,7 @@ def model_cells(result: RaceResult, table: dict) -> tuple[list, list]:
 
 
 def fits(result: RaceResult, table: dict):
-    from ingestlab.report import cost  # heavy: scipy, only for the cost models
+    from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
     here_cells, there_cells = model_cells(result, table)
     return (*cost.try_linear(here_cells, TERMS), *cost.try_linear(there_cells, TERMS))
@@ -208,8 +208,8 @@ class Refresh(Study):
     default_version = "8.19.7"  # the study ran 8.14: the nearest line the pack provisions
 
     def markdown(self, result: RaceResult, published: dict, load_side: dict | None = None) -> str:
-        from ingestlab.models.linear import compare_sentence  # heavy: scipy, only for the cost models
-        from ingestlab.report import cost  # heavy: scipy, only for the cost models
+        from ingestlab.models.linear import compare_sentence  # the cost models (scipy loads where one is fitted)
+        from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
         table = cells(result, published)
         here, why_here, there, why_there = fits(result, table)

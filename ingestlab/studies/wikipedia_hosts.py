@@ -70,7 +70,7 @@ def _fit_words(fit, why: str | None) -> str:
 
 def model(by_hosts: dict[int, dict], published: dict) -> dict:
     """The two fits over the host counts and their quotient at :data:`PREDICT_AT`, with the article's ratio."""
-    from ingestlab.models import usl  # heavy: scipy, only for the cost models
+    from ingestlab.models import usl  # the cost models (scipy loads where one is fitted)
 
     tool = usl.try_fit([(n, r["tool_per_node"]) for n, r in by_hosts.items() if r.get("tool_per_node")])
     api = usl.try_fit([(n, r["reindex"]) for n, r in by_hosts.items() if r.get("reindex")])
@@ -131,7 +131,7 @@ def markdown(
 
 
 def chart(by_hosts: dict[int, dict], m: dict, published: dict, machine_line: str) -> tuple[str, bytes]:
-    from ingestlab.report import cost  # heavy: scipy, only for the cost models
+    from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
     tool, api = m["tool"][0], m["reindex"][0]
     xs = [1 + i * (PREDICT_AT - 1) / 70 for i in range(71)]

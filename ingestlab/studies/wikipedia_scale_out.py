@@ -116,8 +116,8 @@ def scale_out_lines(result: RaceResult, published: dict) -> list[str]:
     if many:
         lines += reindex_vs_tool_per_node(result, many, published)
     if one and many:
-        from ingestlab.models import usl  # heavy: scipy, only for the cost models
-        from ingestlab.report import cost  # heavy: scipy, only for the cost models
+        from ingestlab.models import usl  # the cost models (scipy loads where one is fitted)
+        from ingestlab.report import cost  # the cost models (scipy loads where one is fitted)
 
         docs = many["docs"]
         here = [(1, docs / one["span_s"]), (many["drivers"], docs / many["span_s"])]

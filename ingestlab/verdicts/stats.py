@@ -9,7 +9,15 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 import numpy as np
-from scipy import stats
+
+
+def _scipy():
+    """scipy.stats, imported where a test is computed (about 1.5 s of CPU here): a report that judges no trend, such as a
+    test-mode race's, never loads it."""
+    from scipy import stats
+
+    return stats
+
 
 ALPHA = 0.05
 POWER = 0.80
@@ -47,8 +55,8 @@ def welch(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
         return None
     df = (va + vb) ** 2 / ((va**2 / (len(a) - 1)) + (vb**2 / (len(b) - 1)))
     diff = sum(b) / len(b) - sum(a) / len(a)
-    t = stats.t.ppf(0.5 + confidence / 2, df)
-    p = 2 * stats.t.sf(abs(diff) / se, df)
+    t = _scipy().t.ppf(0.5 + confidence / 2, df)
+    p = 2 * _scipy().t.sf(abs(diff) / se, df)
     return Welch(math.expm1(diff), math.expm1(diff - t * se), math.expm1(diff + t * se), p, se, df)
 
 
@@ -64,8 +72,8 @@ def paired(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
         return None
     df = len(d) - 1
     mean = statistics.fmean(d)
-    t = stats.t.ppf(0.5 + confidence / 2, df)
-    return Welch(math.expm1(mean), math.expm1(mean - t * se), math.expm1(mean + t * se), 2 * stats.t.sf(abs(mean) / se, df), se, df)
+    t = _scipy().t.ppf(0.5 + confidence / 2, df)
+    return Welch(math.expm1(mean), math.expm1(mean - t * se), math.expm1(mean + t * se), 2 * _scipy().t.sf(abs(mean) / se, df), se, df)
 
 
 def holm(p_values: list[float | None], alpha: float = ALPHA) -> list[bool | None]:
@@ -97,7 +105,7 @@ def smallest_change(sigma: float, n_a: int, n_b: int, df: float | None = None, a
     """The smallest change (as a ratio less one, either way) that a two-sided test at ``alpha`` finds with ``power``,
     for races whose log medians spread by ``sigma``; ``df``: degrees of freedom of σ's estimate (None: known σ)."""
     se = sigma * math.sqrt(1 / n_a + 1 / n_b)
-    quantile = (lambda q: stats.t.ppf(q, df)) if df else stats.norm.ppf
+    quantile = (lambda q: _scipy().t.ppf(q, df)) if df else _scipy().norm.ppf
     return math.expm1((quantile(1 - alpha / 2) + quantile(power)) * se)
 
 
@@ -110,7 +118,7 @@ def races_needed(
 
     def enough(n: int) -> bool:
         df = n - 1 if paired else 2 * n - 2
-        return (stats.t.ppf(1 - alpha / 2, df) + stats.t.ppf(power, df)) * sigma * math.sqrt(2 / n) <= effect
+        return (_scipy().t.ppf(1 - alpha / 2, df) + _scipy().t.ppf(power, df)) * sigma * math.sqrt(2 / n) <= effect
 
     if effect == 0 or sigma <= 0 and effect == 0 or not enough(most):
         return None
@@ -139,8 +147,8 @@ def against_floor(baseline, contender, sigma: float, floor_df: int, confidence: 
     se = sigma * math.sqrt(1 / len(a) + 1 / len(b))
     if se <= 0:
         return None
-    half = stats.t.ppf(0.5 + confidence / 2, floor_df) * se
-    return Prediction(math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), 2 * stats.t.sf(abs(diff) / se, floor_df))
+    half = _scipy().t.ppf(0.5 + confidence / 2, floor_df) * se
+    return Prediction(math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), 2 * _scipy().t.sf(abs(diff) / se, floor_df))
 
 
 @dataclass(frozen=True)
@@ -172,7 +180,7 @@ def below_history(value: float, history, level: float = ALPHA) -> AgainstHistory
     mean, sigma, scale, df = predicted
     t = (math.log(value) - mean) / scale
     return AgainstHistory(
-        math.expm1(math.log(value) - mean), math.expm1(stats.t.ppf(level, df) * scale), float(stats.t.cdf(t, df)), sigma, df
+        math.expm1(math.log(value) - mean), math.expm1(_scipy().t.ppf(level, df) * scale), float(_scipy().t.cdf(t, df)), sigma, df
     )
 
 
@@ -183,7 +191,7 @@ def history_band(history, level: float = ALPHA) -> tuple[float, float] | None:
     if predicted is None:
         return None
     mean, _, scale, df = predicted
-    half = -stats.t.ppf(level, df) * scale
+    half = -_scipy().t.ppf(level, df) * scale
     return math.exp(mean - half), math.exp(mean + half)
 
 
@@ -193,7 +201,7 @@ def session_bound(sigmas, level: float = 1 - ALPHA) -> float | None:
     got = logs(sigmas)
     if len(got) < 2:
         return None
-    return math.exp(statistics.fmean(got) + stats.t.ppf(level, len(got) - 1) * statistics.stdev(got) * math.sqrt(1 + 1 / len(got)))
+    return math.exp(statistics.fmean(got) + _scipy().t.ppf(level, len(got) - 1) * statistics.stdev(got) * math.sqrt(1 + 1 / len(got)))
 
 
 POOL_DRAWS = 200_000  # seeded draws of distinct races for sides of two races (one a side takes every pair)
@@ -258,7 +266,7 @@ def mann_kendall(values: list[float]) -> Trend | None:
         return None
     s = sum((values[j] > values[i]) - (values[j] < values[i]) for i in range(n) for j in range(i + 1, n))
     method = "exact" if len(set(values)) == n else "asymptotic"
-    p = stats.kendalltau(range(n), values, method=method).pvalue
+    p = _scipy().kendalltau(range(n), values, method=method).pvalue
     return Trend(s, 1.0 if s == 0 or math.isnan(p) else float(p), values[0], values[-1])
 
 
@@ -296,7 +304,7 @@ def step_and_drift(baseline, contender, order_a, order_b, confidence: float = 1 
     if scale <= 0:
         return None
     se = np.sqrt(np.diag(scale * np.linalg.inv(xtx)))
-    t = stats.t.ppf(0.5 + confidence / 2, df)
+    t = _scipy().t.ppf(0.5 + confidence / 2, df)
     diff = statistics.fmean(b) - statistics.fmean(a)
     distance = statistics.fmean(order_b) - statistics.fmean(order_a)
     explained = beta[2] * distance / diff if diff else 0.0
@@ -304,9 +312,9 @@ def step_and_drift(baseline, contender, order_a, order_b, confidence: float = 1 
         math.expm1(beta[1]),
         math.expm1(beta[1] - t * se[1]),
         math.expm1(beta[1] + t * se[1]),
-        float(2 * stats.t.sf(abs(beta[1]) / se[1], df)),
+        float(2 * _scipy().t.sf(abs(beta[1]) / se[1], df)),
         math.expm1(beta[2]),
-        float(2 * stats.t.sf(abs(beta[2]) / se[2], df)),
+        float(2 * _scipy().t.sf(abs(beta[2]) / se[2], df)),
         float(explained),
         df,
     )
@@ -317,6 +325,6 @@ def clopper_pearson(k: int, n: int, confidence: float = 1 - ALPHA) -> tuple[floa
     if n == 0:
         return 0.0, 1.0
     a = (1 - confidence) / 2
-    low = 0.0 if k == 0 else stats.beta.ppf(a, k, n - k + 1)
-    high = 1.0 if k == n else stats.beta.ppf(1 - a, k + 1, n - k)
+    low = 0.0 if k == 0 else _scipy().beta.ppf(a, k, n - k + 1)
+    high = 1.0 if k == n else _scipy().beta.ppf(1 - a, k + 1, n - k)
     return float(low), float(high)
