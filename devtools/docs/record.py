@@ -32,7 +32,7 @@ PAGES = (
         "Each clean-clone run of the README's two commands (and of `make check` alone): how long it took and how many tests passed, "
         "tier by tier; a run slowed on purpose (`.ci/slow-day`) says so in its conditions.",
         ("make ",),
-        ("duration", "passed", "check", "rest", "alone"),
+        ("duration", "passed", "check", "rest", "together", "alone"),
     ),
     Page(
         "studies",
