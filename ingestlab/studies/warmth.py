@@ -7,7 +7,7 @@ with too few runs, or a track without per-run times, is said so, never guessed.
 from __future__ import annotations
 
 from ingestlab.rally.results import RaceResult
-from ingestlab.verdicts import stats
+from ingestlab.verdicts import ordering, stats
 
 LEVEL = 0.05
 TOO_FEW = "too few runs"
@@ -23,15 +23,15 @@ def runs(result: RaceResult) -> dict[str, list[float]]:
     return out
 
 
-def trends(result: RaceResult) -> dict[str, tuple[list[float], stats.Trend | None, str]]:
+def trends(result: RaceResult) -> dict[str, tuple[list[float], ordering.Trend | None, str]]:
     """task → (its run times, their Mann–Kendall trend or None, and ``warm``, ``warming``, ``slowing`` or ``too few runs``),
     the trends found with Holm's correction across the race's cells. A cell too short for the test to reach its corrected
     level (``fewest_for_trend`` at level ÷ cells) is ``too few runs``, never ``warm``."""
     out = {}
-    found = {task: (times, stats.mann_kendall(times)) for task, times in runs(result).items()}
+    found = {task: (times, ordering.mann_kendall(times)) for task, times in runs(result).items()}
     tasks = list(found)
     tested = sum(1 for t in tasks if found[t][1] is not None)
-    least = stats.fewest_for_trend(LEVEL / max(tested, 1))  # Holm's first step: below this no cell can be named
+    least = ordering.fewest_for_trend(LEVEL / max(tested, 1))  # Holm's first step: below this no cell can be named
     rejected = stats.holm([found[t][1].p if found[t][1] else None for t in tasks], LEVEL)
     for task, hit in zip(tasks, rejected):
         times, trend = found[task]
@@ -76,6 +76,6 @@ def line(result: RaceResult) -> str:
     if few:
         parts.append(
             f"{', '.join(few)}: too few runs to see a trend (with {tested or 1} cell(s) corrected together, a cell needs "
-            f"{stats.fewest_for_trend(LEVEL / max(tested, 1))})"
+            f"{ordering.fewest_for_trend(LEVEL / max(tested, 1))})"
         )
     return "- Warm or not: " + "; ".join(parts) + "."

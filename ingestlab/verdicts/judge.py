@@ -11,7 +11,7 @@ import statistics
 from dataclasses import dataclass, replace
 from datetime import datetime, timezone
 
-from ingestlab.verdicts import stats
+from ingestlab.verdicts import ordering, stats
 from ingestlab.verdicts.noise import Floor
 
 NOT_ENOUGH = "not enough races"
@@ -59,9 +59,9 @@ class Verdict:
     design: str = "sides"  # how the sides were raced: "blocks" one after the other, "pairs" (ab), else "sides" (mixed in time)
 
 
-def side_trend(name: str, side: Side, found: stats.Trend | None = None) -> str | None:
+def side_trend(name: str, side: Side, found: ordering.Trend | None = None) -> str | None:
     """A side whose medians trend in race order (Mann–Kendall), in words; ``found``: its test, where already run."""
-    found = found or stats.mann_kendall(list(side.values))
+    found = found or ordering.mann_kendall(list(side.values))
     if found is None:
         return None
     ratio = found.last / found.first
@@ -99,7 +99,7 @@ def blocks(baseline: Side, contender: Side) -> tuple[list[float], list[float]] |
 def _session_trend(baseline: Side, contender: Side) -> str | None:
     """Two blocks' races that rose or fell over the session in time order (Mann–Kendall), in words."""
     ordered = [v for _, v in sorted(zip((*baseline.times, *contender.times), (*baseline.values, *contender.values)))]
-    found = stats.mann_kendall(ordered)
+    found = ordering.mann_kendall(ordered)
     if found is None or found.p >= stats.ALPHA:
         return None
     way = "rose" if found.rising else "fell"
@@ -144,7 +144,7 @@ def judge(
         order = blocks(base, cont)
         row["blocks"] = bool(order)
         if order:
-            fit = stats.step_and_drift(base.values, cont.values, *order, confidence=1 - stats.ALPHA / 2)
+            fit = ordering.step_and_drift(base.values, cont.values, *order, confidence=1 - stats.ALPHA / 2)
             if fit is not None and min(n_a, n_b) >= MIN_RACES and fit.explained >= DRIFT_SHARE and fit.drift_p < DRIFT_SEEN:
                 row["step"], row["gap"], row["order"] = fit, _race_gap(order), order
                 row["p"] = min(1.0, 2 * fit.p)
@@ -214,7 +214,7 @@ def _at_level(row: dict, level: float | None) -> None:
     row["confidence"] = 1 - level
     base, cont, floor = row["base"], row["cont"], row.get("floor")
     if "step" in row:
-        row["step"] = stats.step_and_drift(base.values, cont.values, *row["order"], confidence=1 - level / 2)
+        row["step"] = ordering.step_and_drift(base.values, cont.values, *row["order"], confidence=1 - level / 2)
     elif row.get("welch") and "pairs" in row:
         row["welch"] = stats.paired(*row["pairs"], confidence=1 - level)
     elif row.get("welch"):
@@ -233,7 +233,7 @@ def _predict(base: Side, cont: Side, floor: Floor, confidence: float = 1 - stats
 def _side_trends(rows: list[dict], names: tuple[str, str]) -> None:
     """Each side's trend in race order, Mann–Kendall, Holm across every side of the comparison; named where found."""
     tests = [
-        (row, name, side, stats.mann_kendall(list(side.values))) for row in rows for name, side in zip(names, (row["base"], row["cont"]))
+        (row, name, side, ordering.mann_kendall(list(side.values))) for row in rows for name, side in zip(names, (row["base"], row["cont"]))
     ]
     found = stats.holm([t.p if t else None for *_, t in tests])
     for (row, name, side, trend), hit in zip(tests, found):

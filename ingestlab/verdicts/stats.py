@@ -1,5 +1,6 @@
 """The statistics behind every verdict, on log race medians (the race is the unit of replication): tests, intervals,
-power, prediction against a noise floor or a history, trend tests and Clopper–Pearson intervals for measured rates."""
+power, prediction against a noise floor or a history, and Clopper–Pearson intervals for measured rates (what the race
+order shows: :mod:`ingestlab.verdicts.ordering`)."""
 
 from __future__ import annotations
 
@@ -11,7 +12,7 @@ from functools import lru_cache
 import numpy as np
 
 
-def _scipy():
+def scipy_stats():
     """scipy.stats, imported where a test is computed (about 1.5 s of CPU here): a report that judges no trend, such as a
     test-mode race's, never loads it."""
     from scipy import stats
@@ -55,8 +56,8 @@ def welch(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
         return None
     df = (va + vb) ** 2 / ((va**2 / (len(a) - 1)) + (vb**2 / (len(b) - 1)))
     diff = sum(b) / len(b) - sum(a) / len(a)
-    t = _scipy().t.ppf(0.5 + confidence / 2, df)
-    p = 2 * _scipy().t.sf(abs(diff) / se, df)
+    t = scipy_stats().t.ppf(0.5 + confidence / 2, df)
+    p = 2 * scipy_stats().t.sf(abs(diff) / se, df)
     return Welch(math.expm1(diff), math.expm1(diff - t * se), math.expm1(diff + t * se), p, se, df)
 
 
@@ -72,8 +73,8 @@ def paired(baseline, contender, confidence: float = 1 - ALPHA) -> Welch | None:
         return None
     df = len(d) - 1
     mean = statistics.fmean(d)
-    t = _scipy().t.ppf(0.5 + confidence / 2, df)
-    return Welch(math.expm1(mean), math.expm1(mean - t * se), math.expm1(mean + t * se), 2 * _scipy().t.sf(abs(mean) / se, df), se, df)
+    t = scipy_stats().t.ppf(0.5 + confidence / 2, df)
+    return Welch(math.expm1(mean), math.expm1(mean - t * se), math.expm1(mean + t * se), 2 * scipy_stats().t.sf(abs(mean) / se, df), se, df)
 
 
 def holm(p_values: list[float | None], alpha: float = ALPHA) -> list[bool | None]:
@@ -105,7 +106,7 @@ def smallest_change(sigma: float, n_a: int, n_b: int, df: float | None = None, a
     """The smallest change (as a ratio less one, either way) that a two-sided test at ``alpha`` finds with ``power``,
     for races whose log medians spread by ``sigma``; ``df``: degrees of freedom of σ's estimate (None: known σ)."""
     se = sigma * math.sqrt(1 / n_a + 1 / n_b)
-    quantile = (lambda q: _scipy().t.ppf(q, df)) if df else _scipy().norm.ppf
+    quantile = (lambda q: scipy_stats().t.ppf(q, df)) if df else scipy_stats().norm.ppf
     return math.expm1((quantile(1 - alpha / 2) + quantile(power)) * se)
 
 
@@ -118,7 +119,7 @@ def races_needed(
 
     def enough(n: int) -> bool:
         df = n - 1 if paired else 2 * n - 2
-        return (_scipy().t.ppf(1 - alpha / 2, df) + _scipy().t.ppf(power, df)) * sigma * math.sqrt(2 / n) <= effect
+        return (scipy_stats().t.ppf(1 - alpha / 2, df) + scipy_stats().t.ppf(power, df)) * sigma * math.sqrt(2 / n) <= effect
 
     if effect == 0 or sigma <= 0 and effect == 0 or not enough(most):
         return None
@@ -147,8 +148,8 @@ def against_floor(baseline, contender, sigma: float, floor_df: int, confidence: 
     se = sigma * math.sqrt(1 / len(a) + 1 / len(b))
     if se <= 0:
         return None
-    half = _scipy().t.ppf(0.5 + confidence / 2, floor_df) * se
-    return Prediction(math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), 2 * _scipy().t.sf(abs(diff) / se, floor_df))
+    half = scipy_stats().t.ppf(0.5 + confidence / 2, floor_df) * se
+    return Prediction(math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), 2 * scipy_stats().t.sf(abs(diff) / se, floor_df))
 
 
 @dataclass(frozen=True)
@@ -180,7 +181,7 @@ def below_history(value: float, history, level: float = ALPHA) -> AgainstHistory
     mean, sigma, scale, df = predicted
     t = (math.log(value) - mean) / scale
     return AgainstHistory(
-        math.expm1(math.log(value) - mean), math.expm1(_scipy().t.ppf(level, df) * scale), float(_scipy().t.cdf(t, df)), sigma, df
+        math.expm1(math.log(value) - mean), math.expm1(scipy_stats().t.ppf(level, df) * scale), float(scipy_stats().t.cdf(t, df)), sigma, df
     )
 
 
@@ -191,7 +192,7 @@ def history_band(history, level: float = ALPHA) -> tuple[float, float] | None:
     if predicted is None:
         return None
     mean, _, scale, df = predicted
-    half = -_scipy().t.ppf(level, df) * scale
+    half = -scipy_stats().t.ppf(level, df) * scale
     return math.exp(mean - half), math.exp(mean + half)
 
 
@@ -201,7 +202,7 @@ def session_bound(sigmas, level: float = 1 - ALPHA) -> float | None:
     got = logs(sigmas)
     if len(got) < 2:
         return None
-    return math.exp(statistics.fmean(got) + _scipy().t.ppf(level, len(got) - 1) * statistics.stdev(got) * math.sqrt(1 + 1 / len(got)))
+    return math.exp(statistics.fmean(got) + scipy_stats().t.ppf(level, len(got) - 1) * statistics.stdev(got) * math.sqrt(1 + 1 / len(got)))
 
 
 POOL_DRAWS = 200_000  # seeded draws of distinct races for sides of two races (one a side takes every pair)
@@ -238,93 +239,11 @@ def against_pool(baseline, contender, pool: tuple, confidence: float = 1 - ALPHA
     return Prediction(math.expm1(diff), math.expm1(diff - half), math.expm1(diff + half), float(p))
 
 
-@dataclass(frozen=True)
-class Trend:
-    s: int  # Mann–Kendall's S: concordant minus discordant pairs in race order
-    p: float  # two-sided: exact without ties, the normal approximation with the tie-corrected variance with them
-    first: float
-    last: float
-
-    @property
-    def rising(self) -> bool:
-        return self.s > 0
-
-
-def fewest_for_trend(alpha: float = ALPHA) -> int:
-    """The fewest races at which Mann–Kendall's two-sided exact p can reach ``alpha`` (a perfectly monotone series)."""
-    n = 2
-    while 2 / math.factorial(n) > alpha:
-        n += 1
-    return n
-
-
-def mann_kendall(values: list[float]) -> Trend | None:
-    """Mann–Kendall's test for a monotonic trend in ``values`` (in race order), exact where no two values tie. None
-    below :func:`fewest_for_trend` races (no outcome could reach the level)."""
-    n = len(values)
-    if n < fewest_for_trend():
-        return None
-    s = sum((values[j] > values[i]) - (values[j] < values[i]) for i in range(n) for j in range(i + 1, n))
-    method = "exact" if len(set(values)) == n else "asymptotic"
-    p = _scipy().kendalltau(range(n), values, method=method).pvalue
-    return Trend(s, 1.0 if s == 0 or math.isnan(p) else float(p), values[0], values[-1])
-
-
-@dataclass(frozen=True)
-class Step:
-    """Two sides raced one after the other, fitted as log median = a + b·contender + c·race: the step ``b`` beyond the
-    drift ``c``, and the share of the sides' difference that the drift explains."""
-
-    change: float  # exp(b) − 1
-    low: float
-    high: float
-    p: float
-    drift_per_race: float  # exp(c) − 1, per unit of the positions given (a race, or a minute)
-    drift_p: float
-    explained: float  # c × (the distance between the sides' mean race positions) ÷ the difference of their mean logs
-    df: int
-
-
-def step_and_drift(baseline, contender, order_a, order_b, confidence: float = 1 - ALPHA) -> Step | None:
-    """The step-and-drift fit of two sides' race medians (``order_*``: each race's position in the session); None without
-    a degree of freedom left, or without positions that vary within a side."""
-    a, b = logs(baseline), logs(contender)
-    n = len(a) + len(b)
-    if len(a) < 2 or len(b) < 2 or n < 5:
-        return None
-    x = np.column_stack([np.ones(n), np.r_[np.zeros(len(a)), np.ones(len(b))], np.r_[order_a, order_b].astype(float)])
-    y = np.r_[a, b]
-    xtx = x.T @ x
-    if np.linalg.matrix_rank(xtx) < 3:
-        return None
-    beta = np.linalg.solve(xtx, x.T @ y)
-    df = n - 3
-    residual = y - x @ beta
-    scale = float(residual @ residual) / df
-    if scale <= 0:
-        return None
-    se = np.sqrt(np.diag(scale * np.linalg.inv(xtx)))
-    t = _scipy().t.ppf(0.5 + confidence / 2, df)
-    diff = statistics.fmean(b) - statistics.fmean(a)
-    distance = statistics.fmean(order_b) - statistics.fmean(order_a)
-    explained = beta[2] * distance / diff if diff else 0.0
-    return Step(
-        math.expm1(beta[1]),
-        math.expm1(beta[1] - t * se[1]),
-        math.expm1(beta[1] + t * se[1]),
-        float(2 * _scipy().t.sf(abs(beta[1]) / se[1], df)),
-        math.expm1(beta[2]),
-        float(2 * _scipy().t.sf(abs(beta[2]) / se[2], df)),
-        float(explained),
-        df,
-    )
-
-
 def clopper_pearson(k: int, n: int, confidence: float = 1 - ALPHA) -> tuple[float, float]:
     """The exact interval of a rate measured as ``k`` of ``n``."""
     if n == 0:
         return 0.0, 1.0
     a = (1 - confidence) / 2
-    low = 0.0 if k == 0 else _scipy().beta.ppf(a, k, n - k + 1)
-    high = 1.0 if k == n else _scipy().beta.ppf(1 - a, k + 1, n - k)
+    low = 0.0 if k == 0 else scipy_stats().beta.ppf(a, k, n - k + 1)
+    high = 1.0 if k == n else scipy_stats().beta.ppf(1 - a, k + 1, n - k)
     return float(low), float(high)

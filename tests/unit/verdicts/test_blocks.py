@@ -12,7 +12,7 @@ import random
 import pytest
 
 from ingestlab import compare
-from ingestlab.verdicts import judge, stats
+from ingestlab.verdicts import judge, ordering
 
 SIGMA = 0.03
 COMPARISONS = 300
@@ -100,24 +100,24 @@ def test_interleaved_sides_get_no_blocks_sentence():
 
 def test_the_step_and_drift_fit_separates_a_step_from_a_drift():
     order_a, order_b = [0, 1, 2, 3, 4], [5, 6, 7, 8, 9]
-    step = stats.step_and_drift([100, 101, 99, 100, 100.5], [120, 121, 119, 120, 120.5], order_a, order_b)
+    step = ordering.step_and_drift([100, 101, 99, 100, 100.5], [120, 121, 119, 120, 120.5], order_a, order_b)
     assert step.change == pytest.approx(0.20, abs=0.01) and step.explained < 0.1 and step.p < 0.001
     drift = [100 * 1.02**i * (1 + 0.001 * (-1) ** i) for i in range(10)]
-    fitted = stats.step_and_drift(drift[:5], drift[5:], order_a, order_b)
+    fitted = ordering.step_and_drift(drift[:5], drift[5:], order_a, order_b)
     assert fitted.explained == pytest.approx(1.0, abs=0.1) and abs(fitted.change) < 0.01 and fitted.drift_p < 0.001
 
 
 @pytest.mark.parametrize("n, least", [(4, None), (5, 2 / 120)])
 def test_mann_kendall_is_exact_and_says_when_it_cannot_fire(n, least):
-    assert stats.fewest_for_trend() == 5
-    found = stats.mann_kendall(list(range(n)))
+    assert ordering.fewest_for_trend() == 5
+    found = ordering.mann_kendall(list(range(n)))
     assert (found is None) if least is None else found.p == pytest.approx(least)
 
 
 def test_mann_kendall_handles_ties():
-    found = stats.mann_kendall([1, 2, 2, 3, 4, 4, 5])
+    found = ordering.mann_kendall([1, 2, 2, 3, 4, 4, 5])
     assert found.rising and found.p < 0.05
-    assert stats.mann_kendall([3, 3, 3, 3, 3]).p == 1.0
+    assert ordering.mann_kendall([3, 3, 3, 3, 3]).p == 1.0
 
 
 def test_trend_notes_are_corrected_across_every_side_of_a_comparison():
@@ -129,6 +129,6 @@ def test_trend_notes_are_corrected_across_every_side_of_a_comparison():
         a = tuple(100 + rng.gauss(0, 1) for _ in range(6))
         b = tuple(100 + rng.gauss(0, 1) for _ in range(6))
         tasks[f"t{t}"] = (judge.Side(a), judge.Side(b))
-    alone = sum(1 for a, b in tasks.values() for s in (a, b) if stats.mann_kendall(list(s.values)).p < 0.05)
+    alone = sum(1 for a, b in tasks.values() for s in (a, b) if ordering.mann_kendall(list(s.values)).p < 0.05)
     named = sum(1 for v in judge.judge(tasks) if v.trend and "Mann–Kendall" in v.trend)
     assert named <= alone and named == 0
