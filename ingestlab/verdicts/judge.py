@@ -135,47 +135,8 @@ def judge(
     floor where one was measured; ``primary``: a task named before the races (``ab`` plans its races for it), judged at
     the plain level, the others corrected among themselves."""
     floors = floors or {}
-    prepared, p_values = [], []
-    for task, (base, cont) in tasks.items():
-        change = stats.geometric_mean(cont.values) / stats.geometric_mean(base.values) - 1
-        floor = floors.get(task)
-        row = {"task": task, "base": base, "cont": cont, "change": change, "p": None, "notes": [], "floor": floor}
-        n_a, n_b = len(base.values), len(cont.values)
-        order = blocks(base, cont)
-        row["blocks"] = bool(order)
-        if order:
-            fit = ordering.step_and_drift(base.values, cont.values, *order, confidence=1 - stats.ALPHA / 2)
-            if fit is not None and min(n_a, n_b) >= MIN_RACES and fit.explained >= DRIFT_SHARE and fit.drift_p < DRIFT_SEEN:
-                row["step"], row["gap"], row["order"] = fit, _race_gap(order), order
-                row["p"] = min(1.0, 2 * fit.p)
-            else:
-                between = f" (σ between calibration sessions here: {floor.between:.1%})" if floor and floor.between else ""
-                row["notes"].append(BLOCKS.format(between=between))
-            session = _session_trend(base, cont)
-            if session:
-                row["notes"].append(session)
-        pairs = None if order else matched(base, cont)
-        if pairs is None and not order and (base.pairs or cont.pairs):
-            row["notes"].append("the races are labelled with pairs, but not one race a side per pair: judged as sides, not as pairs")
-        if "step" in row:
-            pass
-        elif pairs and len(pairs[0]) >= MIN_RACES:
-            if pairs[2]:
-                lost = f"pair{'s' if len(pairs[2]) > 1 else ''} {', '.join(pairs[2])}"
-                row["notes"].append(f"{lost} lost a race (left out): not in the paired test")
-            row["pairs"] = pairs[:2]
-            row["welch"] = stats.paired(*pairs[:2])
-            row["p"] = row["welch"].p if row["welch"] else None
-        elif n_a >= MIN_RACES and n_b >= MIN_RACES:
-            if pairs:
-                row["notes"].append(f"only {len(pairs[0])} complete pairs: judged as sides, not as pairs")
-            row["welch"] = stats.welch(base.values, cont.values)
-            row["p"] = row["welch"].p if row["welch"] else None
-        elif floor is not None:
-            row["prediction"] = _predict(base, cont, floor)
-            row["p"] = row["prediction"].p if row["prediction"] else None
-        prepared.append(row)
-        p_values.append(row["p"])
+    prepared = [_prepare(task, base, cont, floors.get(task)) for task, (base, cont) in tasks.items()]
+    p_values = [row["p"] for row in prepared]
     _side_trends(prepared, names)
     rejected, levels, family = [None] * len(prepared), [None] * len(prepared), [""] * len(prepared)
     first = primary if primary in tasks else None
@@ -194,6 +155,49 @@ def judge(
         )
         for i, row in enumerate(prepared)
     ]
+
+
+def _prepare(task: str, base: Side, cont: Side, floor: Floor | None) -> dict:
+    """One task's test before the correction across tasks: the step beyond drift for blocks raced one after the other,
+    the paired test for pairs, Welch's for sides of enough races, else the prediction against a noise floor; its p
+    (None: no test) and the notes on the race order."""
+    change = stats.geometric_mean(cont.values) / stats.geometric_mean(base.values) - 1
+    row = {"task": task, "base": base, "cont": cont, "change": change, "p": None, "notes": [], "floor": floor}
+    n_a, n_b = len(base.values), len(cont.values)
+    order = blocks(base, cont)
+    row["blocks"] = bool(order)
+    if order:
+        fit = ordering.step_and_drift(base.values, cont.values, *order, confidence=1 - stats.ALPHA / 2)
+        if fit is not None and min(n_a, n_b) >= MIN_RACES and fit.explained >= DRIFT_SHARE and fit.drift_p < DRIFT_SEEN:
+            row["step"], row["gap"], row["order"] = fit, _race_gap(order), order
+            row["p"] = min(1.0, 2 * fit.p)
+        else:
+            between = f" (σ between calibration sessions here: {floor.between:.1%})" if floor and floor.between else ""
+            row["notes"].append(BLOCKS.format(between=between))
+        session = _session_trend(base, cont)
+        if session:
+            row["notes"].append(session)
+    pairs = None if order else matched(base, cont)
+    if pairs is None and not order and (base.pairs or cont.pairs):
+        row["notes"].append("the races are labelled with pairs, but not one race a side per pair: judged as sides, not as pairs")
+    if "step" in row:
+        pass
+    elif pairs and len(pairs[0]) >= MIN_RACES:
+        if pairs[2]:
+            lost = f"pair{'s' if len(pairs[2]) > 1 else ''} {', '.join(pairs[2])}"
+            row["notes"].append(f"{lost} lost a race (left out): not in the paired test")
+        row["pairs"] = pairs[:2]
+        row["welch"] = stats.paired(*pairs[:2])
+        row["p"] = row["welch"].p if row["welch"] else None
+    elif n_a >= MIN_RACES and n_b >= MIN_RACES:
+        if pairs:
+            row["notes"].append(f"only {len(pairs[0])} complete pairs: judged as sides, not as pairs")
+        row["welch"] = stats.welch(base.values, cont.values)
+        row["p"] = row["welch"].p if row["welch"] else None
+    elif floor is not None:
+        row["prediction"] = _predict(base, cont, floor)
+        row["p"] = row["prediction"].p if row["prediction"] else None
+    return row
 
 
 def _family(task: str, primary: str | None, m: int) -> str:
