@@ -212,24 +212,7 @@ def up(
             + ", ".join(f"{h.name} {h.address} (netns {h.namespace})" for h in hosts)
             + f"; coordinator {lab.coordinator} on bridge {namespaces.bridge_name(prefix)}"
         )
-        if provision == "rally":
-            try:
-                rally_provisioning.install_and_start(hosts, version, car, lab.installations, log=log)
-            finally:
-                lab.save()  # the installations so far: down() stops them
-            if not net.wait_answering(hosts[0].address, DEFAULT_HTTP_PORT, 180):
-                raise IngestlabError(f"the node Rally started on {hosts[0].name} does not answer on {lab.url}")
-            wait_for_health_at(lab.url, count, "green", timeout=180, name="started by Rally")
-            log(f"[ingestlab] Rally started one node per host (car {car}): {lab.target_hosts}")
-        else:
-            placement = emulation.emulate(lab, hosts, hardware, log) if lab.hardware else None
-            settings = {"node.processors": str(hardware.processors)} if hardware.processors else {}
-            lifecycle.up(
-                lifecycle.Shape(name=cluster_name(prefix), version=version, heap=hardware.heap or heap, settings=settings),
-                hosts=hosts,
-                log=log,
-                placement=placement,
-            )
+        _start_nodes(lab, hosts, hardware, heap, car, log)
         _start_daemon(lab, None, log)
         for host in hosts:
             _start_daemon(lab, host, log)
@@ -245,6 +228,28 @@ def up(
         raise
     log(f"[ingestlab] lab {prefix} is up: `ingestlab race <study> --hosts {prefix}` races with --load-driver-hosts={lab.load_driver_hosts}")
     return lab
+
+
+def _start_nodes(lab: Lab, hosts: list, hardware: hw.Hardware, heap: str, car: str, log) -> None:
+    """One node per host: Rally's, from the ``car`` (``provision="rally"``), or the pack's, on the emulated hardware."""
+    if lab.provision == "rally":
+        try:
+            rally_provisioning.install_and_start(hosts, lab.version, car, lab.installations, log=log)
+        finally:
+            lab.save()  # the installations so far: down() stops them
+        if not net.wait_answering(hosts[0].address, DEFAULT_HTTP_PORT, 180):
+            raise IngestlabError(f"the node Rally started on {hosts[0].name} does not answer on {lab.url}")
+        wait_for_health_at(lab.url, lab.count, "green", timeout=180, name="started by Rally")
+        log(f"[ingestlab] Rally started one node per host (car {car}): {lab.target_hosts}")
+        return
+    placement = emulation.emulate(lab, hosts, hardware, log) if lab.hardware else None
+    settings = {"node.processors": str(hardware.processors)} if hardware.processors else {}
+    lifecycle.up(
+        lifecycle.Shape(name=cluster_name(lab.prefix), version=lab.version, heap=hardware.heap or heap, settings=settings),
+        hosts=hosts,
+        log=log,
+        placement=placement,
+    )
 
 
 def tagged_processes(prefix: str) -> list[int]:
