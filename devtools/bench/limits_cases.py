@@ -1,8 +1,9 @@
 """``python -m devtools.bench limits``: the examples docs/limits.md quotes, one race each on this machine, each with a
 bottleneck put where it is known: bulks of 1,000 with four clients (node CPU); a 1 ms refresh interval on Elasticsearch
-7.17 and 9.2 and on OpenSearch (refresh); a 128 MB heap under bulks of 500 (what GC took); the index API on an emulated
-host's cold-HDD volume (disk), and with its load driver held to 0.05 of a core (load driver). Prints each verdict and
-writes one ledger entry."""
+7.17 and 9.2 and on OpenSearch (refresh); a 128 MB heap under bulks of 500 (what GC took); bulks of 500 over 8 shards
+without retries against a node whose write queue holds two requests (rejections); the index API on an emulated host's
+cold-HDD volume (disk), and with its load driver held to 0.05 of a core (load driver). Prints each verdict and writes
+one ledger entry."""
 
 from __future__ import annotations
 
@@ -15,29 +16,56 @@ from ingestlab.cluster import lifecycle
 from ingestlab.rally import results
 
 EVENTDATA = {"eventdata_docs": 100_000, "bulk_size": 100, "bulk_indexing_clients": 2}
-CASES = {  # name: (engine, version, heap, params over EVENTDATA)
+CASES = {  # name: (engine, version, heap, params over EVENTDATA[, the node's settings])
     "cpu": ("elasticsearch", "7.17.29", "1g", {"eventdata_docs": 200_000, "bulk_size": 1000, "bulk_indexing_clients": 4}),
     "refresh": ("elasticsearch", "7.17.29", "1g", {"refresh_interval": "1ms"}),
     "refresh-92": ("elasticsearch", "9.2.0", "1g", {"refresh_interval": "1ms"}),
     "refresh-os": ("opensearch", "2.19.0", "768m", {"refresh_interval": "1ms"}),
     "gc": ("elasticsearch", "7.17.29", "128m", {"bulk_size": 500}),
+    "rejections": (
+        "elasticsearch",
+        "7.17.29",
+        "512m",
+        {"bulk_size": 500, "number_of_shards": 8, "bulk_retries_on_429": 0},
+        {"thread_pool.write.queue_size": "2"},
+    ),
 }
 
 
 def _eventdata(name: str, log) -> dict:
-    engine, version, heap, params = CASES[name]
-    shape = lifecycle.Shape(version=version, heap=heap, engine=engine, name="ingestlab-bench-limits", http_port=29276, transport_port=29376)
+    engine, version, heap, params, *settings = CASES[name]
+    shape = lifecycle.Shape(
+        version=version,
+        heap=heap,
+        engine=engine,
+        name="ingestlab-bench-limits",
+        http_port=29276,
+        transport_port=29376,
+        settings=settings[0] if settings else {},
+    )
     with lifecycle.running(shape, log=log) as cluster:
         result = racing.race(
             paths.TRACKS_DIR / "eventdata",
             racing.Target(hosts=cluster.hosts, engine=engine),
-            racing.Options(challenge="append-no-conflicts-index-only", params={**EVENTDATA, **params}, tags={"bench": "limits"}),
+            racing.Options(
+                challenge="append-no-conflicts-index-only",
+                params={**EVENTDATA, **params},
+                tags={"bench": "limits"},
+                on_error="continue" if settings else "abort",  # rejected requests are the case's point, not a failure
+            ),
             log=lambda *_: None,
             stream=False,
         )
     task = result.tasks.get("index-append")
     got = result.footprint["load_side"]["tasks"]["index-append"]
-    return {"race": result.race_id, "rate": task.throughput_median if task else None, "limit": got["limit"], "nodes": got["nodes"]}
+    errors = task.error_rate if task else None
+    return {
+        "race": result.race_id,
+        "rate": task.throughput_median if task else None,
+        "limit": got["limit"],
+        "nodes": got["nodes"],
+        "error_rate": errors,
+    }
 
 
 LAB = {"disk": ["--disk", "sc1"], "driver": ["--driver-cpus", "0.05"]}  # an emulated host's profile, each with one bottleneck
@@ -107,6 +135,20 @@ def to_ledger(data: dict, stamp: str, command: str) -> None:
         figures[f"{name}-rate"] = f(got["rate"], "docs/s", f"{label}, refresh_interval 1ms, bulk 100, 2 clients: index-append median")
         figures[f"{name}-share"] = f(_percent(r"refresh (\d+)%", got["limit"]["evidence"]), "%", f"{label}: the window's time in refresh")
         figures[f"{name}-named"] = f(float(got["limit"]["resource"] == "refresh"), "", f"{label}: named refresh (1 yes)")
+    rejected = data["rejections"]
+    figures["rejections-named"] = f(
+        float(rejected["limit"]["resource"] == "rejections"),
+        "",
+        "7.17.29, write queue of 2, bulks of 500 over 8 shards, no retries: named rejections (1 yes)",
+    )
+    figures["rejections-count"] = f(
+        _percent(r"([\d,]+) requests rejected", rejected["limit"]["evidence"].replace(",", "")),
+        "requests",
+        "same race: requests the node rejected",
+    )
+    figures["rejections-error-rate"] = f(
+        None if rejected["error_rate"] is None else rejected["error_rate"] * 100, "%", "same race: Rally's error rate in index-append"
+    )
     figures["gc-resource-is-node-cpu"] = f(float(gc["limit"]["resource"] == "node CPU"), "", "128m heap: named node CPU (1 yes)")
     figures["disk-named"] = f(float(disk["limit"]["resource"] == "disk"), "", "sc1: named disk (1 yes)")
     driver = data["driver"]
