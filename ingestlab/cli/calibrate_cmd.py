@@ -9,7 +9,7 @@ from ingestlab.errors import IngestlabError
 
 def calibration_setup(args) -> dict:
     """The setup a calibration races (``--track``, ``--challenge``, ``--task``, ``--track-param``, else the default one)."""
-    from ingestlab import calibrate  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab import calibrate  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
     options.check_agree(args)
     setup = dict(calibrate.DEFAULT)
@@ -34,7 +34,7 @@ def check_races(args) -> None:
 
 
 def cmd_calibrate(args) -> int:
-    from ingestlab import calibrate  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab import calibrate  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
     setup = calibration_setup(args)
     if args.races == 0 and not args.pool:

@@ -15,7 +15,7 @@ from ingestlab.studies import wikipedia_hosts as wh
 
 def cmd_nightly(args, overhead=None) -> int:
     """``overhead``: what measures the pack's cost on each setup's cluster (see :func:`ingestlab.nightly.run`)."""
-    from ingestlab import nightly  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab import nightly  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
     history = Path(args.history) if args.history else None
     if args.action == "annotate":

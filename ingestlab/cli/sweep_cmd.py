@@ -11,7 +11,7 @@ from ingestlab.sweep import state as sweep_state
 
 
 def cmd_sweep(args) -> int:
-    from ingestlab.sweep import grid, report, run  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab.sweep import grid, report, run  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
     if args.report:
         state = sweep_state.load(args.report)

@@ -17,7 +17,7 @@ from ingestlab.redline import compare as searches
 def _races(selector: str, study: str | None, test_mode: bool, notes: list[str], home: Path | None = None) -> tuple[str, list[dict]]:
     """``RACE_ID`` or ``key:value`` (every stored race with that tag, of the study if given), without the races that
     do not belong in an aggregate, each named in ``notes``; ``home``: a Rally home whose races to read."""
-    from ingestlab import compare  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab import compare  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
     if ":" in selector:
         key, value = selector.split(":", 1)
@@ -65,9 +65,9 @@ def _output(args, text: str, tail: str = "") -> int:
 
 
 def cmd_compare(args) -> int:
-    from ingestlab import compare  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab import compare  # heavy: numpy (scipy where a test is computed); the CLI starts without them
     from ingestlab.report import comparison
-    from ingestlab.verdicts import noise  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab.verdicts import noise  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
     if any(searches.is_redline(s) for s in (args.baseline, *args.contender)):
         return _compare_redline(args)
@@ -105,7 +105,7 @@ def cmd_compare(args) -> int:
 
 def _floors(found: list[dict], tasks) -> dict:
     """Each task's noise floor for sides of one or two races from the calibrations ``found`` (newest first)."""
-    from ingestlab.verdicts import noise  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab.verdicts import noise  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
     return {task: noise.floor_across(found, task, "this machine") for task in tasks} if found else {}
 
@@ -113,7 +113,7 @@ def _floors(found: list[dict], tasks) -> dict:
 def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
     """A note for each side whose races were load driver bound in a task (ingestlab.rally.load_side); a race judged whole
     counts for its one rated task, as in the comparison's rows."""
-    from ingestlab import compare  # heavy: numpy and scipy; loaded already by the comparison this notes
+    from ingestlab import compare  # heavy: numpy; loaded already by the comparison this notes
 
     rated = lambda race: list(compare.task_figures(race))  # noqa: E731
     return [
@@ -124,9 +124,9 @@ def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
 
 
 def cmd_ab(args) -> int:
-    from ingestlab import ab, compare  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab import ab, compare  # heavy: numpy (scipy where a test is computed); the CLI starts without them
     from ingestlab.report import comparison
-    from ingestlab.verdicts import noise  # heavy: numpy and scipy; the CLI starts without them
+    from ingestlab.verdicts import noise  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
     options.check_agree(args)
     study = studies.get(args.study)

@@ -93,7 +93,7 @@ class Study:
         return []
 
     def report(self, result: RaceResult, load_side: dict | None = None, charts: bool = True) -> Report:
-        from ingestlab.studies import warmth  # heavy: numpy and scipy; the CLI starts without them
+        from ingestlab.studies import warmth  # heavy: numpy (scipy where a test is computed); the CLI starts without them
 
         figures = self.published_figures()
         text = self.markdown(result, figures, load_side).rstrip("\n") + "\n" + warmth.line(result) + "\n" + limit_lines(result)
