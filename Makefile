@@ -21,19 +21,18 @@ demo: install
 # without changing what a test asserts.
 # WORKERS=0 runs them in this process, one after another.
 WORKERS ?= 3
-XDIST := $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile --no-loadscope-reorder)
+XDIST := $(if $(filter 0,$(WORKERS)),,-n $(WORKERS) --dist loadfile)
 
 # the fast tier: the unit tests and the integration tests on the one shared 7.17.29 node, in test mode (or none); long
 # computations (marked slow: simulations of the pack's rules, corpora built at size) wait for the rest
 check: install lint
 	$(BIN)/pytest -v $(XDIST) --durations=20 -m "(not integration and not slow) or check" tests
 
-# everything: every test not marked alone in one run (the fast tier's beside the rest: the other versions and engines, faults,
-# scale-out; tests/conftest.py hands the files with the most long tests out first), and last, one at a time, the tests that
-# measure this machine or hold processes to a CPU quota (marked alone)
-test: install lint
-	$(BIN)/pytest -v $(XDIST) --durations=40 -m "not alone" tests
-	$(BIN)/pytest -v --durations=20 -m "alone" tests
+# everything: the fast tier first, then the rest (the other versions and engines, faults, scale-out), and last, one at a
+# time, the tests that measure this machine or hold processes to a CPU quota (marked alone)
+test: check
+	$(BIN)/pytest -v $(XDIST) --durations=40 -m "(integration or slow) and not check and not alone" tests
+	$(BIN)/pytest -v --durations=20 -m "integration and alone" tests
 
 # the formatter and the linter (ruff; settings in pyproject.toml): `make format` rewrites, `make lint` only checks
 lint: install

@@ -46,21 +46,3 @@ def _labs_one_at_a_time(request):
         return
     with _turn("labs"):
         yield
-
-
-def _long(item) -> bool:
-    """A long test that runs beside others: it races (integration) or computes at size (slow), and does not run alone."""
-    marked = {m.name for m in item.iter_markers()}
-    return bool(marked & {"integration", "slow"}) and "alone" not in marked
-
-
-@pytest.hookimpl(trylast=True)  # after -m has left out the tests this run does not run
-def pytest_collection_modifyitems(session, config, items):
-    """The files with the most long tests first (pytest-xdist hands whole files out in this order; ``make`` passes
-    ``--no-loadscope-reorder``, which needs pytest-xdist 3.8): the suite's long files start at once and its many short
-    unit files fill the workers at the end, instead of a long file starting last while the other workers wait."""
-    weight: dict = {}
-    for item in items:
-        long_count, count = weight.get(item.path, (0, 0))
-        weight[item.path] = (long_count + _long(item), count + 1)
-    items.sort(key=lambda item: (-weight[item.path][0], -weight[item.path][1], str(item.path)))
