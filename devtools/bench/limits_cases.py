@@ -142,7 +142,7 @@ def to_ledger(data: dict, stamp: str, command: str) -> None:
         "7.17.29, write queue of 2, bulks of 500 over 8 shards, no retries: named rejections (1 yes)",
     )
     figures["rejections-count"] = f(
-        _percent(r"([\d,]+) requests rejected", rejected["limit"]["evidence"].replace(",", "")),
+        _percent(r"(\d+) requests rejected", rejected["limit"]["evidence"].replace(",", "")),
         "requests",
         "same race: requests the node rejected",
     )

@@ -136,12 +136,11 @@ def judge(
     the plain level, the others corrected among themselves."""
     floors = floors or {}
     prepared = [_prepare(task, base, cont, floors.get(task)) for task, (base, cont) in tasks.items()]
-    p_values = [row["p"] for row in prepared]
     _side_trends(prepared, names)
     rejected, levels, family = [None] * len(prepared), [None] * len(prepared), [""] * len(prepared)
     first = primary if primary in tasks else None
     for members in ([i for i, r in enumerate(prepared) if r["task"] == first], [i for i, r in enumerate(prepared) if r["task"] != first]):
-        ps = [p_values[i] for i in members]
+        ps = [prepared[i]["p"] for i in members]
         m = sum(p is not None for p in ps)
         for i, hit, at in zip(members, stats.holm(ps), stats.holm_levels(ps)):
             rejected[i], levels[i], family[i] = hit, at, _family(prepared[i]["task"], first, m)
