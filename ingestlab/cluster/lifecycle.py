@@ -122,9 +122,14 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
         security.create(cluster.directory)
     if any(n.namespace and not ipaddress.ip_address(n.address).is_loopback for n in cluster.nodes):
         node_process.meet_bootstrap_checks(log)
+    extra = " ".join(node_process.extra_java_options())
+    extra = f", with {node_process.EXTRA_JAVA_OPTS}={extra}" if extra else ""
     try:
         for node in cluster.nodes:
-            log(f"[ingestlab] starting {node.name} ({spec.label}, heap {shape.heap}, JDK {java_home.name}) on {node.url} as {user.name}")
+            log(
+                f"[ingestlab] starting {node.name} ({spec.label}, heap {shape.heap}, JDK {java_home.name}{extra}) on {node.url} "
+                f"as {user.name}"
+            )
             node_process.start(es_home, spec, cluster, node, user, java_home)
             cluster.save()
         for node in cluster.nodes:

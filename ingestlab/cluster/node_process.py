@@ -19,6 +19,16 @@ from ingestlab.errors import IngestlabError
 
 PRODUCTION_FILE_LIMIT = 65535  # what Elasticsearch's bootstrap checks ask of a node on a non-loopback address
 PRODUCTION_MAP_COUNT = 262144
+EXTRA_JAVA_OPTS = "INGESTLAB_NODE_JAVA_OPTS"  # more JVM options for every node the pack starts (make test sets one)
+
+
+def extra_java_options() -> list[str]:
+    """The JVM options ``INGESTLAB_NODE_JAVA_OPTS`` adds after the heap; each must be one (``-X…``, ``-D…``)."""
+    options = os.environ.get(EXTRA_JAVA_OPTS, "").split()
+    bad = [o for o in options if not o.startswith("-")]
+    if bad:
+        raise IngestlabError(f"{EXTRA_JAVA_OPTS}: {bad[0]!r} is not a JVM option (each starts with '-')")
+    return options
 
 
 def node_settings(spec: DistributionSpec, cluster: Cluster, node: Node) -> dict:
@@ -127,7 +137,7 @@ def start(
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         f"{prefix}_JAVA_HOME": str(java_home),
         "JAVA_HOME": str(java_home),
-        f"{prefix}_JAVA_OPTS": f"-Xms{cluster.heap} -Xmx{cluster.heap}",
+        f"{prefix}_JAVA_OPTS": " ".join([f"-Xms{cluster.heap}", f"-Xmx{cluster.heap}", *extra_java_options()]),
         f"{prefix}_PATH_CONF": str(node_dir / "config"),
         f"{prefix}_TMPDIR": str(node_dir / "tmp"),
         "HOME": str(node_dir),

@@ -44,6 +44,16 @@ def test_indexing_pressure_is_raised_where_it_exists():
         assert ("indexing_pressure.memory.limit" in s) is kept, version
 
 
+def test_extra_jvm_options_come_from_the_environment_and_each_must_be_an_option(monkeypatch):
+    monkeypatch.delenv(node_process.EXTRA_JAVA_OPTS, raising=False)
+    assert node_process.extra_java_options() == []
+    monkeypatch.setenv(node_process.EXTRA_JAVA_OPTS, " -XX:TieredStopAtLevel=1  -Dx=y ")
+    assert node_process.extra_java_options() == ["-XX:TieredStopAtLevel=1", "-Dx=y"]
+    monkeypatch.setenv(node_process.EXTRA_JAVA_OPTS, "-Xss1m TieredStopAtLevel=1")
+    with pytest.raises(IngestlabError, match=r"INGESTLAB_NODE_JAVA_OPTS: 'TieredStopAtLevel=1' is not a JVM option"):
+        node_process.extra_java_options()
+
+
 def test_port_in_use_is_detected():
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
