@@ -118,10 +118,28 @@ def _fields(page, kinds: dict) -> tuple[str | None, str | None, str | None, bool
     return page_id, title, ns, redirect, text
 
 
+READ_SIZE = 1 << 16  # bytes of XML the parser is fed at a time
+
+
+def _ended_pages(source: CountingReader) -> Iterator[tuple]:
+    """Each ``</page>`` as the parser reaches it, fed ``READ_SIZE`` bytes at a time. On malformed XML, the pages that
+    ended before the error come first, then the error: lxml's ``iterparse`` hands over none of them since 6.2."""
+    parser = etree.XMLPullParser(events=("end",), tag="{*}page", huge_tree=True, recover=False)
+    try:
+        while chunk := source.read(READ_SIZE):
+            parser.feed(chunk)
+            yield from parser.read_events()
+        parser.close()
+        yield from parser.read_events()
+    except etree.XMLSyntaxError:
+        yield from parser.read_events()
+        raise
+
+
 def page_lines(source: CountingReader, path: Path) -> Iterator[bytes]:
     """Every page's two corpus lines (:func:`lines`), in the dump's order: made by the compiled library
     (:mod:`.native`) when it is here, else (and for a page it gives back) by :func:`page_document` and :func:`lines`."""
-    context = etree.iterparse(source, events=("end",), tag="{*}page", huge_tree=True, recover=False)
+    context = _ended_pages(source)
     kinds: dict = {}
     compiled = native.page_lines()
     try:

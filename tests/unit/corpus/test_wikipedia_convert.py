@@ -78,6 +78,22 @@ def test_malformed_xml_names_line_and_column(tmp_path):
         convert.convert(broken, tmp_path / "out" / "wikipedia.json")
 
 
+def test_every_page_before_malformed_xml_far_into_the_dump_is_kept(tmp_path):
+    """The error well past the parser's first read: the pages that ended before it are all written, whatever the
+    lxml version hands over before its error."""
+    dump = tmp_path / "long.xml"
+    generate.write(dump, generate.WikiGenerator().pages(400))
+    text = dump.read_text()
+    cut = -1
+    for _ in range(301):  # the 301st page's title
+        cut = text.index("</title>", cut + 1)
+    dump.write_text(text[:cut] + "</titel>" + text[cut + len("</title>") :])
+    assert dump.stat().st_size > 4 * (1 << 16)  # the parser reads it in several pieces
+    with pytest.raises(convert.BadDump, match=r"long.xml: malformed XML at line \d+, column \d+: .* 300 pages before it are kept"):
+        convert.convert(dump, tmp_path / "out" / "wikipedia.json")
+    assert len(read_corpus(tmp_path / "out" / "wikipedia.json")) == 300
+
+
 def test_markup_keeps_ideographic_spaces_and_collapses_ascii_ones():
     assert markup.plain_text("a \t  b\u3000\u3000c\n\n\n\n  d") == "a b\u3000\u3000c\n\nd"
 
