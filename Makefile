@@ -29,10 +29,11 @@ check: install lint
 	$(BIN)/pytest -v $(XDIST) --durations=20 -m "(not integration and not slow) or check" tests
 
 # everything: the fast tier first, then the rest (the other versions and engines, faults, scale-out), and last, one at a
-# time, the tests that measure this machine or hold processes to a CPU quota (marked alone)
+# time, the tests that measure this machine or hold processes to a CPU quota (marked alone), their nodes on the JVM's
+# defaults (the others' compile with its first tier only: tests/conftest.py)
 test: check
 	$(BIN)/pytest -v $(XDIST) --durations=40 -m "(integration or slow) and not check and not alone" tests
-	$(BIN)/pytest -v --durations=20 -m "integration and alone" tests
+	INGESTLAB_NODE_JAVA_OPTS= $(BIN)/pytest -v --durations=20 -m "integration and alone" tests
 
 # the formatter and the linter (ruff; settings in pyproject.toml): `make format` rewrites, `make lint` only checks
 lint: install

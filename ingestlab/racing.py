@@ -15,9 +15,9 @@ from ingestlab.hosts import fidelity
 from ingestlab.osb import race as osb_race
 from ingestlab.rally import from_distribution, preflight, trackinfo
 from ingestlab.rally import race as rally_race
-from ingestlab.rally.command import RaceRequest
+from ingestlab.rally.command import RaceRequest, tag_value
 from ingestlab.rally.home import data_cache, emulation_file
-from ingestlab.rally.results import RaceResult
+from ingestlab.rally.results import JAVA_OPTIONS_TAG, RaceResult
 
 
 @dataclass(frozen=True)
@@ -157,6 +157,8 @@ def fit_to_cluster(request: RaceRequest, track: trackinfo.TrackInfo, facts: pref
 
     if facts.nodes:
         request.user_tags = {**request.user_tags, "nodes": str(facts.nodes)}
+    if facts.java_options:  # nodes the pack started with INGESTLAB_NODE_JAVA_OPTS: the race says so wherever it is read
+        request.user_tags = {**request.user_tags, JAVA_OPTIONS_TAG: tag_value(",".join(facts.java_options))}
 
     six = facts.distribution == "elasticsearch" and facts.major is not None and facts.major < 7
     if six and "mapping_type" in track.defaults and "mapping_type" not in track.given:

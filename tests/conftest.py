@@ -15,9 +15,9 @@ import pytest
 
 def pytest_configure(config):
     os.environ["INGESTLAB_LEDGER"] = "off"  # the commands the tests run inherit it
-    # the tests' nodes compile with the JVM's first tier only: a node then takes about half the CPU to start and to race
-    # in test mode; the suite checks what the pack does, not how fast Elasticsearch's code runs once fully compiled
-    # (docs/racing.md, "Extra JVM options")
+    # the tests' nodes compile with the JVM's first tier only: a node then takes less CPU to start and to race in test
+    # mode, and the tests check what the pack does, not how fast Elasticsearch runs (docs/developing.md); `make test` runs
+    # the tests marked alone, which measure, with it empty: their nodes on the JVM's defaults, as a user's
     os.environ.setdefault("INGESTLAB_NODE_JAVA_OPTS", "-XX:TieredStopAtLevel=1")
 
 

@@ -111,6 +111,7 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
             "--secured sets up Elasticsearch's x-pack security; the OpenSearch integration-test zip has no security plugin"
         )
     cluster = _layout(shape, hosts, placement)
+    cluster.java_options = node_process.extra_java_options()
     _check_free(cluster)
     java_home = java_home_for(spec)
     es_home = distribution.ensure_distribution(shape.version, log=log, engine=shape.engine)
@@ -122,8 +123,7 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
         security.create(cluster.directory)
     if any(n.namespace and not ipaddress.ip_address(n.address).is_loopback for n in cluster.nodes):
         node_process.meet_bootstrap_checks(log)
-    extra = " ".join(node_process.extra_java_options())
-    extra = f", with {node_process.EXTRA_JAVA_OPTS}={extra}" if extra else ""
+    extra = f", with {node_process.EXTRA_JAVA_OPTS}={' '.join(cluster.java_options)}" if cluster.java_options else ""
     try:
         for node in cluster.nodes:
             log(

@@ -55,6 +55,7 @@ class Cluster:
     settings: dict = field(default_factory=dict)
     security: bool = False  # basic auth and TLS; see ingestlab.cluster.security
     engine: str = "elasticsearch"  # or "opensearch"
+    java_options: list[str] = field(default_factory=list)  # INGESTLAB_NODE_JAVA_OPTS when it was provisioned
 
     @property
     def directory(self) -> Path:

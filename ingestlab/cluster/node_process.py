@@ -19,16 +19,30 @@ from ingestlab.errors import IngestlabError
 
 PRODUCTION_FILE_LIMIT = 65535  # what Elasticsearch's bootstrap checks ask of a node on a non-loopback address
 PRODUCTION_MAP_COUNT = 262144
-EXTRA_JAVA_OPTS = "INGESTLAB_NODE_JAVA_OPTS"  # more JVM options for every node the pack starts (make test sets one)
+EXTRA_JAVA_OPTS = "INGESTLAB_NODE_JAVA_OPTS"  # more JVM options for every node the pack starts (the tests set one)
+# the system property that carries them to the node's JVM arguments, where a race's preflight finds them
+EXTRA_JAVA_OPTS_PROPERTY = "-Dingestlab.node_java_opts="
+_HEAP = ("-Xms", "-Xmx", "-XX:InitialHeapSize", "-XX:MaxHeapSize", "-XX:MinHeapSize")
 
 
 def extra_java_options() -> list[str]:
-    """The JVM options ``INGESTLAB_NODE_JAVA_OPTS`` adds after the heap; each must be one (``-X…``, ``-D…``)."""
+    """The JVM options ``INGESTLAB_NODE_JAVA_OPTS`` adds after the heap; each must be one (``-X…``, ``-D…``), and none
+    a heap size (``--heap`` sets it, and the line that starts a node says it)."""
     options = os.environ.get(EXTRA_JAVA_OPTS, "").split()
-    bad = [o for o in options if not o.startswith("-")]
-    if bad:
-        raise IngestlabError(f"{EXTRA_JAVA_OPTS}: {bad[0]!r} is not a JVM option (each starts with '-')")
+    for option in options:
+        if not option.startswith("-"):
+            raise IngestlabError(f"{EXTRA_JAVA_OPTS}: {option!r} is not a JVM option (each starts with '-')")
+        if option.startswith(_HEAP):
+            raise IngestlabError(f"{EXTRA_JAVA_OPTS}: {option!r} sets the heap; give its size with --heap")
     return options
+
+
+def java_opts(cluster: Cluster) -> str:
+    """The node's ``ES_JAVA_OPTS`` (or ``OPENSEARCH_JAVA_OPTS``): its heap, then the options the cluster was provisioned
+    with and the property that names them."""
+    extra = cluster.java_options
+    marker = [EXTRA_JAVA_OPTS_PROPERTY + "|".join(extra)] if extra else []
+    return " ".join([f"-Xms{cluster.heap}", f"-Xmx{cluster.heap}", *extra, *marker])
 
 
 def node_settings(spec: DistributionSpec, cluster: Cluster, node: Node) -> dict:
@@ -137,7 +151,7 @@ def start(
         "PATH": os.environ.get("PATH", "/usr/bin:/bin"),
         f"{prefix}_JAVA_HOME": str(java_home),
         "JAVA_HOME": str(java_home),
-        f"{prefix}_JAVA_OPTS": " ".join([f"-Xms{cluster.heap}", f"-Xmx{cluster.heap}", *extra_java_options()]),
+        f"{prefix}_JAVA_OPTS": java_opts(cluster),
         f"{prefix}_PATH_CONF": str(node_dir / "config"),
         f"{prefix}_TMPDIR": str(node_dir / "tmp"),
         "HOME": str(node_dir),

@@ -35,9 +35,7 @@ def _log_ratio_interval(fitted: linear.Fit) -> tuple[tuple[float, float] | None,
     i, j = fitted.terms.index("request"), fitted.terms.index("document")
     cov = fitted.covariance
     var = cov[i, i] / r.value**2 + cov[j, j] / c.value**2 - 2 * cov[i, j] / (r.value * c.value)
-    from scipy import stats  # heavy (about a second here): loaded where an interval is computed
-
-    half = stats.t.ppf(0.975, fitted.dof) * math.sqrt(max(var, 0.0))
+    half = linear.t975(fitted.dof) * math.sqrt(max(var, 0.0))
     ratio = r.value / c.value
     return (ratio * math.exp(-half), ratio * math.exp(half)), ""
 

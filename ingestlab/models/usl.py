@@ -13,7 +13,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from ingestlab.models.linear import CannotFit, Parameter
+from ingestlab.models.linear import CannotFit, Parameter, t975
 
 MIN_R_SQUARED = 0.8
 MIN_DOF = 2  # residual degrees of freedom for an interval (a t quantile at 1 is 12.7: no interval to speak of)
@@ -50,10 +50,9 @@ class Usl:
         if peak is None or self.covariance is None or self.sigma.low is None or self.kappa.low is None or self.sigma.value >= 1:
             return None
         gradient = np.array([0.0, -0.5 / (1.0 - self.sigma.value), -0.5 / self.kappa.value])  # d log N* / d(λ, σ, κ)
-        from scipy import stats  # heavy (about a second here): loaded where an interval is computed
 
         se = math.sqrt(max(float(gradient @ self.covariance @ gradient), 0.0))
-        half = stats.t.ppf(0.975, self.dof) * se
+        half = t975(self.dof) * se
         return peak * math.exp(-half), peak * math.exp(half)
 
     def at(self, n: float) -> float:
@@ -75,7 +74,7 @@ class Usl:
 
 def fit(points: list[tuple[float, float]]) -> Usl:
     """``points``: (N, throughput)."""
-    from scipy import optimize, stats  # heavy (about a second here): loaded where a fit is made
+    from scipy import optimize  # heavy: loaded where a fit is made
 
     points = sorted((float(n), float(x)) for n, x in points if x and x > 0)
     if len({n for n, _ in points}) < 3:
@@ -104,7 +103,7 @@ def fit(points: list[tuple[float, float]]) -> Usl:
     for i, name in enumerate(("λ", "σ", "κ")):
         bound = (name == "σ" and (values[i] <= 1e-9 or values[i] >= 1 - 1e-9)) or (name == "κ" and values[i] <= KAPPA_ZERO)
         if held and not bound:
-            half = stats.t.ppf(0.975, dof) * math.sqrt(max(covariance[i, i], 0.0))
+            half = t975(dof) * math.sqrt(max(covariance[i, i], 0.0))
             low = max(values[i] - half, 0.0)
             high = values[i] + half if name != "σ" else min(values[i] + half, 1.0)
             parameters.append(Parameter(name, float(values[i]), float(low), float(high)))

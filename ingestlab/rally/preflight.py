@@ -14,6 +14,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
+from ingestlab.cluster.node_process import EXTRA_JAVA_OPTS_PROPERTY
 from ingestlab.cluster.security import basic_authorization
 from ingestlab.errors import IngestlabError
 
@@ -73,6 +74,7 @@ class ClusterFacts:
     modules: frozenset = frozenset()
     nodes: int | None = None
     distribution: str = "elasticsearch"  # or "opensearch", as GET / says
+    java_options: tuple = ()  # the JVM options the pack added to its nodes (INGESTLAB_NODE_JAVA_OPTS), any node's
 
     @property
     def major(self) -> int | None:
@@ -151,12 +153,24 @@ def _facts(url: str, authorization: str | None, context, timeout: float) -> Clus
             ) from None
         return ClusterFacts(None)  # e.g. 401 without credentials: Rally says the rest
     try:
-        nodes = _get_json(url + "_nodes/plugins?filter_path=nodes.*.modules.name", authorization, context, timeout)
-        per_node = [{m["name"] for m in n.get("modules", [])} for n in nodes.get("nodes", {}).values()]
+        info = "_nodes/plugins,jvm?filter_path=nodes.*.modules.name,nodes.*.jvm.input_arguments"
+        nodes = _get_json(url + info, authorization, context, timeout).get("nodes", {})
+        per_node = [{m["name"] for m in n.get("modules", [])} for n in nodes.values()]
         modules = frozenset(set.intersection(*per_node)) if per_node else frozenset()
-        count = len(nodes.get("nodes", {})) or None
+        count = len(nodes) or None
+        java_options = added_java_options(a for n in nodes.values() for a in (n.get("jvm") or {}).get("input_arguments") or [])
     except (urllib.error.URLError, OSError, ValueError):
-        modules, count = frozenset(), None
+        modules, count, java_options = frozenset(), None, ()
     return ClusterFacts(
-        root.get("version", {}).get("number"), modules, count, root.get("version", {}).get("distribution") or "elasticsearch"
+        root.get("version", {}).get("number"),
+        modules,
+        count,
+        root.get("version", {}).get("distribution") or "elasticsearch",
+        java_options,
     )
+
+
+def added_java_options(arguments) -> tuple:
+    """The options the pack's property names among a node's JVM arguments (:func:`ingestlab.cluster.node_process.java_opts`)."""
+    found = [a[len(EXTRA_JAVA_OPTS_PROPERTY) :] for a in arguments if a.startswith(EXTRA_JAVA_OPTS_PROPERTY)]
+    return tuple(dict.fromkeys(o for value in found for o in value.split("|") if o))

@@ -16,6 +16,9 @@ from ingestlab.rally import metrics_store
 from ingestlab.rally.trackinfo import TrackInfo
 from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
+# the user tag of a race on nodes the pack started with INGESTLAB_NODE_JAVA_OPTS (ingestlab.racing.fit_to_cluster)
+JAVA_OPTIONS_TAG = "node-java-options"
+
 
 @dataclass(frozen=True)
 class TaskResult:
@@ -83,6 +86,11 @@ class RaceResult:
     @property
     def tags(self) -> dict:
         return self.race.get("user-tags", {}) or {}
+
+    @property
+    def node_java_options(self) -> str | None:
+        """The JVM options the pack added to the nodes (``INGESTLAB_NODE_JAVA_OPTS``), as the race's tag keeps them."""
+        return self.tags.get(JAVA_OPTIONS_TAG) or None
 
     @property
     def test_mode(self) -> bool:

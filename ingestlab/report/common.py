@@ -6,7 +6,7 @@ from __future__ import annotations
 from ingestlab import machine
 from ingestlab.hosts import fidelity
 from ingestlab.rally import limits
-from ingestlab.rally.results import RaceResult
+from ingestlab.rally.results import JAVA_OPTIONS_TAG, RaceResult
 
 
 def tables_apart(markdown: str) -> str:
@@ -61,6 +61,8 @@ def this_machine(result: RaceResult) -> str:
     )
     corpus = corpus_words(result.race)
     line += f"; {corpus}" if corpus else ""
+    if result.node_java_options:
+        line += f"; nodes with extra JVM options (INGESTLAB_NODE_JAVA_OPTS; tag {JAVA_OPTIONS_TAG}: {result.node_java_options})"
     cost = footprint_line(result.footprint)
     return f"{line}. {cost}" if cost else line
 

@@ -123,17 +123,18 @@ READ_SIZE = 1 << 16  # bytes of XML the parser is fed at a time
 
 def _ended_pages(source: CountingReader) -> Iterator[tuple]:
     """Each ``</page>`` as the parser reaches it, fed ``READ_SIZE`` bytes at a time. On malformed XML, the pages that
-    ended before the error come first, then the error: lxml's ``iterparse`` hands over none of them since 6.2."""
+    ended before the error come first, then the error (lxml's ``iterparse`` hands over none of them since 6.2)."""
     parser = etree.XMLPullParser(events=("end",), tag="{*}page", huge_tree=True, recover=False)
-    try:
-        while chunk := source.read(READ_SIZE):
+    while chunk := source.read(READ_SIZE):
+        try:
             parser.feed(chunk)
+        except etree.XMLSyntaxError:
             yield from parser.read_events()
-        parser.close()
+            raise
         yield from parser.read_events()
-    except etree.XMLSyntaxError:
-        yield from parser.read_events()
-        raise
+    # input that stops inside a page fails here; what lxml 6.2 hands over then is that unfinished page, ended for it
+    parser.close()
+    yield from parser.read_events()
 
 
 def page_lines(source: CountingReader, path: Path) -> Iterator[bytes]:

@@ -52,6 +52,10 @@ def test_extra_jvm_options_come_from_the_environment_and_each_must_be_an_option(
     monkeypatch.setenv(node_process.EXTRA_JAVA_OPTS, "-Xss1m TieredStopAtLevel=1")
     with pytest.raises(IngestlabError, match=r"INGESTLAB_NODE_JAVA_OPTS: 'TieredStopAtLevel=1' is not a JVM option"):
         node_process.extra_java_options()
+    for heap in ("-Xmx2g", "-Xms2g", "-XX:MaxHeapSize=2g"):
+        monkeypatch.setenv(node_process.EXTRA_JAVA_OPTS, heap)
+        with pytest.raises(IngestlabError, match=rf"INGESTLAB_NODE_JAVA_OPTS: '{heap}' sets the heap; give its size with --heap"):
+            node_process.extra_java_options()
 
 
 def test_port_in_use_is_detected():

@@ -94,6 +94,25 @@ def test_every_page_before_malformed_xml_far_into_the_dump_is_kept(tmp_path):
     assert len(read_corpus(tmp_path / "out" / "wikipedia.json")) == 300
 
 
+@pytest.mark.parametrize("past", [3, 200, "text"])  # bytes past the 300th </page>, or inside the 301st page's text
+def test_plain_xml_that_stops_inside_a_page_keeps_exactly_the_pages_that_ended(tmp_path, past):
+    """An unfinished page is never written, whole or cut (lxml 6.2 ends it for the parser at the end of the input)."""
+    dump = tmp_path / "whole.xml"
+    generate.write(dump, generate.WikiGenerator().pages(400))
+    convert.convert(dump, tmp_path / "whole" / "wikipedia.json")
+    whole = read_corpus(tmp_path / "whole" / "wikipedia.json")
+    data = dump.read_bytes()
+    end = -1
+    for _ in range(300):
+        end = data.index(b"</page>", end + 1)
+    end += len(b"</page>")
+    cut = end + past if isinstance(past, int) else data.index(b"<text", end) + 300
+    dump.write_bytes(data[:cut])
+    with pytest.raises(convert.BadDump, match=r"whole.xml: malformed XML at line \d+, column \d+: .* 300 pages before it are kept"):
+        convert.convert(dump, tmp_path / "cut" / "wikipedia.json")
+    assert read_corpus(tmp_path / "cut" / "wikipedia.json") == whole[:300]
+
+
 def test_markup_keeps_ideographic_spaces_and_collapses_ascii_ones():
     assert markup.plain_text("a \t  b\u3000\u3000c\n\n\n\n  d") == "a b\u3000\u3000c\n\nd"
 

@@ -36,3 +36,19 @@ def test_a_tls_context_is_made_once_and_never_for_plain_http(monkeypatch):
     preflight.get_json("http://127.0.0.1:9200/", {})
     preflight.get_json("https://127.0.0.1:9200/", {})
     assert seen[0] is None and seen[1] is not None
+
+
+def test_the_jvm_options_the_pack_added_are_read_back_from_the_nodes_arguments_and_tag_the_race():
+    from ingestlab.cluster import node_process
+    from ingestlab.cluster.model import Cluster
+    from ingestlab.rally.command import tag_value
+
+    cluster = Cluster(name="t", version="7.17.29", heap="1g", java_options=["-XX:TieredStopAtLevel=1", "-Dx=y"])
+    opts = node_process.java_opts(cluster)
+    assert opts.split()[:4] == ["-Xms1g", "-Xmx1g", "-XX:TieredStopAtLevel=1", "-Dx=y"]
+    arguments = ["-Xshare:auto", *opts.split(), "-Des.path.home=/x"]  # as _nodes/jvm lists them
+    added = preflight.added_java_options(arguments + arguments)  # two nodes
+    assert added == ("-XX:TieredStopAtLevel=1", "-Dx=y")
+    assert tag_value(",".join(added)) == "-XX-TieredStopAtLevel=1+-Dx=y"
+    assert preflight.added_java_options(["-Xms1g", "-XX:TieredStopAtLevel=1"]) == ()  # not the pack's: not named
+    assert node_process.java_opts(Cluster(name="t", version="7.17.29", heap="1g")) == "-Xms1g -Xmx1g"

@@ -59,3 +59,15 @@ def test_study_1_says_where_the_index_apis_time_went_beside_a_bulks_node_cpu():
     assert request_costs(replace(race, footprint={"load_side": {"tasks": {"index-api": {"limit": short, "nodes": one}}}})) == ""
     two = {"index-api": {"limit": single, "nodes": one * 2}}  # two nodes: each copy counted, not the rate's documents
     assert request_costs(replace(race, footprint={"load_side": {"tasks": two}})) == ""
+
+
+def test_a_race_on_nodes_with_extra_jvm_options_says_so_beside_the_version():
+    from ingestlab.report.common import this_machine
+    from tests.unit.studies.races import race
+
+    plain = this_machine(result("posts"))
+    assert "JVM options" not in plain
+    doc = race("posts")
+    doc = {**doc, "user-tags": {**(doc.get("user-tags") or {}), "node-java-options": "-XX-TieredStopAtLevel=1"}}
+    tagged = this_machine(result("posts", doc))
+    assert "; nodes with extra JVM options (INGESTLAB_NODE_JAVA_OPTS; tag node-java-options: -XX-TieredStopAtLevel=1)" in tagged
