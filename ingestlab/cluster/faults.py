@@ -35,8 +35,7 @@ def start_node(cluster: Cluster, node_name: str, log=print) -> Node:
         raise IngestlabError(f"{node_name} of cluster {cluster.name!r} is running (pid {node.pid})")
     spec = spec_for(cluster.version, cluster.engine)
     es_home = distribution.ensure_distribution(cluster.version, log=log, engine=cluster.engine)
-    extra = f", with {node_process.EXTRA_JAVA_OPTS}={' '.join(cluster.java_options)}" if cluster.java_options else ""
-    log(f"[ingestlab] restarting {node.name} of {cluster.name} on {node.url}{extra}")
+    log(f"[ingestlab] restarting {node.name} of {cluster.name} on {node.url}{node_process.java_options_words(cluster)}")
     node_process.start(es_home, spec, cluster, node, ensure_service_user(), java_home_for(spec), fresh=False)
     cluster.save()
     health.wait_until_answers(cluster, node, timeout=180)

@@ -123,7 +123,7 @@ def up(shape: Shape = Shape(), hosts: list | None = None, log=print, placement: 
         security.create(cluster.directory)
     if any(n.namespace and not ipaddress.ip_address(n.address).is_loopback for n in cluster.nodes):
         node_process.meet_bootstrap_checks(log)
-    extra = f", with {node_process.EXTRA_JAVA_OPTS}={' '.join(cluster.java_options)}" if cluster.java_options else ""
+    extra = node_process.java_options_words(cluster)
     try:
         for node in cluster.nodes:
             log(

@@ -37,6 +37,17 @@ def extra_java_options() -> list[str]:
     return options
 
 
+def java_options_words(cluster: Cluster) -> str:
+    """ ", with INGESTLAB_NODE_JAVA_OPTS=…" for the lines that start or restart a node, or "" without such options."""
+    return f", with {EXTRA_JAVA_OPTS}={' '.join(cluster.java_options)}" if cluster.java_options else ""
+
+
+def added_java_options(arguments) -> tuple:
+    """The options :func:`java_opts`' property names among a node's JVM arguments (as ``_nodes/jvm`` lists them)."""
+    found = [a[len(EXTRA_JAVA_OPTS_PROPERTY) :] for a in arguments if a.startswith(EXTRA_JAVA_OPTS_PROPERTY)]
+    return tuple(dict.fromkeys(o for value in found for o in value.split("|") if o))
+
+
 def java_opts(cluster: Cluster) -> str:
     """The node's ``ES_JAVA_OPTS`` (or ``OPENSEARCH_JAVA_OPTS``): its heap, then the options the cluster was provisioned
     with and the property that names them."""

@@ -14,7 +14,7 @@ import urllib.error
 import urllib.request
 from dataclasses import dataclass
 
-from ingestlab.cluster.node_process import EXTRA_JAVA_OPTS_PROPERTY
+from ingestlab.cluster.node_process import added_java_options
 from ingestlab.cluster.security import basic_authorization
 from ingestlab.errors import IngestlabError
 
@@ -168,9 +168,3 @@ def _facts(url: str, authorization: str | None, context, timeout: float) -> Clus
         root.get("version", {}).get("distribution") or "elasticsearch",
         java_options,
     )
-
-
-def added_java_options(arguments) -> tuple:
-    """The options the pack's property names among a node's JVM arguments (:func:`ingestlab.cluster.node_process.java_opts`)."""
-    found = [a[len(EXTRA_JAVA_OPTS_PROPERTY) :] for a in arguments if a.startswith(EXTRA_JAVA_OPTS_PROPERTY)]
-    return tuple(dict.fromkeys(o for value in found for o in value.split("|") if o))

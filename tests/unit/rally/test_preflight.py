@@ -47,8 +47,8 @@ def test_the_jvm_options_the_pack_added_are_read_back_from_the_nodes_arguments_a
     opts = node_process.java_opts(cluster)
     assert opts.split()[:4] == ["-Xms1g", "-Xmx1g", "-XX:TieredStopAtLevel=1", "-Dx=y"]
     arguments = ["-Xshare:auto", *opts.split(), "-Des.path.home=/x"]  # as _nodes/jvm lists them
-    added = preflight.added_java_options(arguments + arguments)  # two nodes
+    added = node_process.added_java_options(arguments + arguments)  # two nodes
     assert added == ("-XX:TieredStopAtLevel=1", "-Dx=y")
     assert tag_value(",".join(added)) == "-XX-TieredStopAtLevel=1+-Dx=y"
-    assert preflight.added_java_options(["-Xms1g", "-XX:TieredStopAtLevel=1"]) == ()  # not the pack's: not named
+    assert node_process.added_java_options(["-Xms1g", "-XX:TieredStopAtLevel=1"]) == ()  # not the pack's: not named
     assert node_process.java_opts(Cluster(name="t", version="7.17.29", heap="1g")) == "-Xms1g -Xmx1g"
