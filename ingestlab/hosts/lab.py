@@ -216,6 +216,8 @@ def up(
         _start_daemon(lab, None, log)
         for host in hosts:
             _start_daemon(lab, host, log)
+        if lab.hardware:
+            emulation.hold(lab, hosts, hardware)
     except BaseException as e:
         log(f"[ingestlab] the lab {prefix!r} did not come up; removing what was made")
         hits = [h.name for h in lab.hosts if lab.hardware and lab.group(h.name, "node").stats()["memory_failcnt"]]
