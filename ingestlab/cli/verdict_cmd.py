@@ -81,6 +81,7 @@ def cmd_compare(args) -> int:
     calibration = found[0] if found else None  # the newest's rates go in the footnote
     notes += left
     notes += _driver_bound_notes([(name, baseline), *contenders])
+    notes += _java_options_notes([(name, baseline), *contenders])
     base = compare.aggregate(baseline)
     floors = _floors(found, base)
     if floors:  # the floor is of the baseline's work: a contender doing other work is judged as if its races spread alike
@@ -120,6 +121,20 @@ def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
         f"{name}: load driver bound in {task} ({bound} of {seen} races): its figures there measure the load driver, not the cluster"
         for name, races in sides
         for task, (bound, seen) in sorted(driver_bound(races, rated).items())
+    ]
+
+
+def _java_options_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
+    """One note when the races compared ran on nodes with different extra JVM options (``INGESTLAB_NODE_JAVA_OPTS``, kept
+    in their ``node-java-options`` tag): they are judged all the same, and a difference may be the options'."""
+    options_of = lambda race: (race.get("user-tags") or {}).get(results.JAVA_OPTIONS_TAG) or "none"  # noqa: E731
+    seen = {name: sorted({options_of(race) for race in races}) for name, races in sides}
+    if len({tuple(options) for options in seen.values()}) == 1 and all(len(options) == 1 for options in seen.values()):
+        return []
+    return [
+        f"the nodes ran with different extra JVM options (INGESTLAB_NODE_JAVA_OPTS, tag {results.JAVA_OPTIONS_TAG}): "
+        + "; ".join(f"{name}: {', '.join(options)}" for name, options in seen.items())
+        + ": a difference may be theirs"
     ]
 
 

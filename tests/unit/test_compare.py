@@ -444,3 +444,19 @@ def test_how_two_works_differ_is_said_key_by_key():
         "bulk_size=1000, eventdata_docs=20000",
         "bulk_size=10, eventdata_docs not given (the track's default)",
     )
+
+
+def test_sides_on_nodes_with_different_extra_jvm_options_are_named_in_one_note():
+    from ingestlab.cli.verdict_cmd import _java_options_notes
+
+    tagged = lambda options: {"user-tags": {"node-java-options": options} if options else {}}  # noqa: E731
+    same = [("run:a", [tagged(None), tagged(None)]), ("run:b", [tagged(None)])]
+    assert _java_options_notes(same) == []
+    assert _java_options_notes([("run:a", [tagged("-XX-TieredStopAtLevel=1")]), ("run:b", [tagged("-XX-TieredStopAtLevel=1")])]) == []
+    (note,) = _java_options_notes([("run:a", [tagged(None)]), ("run:b", [tagged("-XX-TieredStopAtLevel=1")])])
+    assert note == (
+        "the nodes ran with different extra JVM options (INGESTLAB_NODE_JAVA_OPTS, tag node-java-options): run:a: none; "
+        "run:b: -XX-TieredStopAtLevel=1: a difference may be theirs"
+    )
+    (mixed,) = _java_options_notes([("run:a", [tagged(None), tagged("-Xss1m")])])  # within one side
+    assert "run:a: -Xss1m, none" in mixed
