@@ -34,6 +34,7 @@ def open_history(path: Path) -> sqlite3.Connection:
         f"CREATE TABLE IF NOT EXISTS {COSTS} (night TEXT, study TEXT, task TEXT, value REAL, race_id TEXT, es_version TEXT, setup TEXT)"
     )
     db.execute("CREATE TABLE IF NOT EXISTS annotations (night TEXT, text TEXT, setup TEXT)")
+    db.execute("CREATE TABLE IF NOT EXISTS node_options (night TEXT, setup TEXT, options TEXT, PRIMARY KEY (night, setup))")
     db.execute(
         "CREATE TABLE IF NOT EXISTS changepoints (setup TEXT, study TEXT, task TEXT, night TEXT, change REAL, pvalue REAL, "
         "first_seen TEXT, PRIMARY KEY (setup, study, task, night))"
@@ -90,6 +91,15 @@ def last_version(db: sqlite3.Connection, study: str, setup: str, before: str) ->
         "SELECT es_version FROM figures WHERE study = ? AND setup = ? AND night < ? AND es_version IS NOT NULL ORDER BY night DESC LIMIT 1",
         (study, setup, before),
     ).fetchone()
+    return row[0] if row else None
+
+
+def node_options(db: sqlite3.Connection, setup: str, night: str, options: str) -> str | None:
+    """Keep the extra JVM options ``setup``'s nodes ran with tonight (``INGESTLAB_NODE_JAVA_OPTS``, as the races' tag keeps
+    them; "none": the JVM's defaults) and return the newest earlier night's (None: no earlier night kept any)."""
+    db.execute("INSERT OR REPLACE INTO node_options VALUES (?, ?, ?)", (night, setup, options))
+    query = "SELECT options FROM node_options WHERE setup = ? AND night < ? ORDER BY night DESC LIMIT 1"
+    row = db.execute(query, (setup, night)).fetchone()
     return row[0] if row else None
 
 

@@ -145,6 +145,7 @@ class _Night:
         self.sections.append(
             sections.history_table(where, rows)
             + "\n"
+            + self.options_moved(setup.name, result.node_java_options or "none")
             + sections.change_point_lines(where, points, new)
             + sections.cost_table(where, costs, self.night)
             + measured_here
@@ -161,6 +162,21 @@ class _Night:
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
             self.beside(setup, study, figures, beside, reference, published)
+
+    def options_moved(self, setup: str, options: str) -> str:
+        """A sentence, and an annotation on the setup's charts, when its nodes run with other extra JVM options tonight than
+        on the night before (the nights are judged all the same)."""
+        was = history.node_options(self.db, setup, self.night, options)
+        self.db.commit()
+        if was is None or was == options:
+            return ""
+        text = f"extra JVM options of the nodes: {was} → {options}"
+        if (self.night, text) not in history.annotations(self.db, setup):
+            history.annotate(self.db, self.night, text, setup)
+        return (
+            f"The nodes run with the extra JVM options {options} tonight (INGESTLAB_NODE_JAVA_OPTS, tag node-java-options); "
+            f"the night before had {was}: a change from tonight on may be theirs.\n\n"
+        )
 
     def rates_here(self, setup: str, reference: str, track: str, figures: dict) -> str:
         """What the rules judging tonight's ``figures`` were measured to do here, task by task, in the night's configuration."""

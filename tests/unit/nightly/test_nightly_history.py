@@ -190,3 +190,18 @@ def test_a_reference_of_another_version_is_another_series_and_a_running_ones_new
     assert history.annotations(db, "default ÷ live") == [("2026-01-04T000000", "reference live: 8.19.7 → 9.2.0")]
     assert history.annotations(db, "default") == []  # the setup's own figures do not depend on the reference
     assert "The reference live is" not in night("2026-01-05T000000", running, "9.2.0")
+
+
+def test_a_night_whose_nodes_ran_with_other_extra_jvm_options_says_so_once_and_marks_its_charts(tmp_path):
+    from ingestlab.nightly.run import _Night
+
+    db = history.open_history(tmp_path / "h.sqlite")
+    said = []
+    for night, options in (("2026-01-01", "none"), ("2026-01-02", "none"), ("2026-01-03", "-XX-TieredStopAtLevel=1")):
+        tonight = _Night(night, db, None, print)
+        said.append([tonight.options_moved("default", options), tonight.options_moved("default", options)])  # two studies
+    assert said[0] == ["", ""] and said[1] == ["", ""]
+    first, second = said[2]
+    assert first == second and "extra JVM options -XX-TieredStopAtLevel=1 tonight" in first and "the night before had none" in first
+    assert history.annotations(db, "default") == [("2026-01-03", "extra JVM options of the nodes: none → -XX-TieredStopAtLevel=1")]
+    assert _Night("2026-01-03", db, None, print).options_moved("other", "-Xss1m") == ""  # another setup: no night before it
