@@ -173,10 +173,7 @@ class _Night:
         text = f"extra JVM options of the nodes: {was} → {options}"
         if (self.night, text) not in history.annotations(self.db, setup):
             history.annotate(self.db, self.night, text, setup)
-        return (
-            f"The nodes run with the extra JVM options {options} tonight (INGESTLAB_NODE_JAVA_OPTS, tag node-java-options); "
-            f"the night before had {was}: a change from tonight on may be theirs.\n\n"
-        )
+        return sections.options_moved(was, options)
 
     def rates_here(self, setup: str, reference: str, track: str, figures: dict) -> str:
         """What the rules judging tonight's ``figures`` were measured to do here, task by task, in the night's configuration."""

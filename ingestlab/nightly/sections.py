@@ -99,3 +99,10 @@ def history_table(where: str, rows: list[dict], what: str = "") -> str:
             f"| {judged} | {'**regression**' if r['regression'] else ''} |"
         )
     return "\n".join(lines) + "\n"
+
+
+def options_moved(was: str, options: str) -> str:
+    return (
+        f"The nodes run with the extra JVM options {options} tonight (INGESTLAB_NODE_JAVA_OPTS, tag node-java-options); "
+        f"the night before had {was}: a change from tonight on may be theirs.\n\n"
+    )
