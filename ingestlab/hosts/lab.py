@@ -1,39 +1,27 @@
 """A lab of test hosts on one machine: N network namespaces, each with one Elasticsearch node (the pack's, or with
 ``provision="rally"`` Rally's) and one Rally daemon, and the coordinating daemon in the root namespace, all on one
-free actor port; races join with ``--load-driver-hosts``. Every process it starts carries ``INGESTLAB_LAB=<prefix>``,
-so :func:`down` needs only the prefix, also after a crash. With a hardware profile, each host's node, load driver,
-disk and link are emulated (:mod:`ingestlab.hosts.emulation`) and checked (:mod:`ingestlab.hosts.fidelity`).
+free actor port (the daemons: :mod:`ingestlab.hosts.daemons`); races join with ``--load-driver-hosts``. Every process
+it starts carries ``INGESTLAB_LAB=<prefix>``, so :func:`down` needs only the prefix, also after a crash. With a hardware
+profile, each host's node, load driver, disk and link are emulated (:mod:`ingestlab.hosts.emulation`) and checked
+(:mod:`ingestlab.hosts.fidelity`).
 
 State: ``INGESTLAB_HOME/hosts/<prefix>/lab.json``; daemon logs, disk images, mounts and runner stats beside it."""
 
 from __future__ import annotations
 
 import json
-import os
-import subprocess
-import sys
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from ingestlab import allocator, net, paths, procs
+from ingestlab import net, paths, procs
 from ingestlab.cluster import lifecycle
 from ingestlab.cluster.health import wait_for_health_at
 from ingestlab.cluster.model import DEFAULT_HTTP_PORT, Cluster
 from ingestlab.cluster.versions import DEFAULT_VERSION
 from ingestlab.errors import IngestlabError
-from ingestlab.hosts import cgroups, disks, emulation, namespaces, rally_provisioning
+from ingestlab.hosts import cgroups, daemons, disks, emulation, namespaces, rally_provisioning
 from ingestlab.hosts import hardware as hw
 from ingestlab.hosts.namespaces import Host
-from ingestlab.rally.home import ensure_rally_home
-from ingestlab.rally.launcher import PORT_VARIABLE, TOKEN_VARIABLE
-from ingestlab.runners.utils.runner_stats import VARIABLE as RUNNER_STATS
-
-LAB_VARIABLE = "INGESTLAB_LAB"
-
-
-def marker(prefix: str) -> str:
-    """``INGESTLAB_LAB=<prefix>``: what every process started for the lab carries in its environment."""
-    return f"{LAB_VARIABLE}={prefix}"
 
 
 def lab_dir(prefix: str) -> Path:
@@ -68,7 +56,7 @@ class Lab:
     @property
     def process_marker(self) -> str:
         """``NAME=value`` in the environment of every process started for the lab (its daemons and their workers)."""
-        return marker(self.prefix)
+        return daemons.marker(self.prefix)
 
     def group(self, host: str, role: str) -> cgroups.Group:
         """The cgroup of a host's node or load driver (``role``), or of the coordinator's load driver."""
@@ -132,41 +120,6 @@ def require(prefix: str = namespaces.DEFAULT_PREFIX) -> Lab:
     return lab
 
 
-def _start_daemon(lab: Lab, host: Host | None, log) -> None:
-    address, name = (host.address, host.name) if host else (lab.coordinator, "coordinator")
-    env = allocator.with_settings(
-        {
-            **os.environ,
-            # one Rally home for all: the race's own config and results paths are the same on every "host"
-            "RALLY_HOME": str(ensure_rally_home()),
-            PORT_VARIABLE: str(lab.actor_port),
-            TOKEN_VARIABLE: lab.actor_token,
-            RUNNER_STATS: str(lab.runner_stats_file(host)),
-            LAB_VARIABLE: lab.prefix,
-        }
-    )
-    cmd = [
-        sys.executable,
-        "-m",
-        "ingestlab.rally.launcher",
-        "daemon",
-        "start",
-        f"--node-ip={address}",
-        f"--coordinator-ip={lab.coordinator}",
-    ]
-    if host:
-        cmd = namespaces.in_namespace(host, cmd)
-    cmd = lab.driver_launcher(name) + cmd  # joined outside: `ip netns exec` hides /sys/fs/cgroup
-    log(f"[ingestlab] starting esrallyd on {host.name if host else 'the coordinator'} ({address}:{lab.actor_port})")
-    daemon_log = lab.directory / f"esrallyd-{name}.log"
-    with open(daemon_log, "ab") as out:  # the daemon outlives this call: no pipe of ours may stay open in it
-        proc = subprocess.run(
-            cmd, env=env, stdin=subprocess.DEVNULL, stdout=out, stderr=subprocess.STDOUT, cwd=paths.REPO_ROOT, timeout=120
-        )
-    if proc.returncode != 0 or not net.wait_answering(address, lab.actor_port, 30):
-        raise IngestlabError(f"esrallyd on {address} did not start (exit {proc.returncode}); see {daemon_log}")
-
-
 PROVISIONERS = ("ingestlab", "rally")
 
 
@@ -213,9 +166,9 @@ def up(
             + f"; coordinator {lab.coordinator} on bridge {namespaces.bridge_name(prefix)}"
         )
         _start_nodes(lab, hosts, hardware, heap, car, log)
-        _start_daemon(lab, None, log)
+        daemons.start(lab, None, log)
         for host in hosts:
-            _start_daemon(lab, host, log)
+            daemons.start(lab, host, log)
         if lab.hardware:
             emulation.hold(lab, hosts, hardware)
     except BaseException as e:
@@ -254,19 +207,13 @@ def _start_nodes(lab: Lab, hosts: list, hardware: hw.Hardware, heap: str, car: s
     )
 
 
-def tagged_processes(prefix: str) -> list[int]:
-    """PIDs of processes started for the lab (they and their children carry ``INGESTLAB_LAB=<prefix>``)."""
-    mark = marker(prefix).encode()
-    return procs.carrying(mark)[mark]
-
-
 def down(prefix: str = namespaces.DEFAULT_PREFIX, log=print) -> list[str]:
     """Stop the lab's daemons and nodes and remove its namespaces, links and state; what it removed."""
     removed = []
     lab = Lab.load(prefix)
     if lab and lab.installations:
         removed += rally_provisioning.stop(lab.hosts, lab.installations, lab.version, log=log)
-    stopped = procs.stop(lambda: tagged_processes(prefix), grace=10)
+    stopped = procs.stop(lambda: daemons.tagged(prefix), grace=10)
     if stopped:
         removed.append(f"{stopped} Rally daemon processes")
     cluster = Cluster.load(cluster_name(prefix))
@@ -288,7 +235,7 @@ def leftovers(prefix: str) -> list[str]:
     """Anything of the lab still there: namespaces, links, tagged processes."""
     left = [f"namespace {n}" for n in namespaces.existing_namespaces(prefix)]
     left += [f"link {n}" for n in namespaces.existing_links(prefix)]
-    left += [f"process {p}" for p in tagged_processes(prefix)]
+    left += [f"process {p}" for p in daemons.tagged(prefix)]
     left += disks.existing(lab_dir(prefix))
     left += [f"cgroup {d}" for d in cgroups.existing(prefix)]
     return left
