@@ -30,10 +30,10 @@ check: install lint
 
 # everything: the fast tier first, then the rest (the other versions and engines, faults, scale-out), and last, one at a
 # time, the tests that measure this machine or hold processes to a CPU quota (marked alone), their nodes on the JVM's
-# defaults (the others' compile with its first tier only: tests/conftest.py)
+# defaults (the others' compile with its first tier only: tests/conftest.py decides by the mark expression)
 test: check
 	$(BIN)/pytest -v $(XDIST) --durations=40 -m "(integration or slow) and not check and not alone" tests
-	INGESTLAB_NODE_JAVA_OPTS= $(BIN)/pytest -v --durations=20 -m "integration and alone" tests
+	$(BIN)/pytest -v --durations=20 -m "integration and alone" tests
 
 # the formatter and the linter (ruff; settings in pyproject.toml): `make format` rewrites, `make lint` only checks
 lint: install

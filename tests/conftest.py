@@ -7,6 +7,7 @@ make test hosts: each kind takes turns, one at a time across the workers."""
 import contextlib
 import fcntl
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -16,9 +17,14 @@ import pytest
 def pytest_configure(config):
     os.environ["INGESTLAB_LEDGER"] = "off"  # the commands the tests run inherit it
     # the tests' nodes compile with the JVM's first tier only: a node then takes less CPU to start and to race in test
-    # mode, and the tests check what the pack does, not how fast Elasticsearch runs (docs/developing.md); `make test` runs
-    # the tests marked alone, which measure, with it empty: their nodes on the JVM's defaults, as a user's
-    os.environ.setdefault("INGESTLAB_NODE_JAVA_OPTS", "-XX:TieredStopAtLevel=1")
+    # mode, and the tests check what the pack does, not how fast Elasticsearch runs (docs/developing.md); a run that
+    # selects the tests marked alone (`-m "integration and alone"`, make test's last), which measure, keeps the JVM's
+    # defaults, as a user's nodes have them
+    if not MEASURING.search(config.getoption("markexpr", "") or ""):
+        os.environ.setdefault("INGESTLAB_NODE_JAVA_OPTS", "-XX:TieredStopAtLevel=1")
+
+
+MEASURING = re.compile(r"(?<!not )\balone\b")  # a mark expression that selects the alone tests, not one that leaves them out
 
 
 @contextlib.contextmanager
