@@ -34,6 +34,8 @@ def extra_java_options() -> list[str]:
             raise IngestlabError(f"{EXTRA_JAVA_OPTS}: {option!r} is not a JVM option (each starts with '-')")
         if option.startswith(_HEAP):
             raise IngestlabError(f"{EXTRA_JAVA_OPTS}: {option!r} sets the heap; give its size with --heap")
+        if "|" in option:  # the property that names the options to the race (java_opts) separates them with it
+            raise IngestlabError(f"{EXTRA_JAVA_OPTS}: {option!r} holds a '|', which the pack cannot record; leave it out")
     return options
 
 

@@ -56,6 +56,9 @@ def test_extra_jvm_options_come_from_the_environment_and_each_must_be_an_option(
         monkeypatch.setenv(node_process.EXTRA_JAVA_OPTS, heap)
         with pytest.raises(IngestlabError, match=rf"INGESTLAB_NODE_JAVA_OPTS: '{heap}' sets the heap; give its size with --heap"):
             node_process.extra_java_options()
+    monkeypatch.setenv(node_process.EXTRA_JAVA_OPTS, "-Dlist=a|b")
+    with pytest.raises(IngestlabError, match=r"INGESTLAB_NODE_JAVA_OPTS: '-Dlist=a\|b' holds a '\|', which the pack cannot record"):
+        node_process.extra_java_options()
 
 
 def test_port_in_use_is_detected():
