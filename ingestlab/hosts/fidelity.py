@@ -116,6 +116,12 @@ class Monitor(Poller):
         self.look()
         self.report = self._verdict(time.monotonic() - self.started)
 
+    def _profile_quota(self, w: _Watched) -> float | None:
+        """The CPU quota the profile gives the watched group (emulation.hold puts it on)."""
+        if w.role == "node":
+            return self.hardware.cpus
+        return self.hardware.coordinator_share if w.host == "coordinator" else self.hardware.driver_cpus
+
     def _verdict(self, seconds: float) -> dict:
         cores = os.cpu_count() or 1
         problems, groups = [], []
@@ -152,6 +158,12 @@ class Monitor(Poller):
             }
             if row["oom_kills"]:
                 problems.append(f"the kernel killed {row['oom_kills']} process(es) of the {w.role} of {w.host} for memory")
+            wanted = self._profile_quota(w)
+            if quota != wanted and (quota is None or wanted is None or abs(quota - wanted) > 1e-6):
+                problems.append(
+                    f"the {w.role} of {w.host} ran under {f'a quota of {quota:g} cores' if quota else 'no CPU quota'} where the "
+                    f"profile gives it {f'{wanted:g} cores' if wanted else 'none'} (a `hosts up` cut short before its quotas?)"
+                )
             groups.append(row)
         machine = (this_machine.busy_ns() - self.machine_first) / 1e9 / seconds
         quotas = sum(g["quota_cores"] or 0 for g in groups)

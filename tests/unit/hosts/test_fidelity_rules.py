@@ -35,3 +35,35 @@ def test_no_peak_before_a_full_window():
 def test_oom_kills_are_read_from_oom_control():
     assert int(cgroups._fields("oom_kill_disable 0\nunder_oom 0\noom_kill 3\n").get("oom_kill", 0)) == 3
     assert int(cgroups._fields("oom_kill_disable 0\nunder_oom 0\n").get("oom_kill", 0)) == 0  # older kernels lack it
+
+
+class _Group:
+    """A cgroup's counters as cgroups.Group.stats gives them, at a fixed quota."""
+
+    def __init__(self, quota_us: int):
+        self.quota_us = quota_us
+
+    def stats(self) -> dict:
+        keys = ("usage_ns", "nr_periods", "nr_throttled", "throttled_ns", "memory_peak", "memory_failcnt", "oom_kills")
+        return {**dict.fromkeys(keys, 0), "quota_us": self.quota_us, "memory_limit": None}
+
+
+def test_a_group_whose_quota_is_not_the_profiles_means_the_emulation_did_not_hold():
+    """`hosts up` puts the quotas on after the nodes and daemons start (emulation.hold): a lab whose `up` was cut short
+    before that races without them, and the verdict says so."""
+    from ingestlab.hosts import hardware
+
+    m = _monitor()
+    m.hardware = hardware.Hardware(cpus=0.5, driver_cpus=0.2)
+    m.machine_first, m.saturated_seconds, m.seconds_seen = fidelity.this_machine.busy_ns(), 0, 0
+    m.lab, m.link_first = type("Lab", (), {"hosts": []})(), {}
+    held = [
+        fidelity._Watched("h1", "node", _Group(50_000)),
+        fidelity._Watched("h1", "driver", _Group(20_000)),
+        fidelity._Watched("coordinator", "driver", _Group(20_000)),
+    ]
+    m.watched = held
+    assert m._verdict(10.0)["problems"] == []
+    m.watched = [fidelity._Watched("h1", "node", _Group(-1)), *held[1:]]
+    (problem,) = m._verdict(10.0)["problems"]
+    assert problem.startswith("the node of h1 ran under no CPU quota where the profile gives it 0.5 cores")
