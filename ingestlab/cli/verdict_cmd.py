@@ -4,6 +4,7 @@ measures what the verdicts lean on, is :mod:`ingestlab.cli.calibrate_cmd`)."""
 from __future__ import annotations
 
 import json
+from collections import Counter
 from pathlib import Path
 
 from ingestlab import studies
@@ -126,15 +127,20 @@ def _driver_bound_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
 
 def _java_options_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
     """One note when the races compared ran on nodes with different extra JVM options (``INGESTLAB_NODE_JAVA_OPTS``, kept
-    in their ``node-java-options`` tag): they are judged all the same, and a difference may be the options'."""
-    options_of = lambda race: (race.get("user-tags") or {}).get(results.JAVA_OPTIONS_TAG) or "none"  # noqa: E731
-    seen = {name: sorted({options_of(race) for race in races}) for name, races in sides}
-    if len({tuple(options) for options in seen.values()}) == 1 and all(len(options) == 1 for options in seen.values()):
+    in their ``node-java-options`` tag), or some with options and some not known: they are judged all the same."""
+    unknown = "not known"
+    counted = [(name, Counter(results.java_options_of(race) or unknown for race in races)) for name, races in sides]
+    seen = {options for _, count in counted for options in count}
+    known = seen - {unknown}
+    if len(known) < 2 and not (unknown in seen and known - {results.NO_JAVA_OPTIONS}):
         return []
+    each = "; ".join(
+        f"{name}: " + ", ".join(f"{options} ({n} race{'s' if n != 1 else ''})" for options, n in sorted(count.items()))
+        for name, count in counted
+    )
     return [
-        f"the nodes ran with different extra JVM options (INGESTLAB_NODE_JAVA_OPTS, tag {results.JAVA_OPTIONS_TAG}): "
-        + "; ".join(f"{name}: {', '.join(options)}" for name, options in seen.items())
-        + ": a difference may be theirs"
+        f"the nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS, as the tag {results.JAVA_OPTIONS_TAG} keeps them) differ "
+        f"between the races, which are judged all the same, so a difference may be the options': {each}"
     ]
 
 

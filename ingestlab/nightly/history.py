@@ -94,13 +94,21 @@ def last_version(db: sqlite3.Connection, study: str, setup: str, before: str) ->
     return row[0] if row else None
 
 
-def node_options(db: sqlite3.Connection, setup: str, night: str, options: str) -> str | None:
+def node_options(db: sqlite3.Connection, setup: str, night: str, options: str) -> tuple[str, int, int] | None:
     """Keep the extra JVM options ``setup``'s nodes ran with tonight (``INGESTLAB_NODE_JAVA_OPTS``, as the races' tag keeps
-    them; "none": the JVM's defaults) and return the newest earlier night's (None: no earlier night kept any)."""
+    them), with a note on its charts the night they change. While some of the nights tonight is judged against (at most
+    ``NIGHTS_COMPARED``) had other options: (the night before's options, how many had others, how many there are)."""
     db.execute("INSERT OR REPLACE INTO node_options VALUES (?, ?, ?)", (night, setup, options))
-    query = "SELECT options FROM node_options WHERE setup = ? AND night < ? ORDER BY night DESC LIMIT 1"
-    row = db.execute(query, (setup, night)).fetchone()
-    return row[0] if row else None
+    db.commit()
+    query = "SELECT options FROM node_options WHERE setup = ? AND night < ? ORDER BY night DESC LIMIT ?"
+    before = [theirs for (theirs,) in db.execute(query, (setup, night, NIGHTS_COMPARED))]
+    other = sum(theirs != options for theirs in before)
+    if not other:
+        return None
+    text = f"extra JVM options of the nodes: {before[0]} → {options}"
+    if before[0] != options and (night, text) not in annotations(db, setup):
+        annotate(db, night, text, setup)
+    return before[0], other, len(before)
 
 
 def previous(db: sqlite3.Connection, study: str, before: str, setup: str = "default") -> dict[str, compare.Aggregate]:

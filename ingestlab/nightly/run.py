@@ -14,6 +14,7 @@ from ingestlab import compare, machine, paths, racing
 from ingestlab.nightly import changepoints, history, measured, sections, trends
 from ingestlab.nightly.races import Setup, Sizing, race_setup
 from ingestlab.rally.command import tag_value
+from ingestlab.rally.results import java_options_of
 from ingestlab.report import writer
 from ingestlab.report.common import engine_name, task_limits
 from ingestlab.studies import Study
@@ -145,7 +146,7 @@ class _Night:
         self.sections.append(
             sections.history_table(where, rows)
             + "\n"
-            + self.options_moved(setup.name, result.node_java_options or "none")
+            + self.options_moved(setup.name, java_options_of(result.race))
             + sections.change_point_lines(where, points, new)
             + sections.cost_table(where, costs, self.night)
             + measured_here
@@ -161,19 +162,13 @@ class _Night:
         )
         self.races[f"{setup.name}/{study.name}"] = [r.race_id for r in results] if len(results) > 1 else result.race_id
         if beside:
-            self.beside(setup, study, figures, beside, reference, published)
+            self.beside(setup, study, figures, beside, reference, published, result)
 
-    def options_moved(self, setup: str, options: str) -> str:
-        """A sentence, and an annotation on the setup's charts, when its nodes run with other extra JVM options tonight than
-        on the night before (the nights are judged all the same)."""
-        was = history.node_options(self.db, setup, self.night, options)
-        self.db.commit()
-        if was is None or was == options:
-            return ""
-        text = f"extra JVM options of the nodes: {was} → {options}"
-        if (self.night, text) not in history.annotations(self.db, setup):
-            history.annotate(self.db, self.night, text, setup)
-        return sections.options_moved(was, options)
+    def options_moved(self, setup: str, options: str | None, whose: str = "the nodes'") -> str:
+        """A sentence while the nights ``setup`` is judged against include some whose nodes ran with other extra JVM options
+        than tonight's (None: not known tonight, nothing kept)."""
+        moved = history.node_options(self.db, setup, self.night, options) if options else None
+        return sections.options_moved(whose, options, *moved) if moved else ""
 
     def rates_here(self, setup: str, reference: str, track: str, figures: dict) -> str:
         """What the rules judging tonight's ``figures`` were measured to do here, task by task, in the night's configuration."""
@@ -192,7 +187,7 @@ class _Night:
             + "\n"
         )
 
-    def beside(self, setup: Setup, study: Study, figures: dict, beside: list, reference: Setup, published: dict) -> None:
+    def beside(self, setup: Setup, study: Study, figures: dict, beside: list, reference: Setup, published: dict, last) -> None:
         """The setup's figures over the reference's raced beside it tonight: the series the night judges."""
         name = f"{setup.name}{BESIDE}{reference_label(reference)}"
         theirs, _ = night_figures(study, beside, published)
@@ -202,6 +197,8 @@ class _Night:
         if moved and (self.night, f"reference {reference.name}: {was} → {now}") not in history.annotations(self.db, name):
             history.annotate(self.db, self.night, f"reference {reference.name}: {was} → {now}", name)
         rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, now, counted=not moved)
+        options = java_options_of(last.race), java_options_of(beside[-1].race)
+        both = " ÷ ".join(options) if all(options) else None
         where = f"{study.name} on {name}"
         self.sections.append(
             sections.history_table(where, rows, " (the setup's figure over the reference's)")
@@ -212,6 +209,7 @@ class _Night:
                 if moved
                 else ""
             )
+            + self.options_moved(name, both, "the setup's ÷ the reference's")
             + sections.change_point_lines(where, points, new)
             + self.rates_here(setup.name, beside[-1].es_version or "an unknown version", beside[-1].race.get("track") or study.name, ratio)
             + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n"

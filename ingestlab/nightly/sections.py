@@ -101,8 +101,11 @@ def history_table(where: str, rows: list[dict], what: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def options_moved(was: str, options: str) -> str:
+def options_moved(whose: str, options: str, newest: str, other: int, nights: int) -> str:
+    """Tonight's extra JVM options (as the races' tag keeps them; "none": the JVM's defaults) against the nights it is
+    judged against: ``other`` of those ``nights`` had others, the newest of them ``newest``."""
     return (
-        f"The nodes run with the extra JVM options {options} tonight (INGESTLAB_NODE_JAVA_OPTS, tag node-java-options); "
-        f"the night before had {was}: a change from tonight on may be theirs.\n\n"
+        f"{whose[0].upper()}{whose[1:]} extra JVM options (INGESTLAB_NODE_JAVA_OPTS) tonight: {options}; the night before: "
+        f"{newest}; {other} of the {nights} nights before tonight ran with other options: a change against them may be the "
+        "options'.\n\n"
     )

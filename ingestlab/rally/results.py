@@ -18,6 +18,15 @@ from ingestlab.runners.utils.runner_stats import read as read_runner_stats
 
 # the user tag of a race on nodes the pack started with INGESTLAB_NODE_JAVA_OPTS (ingestlab.racing.fit_to_cluster)
 JAVA_OPTIONS_TAG = "node-java-options"
+NO_JAVA_OPTIONS = "none"  # what java_options_of says of a race the pack read its nodes for and found none
+
+
+def java_options_of(race: dict) -> str | None:
+    """The extra JVM options a race's nodes ran with, as its tag keeps them; ``NO_JAVA_OPTIONS`` where the pack read the
+    nodes (the race is tagged with their count, ``nodes``) and found none; None where it is not known (a race of plain
+    esrally, or whose nodes could not be read)."""
+    tags = race.get("user-tags", {}) or {}
+    return tags.get(JAVA_OPTIONS_TAG) or (NO_JAVA_OPTIONS if tags.get("nodes") else None)
 
 
 @dataclass(frozen=True)

@@ -449,14 +449,37 @@ def test_how_two_works_differ_is_said_key_by_key():
 def test_sides_on_nodes_with_different_extra_jvm_options_are_named_in_one_note():
     from ingestlab.cli.verdict_cmd import _java_options_notes
 
-    tagged = lambda options: {"user-tags": {"node-java-options": options} if options else {}}  # noqa: E731
-    same = [("run:a", [tagged(None), tagged(None)]), ("run:b", [tagged(None)])]
-    assert _java_options_notes(same) == []
-    assert _java_options_notes([("run:a", [tagged("-XX-TieredStopAtLevel=1")]), ("run:b", [tagged("-XX-TieredStopAtLevel=1")])]) == []
-    (note,) = _java_options_notes([("run:a", [tagged(None)]), ("run:b", [tagged("-XX-TieredStopAtLevel=1")])])
+    def raced(options: str | None, read: bool = True) -> dict:  # read: the pack read the nodes (tagged with their count)
+        return {"user-tags": {**({"nodes": "1"} if read else {}), **({"node-java-options": options} if options else {})}}
+
+    c1 = "-XX-TieredStopAtLevel=1"
+    assert _java_options_notes([("run:a", [raced(None), raced(None)]), ("run:b", [raced(None)])]) == []
+    assert _java_options_notes([("run:a", [raced(c1)]), ("run:b", [raced(c1)])]) == []
+    assert _java_options_notes([("run:a", [raced(None)]), ("run:b", [raced(None, read=False)])]) == []  # plain esrally beside
+    (note,) = _java_options_notes([("run:a", [raced(None), raced(None)]), ("run:b", [raced(c1)])])
     assert note == (
-        "the nodes ran with different extra JVM options (INGESTLAB_NODE_JAVA_OPTS, tag node-java-options): run:a: none; "
-        "run:b: -XX-TieredStopAtLevel=1: a difference may be theirs"
+        "the nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS, as the tag node-java-options keeps them) differ between "
+        "the races, which are judged all the same, so a difference may be the options': run:a: none (2 races); "
+        f"run:b: {c1} (1 race)"
     )
-    (mixed,) = _java_options_notes([("run:a", [tagged(None), tagged("-Xss1m")])])  # within one side
-    assert "run:a: -Xss1m, none" in mixed
+    (unknown,) = _java_options_notes([("run:a", [raced(None, read=False)]), ("run:b", [raced(c1)])])
+    assert unknown.endswith(f"run:a: not known (1 race); run:b: {c1} (1 race)")
+    (within,) = _java_options_notes([("run:a", [raced(None), raced("-Xss1m")]), ("run:a", [raced(None)])])  # one side, twice
+    assert within.endswith("run:a: -Xss1m (1 race), none (1 race); run:a: none (1 race)")
+
+
+def test_compare_prints_the_jvm_options_note_under_its_table(tmp_path, capsys, monkeypatch):
+    """`ingestlab compare --baseline run:a --contender run:b` on stored races: the note reaches the comparison a user reads."""
+    from ingestlab.cli import parser
+    from ingestlab.rally.home import race_json
+
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
+    stored = json.loads((Path(__file__).parents[1] / "fixtures" / "posts-test-mode-race.json").read_text())
+    for i, (run, options) in enumerate((("a", None), ("a", None), ("b", "-XX-TieredStopAtLevel=1"), ("b", "-XX-TieredStopAtLevel=1"))):
+        tags = {**stored["user-tags"], "run": run, "nodes": "1", **({"node-java-options": options} if options else {})}
+        doc = {**stored, "race-id": f"race-{i}", "race-timestamp": f"20261122T05{i:02d}00Z", "user-tags": tags}
+        race_json(doc["race-id"], tmp_path).parent.mkdir(parents=True)
+        race_json(doc["race-id"], tmp_path).write_text(json.dumps(doc))
+    args = parser().parse_args(["compare", "--baseline", "run:a", "--contender", "run:b", "--test-mode", "--rally-home", str(tmp_path)])
+    assert args.func(args) == 0
+    assert "run:a: none (2 races); run:b: -XX-TieredStopAtLevel=1 (2 races)" in capsys.readouterr().out

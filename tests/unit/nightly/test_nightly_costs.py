@@ -101,3 +101,14 @@ def test_a_nights_cost_is_the_median_of_its_races_that_measured_it_and_a_whole_r
     single["results"]["op_metrics"] = [op for op in single["results"]["op_metrics"] if op["task"] == "bulk-1000"]
     whole = raced({"load_side": {"limit": limit(node_cpu_ms_per_doc=0.02)}}, single)  # its task spans not seen
     assert nightly_run.night_costs([whole], {"bulk-1000": 1.0}) == {"bulk-1000 node CPU µs/doc": pytest.approx(20.0)}
+
+
+def test_a_night_on_nodes_with_other_extra_jvm_options_than_the_night_before_says_so_in_its_report(tmp_path, monkeypatch):
+    db = history.open_history(tmp_path / "h.sqlite")
+    assert history.node_options(db, "default", PAST[0], "none") is None  # the night before: the JVM's defaults
+    doc = race("posts")
+    doc["user-tags"] = {**doc["user-tags"], "nodes": "1", "node-java-options": "-XX-TieredStopAtLevel=1"}
+    code, text, _, _, _ = night(tmp_path, monkeypatch, [raced({}, doc)])
+    assert code == 0
+    assert "The nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS) tonight: -XX-TieredStopAtLevel=1; the night before: none" in text
+    assert [t for _, t in history.annotations(db, "default")] == ["extra JVM options of the nodes: none → -XX-TieredStopAtLevel=1"]

@@ -192,16 +192,30 @@ def test_a_reference_of_another_version_is_another_series_and_a_running_ones_new
     assert "The reference live is" not in night("2026-01-05T000000", running, "9.2.0")
 
 
-def test_a_night_whose_nodes_ran_with_other_extra_jvm_options_says_so_once_and_marks_its_charts(tmp_path):
+def test_nights_judged_against_nights_with_other_extra_jvm_options_say_so_and_the_change_is_marked_once(tmp_path):
     from ingestlab.nightly.run import _Night
 
     db = history.open_history(tmp_path / "h.sqlite")
-    said = []
-    for night, options in (("2026-01-01", "none"), ("2026-01-02", "none"), ("2026-01-03", "-XX-TieredStopAtLevel=1")):
+    c1 = "-XX-TieredStopAtLevel=1"
+    said = {}
+    nights = [f"2026-01-{d:02d}" for d in range(1, 13)]
+    for night in nights:
+        options = "none" if night < "2026-01-03" else c1
         tonight = _Night(night, db, None, print)
-        said.append([tonight.options_moved("default", options), tonight.options_moved("default", options)])  # two studies
-    assert said[0] == ["", ""] and said[1] == ["", ""]
-    first, second = said[2]
-    assert first == second and "extra JVM options -XX-TieredStopAtLevel=1 tonight" in first and "the night before had none" in first
+        said[night] = [tonight.options_moved("default", options), tonight.options_moved("default", options)]  # two studies
+    assert said["2026-01-01"] == said["2026-01-02"] == ["", ""]
+    first, second = said["2026-01-03"]
+    assert (
+        first
+        == second
+        == (
+            "The nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS) tonight: -XX-TieredStopAtLevel=1; the night before: none; "
+            "2 of the 2 nights before tonight ran with other options: a change against them may be the options'.\n\n"
+        )
+    )
+    assert "the night before: -XX-TieredStopAtLevel=1; 2 of the 7 nights before" in said["2026-01-08"][0]
+    assert "; 1 of the 7 nights before" in said["2026-01-09"][0]
+    assert said["2026-01-10"] == ["", ""]  # the seven nights it is judged against all ran with tonight's options
     assert history.annotations(db, "default") == [("2026-01-03", "extra JVM options of the nodes: none → -XX-TieredStopAtLevel=1")]
-    assert _Night("2026-01-03", db, None, print).options_moved("other", "-Xss1m") == ""  # another setup: no night before it
+    assert _Night("2026-01-13", db, None, print).options_moved("default", None) == ""  # not known tonight: nothing kept
+    assert _Night("2026-01-14", db, None, print).options_moved("default", c1) == ""
