@@ -140,7 +140,8 @@ def _java_options_notes(sides: list[tuple[str, list[dict]]]) -> list[str]:
     )
     return [
         f"the nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS, as the tag {results.JAVA_OPTIONS_TAG} keeps them) differ "
-        f"between the races, which are judged all the same, so a difference may be the options': {each}"
+        f"between the races{', or are not known' if unknown in seen else ''}; they are judged all the same, so a difference "
+        f"may be the options': {each}"
     ]
 
 

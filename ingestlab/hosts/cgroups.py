@@ -33,6 +33,11 @@ def _top(prefix: str) -> str:
     return f"ingestlab-{prefix}"
 
 
+def quota_us(cpus: float | None) -> int:
+    """``cpu.cfs_quota_us`` for a quota of ``cpus`` cores over ``PERIOD_US`` (-1: no quota)."""
+    return round(cpus * PERIOD_US) if cpus is not None else -1
+
+
 @dataclass(frozen=True)
 class Group:
     prefix: str
@@ -51,7 +56,7 @@ class Group:
     def set_cpus(self, cpus: float | None) -> None:
         """The group's CPU bandwidth quota in cores (None: no quota); its processes keep running under the new one."""
         _write(self.path("cpu") / "cpu.cfs_period_us", PERIOD_US)
-        _write(self.path("cpu") / "cpu.cfs_quota_us", int(cpus * PERIOD_US) if cpus is not None else -1)
+        _write(self.path("cpu") / "cpu.cfs_quota_us", quota_us(cpus))
 
     @property
     def procs_files(self) -> list[Path]:

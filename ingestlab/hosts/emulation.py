@@ -66,10 +66,11 @@ def emulate(lab, hosts: list[Host], hardware: hw.Hardware, log) -> dict:
 
 
 def starting_cpus(cpus: float | None) -> int | None:
-    """A node's quota while it starts: the whole cores its own quota rounds up to. The JVM sizes its GC and compiler
-    threads once, at start, from the processors a quota gives it (the rounded-up cores), and a JDK that sees no limit at
-    start never applies one; with this quota it sees the same processors it sees under its own, and starts faster."""
-    return math.ceil(cpus) if cpus is not None else None
+    """A node's quota while it starts: the whole cores its own quota rounds up to. A JVM not told its processors
+    (Elasticsearch before 8.12 passes no -XX:ActiveProcessorCount) sizes its GC and compiler threads once, at start,
+    from the processors a quota gives it (its rounded-up cores), and a JDK >= 23 that sees no limit at start never
+    applies one; under this quota it sees what it sees under its own, and starts faster."""
+    return math.ceil(cgroups.quota_us(cpus) / cgroups.PERIOD_US) if cpus is not None else None
 
 
 def hold(lab, hosts: list[Host], hardware: hw.Hardware) -> None:

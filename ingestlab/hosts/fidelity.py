@@ -34,6 +34,10 @@ class _Watched:
     last: dict = field(default_factory=dict)  # its stats at the last look
 
 
+def _cores(cpus: float) -> str:
+    return f"{cpus:g} core{'s' if cpus != 1 else ''}"
+
+
 def _run_delay(tid: int) -> int | None:
     try:
         return int(Path(f"/proc/{tid}/schedstat").read_text().split()[1])
@@ -159,10 +163,10 @@ class Monitor(Poller):
             if row["oom_kills"]:
                 problems.append(f"the kernel killed {row['oom_kills']} process(es) of the {w.role} of {w.host} for memory")
             wanted = self._profile_quota(w)
-            if quota != wanted and (quota is None or wanted is None or abs(quota - wanted) > 1e-6):
+            if max(last["quota_us"], -1) != cgroups.quota_us(wanted):
                 problems.append(
-                    f"the {w.role} of {w.host} ran under {f'a quota of {quota:g} cores' if quota else 'no CPU quota'} where the "
-                    f"profile gives it {f'{wanted:g} cores' if wanted else 'none'} (a `hosts up` cut short before its quotas?)"
+                    f"the {w.role} of {w.host} ran under {f'a quota of {_cores(quota)}' if quota else 'no CPU quota'} where the "
+                    f"profile gives it {_cores(wanted) if wanted else 'none'} (a `hosts up` cut short before its quotas?)"
                 )
             groups.append(row)
         machine = (this_machine.busy_ns() - self.machine_first) / 1e9 / seconds

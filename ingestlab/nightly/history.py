@@ -94,21 +94,23 @@ def last_version(db: sqlite3.Connection, study: str, setup: str, before: str) ->
     return row[0] if row else None
 
 
-def node_options(db: sqlite3.Connection, setup: str, night: str, options: str) -> tuple[str, int, int] | None:
+def node_options(db: sqlite3.Connection, setup: str, study: str, night: str, options: str) -> tuple[list[str], int, int] | None:
     """Keep the extra JVM options ``setup``'s nodes ran with tonight (``INGESTLAB_NODE_JAVA_OPTS``, as the races' tag keeps
-    them), with a note on its charts the night they change. While some of the nights tonight is judged against (at most
-    ``NIGHTS_COMPARED``) had other options: (the night before's options, how many had others, how many there are)."""
+    them), with a note on its charts the night they change. While some of the nights that tonight's ``study`` is judged
+    against (:func:`previous`'s) ran with other options: (those options, how many such nights, how many kept any)."""
     db.execute("INSERT OR REPLACE INTO node_options VALUES (?, ?, ?)", (night, setup, options))
     db.commit()
-    query = "SELECT options FROM node_options WHERE setup = ? AND night < ? ORDER BY night DESC LIMIT ?"
-    before = [theirs for (theirs,) in db.execute(query, (setup, night, NIGHTS_COMPARED))]
-    other = sum(theirs != options for theirs in before)
+    query = "SELECT DISTINCT night FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT ?"
+    judged = [n for (n,) in db.execute(query, (study, setup, night, NIGHTS_COMPARED))]
+    kept = dict(db.execute("SELECT night, options FROM node_options WHERE setup = ?", (setup,)))
+    before = [kept[n] for n in judged if n in kept]  # newest first; a night whose options are not known is left out
+    other = [theirs for theirs in before if theirs != options]
     if not other:
         return None
     text = f"extra JVM options of the nodes: {before[0]} → {options}"
     if before[0] != options and (night, text) not in annotations(db, setup):
         annotate(db, night, text, setup)
-    return before[0], other, len(before)
+    return sorted(set(other)), len(other), len(before)
 
 
 def previous(db: sqlite3.Connection, study: str, before: str, setup: str = "default") -> dict[str, compare.Aggregate]:

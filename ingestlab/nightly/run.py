@@ -146,7 +146,7 @@ class _Night:
         self.sections.append(
             sections.history_table(where, rows)
             + "\n"
-            + self.options_moved(setup.name, java_options_of(result.race))
+            + self.options_moved(setup.name, study.name, java_options_of(result.race))
             + sections.change_point_lines(where, points, new)
             + sections.cost_table(where, costs, self.night)
             + measured_here
@@ -164,11 +164,11 @@ class _Night:
         if beside:
             self.beside(setup, study, figures, beside, reference, published, result)
 
-    def options_moved(self, setup: str, options: str | None, whose: str = "the nodes'") -> str:
-        """A sentence while the nights ``setup`` is judged against include some whose nodes ran with other extra JVM options
-        than tonight's (None: not known tonight, nothing kept)."""
-        moved = history.node_options(self.db, setup, self.night, options) if options else None
-        return sections.options_moved(whose, options, *moved) if moved else ""
+    def options_moved(self, setup: str, study: str, options: str | None) -> str:
+        """A sentence while the nights ``setup``'s ``study`` is judged against include some whose nodes ran with other extra
+        JVM options than tonight's (None: not known tonight, nothing kept)."""
+        moved = history.node_options(self.db, setup, study, self.night, options) if options else None
+        return sections.options_moved(options, *moved) if moved else ""
 
     def rates_here(self, setup: str, reference: str, track: str, figures: dict) -> str:
         """What the rules judging tonight's ``figures`` were measured to do here, task by task, in the night's configuration."""
@@ -198,7 +198,7 @@ class _Night:
             history.annotate(self.db, self.night, f"reference {reference.name}: {was} → {now}", name)
         rows, series, points, new = self.judge(name, study.name, ratio, beside[-1].race_id, now, counted=not moved)
         options = java_options_of(last.race), java_options_of(beside[-1].race)
-        both = " ÷ ".join(options) if all(options) else None
+        both = f"the setup's {options[0]}, the reference's {options[1]}" if all(options) else None
         where = f"{study.name} on {name}"
         self.sections.append(
             sections.history_table(where, rows, " (the setup's figure over the reference's)")
@@ -209,7 +209,7 @@ class _Night:
                 if moved
                 else ""
             )
-            + self.options_moved(name, both, "the setup's ÷ the reference's")
+            + self.options_moved(name, study.name, both)
             + sections.change_point_lines(where, points, new)
             + self.rates_here(setup.name, beside[-1].es_version or "an unknown version", beside[-1].race.get("track") or study.name, ratio)
             + f"The reference's races tonight, each beside one of the setup's: {', '.join(r.race_id for r in beside)}.\n"

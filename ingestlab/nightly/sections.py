@@ -101,11 +101,10 @@ def history_table(where: str, rows: list[dict], what: str = "") -> str:
     return "\n".join(lines) + "\n"
 
 
-def options_moved(whose: str, options: str, newest: str, other: int, nights: int) -> str:
+def options_moved(options: str, other: list[str], nights: int, known: int) -> str:
     """Tonight's extra JVM options (as the races' tag keeps them; "none": the JVM's defaults) against the nights it is
-    judged against: ``other`` of those ``nights`` had others, the newest of them ``newest``."""
+    judged against: ``nights`` of the ``known`` ones whose options were kept ran with the ``other`` options."""
     return (
-        f"{whose[0].upper()}{whose[1:]} extra JVM options (INGESTLAB_NODE_JAVA_OPTS) tonight: {options}; the night before: "
-        f"{newest}; {other} of the {nights} nights before tonight ran with other options: a change against them may be the "
-        "options'.\n\n"
+        f"The nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS, as tagged) tonight: {options}. {nights} of the {known} "
+        f"nights tonight is judged against ran with {' or '.join(other)}: a change against them may be the options'.\n\n"
     )

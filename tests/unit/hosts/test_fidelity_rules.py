@@ -50,20 +50,54 @@ class _Group:
 
 def test_a_group_whose_quota_is_not_the_profiles_means_the_emulation_did_not_hold():
     """`hosts up` puts the quotas on after the nodes and daemons start (emulation.hold): a lab whose `up` was cut short
-    before that races without them, and the verdict says so."""
+    before that races without them, and the verdict says so; quotas as set_cpus writes them hold."""
     from ingestlab.hosts import hardware
 
     m = _monitor()
-    m.hardware = hardware.Hardware(cpus=0.5, driver_cpus=0.2)
+    m.hardware = hardware.Hardware(cpus=0.29, driver_cpus=0.57, coordinator_cpus=1.1)  # 0.29 x 100,000 is 28,999.99...
     m.machine_first, m.saturated_seconds, m.seconds_seen = fidelity.this_machine.busy_ns(), 0, 0
     m.lab, m.link_first = type("Lab", (), {"hosts": []})(), {}
     held = [
-        fidelity._Watched("h1", "node", _Group(50_000)),
-        fidelity._Watched("h1", "driver", _Group(20_000)),
-        fidelity._Watched("coordinator", "driver", _Group(20_000)),
+        fidelity._Watched("h1", "node", _Group(cgroups.quota_us(0.29))),
+        fidelity._Watched("h1", "driver", _Group(cgroups.quota_us(0.57))),
+        fidelity._Watched("coordinator", "driver", _Group(cgroups.quota_us(1.1))),
     ]
     m.watched = held
     assert m._verdict(10.0)["problems"] == []
     m.watched = [fidelity._Watched("h1", "node", _Group(-1)), *held[1:]]
     (problem,) = m._verdict(10.0)["problems"]
-    assert problem.startswith("the node of h1 ran under no CPU quota where the profile gives it 0.5 cores")
+    assert problem.startswith("the node of h1 ran under no CPU quota where the profile gives it 0.29 cores")
+    m.watched = [*held[:2], fidelity._Watched("coordinator", "driver", _Group(cgroups.quota_us(0.57)))]  # the hosts' share
+    (problem,) = m._verdict(10.0)["problems"]
+    assert problem.startswith("the driver of coordinator ran under a quota of 0.57 cores where the profile gives it 1.1 cores")
+
+
+def test_an_emulated_node_starts_under_the_whole_cores_its_quota_rounds_up_to_and_hold_puts_the_quotas_on(monkeypatch):
+    from ingestlab.hosts import emulation, hardware
+    from ingestlab.hosts.namespaces import Host
+
+    quotas = {}
+
+    class Recorded:
+        def __init__(self, name):
+            self.name = name
+
+        def create(self, cpus, memory_bytes):
+            quotas[self.name] = cpus
+
+        def set_cpus(self, cpus):
+            quotas[self.name] = cpus
+
+        @property
+        def procs_files(self):
+            return []
+
+    lab = type("Lab", (), {"group": lambda self, host, role: Recorded(f"{host}-{role}")})()
+    monkeypatch.setattr(emulation, "ensure_service_user", lambda: None)
+    profile = hardware.Hardware(cpus=0.45, driver_cpus=0.1)
+    hosts = [Host("h1", "ingu-h1", "127.213.30.11", "ingu-v1")]
+    emulation.emulate(lab, hosts, profile, log=lambda *_: None)
+    assert quotas == {"h1-node": 1, "h1-driver": None, "coordinator-driver": None}
+    assert [emulation.starting_cpus(c) for c in (0.05, 1.0, 1.15, 2.0)] == [1, 1, 2, 2]
+    emulation.hold(lab, hosts, profile)
+    assert quotas == {"h1-node": 0.45, "h1-driver": 0.1, "coordinator-driver": 0.1}

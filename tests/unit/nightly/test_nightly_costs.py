@@ -105,10 +105,41 @@ def test_a_nights_cost_is_the_median_of_its_races_that_measured_it_and_a_whole_r
 
 def test_a_night_on_nodes_with_other_extra_jvm_options_than_the_night_before_says_so_in_its_report(tmp_path, monkeypatch):
     db = history.open_history(tmp_path / "h.sqlite")
-    assert history.node_options(db, "default", PAST[0], "none") is None  # the night before: the JVM's defaults
+    history.store(db, PAST[0], "default", "posts", compare.task_figures(race("posts")), "r", "7.17.29")
+    assert history.node_options(db, "default", "posts", PAST[0], "none") is None  # the night before: the JVM's defaults
     doc = race("posts")
     doc["user-tags"] = {**doc["user-tags"], "nodes": "1", "node-java-options": "-XX-TieredStopAtLevel=1"}
     code, text, _, _, _ = night(tmp_path, monkeypatch, [raced({}, doc)])
     assert code == 0
-    assert "The nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS) tonight: -XX-TieredStopAtLevel=1; the night before: none" in text
+    assert (
+        "The nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS, as tagged) tonight: -XX-TieredStopAtLevel=1. 1 of the 1 nights "
+        "tonight is judged against ran with none"
+    ) in text
     assert [t for _, t in history.annotations(db, "default")] == ["extra JVM options of the nodes: none → -XX-TieredStopAtLevel=1"]
+
+
+def test_beside_a_reference_the_judged_ratio_names_both_sides_extra_jvm_options(tmp_path, monkeypatch):
+    from ingestlab.nightly.races import Setup
+
+    ratio = f"default{nightly_run.BESIDE}ref"
+    db = history.open_history(tmp_path / "h.sqlite")
+    history.store(db, PAST[0], ratio, "posts", {"bulk-1000": 1.0}, "r", "7.17.29")
+    history.node_options(db, ratio, "posts", PAST[0], "the setup's none, the reference's none")
+
+    def tagged(options: str):
+        doc = race("posts")
+        doc["user-tags"] = {**doc["user-tags"], "nodes": "1", "node-java-options": options}
+        return raced({}, doc)
+
+    monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path / "results"))
+    beside = {"posts": [tagged("-Xss1m")]}
+    monkeypatch.setattr(nightly_run, "race_setup", lambda *a, **k: ({"posts": [tagged("-XX-TieredStopAtLevel=1")]}, {}, beside))
+    monkeypatch.setattr(changepoints, "detect", lambda values, **k: {})
+    monkeypatch.setattr(trends, "chart", lambda *a: b"")
+    said = []
+    nightly_run.run([studies.get("posts")], history_file=tmp_path / "h.sqlite", log=said.append, reference=Setup(name="ref"))
+    judged = said[-2].split(f"## posts on {ratio}: against previous nights")[1]
+    assert (
+        "extra JVM options (INGESTLAB_NODE_JAVA_OPTS, as tagged) tonight: the setup's -XX-TieredStopAtLevel=1, the reference's "
+        "-Xss1m. 1 of the 1 nights tonight is judged against ran with the setup's none, the reference's none"
+    ) in judged

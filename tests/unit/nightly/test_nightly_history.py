@@ -202,20 +202,24 @@ def test_nights_judged_against_nights_with_other_extra_jvm_options_say_so_and_th
     for night in nights:
         options = "none" if night < "2026-01-03" else c1
         tonight = _Night(night, db, None, print)
-        said[night] = [tonight.options_moved("default", options), tonight.options_moved("default", options)]  # two studies
+        said[night] = []
+        for study in ("posts", "refresh"):  # as the night judges them: its figures kept first
+            history.store(db, night, "default", study, {"bulk-1000": 1000.0}, "r", "7.17.29")
+            said[night].append(tonight.options_moved("default", study, options))
     assert said["2026-01-01"] == said["2026-01-02"] == ["", ""]
     first, second = said["2026-01-03"]
     assert (
         first
         == second
         == (
-            "The nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS) tonight: -XX-TieredStopAtLevel=1; the night before: none; "
-            "2 of the 2 nights before tonight ran with other options: a change against them may be the options'.\n\n"
+            "The nodes' extra JVM options (INGESTLAB_NODE_JAVA_OPTS, as tagged) tonight: -XX-TieredStopAtLevel=1. 2 of the 2 "
+            "nights tonight is judged against ran with none: a change against them may be the options'.\n\n"
         )
     )
-    assert "the night before: -XX-TieredStopAtLevel=1; 2 of the 7 nights before" in said["2026-01-08"][0]
-    assert "; 1 of the 7 nights before" in said["2026-01-09"][0]
+    assert "2 of the 7 nights tonight is judged against ran with none" in said["2026-01-08"][0]
+    assert "1 of the 7 nights" in said["2026-01-09"][0]
     assert said["2026-01-10"] == ["", ""]  # the seven nights it is judged against all ran with tonight's options
     assert history.annotations(db, "default") == [("2026-01-03", "extra JVM options of the nodes: none → -XX-TieredStopAtLevel=1")]
-    assert _Night("2026-01-13", db, None, print).options_moved("default", None) == ""  # not known tonight: nothing kept
-    assert _Night("2026-01-14", db, None, print).options_moved("default", c1) == ""
+    assert _Night("2026-01-13", db, None, print).options_moved("default", "posts", None) == ""  # not known: nothing kept
+    history.store(db, "2026-01-13", "default", "dvf", {"bulk-1000": 1.0}, "r", "7.17.29")  # a study new tonight
+    assert _Night("2026-01-14", db, None, print).options_moved("default", "dvf", "none") == ""  # no night judged with others
