@@ -76,7 +76,5 @@ def starting_cpus(cpus: float | None) -> int | None:
 def hold(lab, hosts: list[Host], hardware: hw.Hardware) -> None:
     """Put the CPU quotas on the groups whose nodes and daemons have started (starting is not what a race on the host
     measures). Processes forked later (a race's actors) start inside their group's quota."""
-    for host in hosts:
-        lab.group(host.name, "node").set_cpus(hardware.cpus)
-        lab.group(host.name, "driver").set_cpus(hardware.driver_cpus)
-    lab.group("coordinator", "driver").set_cpus(hardware.coordinator_share)
+    for name, role in [*((h.name, role) for h in hosts for role in ("node", "driver")), ("coordinator", "driver")]:
+        lab.group(name, role).set_cpus(hardware.group_cpus(name, role))

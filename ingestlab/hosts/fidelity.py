@@ -120,12 +120,6 @@ class Monitor(Poller):
         self.look()
         self.report = self._verdict(time.monotonic() - self.started)
 
-    def _profile_quota(self, w: _Watched) -> float | None:
-        """The CPU quota the profile gives the watched group (emulation.hold puts it on)."""
-        if w.role == "node":
-            return self.hardware.cpus
-        return self.hardware.coordinator_share if w.host == "coordinator" else self.hardware.driver_cpus
-
     def _verdict(self, seconds: float) -> dict:
         cores = os.cpu_count() or 1
         problems, groups = [], []
@@ -162,7 +156,7 @@ class Monitor(Poller):
             }
             if row["oom_kills"]:
                 problems.append(f"the kernel killed {row['oom_kills']} process(es) of the {w.role} of {w.host} for memory")
-            wanted = self._profile_quota(w)
+            wanted = self.hardware.group_cpus(w.host, w.role)  # the quota emulation.hold put on
             if max(last["quota_us"], -1) != cgroups.quota_us(wanted):
                 problems.append(
                     f"the {w.role} of {w.host} ran under {f'a quota of {_cores(quota)}' if quota else 'no CPU quota'} where the "

@@ -110,6 +110,12 @@ class Hardware:
     def coordinator_share(self) -> float | None:
         return self.coordinator_cpus if self.coordinator_cpus is not None else self.driver_cpus
 
+    def group_cpus(self, host: str, role: str) -> float | None:
+        """The CPU quota of a lab's group: a host's ``node`` or ``driver``, or the ``coordinator``'s driver."""
+        if role == "node":
+            return self.cpus
+        return self.coordinator_share if host == "coordinator" else self.driver_cpus
+
     @property
     def heap(self) -> str | None:
         """Half the memory for the JVM heap, as Elasticsearch advises (the rest: off-heap and the page cache)."""

@@ -97,11 +97,10 @@ def last_version(db: sqlite3.Connection, study: str, setup: str, before: str) ->
 def node_options(db: sqlite3.Connection, setup: str, study: str, night: str, options: str) -> tuple[list[str], int, int] | None:
     """Keep the extra JVM options ``setup``'s nodes ran with tonight (``INGESTLAB_NODE_JAVA_OPTS``, as the races' tag keeps
     them), with a note on its charts the night they change. While some of the nights that tonight's ``study`` is judged
-    against (:func:`previous`'s) ran with other options: (those options, how many such nights, how many kept any)."""
+    against (:func:`judged_nights`) ran with other options: (those options, how many such nights, how many kept any)."""
     db.execute("INSERT OR REPLACE INTO node_options VALUES (?, ?, ?)", (night, setup, options))
     db.commit()
-    query = "SELECT DISTINCT night FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT ?"
-    judged = [n for (n,) in db.execute(query, (study, setup, night, NIGHTS_COMPARED))]
+    judged = judged_nights(db, study, setup, night)
     kept = dict(db.execute("SELECT night, options FROM node_options WHERE setup = ?", (setup,)))
     before = [kept[n] for n in judged if n in kept]  # newest first; a night whose options are not known is left out
     other = [theirs for theirs in before if theirs != options]
@@ -113,16 +112,15 @@ def node_options(db: sqlite3.Connection, setup: str, study: str, night: str, opt
     return sorted(set(other)), len(other), len(before)
 
 
+def judged_nights(db: sqlite3.Connection, study: str, setup: str, before: str) -> list[str]:
+    """The nights before ``before`` that ``setup``'s ``study`` is judged against, newest first (at most NIGHTS_COMPARED)."""
+    query = "SELECT DISTINCT night FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT ?"
+    return [n for (n,) in db.execute(query, (study, setup, before, NIGHTS_COMPARED))]
+
+
 def previous(db: sqlite3.Connection, study: str, before: str, setup: str = "default") -> dict[str, compare.Aggregate]:
-    nights = [
-        n
-        for (n,) in db.execute(
-            "SELECT DISTINCT night FROM figures WHERE study = ? AND setup = ? AND night < ? ORDER BY night DESC LIMIT ?",
-            (study, setup, before, NIGHTS_COMPARED),
-        )
-    ]
     per_task: dict[str, list[float]] = {}
-    for night in nights:
+    for night in judged_nights(db, study, setup, before):
         for task, value in db.execute("SELECT task, value FROM figures WHERE study = ? AND setup = ? AND night = ?", (study, setup, night)):
             per_task.setdefault(task, []).append(value)
     return {t: compare.Aggregate.of(v) for t, v in per_task.items()}
