@@ -276,7 +276,7 @@ def cmd_changepoints(args) -> int:
     )
     print(changepoint_sim.markdown(data, source) + f"- σ from {source}.")
     command = command_line()
-    run = changepoint_sim.to_ledger(data, command, source)
+    run = changepoint_sim.to_ledger(data, command, source, tuple(args.nightly or ()))
     if basis:  # kept for the nights raced as these were, whose reports quote it
         print(f"- kept for nights of {basis.what()}: {measured.save(run, basis, data, command, args.nightly)}")
     return 0

@@ -251,9 +251,14 @@ def _drawn(data: dict, source: str = "") -> str:
     return "each a normal draw at σ"
 
 
-def to_ledger(data: dict, command: str, source: str = "") -> str:
-    """Write the run's rates into the ledger; its run id."""
+def to_ledger(data: dict, command: str, source: str = "", nights: tuple[str, ...] = ()) -> str:
+    """Write the run's rates into the ledger; its run id. ``nights``: the real nights drawn from (named by their start),
+    counted with the days they ran on, so that a page citing the rates cites what they rest on from the same run."""
     figures = {}
+    if nights:
+        nights = tuple(dict.fromkeys(nights))
+        figures["nights-drawn"] = ledger.Figure(len(nights), "real nights", "real nights drawn from")
+        figures["days-drawn"] = ledger.Figure(len({n[:10] for n in nights}), "days", "days those nights ran on")
     for key in (key for key, _ in ROWS if data.get(key) and data[key][1]):
         k, n = data[key]
         low, high = clopper_pearson(k, n)

@@ -130,8 +130,10 @@ def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None =
             f"for {basis.what()}; `{command}`, on two or more nights raced as tonight's, measures it."
         )
     nights_, step, after = data["nights"], data["step"], data["after"]
+    days = sorted({night[:10] for night in data["drawn_from_nights"]})  # a night is named by its start, 2026-12-04T161900
     line = (
-        f"{basis.task}: simulated from {len(data['drawn_from_nights'])} real nights raced here as {basis.what()} (run "
+        f"{basis.task}: simulated from {len(data['drawn_from_nights'])} real nights of {len(days)} day{'s' if len(days) != 1 else ''} "
+        f"({', '.join(days)}) raced here as {basis.what()} (run "
         f"{data['run']}; `{data['command']}`), every series judged on every night in turn as the nightly judges it: in "
         f"series of {nights_} nights with no change, a false change point on some night in {_rate(data['false_alarms'])} of "
         f"series, on {_rate(data['false_per_night'])} of nights judged, and on {_rate(data['report_false_per_night'])} of the "

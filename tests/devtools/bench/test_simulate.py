@@ -123,3 +123,19 @@ def test_the_drop_rule_simulated_keeps_its_level_on_flat_nights_and_finds_a_step
     false, found = simulate.drop_rates(flat, stepped, 30)
     assert false[1] == 100 * (30 - nightly.NIGHTS_NEEDED) and false[0] / false[1] <= nightly.DROP_LEVEL
     assert found == [50, 50]
+
+
+def test_a_simulation_drawn_from_real_nights_records_how_many_and_on_how_many_days(tmp_path, monkeypatch):
+    """The page that quotes the rates cites what they rest on from the same run, not a count typed beside it."""
+    import json
+
+    from devtools import ledger
+
+    monkeypatch.setattr(ledger, "target", lambda: tmp_path)
+    monkeypatch.setattr(simulate, "every_night", lambda series, log: {k: [] for k in series})
+    monkeypatch.setattr(simulate, "drop_rates", lambda *a: ([0, 1], [0, 1]))
+    data = simulate.simulate(0.05, series=10, nights=6, after=3, log=lambda *_: None)
+    nights = ("2026-12-02T101128", "2026-12-02T110659", "2026-12-04T161926", "2026-12-02T101128")  # one named twice
+    simulate.to_ledger(data, "python -m devtools.bench changepoints", "nights", nights)
+    got = json.loads(next(tmp_path.glob("*.json")).read_text())["figures"]
+    assert got["nights-drawn"]["value"] == 3 and got["days-drawn"]["value"] == 2

@@ -27,9 +27,8 @@ def kept(tmp_path, monkeypatch, run, basis, false=(0, 600), found=(566, 600), cp
         **measured.rules(),
         **rules,
     }
-    return measured.save(
-        run, basis, data, f"python -m devtools.bench changepoints --track posts --task bulk-1000 --repeat {basis.repeat}", ["n1", "n2"]
-    )
+    command = f"python -m devtools.bench changepoints --track posts --task bulk-1000 --repeat {basis.repeat}"
+    return measured.save(run, basis, data, command, ["2026-11-28T010000", "2026-11-29T010000", "2026-11-29T030000"])
 
 
 def test_a_night_quotes_the_newest_simulation_of_its_own_configuration_with_intervals_run_and_command(tmp_path, monkeypatch):
@@ -37,7 +36,8 @@ def test_a_night_quotes_the_newest_simulation_of_its_own_configuration_with_inte
     kept(tmp_path, monkeypatch, "2026-11-29T050000-changepoints", FULL)
     monkeypatch.setattr(measured.machine, "describe", lambda: dict(HERE, memory_gib=23.5))
     line = measured.quote(FULL, None, "tonight")
-    assert "simulated from 2 real nights raced here as posts/bulk-1000" in line and "(run 2026-11-29T050000-changepoints;" in line
+    assert "simulated from 3 real nights of 2 days (2026-11-28, 2026-11-29) raced here as posts/bulk-1000" in line
+    assert "(run 2026-11-29T050000-changepoints;" in line
     assert "every series judged on every night in turn as the nightly judges it" in line
     assert "a false change point on some night in 0/600 (0.0%; 95 % interval 0.0%–0.6%) of series" in line
     assert "on 0/15000 (0.0%; 95 % interval 0.0%–0.0%) of nights judged" in line and "of a report of 6 such series" in line
