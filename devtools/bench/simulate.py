@@ -258,7 +258,7 @@ def to_ledger(data: dict, command: str, source: str = "", nights: tuple[str, ...
     if nights:
         nights = tuple(dict.fromkeys(nights))
         figures["nights-drawn"] = ledger.Figure(len(nights), "real nights", "real nights drawn from")
-        figures["days-drawn"] = ledger.Figure(len({n[:10] for n in nights}), "days", "days those nights ran on")
+        figures["days-drawn"] = ledger.Figure(len(measured.days_of(nights)), "days", "days those nights ran on")
     for key in (key for key, _ in ROWS if data.get(key) and data[key][1]):
         k, n = data[key]
         low, high = clopper_pearson(k, n)

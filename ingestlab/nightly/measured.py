@@ -1,6 +1,6 @@
 """What the nightly's rules were measured to do on this machine (``python -m devtools.bench changepoints``), quoted
-where a night applies them: the newest simulation of the night's own configuration under today's rules, never another
-configuration's rates."""
+where a night applies them: the simulation of the night's own configuration under today's rules drawn from the most real
+nights (the newest of those), never another configuration's rates."""
 
 from __future__ import annotations
 
@@ -51,6 +51,11 @@ def rules() -> dict:
     }
 
 
+def days_of(nights) -> list[str]:
+    """The days the nights named ran on, in order: a night is named by its start (``2026-12-04T161926``)."""
+    return sorted({night[:10] for night in nights})
+
+
 def directory() -> Path:
     return paths.results_dir() / "changepoints"
 
@@ -92,7 +97,8 @@ def save(run: str, basis: Basis, data: dict, command: str, nights: list[str]) ->
 
 
 def find(basis: Basis, here: dict | None = None, where: Path | None = None) -> dict | None:
-    """The newest kept simulation of ``basis`` on this machine under today's rules, or None."""
+    """The kept simulation of ``basis`` on this machine under today's rules that drew from the most real nights, of
+    those the newest, or None: a later run on fewer nights (a quick check) does not replace the better-founded one."""
     here, now = here or machine.describe(), rules()
     found = []
     for path in sorted((where or directory()).glob("*.json")):
@@ -108,7 +114,12 @@ def find(basis: Basis, here: dict | None = None, where: Path | None = None) -> d
             and data.get("drop_rule") == now["drop_rule"]
         ):
             found.append(data)
-    return max(found, key=lambda d: d["run"]) if found else None
+    return max(found, key=_founded) if found else None
+
+
+def _founded(data: dict) -> tuple:
+    """How much a kept simulation rests on: the days and the nights it drew from, then how new it is."""
+    return len(days_of(data["drawn_from_nights"])), len(data["drawn_from_nights"]), data["run"]
 
 
 def _rate(pair) -> str:
@@ -117,8 +128,9 @@ def _rate(pair) -> str:
     return f"{k}/{n} ({k / n:.1%}; 95 % interval {low:.1%}–{high:.1%})"
 
 
-def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None = None) -> str:
-    """One line for a judged series: the measured rates of its configuration, or that they are not measured and how to."""
+def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None = None, judged: int = 1) -> str:
+    """One line for a judged series: the measured rates of its configuration, or that they are not measured and how to.
+    ``judged``: the series tonight's report judges, which share its exit code."""
     data = find(basis, where=where)
     if data is None:
         command = (
@@ -130,14 +142,17 @@ def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None =
             f"for {basis.what()}; `{command}`, on two or more nights raced as tonight's, measures it."
         )
     nights_, step, after = data["nights"], data["step"], data["after"]
-    days = sorted({night[:10] for night in data["drawn_from_nights"]})  # a night is named by its start, 2026-12-04T161900
+    days = days_of(data["drawn_from_nights"])
+    on = ", ".join(days) if len(days) <= 3 else f"{days[0]} to {days[-1]}"
+    alone = ", so the rate of nights judged is its own" if judged == 1 else ""
+    report = f"of its nights (this study judges {judged} series tonight{alone})"
     line = (
         f"{basis.task}: simulated from {len(data['drawn_from_nights'])} real nights of {len(days)} day{'s' if len(days) != 1 else ''} "
-        f"({', '.join(days)}) raced here as {basis.what()} (run "
-        f"{data['run']}; `{data['command']}`), every series judged on every night in turn as the nightly judges it: in "
-        f"series of {nights_} nights with no change, a false change point on some night in {_rate(data['false_alarms'])} of "
-        f"series, on {_rate(data['false_per_night'])} of nights judged, and on {_rate(data['report_false_per_night'])} of the "
-        f"nights of a report of {data['per_report']} such series; a {step:.0%} drop found within {after} nights in {_rate(data['found'])}"
+        f"({on}) raced here as {basis.what()} (run {data['run']}; `{data['command']}`), every series judged on every night in "
+        f"turn as the nightly judges it: in series of {nights_} nights with no change, a false change point (up or down; only "
+        f"a drop turns the night red) on some night in {_rate(data['false_alarms'])} of series, on "
+        f"{_rate(data['false_per_night'])} of nights judged; a report of {data['per_report']} such series raised one on "
+        f"{_rate(data['report_false_per_night'])} {report}; a {step:.0%} drop found within {after} nights in {_rate(data['found'])}"
     )
     if (history.MIN_DROP if margin is None else margin) == data["drop_rule"]["min_drop"] and data.get("drop_found"):
         line += (

@@ -177,7 +177,10 @@ class _Night:
             return ""
         lines = [
             measured.quote(
-                measured.Basis(track, task, tag_value(setup), reference, self.sizing.full_size, self.sizing.repeat), self.margin, self.night
+                measured.Basis(track, task, tag_value(setup), reference, self.sizing.full_size, self.sizing.repeat),
+                self.margin,
+                self.night,
+                judged=len(tasks),
             )
             for task in tasks
         ]

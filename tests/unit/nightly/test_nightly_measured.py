@@ -9,7 +9,10 @@ HERE = {"cpu": "AMD EPYC", "cores": 2}
 FULL = measured.Basis("posts", "bulk-1000", "7.17.29 (full size)", "7.17.29", True, 60)
 
 
-def kept(tmp_path, monkeypatch, run, basis, false=(0, 600), found=(566, 600), cpu="AMD EPYC", **rules):
+NIGHTS = ("2026-11-28T010000", "2026-11-29T010000", "2026-11-29T030000")
+
+
+def kept(tmp_path, monkeypatch, run, basis, false=(0, 600), found=(566, 600), cpu="AMD EPYC", nights=NIGHTS, **rules):
     monkeypatch.setenv("INGESTLAB_RESULTS", str(tmp_path))
     monkeypatch.setattr(measured.machine, "describe", lambda: {"cpu": cpu, "cores": 2})
     data = {
@@ -28,7 +31,7 @@ def kept(tmp_path, monkeypatch, run, basis, false=(0, 600), found=(566, 600), cp
         **rules,
     }
     command = f"python -m devtools.bench changepoints --track posts --task bulk-1000 --repeat {basis.repeat}"
-    return measured.save(run, basis, data, command, ["2026-11-28T010000", "2026-11-29T010000", "2026-11-29T030000"])
+    return measured.save(run, basis, data, command, list(nights))
 
 
 def test_a_night_quotes_the_newest_simulation_of_its_own_configuration_with_intervals_run_and_command(tmp_path, monkeypatch):
@@ -39,11 +42,24 @@ def test_a_night_quotes_the_newest_simulation_of_its_own_configuration_with_inte
     assert "simulated from 3 real nights of 2 days (2026-11-28, 2026-11-29) raced here as posts/bulk-1000" in line
     assert "(run 2026-11-29T050000-changepoints;" in line
     assert "every series judged on every night in turn as the nightly judges it" in line
-    assert "a false change point on some night in 0/600 (0.0%; 95 % interval 0.0%–0.6%) of series" in line
-    assert "on 0/15000 (0.0%; 95 % interval 0.0%–0.0%) of nights judged" in line and "of a report of 6 such series" in line
+    assert "a false change point (up or down; only a drop turns the night red) on some night in 0/600 (0.0%; 95 % interval" in line
+    assert "on 0/15000 (0.0%; 95 % interval 0.0%–0.0%) of nights judged; a report of 6 such series raised one on 0/2500" in line
+    assert "(this study judges 1 series tonight, so the rate of nights judged is its own)" in line
+    assert "(this study judges 3 series tonight)" in measured.quote(FULL, None, "tonight", judged=3)
     assert "566/600 (94.3%; 95 % interval 92.2%–96.0%)" in line and "`python -m devtools.bench changepoints --track posts" in line
     assert "the drop rule called 68/16200" in line
     assert "at a margin of 5%, not tonight's" in measured.quote(FULL, 0.1, "tonight")  # another --margin: its drop rates do not hold
+
+
+def test_a_later_run_on_fewer_nights_does_not_replace_the_one_drawn_from_more_days(tmp_path, monkeypatch):
+    """A quick check on two nights, run after the simulation of a week's, is not what tonight's report quotes."""
+    week = [f"2026-11-{day:02d}T020000" for day in range(20, 27)]
+    kept(tmp_path, monkeypatch, "2026-11-27T050000-changepoints", FULL, nights=week)
+    kept(tmp_path, monkeypatch, "2026-11-28T050000-changepoints", FULL, nights=week[-2:])
+    line = measured.quote(FULL, None, "tonight")
+    assert "(run 2026-11-27T050000-changepoints;" in line and "7 real nights of 7 days (2026-11-20 to 2026-11-26)" in line
+    kept(tmp_path, monkeypatch, "2026-11-29T050000-changepoints", FULL, nights=week)  # as many nights: the newest
+    assert "(run 2026-11-29T050000-changepoints;" in measured.quote(FULL, None, "tonight")
 
 
 @pytest.mark.parametrize(
