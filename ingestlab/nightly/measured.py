@@ -1,6 +1,6 @@
 """What the nightly's rules were measured to do on this machine (``python -m devtools.bench changepoints``), quoted
-where a night applies them: the simulation of the night's own configuration under today's rules drawn from the most real
-nights (the newest of those), never another configuration's rates."""
+where a night applies them: the simulation of the night's own configuration under today's rules drawn from real nights
+on the most days (then the most nights, then the newest), never another configuration's rates."""
 
 from __future__ import annotations
 
@@ -97,8 +97,9 @@ def save(run: str, basis: Basis, data: dict, command: str, nights: list[str]) ->
 
 
 def find(basis: Basis, here: dict | None = None, where: Path | None = None) -> dict | None:
-    """The kept simulation of ``basis`` on this machine under today's rules that drew from the most real nights, of
-    those the newest, or None: a later run on fewer nights (a quick check) does not replace the better-founded one."""
+    """The kept simulation of ``basis`` on this machine under today's rules whose nights ran on the most days (then the
+    most nights, then the newest), or None: a later quick check on fewer does not replace the better-founded run. To
+    retire a kept run, remove its file from ``directory()``."""
     here, now = here or machine.describe(), rules()
     found = []
     for path in sorted((where or directory()).glob("*.json")):
@@ -128,9 +129,10 @@ def _rate(pair) -> str:
     return f"{k}/{n} ({k / n:.1%}; 95 % interval {low:.1%}–{high:.1%})"
 
 
-def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None = None, judged: int = 1) -> str:
+def quote(basis: Basis, margin: float | None, tonight: str, judged: int, where: Path | None = None) -> str:
     """One line for a judged series: the measured rates of its configuration, or that they are not measured and how to.
-    ``judged``: the series tonight's report judges, which share its exit code."""
+    ``judged``: the series of this study on this setup that tonight judges (other studies' and setups' share the night's
+    exit code too)."""
     data = find(basis, where=where)
     if data is None:
         command = (
@@ -144,13 +146,12 @@ def quote(basis: Basis, margin: float | None, tonight: str, where: Path | None =
     nights_, step, after = data["nights"], data["step"], data["after"]
     days = days_of(data["drawn_from_nights"])
     on = ", ".join(days) if len(days) <= 3 else f"{days[0]} to {days[-1]}"
-    alone = ", so the rate of nights judged is its own" if judged == 1 else ""
-    report = f"of its nights (this study judges {judged} series tonight{alone})"
+    report = f"of its nights (tonight this study judges {judged} series on this setup)"
     line = (
         f"{basis.task}: simulated from {len(data['drawn_from_nights'])} real nights of {len(days)} day{'s' if len(days) != 1 else ''} "
         f"({on}) raced here as {basis.what()} (run {data['run']}; `{data['command']}`), every series judged on every night in "
         f"turn as the nightly judges it: in series of {nights_} nights with no change, a false change point (up or down; only "
-        f"a drop turns the night red) on some night in {_rate(data['false_alarms'])} of series, on "
+        f"a downward one turns the night red) on some night in {_rate(data['false_alarms'])} of series, on "
         f"{_rate(data['false_per_night'])} of nights judged; a report of {data['per_report']} such series raised one on "
         f"{_rate(data['report_false_per_night'])} {report}; a {step:.0%} drop found within {after} nights in {_rate(data['found'])}"
     )

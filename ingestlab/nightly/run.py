@@ -180,7 +180,7 @@ class _Night:
                 measured.Basis(track, task, tag_value(setup), reference, self.sizing.full_size, self.sizing.repeat),
                 self.margin,
                 self.night,
-                judged=len(tasks),
+                len(tasks),
             )
             for task in tasks
         ]
